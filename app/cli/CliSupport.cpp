@@ -1,0 +1,95 @@
+#include "app/cli/CliSupport.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+
+#include "importers/Importer.h"
+
+namespace lanescope::cli {
+namespace {
+
+// "stage 42%" on one stderr line, redrawn at most 10 times a second, only on a terminal.
+class TerminalProgress final : public ProgressSink {
+public:
+    TerminalProgress() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+    ~TerminalProgress() override {
+        if (enabled_ && drawn_) std::fprintf(stderr, "\r\033[K");
+    }
+    void progress(std::string_view stage, uint64_t done, uint64_t total) override {
+        if (!enabled_) return;
+        std::lock_guard lock(mutex_);
+        const auto now = std::chrono::steady_clock::now();
+        if (drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
+        last_ = now;
+        drawn_ = true;
+        if (total > 0)
+            std::fprintf(stderr, "\r\033[K%.*s %3d%%", static_cast<int>(stage.size()), stage.data(),
+                         static_cast<int>(std::min<uint64_t>(100, done * 100 / total)));
+        else
+            std::fprintf(stderr, "\r\033[K%.*s…", static_cast<int>(stage.size()), stage.data());
+    }
+
+private:
+    bool enabled_;
+    bool drawn_ = false;
+    std::mutex mutex_;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::string>& known,
+                     const std::vector<std::string>& flags) {
+    ParsedArgs parsed;
+    auto listed = [](const std::vector<std::string>& list, const std::string& name) {
+        return std::find(list.begin(), list.end(), name) != list.end();
+    };
+    for (int i = first; i < argc; ++i) {
+        std::string word = argv[i];
+        if (word.size() < 3 || !word.starts_with("--")) {
+            parsed.positional.push_back(word);
+            continue;
+        }
+        std::string name = word.substr(2), value;
+        const auto eq = name.find('=');
+        const bool inlineValue = eq != std::string::npos;
+        if (inlineValue) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        }
+        if (listed(flags, name)) {
+            parsed.options[name] = "1";
+        } else if (!listed(known, name)) {
+            parsed.error = "unknown option --" + name;
+            return parsed;
+        } else if (inlineValue) {
+            parsed.options[name] = value;
+        } else if (i + 1 < argc) {
+            parsed.options[name] = argv[++i];
+        } else {
+            parsed.error = "--" + name + " needs a value";
+            return parsed;
+        }
+    }
+    return parsed;
+}
+
+std::unique_ptr<Report> loadReport(const std::string& path) {
+    TerminalProgress progress;
+    ImportResult result = importFile(path, ImportOptions{}, progress);
+    if (!result.ok()) {
+        std::fprintf(stderr, "lanescope-cli: %s\n", result.error().message.c_str());
+        return nullptr;
+    }
+    return std::move(result.report());
+}
+
+bool writeOut(const std::string& text) {
+    return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+}
+
+}  // namespace lanescope::cli

@@ -1,0 +1,32 @@
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/Report.h"
+
+namespace lanescope::cli {
+
+// Exit codes of the command line contract (CLI.md).
+inline constexpr int kExitOk = 0, kExitUsage = 1, kExitBadInput = 2;
+
+// Command-line words after the subcommand: positional arguments and --name value options
+// (also --name=value). Flags listed in `flags` take no value.
+struct ParsedArgs {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> options;
+    std::string error;  // set when the words do not parse
+};
+ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::string>& known,
+                     const std::vector<std::string>& flags = {});
+
+// Imports a file, showing a progress line on stderr when it is a terminal. On failure prints
+// the one-line reason to stderr and returns nullptr.
+std::unique_ptr<Report> loadReport(const std::string& path);
+
+// Writes text to stdout; false when stdout failed (closed pipe, full disk).
+bool writeOut(const std::string& text);
+
+}  // namespace lanescope::cli

@@ -1,0 +1,120 @@
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Commands.h"
+#include "app/cli/JsonWriter.h"
+#include "app/cli/TextTable.h"
+#include "model/NsysStats.h"
+
+namespace lanescope::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: lanescope-cli stats FILE --report NAME[,NAME...] [--format csv|json|table] "
+    "[--range START_NS:END_NS]\n"
+    "  NAME: cuda_gpu_kern_sum, cuda_api_sum, nvtx_sum, cuda_gpu_mem_time_sum, "
+    "cuda_gpu_mem_size_sum, osrt_sum\n";
+
+std::vector<std::string> splitNames(const std::string& list) {
+    std::vector<std::string> names;
+    size_t begin = 0;
+    while (begin <= list.size()) {
+        const size_t end = std::min(list.find(',', begin), list.size());
+        if (end > begin) names.push_back(list.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    return names;
+}
+
+bool parseInt(std::string_view text, int64_t& out) {
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc{} && ptr == text.data() + text.size();
+}
+
+// "START:END" in ns on the report's timeline.
+std::optional<TimeRange> parseRange(const std::string& text) {
+    const auto colon = text.find(':');
+    TimeRange range;
+    if (colon == std::string::npos || !parseInt(std::string_view(text).substr(0, colon), range.begin_ns) ||
+        !parseInt(std::string_view(text).substr(colon + 1), range.end_ns) || range.end_ns < range.begin_ns)
+        return std::nullopt;
+    return range;
+}
+
+void appendJson(JsonWriter& j, const StatsTable& table) {
+    j.beginObject();
+    j.value("report", table.name);
+    j.beginArray("rows");
+    for (const auto& row : table.rows) {
+        j.beginObject();
+        for (size_t c = 0; c < row.size(); ++c) {
+            const auto& cell = row[c];
+            if (const auto* i = std::get_if<int64_t>(&cell)) j.value(table.header[c], *i);
+            else if (const auto* real = std::get_if<StatsTable::Real>(&cell)) j.value(table.header[c], real->value, real->decimals);
+            else j.value(table.header[c], std::get<std::string>(cell));
+        }
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+}
+
+std::string textTable(const StatsTable& table) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<bool> numeric;
+    for (const auto& row : table.rows) {
+        std::vector<std::string> cells;
+        for (const auto& cell : row) cells.push_back(formatCell(cell));
+        rows.push_back(std::move(cells));
+    }
+    if (!table.rows.empty())
+        for (const auto& cell : table.rows.front()) numeric.push_back(!std::holds_alternative<std::string>(cell));
+    return table.name + "\n" + renderTextTable(table.header, rows, numeric) + "\n";
+}
+
+}  // namespace
+
+int runStats(int argc, char** argv, int first) {
+    const ParsedArgs args = parseArgs(argc, argv, first, {"report", "format", "range"});
+    const std::string format = args.options.count("format") ? args.options.at("format") : "table";
+    auto usage = [&](const std::string& why) {
+        std::fprintf(stderr, "lanescope-cli stats: %s\n%s", why.c_str(), kUsage);
+        return kExitUsage;
+    };
+    if (!args.error.empty()) return usage(args.error);
+    if (args.positional.size() != 1) return usage("expected one FILE");
+    if (!args.options.count("report")) return usage("--report is required");
+    if (format != "csv" && format != "json" && format != "table") return usage("unknown --format " + format);
+    const auto names = splitNames(args.options.at("report"));
+    for (const auto& name : names) {
+        const auto& known = statsReportNames();
+        if (std::find(known.begin(), known.end(), name) == known.end()) return usage("unknown report " + name);
+    }
+    TimeRange range;
+    if (args.options.count("range")) {
+        auto parsed = parseRange(args.options.at("range"));
+        if (!parsed) return usage("--range wants START_NS:END_NS with START_NS <= END_NS");
+        range = *parsed;
+    }
+    auto report = loadReport(args.positional[0]);
+    if (!report) return kExitBadInput;
+
+    std::string out;
+    JsonWriter json;
+    if (format == "json") json.beginArray();
+    for (const auto& name : names) {
+        const StatsTable table = *computeStats(*report, name, range);
+        if (format == "csv") out += (names.size() > 1 ? "# " + name + "\n" : "") + toCsv(table);
+        else if (format == "json") appendJson(json, table);
+        else out += textTable(table);
+    }
+    if (format == "json") {
+        json.endArray();
+        out = json.str();
+    }
+    return writeOut(out) ? kExitOk : kExitBadInput;
+}
+
+}  // namespace lanescope::cli

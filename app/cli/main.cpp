@@ -1,0 +1,39 @@
+// lanescope-cli: the headless front end (CLI.md). Links model and importers only.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Commands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: lanescope-cli COMMAND ...\n"
+    "  info FILE [--format json|table]\n"
+    "  stats FILE --report NAME[,NAME...] [--format csv|json|table] [--range START_NS:END_NS]\n"
+    "  --version\n"
+    "FILE: an Nsight Systems SQLite export or .nsys-rep/.qdrep (converted with nsys, cached)\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace lanescope::cli;
+    if (argc < 2) {
+        std::fputs(kUsage, stderr);
+        return kExitUsage;
+    }
+    const std::string command = argv[1];
+    if (command == "--version") {
+        std::printf("lanescope-cli %s\n", LANESCOPE_VERSION);
+        return kExitOk;
+    }
+    if (command == "--help" || command == "-h") {
+        std::fputs(kUsage, stdout);
+        return kExitOk;
+    }
+    if (command == "info") return runInfo(argc, argv, 2);
+    if (command == "stats") return runStats(argc, argv, 2);
+    std::fprintf(stderr, "lanescope-cli: unknown command '%s'\n%s", command.c_str(), kUsage);
+    return kExitUsage;
+}

@@ -1,0 +1,41 @@
+#include <fstream>
+#include <system_error>
+
+#include "importers/Importer.h"
+#include "importers/nsys/NsysRepImporter.h"
+#include "importers/nsys/NsysSqliteImporter.h"
+
+namespace lanescope {
+namespace {
+
+const std::vector<const Importer*>& importers() {
+    static const NsysSqliteImporter sqlite;
+    static const NsysRepImporter rep;
+    static const std::vector<const Importer*> all = {&sqlite, &rep};
+    return all;
+}
+
+}  // namespace
+
+ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
+                        ProgressSink& progress, std::stop_token stop) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        return ImportError{ImportError::Kind::NotFound, path.string() + ": no such file"};
+    if (!std::filesystem::is_regular_file(status))
+        return ImportError{ImportError::Kind::NotFound, path.string() + ": not a regular file"};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ImportError{ImportError::Kind::Unreadable, path.string() + ": cannot be read (permission denied?)"};
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (head.empty()) return ImportError{ImportError::Kind::Empty, path.string() + ": empty file"};
+
+    for (const Importer* importer : importers())
+        if (importer->canRead(head, path)) return importer->import(path, options, progress, stop);
+    return ImportError{ImportError::Kind::UnknownFormat,
+                       path.string() + ": unknown format (expected an Nsight Systems report or SQLite export)"};
+}
+
+}  // namespace lanescope

@@ -1,0 +1,63 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "importers/ImportError.h"
+#include "model/Report.h"
+
+namespace lanescope {
+
+// Receives progress of a long import: a stage name and done/total in stage units
+// (total 0 = unknown). Called from worker threads; implementations must be thread-safe.
+class ProgressSink {
+public:
+    virtual ~ProgressSink() = default;
+    virtual void progress(std::string_view stage, uint64_t done, uint64_t total) = 0;
+};
+
+class NullProgress final : public ProgressSink {
+public:
+    void progress(std::string_view, uint64_t, uint64_t) override {}
+};
+
+struct ImportOptions {
+    unsigned threads = 0;                  // 0 = hardware concurrency
+    std::filesystem::path cache_dir;       // empty = $XDG_CACHE_HOME/lanescope or ~/.cache/lanescope
+    std::filesystem::path nsys_path;       // empty = LANESCOPE_NSYS, PATH, usual install places
+    int nsys_timeout_s = 1800;             // an nsys export taking longer is ended
+};
+
+// Either a report or the reason there is none.
+class ImportResult {
+public:
+    ImportResult(std::unique_ptr<Report> report) : value_(std::move(report)) {}
+    ImportResult(ImportError error) : value_(std::move(error)) {}
+    bool ok() const { return std::holds_alternative<std::unique_ptr<Report>>(value_); }
+    std::unique_ptr<Report>& report() { return std::get<std::unique_ptr<Report>>(value_); }
+    const ImportError& error() const { return std::get<ImportError>(value_); }
+
+private:
+    std::variant<std::unique_ptr<Report>, ImportError> value_;
+};
+
+// One file format. canRead looks only at the first bytes and the path.
+class Importer {
+public:
+    virtual ~Importer() = default;
+    virtual std::string_view formatName() const = 0;
+    virtual bool canRead(std::string_view head, const std::filesystem::path& path) const = 0;
+    virtual ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
+                                ProgressSink& progress, std::stop_token stop) const = 0;
+};
+
+// Opens any supported file: checks it exists and is not empty, picks the importer from the
+// content (then the extension) and runs it.
+ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
+                        ProgressSink& progress, std::stop_token stop = {});
+
+}  // namespace lanescope

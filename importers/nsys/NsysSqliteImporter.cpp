@@ -1,0 +1,76 @@
+#include "importers/nsys/NsysSqliteImporter.h"
+
+#include <thread>
+
+#include "importers/nsys/TableReaders.h"
+
+namespace lanescope {
+namespace {
+
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+
+ImportError fail(ImportError::Kind kind, const std::filesystem::path& path, const std::string& why) {
+    return {kind, path.string() + ": " + why};
+}
+
+// Producer, version and session start from whichever metadata tables this schema has.
+void readMetadata(const SqliteDb& db, Metadata& meta) {
+    for (const char* table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
+        if (!db.hasTable(table)) continue;
+        SqliteStmt stmt(db, std::string("SELECT name, value FROM ") + table);
+        while (stmt.step()) {
+            if (stmt.text(0) == "EXPORT_PRODUCT_NAME") meta.producer = stmt.text(1);
+            if (stmt.text(0) == "EXPORT_PRODUCT_VERSION") meta.version = stmt.text(1);
+        }
+    }
+    if (meta.producer.empty()) meta.producer = "NVIDIA Nsight Systems";
+    if (auto sql = selectByName(db, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}, {"utcEpochNs"})) {
+        SqliteStmt stmt(db, *sql);
+        if (stmt.step()) meta.start_utc_ns = stmt.i64(0);
+    }
+}
+
+}  // namespace
+
+bool NsysSqliteImporter::canRead(std::string_view head, const std::filesystem::path&) const {
+    return head.starts_with(kSqliteMagic);
+}
+
+ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const ImportOptions& options,
+                                        ProgressSink& progress, std::stop_token stop) const {
+    std::string error;
+    auto db = SqliteDb::openReadOnly(path, error);
+    if (!db) return fail(ImportError::Kind::Unreadable, path, "cannot open SQLite database: " + error);
+    {
+        SqliteStmt probe(*db, "SELECT count(*) FROM sqlite_master");
+        if (!probe.step() || !probe.ok())
+            return fail(ImportError::Kind::Corrupt, path, "damaged SQLite database: " + probe.error());
+    }
+    if (!db->hasTable("StringIds"))
+        return fail(ImportError::Kind::WrongSchema, path,
+                    "not an Nsight Systems SQLite export: no StringIds table");
+
+    auto report = std::make_unique<Report>();
+    report->meta.format = std::string(formatName());
+    report->meta.source_path = path.string();
+    readMetadata(*db, report->meta);
+
+    nsys::ReportBuilder builder(*report);
+    progress.progress("strings", 0, 0);
+    if (!builder.loadStringIds(*db, error))
+        return fail(ImportError::Kind::Corrupt, path, "damaged table StringIds: " + error);
+    builder.loadProcessesAndThreads(*db);
+    builder.loadGpus(*db);
+
+    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress};
+    for (auto reader : {nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity, nsys::readCounters}) {
+        if (auto failure = reader(ctx)) return *failure;
+    }
+    if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
+    progress.progress("building lanes", 0, 0);
+    builder.finish(threads);
+    return ImportResult(std::move(report));
+}
+
+}  // namespace lanescope

@@ -1,0 +1,16 @@
+#pragma once
+#include "importers/Importer.h"
+
+namespace lanescope {
+
+// Nsight Systems SQLite exports (`nsys export --type=sqlite`), every schema from 2021 on:
+// tables are read by column name and only when present.
+class NsysSqliteImporter final : public Importer {
+public:
+    std::string_view formatName() const override { return "nsys-sqlite"; }
+    bool canRead(std::string_view head, const std::filesystem::path& path) const override;
+    ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
+                        ProgressSink& progress, std::stop_token stop) const override;
+};
+
+}  // namespace lanescope

@@ -1,0 +1,55 @@
+#include "importers/nsys/TableScan.h"
+
+namespace lanescope::nsys {
+namespace {
+
+// NVTX_EVENTS.eventType values (ENUM_NSYS_EVENT_TYPE).
+constexpr int64_t kMark = 34, kPushPop = 59, kStartEnd = 60, kDomainCreate = 75;
+constexpr int64_t kCategory = 33, kThreadName = 39;
+enum Col { Start, End, Type, Text, TextId, Tid, Domain, Color, Category };
+
+}  // namespace
+
+std::optional<ImportError> readNvtx(ImportContext& ctx) {
+    const ReportBuilder& builder = ctx.builder;
+    return scanEventTable(
+        ctx, "NVTX_EVENTS",
+        {"start", "end", "eventType", "text", "textId", "globalTid", "domainId", "color", "category"},
+        {"start", "eventType", "globalTid"}, [&](const SqliteStmt& row, EventChunk& chunk) {
+            const int64_t type = row.i64(Type);
+            auto name = [&] {
+                if (!row.isNull(Text)) return chunk.localString(row.text(Text));
+                if (!row.isNull(TextId)) return nameOf(builder, chunk, row.i64(TextId));
+                return 0u;
+            };
+            if (type == kDomainCreate) {
+                chunk.domainNames.emplace_back(row.i64(Domain), name());
+                return;
+            }
+            if (type == kCategory || type == kThreadName) return;
+            const bool range = type == kPushPop || type == kStartEnd;
+            if (!range && type != kMark) {
+                chunk.diagnostics["nvtx_unsupported_event_type"] += 1;
+                return;
+            }
+            NvtxInfo info;
+            info.has_color = !row.isNull(Color);
+            info.color = static_cast<uint32_t>(row.i64(Color));
+            info.domain_name_id = static_cast<uint32_t>(row.i64(Domain));
+            info.category = static_cast<uint32_t>(row.i64(Category));
+            info.start_end = type == kStartEnd;
+            const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, row.i64(Tid)};
+            if (range) {
+                if (!validInterval(chunk, row, Start, End, "nvtx_range")) return;
+                pushInterval(chunk, key, row.i64(Start), row.i64(End), name(),
+                             EventKind::NvtxRange, chunk.nvtxRow(info));
+            } else {
+                InstantColumns& in = chunk.lanes[key].instants;
+                in.time_ns.push_back(row.i64(Start));
+                in.name_id.push_back(name());
+                in.payload.push_back(chunk.nvtxRow(info));
+            }
+        });
+}
+
+}  // namespace lanescope::nsys

@@ -1,0 +1,325 @@
+#include "importers/nsys/ReportBuilder.h"
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <thread>
+
+#include "model/LaneFreezer.h"
+
+namespace lanescope::nsys {
+namespace {
+
+// nsys packs ids: globalTid = globalPid | tid, with pid in bits 24..47.
+int64_t globalPidOf(int64_t globalTid) { return globalTid & ~int64_t{0xFFFFFF}; }
+int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
+int64_t tidOf(int64_t globalTid) { return globalTid & 0xFFFFFF; }
+
+constexpr int64_t kDenseStringIdLimit = 64 * 1024 * 1024;
+
+template <typename T>
+void appendColumn(std::vector<T>& to, std::vector<T>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+    std::vector<T>().swap(from);
+}
+
+}  // namespace
+
+NvtxKey NvtxKey::of(const NvtxInfo& info) {
+    return {(uint64_t{info.color} << 32) | info.category,
+            (uint64_t{info.domain_name_id} << 2) | (uint64_t{info.has_color} << 1) | info.start_end};
+}
+
+uint32_t EventChunk::nvtxRow(const NvtxInfo& info) {
+    const NvtxKey key = NvtxKey::of(info);
+    auto [it, inserted] = nvtxIndex.try_emplace(key, static_cast<uint32_t>(nvtx.size()));
+    if (inserted) {
+        nvtx.push_back(info);
+        nvtxKeys.push_back(key);
+    }
+    return it->second;
+}
+
+bool ReportBuilder::loadStringIds(const SqliteDb& db, std::string& error) {
+    SqliteStmt stmt(db, "SELECT id, value FROM StringIds");
+    if (!stmt.prepared()) {
+        error = stmt.error();
+        return false;
+    }
+    while (stmt.step()) {
+        const int64_t id = stmt.i64(0);
+        const uint32_t value = report_.strings.intern(stmt.text(1));
+        if (id >= 0 && id < kDenseStringIdLimit) {
+            if (static_cast<size_t>(id) >= stringIds_.size())
+                stringIds_.resize(static_cast<size_t>(id) + 1, UINT32_MAX);
+            stringIds_[static_cast<size_t>(id)] = value;
+        } else {
+            sparseStringIds_[id] = value;
+        }
+    }
+    if (!stmt.ok()) error = stmt.error();
+    return stmt.ok();
+}
+
+uint32_t ReportBuilder::string(int64_t nsysId) const {
+    if (nsysId >= 0 && static_cast<uint64_t>(nsysId) < stringIds_.size() &&
+        stringIds_[static_cast<size_t>(nsysId)] != UINT32_MAX)
+        return stringIds_[static_cast<size_t>(nsysId)];
+    auto it = sparseStringIds_.find(nsysId);
+    return it == sparseStringIds_.end() ? UINT32_MAX : it->second;
+}
+
+void ReportBuilder::loadProcessesAndThreads(const SqliteDb& db) {
+    if (auto sql = selectByName(db, "PROCESSES", {"globalPid", "name"}, {"globalPid"})) {
+        SqliteStmt stmt(db, *sql);
+        while (stmt.step())
+            processNames_[stmt.i64(0)] = report_.strings.intern(stmt.text(1));
+    }
+    if (auto sql = selectByName(db, "ThreadNames", {"globalTid", "nameId"}, {"globalTid", "nameId"})) {
+        SqliteStmt stmt(db, *sql);
+        while (stmt.step()) {
+            const uint32_t name = string(stmt.i64(1));
+            if (name != UINT32_MAX) threadNames_[stmt.i64(0)] = name;
+        }
+    }
+}
+
+void ReportBuilder::loadGpus(const SqliteDb& db) {
+    // The CUDA device id of a GPU: TARGET_INFO_GPU.cuDevice where the schema has it,
+    // otherwise through TARGET_INFO_CUDA_DEVICE (gpuId -> cudaId), otherwise its id.
+    std::unordered_map<int64_t, int64_t> cudaIdOfGpu;
+    if (auto sql = selectByName(db, "TARGET_INFO_CUDA_DEVICE", {"gpuId", "cudaId"}, {"gpuId", "cudaId"})) {
+        SqliteStmt stmt(db, *sql);
+        while (stmt.step()) cudaIdOfGpu[stmt.i64(0)] = stmt.i64(1);
+    }
+    if (auto sql = selectByName(db, "TARGET_INFO_GPU", {"id", "name", "cuDevice"}, {"id", "name"})) {
+        SqliteStmt stmt(db, *sql);
+        while (stmt.step()) {
+            int64_t cudaId = stmt.i64(0);
+            if (!stmt.isNull(2)) cudaId = stmt.i64(2);
+            else if (auto it = cudaIdOfGpu.find(stmt.i64(0)); it != cudaIdOfGpu.end()) cudaId = it->second;
+            gpuNames_[cudaId] = report_.strings.intern(stmt.text(1));
+        }
+    }
+}
+
+int32_t ReportBuilder::processIndex(int64_t globalPid) {
+    auto [it, inserted] = processes_.try_emplace(globalPid, static_cast<int32_t>(report_.processes.size()));
+    if (inserted) {
+        Process p;
+        p.pid = pidOf(globalPid);
+        auto name = processNames_.find(globalPid);
+        p.name_id = name != processNames_.end()
+                        ? name->second
+                        : report_.strings.intern("Process " + std::to_string(p.pid));
+        report_.processes.push_back(p);
+    }
+    return it->second;
+}
+
+int32_t ReportBuilder::threadIndex(int64_t globalTid) {
+    auto it = threads_.find(globalTid);
+    if (it != threads_.end()) return it->second;
+    Thread t;
+    t.tid = tidOf(globalTid);
+    t.process = processIndex(globalPidOf(globalTid));
+    auto name = threadNames_.find(globalTid);
+    t.name_id = name != threadNames_.end() ? name->second
+                                           : report_.strings.intern("Thread " + std::to_string(t.tid));
+    const auto index = static_cast<int32_t>(report_.threads.size());
+    report_.threads.push_back(t);
+    threads_.emplace(globalTid, index);
+    return index;
+}
+
+int32_t ReportBuilder::gpuIndex(int64_t deviceId) {
+    auto [it, inserted] = gpus_.try_emplace(deviceId, static_cast<int32_t>(report_.gpus.size()));
+    if (inserted) {
+        Gpu g;
+        g.device_id = deviceId;
+        auto name = gpuNames_.find(deviceId);
+        g.name_id = name != gpuNames_.end() ? name->second
+                                            : report_.strings.intern("GPU " + std::to_string(deviceId));
+        report_.gpus.push_back(g);
+    }
+    return it->second;
+}
+
+std::string ReportBuilder::laneName(const LaneKey& key) const {
+    switch (key.kind) {
+        case LaneKind::GpuStream: return "Stream " + std::to_string(key.stream);
+        case LaneKind::CudaSync: return "Sync, stream " + std::to_string(key.stream);
+        default: return std::string(laneKindName(key.kind));
+    }
+}
+
+Lane& ReportBuilder::lane(const LaneKey& key) {
+    auto [it, inserted] = lanes_.try_emplace(key, report_.lanes.size());
+    if (inserted) {
+        Lane lane;
+        lane.kind = key.kind;
+        lane.name_id = report_.strings.intern(laneName(key));
+        const bool gpuLane = key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync ||
+                             key.kind == LaneKind::Nccl;
+        if (gpuLane) {
+            lane.process = processIndex(key.owner);
+            lane.gpu = key.device >= 0 ? gpuIndex(key.device) : -1;
+            lane.stream_id = key.stream;
+        } else {
+            lane.thread = threadIndex(key.owner);
+            lane.process = report_.threads[static_cast<size_t>(lane.thread)].process;
+        }
+        report_.lanes.push_back(std::move(lane));
+    }
+    return report_.lanes[it->second];
+}
+
+void ReportBuilder::merge(EventChunk& chunk) {
+    std::vector<uint32_t> localToGlobal(chunk.strings.size());
+    for (uint32_t i = 0; i < chunk.strings.size(); ++i)
+        localToGlobal[i] = report_.strings.intern(chunk.strings.str(i));
+    auto resolveName = [&](uint32_t id) {
+        return (id & kLocalString) ? localToGlobal[id & ~kLocalString] : id;
+    };
+
+    std::vector<uint32_t> nvtxToGlobal(chunk.nvtx.size());
+    for (size_t i = 0; i < chunk.nvtx.size(); ++i) {
+        auto [it, inserted] = nvtxIndex_.try_emplace(chunk.nvtxKeys[i], static_cast<uint32_t>(report_.nvtx.size()));
+        if (inserted) report_.nvtx.push_back(chunk.nvtx[i]);
+        nvtxToGlobal[i] = it->second;
+    }
+    const auto kernelBase = static_cast<uint32_t>(report_.kernels.size());
+    const auto memcpyBase = static_cast<uint32_t>(report_.memcpys.size());
+    const auto memsetBase = static_cast<uint32_t>(report_.memsets.size());
+    const auto syncBase = static_cast<uint32_t>(report_.syncs.size());
+    for (KernelInfo& k : chunk.kernels) {
+        k.short_name_id = resolveName(k.short_name_id);
+        report_.kernels.push_back(k);
+    }
+    report_.memcpys.insert(report_.memcpys.end(), chunk.memcpys.begin(), chunk.memcpys.end());
+    report_.memsets.insert(report_.memsets.end(), chunk.memsets.begin(), chunk.memsets.end());
+    report_.syncs.insert(report_.syncs.end(), chunk.syncs.begin(), chunk.syncs.end());
+    for (const auto& [domainId, name] : chunk.domainNames) domainNames_[domainId] = resolveName(name);
+
+    for (auto& [key, pending] : chunk.lanes) {
+        IntervalColumns& ev = pending.events;
+        for (size_t i = 0; i < ev.size(); ++i) {
+            ev.name_id[i] = resolveName(ev.name_id[i]);
+            uint32_t& p = ev.payload[i];
+            switch (ev.kind[i]) {
+                case EventKind::Kernel: p += kernelBase; break;
+                case EventKind::Memcpy: p += memcpyBase; break;
+                case EventKind::Memset: p += memsetBase; break;
+                case EventKind::Sync: p += syncBase; break;
+                case EventKind::NvtxRange: p = nvtxToGlobal[p]; break;
+                default: break;
+            }
+        }
+        InstantColumns& in = pending.instants;
+        for (size_t i = 0; i < in.size(); ++i) {
+            in.name_id[i] = resolveName(in.name_id[i]);
+            if (in.payload[i] != kNoPayload) in.payload[i] = nvtxToGlobal[in.payload[i]];
+        }
+        Lane& target = lane(key);
+        appendColumn(target.events.start_ns, ev.start_ns);
+        appendColumn(target.events.end_ns, ev.end_ns);
+        appendColumn(target.events.name_id, ev.name_id);
+        appendColumn(target.events.payload, ev.payload);
+        appendColumn(target.events.kind, ev.kind);
+        appendColumn(target.instants.time_ns, in.time_ns);
+        appendColumn(target.instants.name_id, in.name_id);
+        appendColumn(target.instants.payload, in.payload);
+    }
+    for (const auto& [name, count] : chunk.diagnostics) report_.diagnostics[name] += count;
+    chunk = EventChunk{};
+}
+
+void ReportBuilder::buildNcclLanes() {
+    const uint32_t ncclDomain = report_.strings.find("NCCL");
+    // The GPU a process works on: the first GPU lane of that process.
+    std::unordered_map<int32_t, int32_t> gpuOfProcess;
+    for (const Lane& l : report_.lanes)
+        if (l.kind == LaneKind::GpuStream) gpuOfProcess.try_emplace(l.process, l.gpu);
+    std::unordered_map<int64_t, int64_t> globalPidOfProcess;
+    for (const auto& [globalPid, index] : processes_) globalPidOfProcess[index] = globalPid;
+
+    struct Copy { LaneKey key; size_t lane; size_t event; };
+    std::vector<Copy> copies;
+    for (size_t li = 0; li < report_.lanes.size(); ++li) {
+        const Lane& l = report_.lanes[li];
+        const IntervalColumns& ev = l.events;
+        for (size_t i = 0; i < ev.size(); ++i) {
+            bool nccl = false;
+            if (ev.kind[i] == EventKind::Kernel) {
+                nccl = report_.str(ev.name_id[i]).starts_with("nccl");
+            } else if (ev.kind[i] == EventKind::NvtxRange && ncclDomain != UINT32_MAX) {
+                nccl = report_.nvtx[ev.payload[i]].domain_name_id == ncclDomain;
+            }
+            if (!nccl) continue;
+            auto gpu = gpuOfProcess.find(l.process);
+            const int64_t device =
+                gpu != gpuOfProcess.end() && gpu->second >= 0 ? report_.gpus[gpu->second].device_id : -1;
+            copies.push_back({{LaneKind::Nccl, globalPidOfProcess[l.process], device, -1}, li, i});
+        }
+    }
+    for (const Copy& c : copies) {
+        Lane& target = lane(c.key);  // may grow report_.lanes: index the source afresh
+        const IntervalColumns& src = report_.lanes[c.lane].events;
+        target.events.start_ns.push_back(src.start_ns[c.event]);
+        target.events.end_ns.push_back(src.end_ns[c.event]);
+        target.events.name_id.push_back(src.name_id[c.event]);
+        target.events.payload.push_back(src.payload[c.event]);
+        target.events.kind.push_back(src.kind[c.event]);
+    }
+}
+
+void ReportBuilder::finish(unsigned threads) {
+    for (NvtxInfo& info : report_.nvtx) {
+        auto it = domainNames_.find(info.domain_name_id);
+        info.domain_name_id = it != domainNames_.end() ? it->second : 0;
+    }
+    buildNcclLanes();
+
+    // Freeze lanes in parallel, largest first; each worker keeps its own diagnostics.
+    std::vector<size_t> order(report_.lanes.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return report_.lanes[a].events.size() > report_.lanes[b].events.size();
+    });
+    const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(order.size())));
+    std::vector<Diagnostics> found(workers);
+    std::atomic<size_t> next{0};
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned w = 0; w < workers; ++w)
+            pool.emplace_back([&, w] {
+                for (size_t k; (k = next.fetch_add(1)) < order.size();)
+                    freezeLane(report_.lanes[order[k]], found[w]);
+            });
+    }
+    for (const auto& d : found)
+        for (const auto& [name, count] : d) report_.diagnostics[name] += count;
+
+    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
+    for (const Lane& l : report_.lanes) {
+        if (!l.events.start_ns.empty()) {
+            begin = std::min(begin, l.events.start_ns.front());
+            end = std::max(end, *std::max_element(l.events.end_ns.begin(), l.events.end_ns.end()));
+        }
+        if (!l.instants.time_ns.empty()) {
+            begin = std::min(begin, l.instants.time_ns.front());
+            end = std::max(end, l.instants.time_ns.back());
+        }
+    }
+    for (const Counter& c : report_.counters)
+        if (!c.time_ns.empty()) {
+            begin = std::min(begin, c.time_ns.front());
+            end = std::max(end, c.time_ns.back());
+        }
+    if (begin <= end) {
+        report_.meta.begin_ns = begin;
+        report_.meta.end_ns = end;
+    }
+}
+
+}  // namespace lanescope::nsys

@@ -1,0 +1,113 @@
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "importers/SqliteDb.h"
+#include "model/Report.h"
+
+namespace lanescope::nsys {
+
+// Exact identity of an NvtxInfo row, for deduplication.
+struct NvtxKey {
+    uint64_t colorAndCategory;
+    uint64_t domainAndFlags;
+    bool operator==(const NvtxKey&) const = default;
+    static NvtxKey of(const NvtxInfo& info);
+};
+struct NvtxKeyHash {
+    size_t operator()(const NvtxKey& k) const {
+        return (k.colorAndCategory * 0x9E3779B97F4A7C15ull) ^ (k.domainAndFlags + (k.colorAndCategory >> 17));
+    }
+};
+
+// Names in chunk-local string pools carry this bit until they are merged into the report's.
+inline constexpr uint32_t kLocalString = 0x80000000u;
+
+// Identity of a lane while importing. CPU lanes: owner = globalTid. GPU lanes: owner =
+// globalPid, with device and stream.
+struct LaneKey {
+    LaneKind kind;
+    int64_t owner = 0;
+    int64_t device = -1;
+    int64_t stream = -1;
+    bool operator==(const LaneKey&) const = default;
+};
+struct LaneKeyHash {
+    size_t operator()(const LaneKey& k) const {
+        uint64_t h = static_cast<uint64_t>(k.kind) * 0x9E3779B97F4A7C15ull;
+        for (int64_t v : {k.owner, k.device, k.stream})
+            h = (h ^ static_cast<uint64_t>(v)) * 0xBF58476D1CE4E5B9ull + (h >> 29);
+        return h;
+    }
+};
+
+// Events of one lane read by one chunk, in table row order.
+struct PendingLane {
+    IntervalColumns events;
+    InstantColumns instants;
+};
+
+// What one chunk of one event table produced. Payloads index this chunk's side tables;
+// names with kLocalString index `strings`.
+struct EventChunk {
+    std::unordered_map<LaneKey, PendingLane, LaneKeyHash> lanes;
+    StringPool strings;
+    std::vector<KernelInfo> kernels;
+    std::vector<MemcpyInfo> memcpys;
+    std::vector<MemsetInfo> memsets;
+    std::vector<SyncInfo> syncs;
+    std::vector<NvtxInfo> nvtx;  // domain_name_id holds the raw nsys domainId until finish
+    std::vector<NvtxKey> nvtxKeys;                                // parallel to nvtx
+    std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
+    std::vector<std::pair<int64_t, uint32_t>> domainNames;  // nsys domainId -> name (local)
+    Diagnostics diagnostics;
+
+    uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
+    uint32_t nvtxRow(const NvtxInfo& info);
+};
+
+// Assembles a Report from the tables of an nsys export: resolves nsys ids (strings,
+// threads, processes, devices) to model indexes, merges chunks in order, and freezes.
+class ReportBuilder {
+public:
+    explicit ReportBuilder(Report& report) : report_(report) {}
+
+    // StringIds.id -> report string id. Thread-safe once loaded.
+    bool loadStringIds(const SqliteDb& db, std::string& error);
+    uint32_t string(int64_t nsysId) const;
+    void loadProcessesAndThreads(const SqliteDb& db);
+    void loadGpus(const SqliteDb& db);
+
+    // Appends a chunk's lanes to the report's lanes; call for chunks in table order.
+    void merge(EventChunk& chunk);
+    Lane& lane(const LaneKey& key);
+    int32_t processIndex(int64_t globalPid);
+    int32_t gpuIndex(int64_t deviceId);
+
+    // Resolves NVTX domains, builds NCCL lanes, freezes every lane (in parallel), and sets
+    // the report's time span.
+    void finish(unsigned threads);
+
+private:
+    int32_t threadIndex(int64_t globalTid);
+    std::string laneName(const LaneKey& key) const;
+    void buildNcclLanes();
+
+    Report& report_;
+    std::vector<uint32_t> stringIds_;                      // dense nsys ids
+    std::unordered_map<int64_t, uint32_t> sparseStringIds_;  // ids beyond the dense range
+    std::unordered_map<int64_t, uint32_t> processNames_;   // globalPid -> name
+    std::unordered_map<int64_t, uint32_t> threadNames_;    // globalTid -> name
+    std::unordered_map<int64_t, uint32_t> gpuNames_;       // CUDA device id -> name
+    std::unordered_map<int64_t, int32_t> processes_;       // globalPid -> index
+    std::unordered_map<int64_t, int32_t> threads_;         // globalTid -> index
+    std::unordered_map<int64_t, int32_t> gpus_;            // CUDA device id -> index
+    std::unordered_map<LaneKey, size_t, LaneKeyHash> lanes_;
+    std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
+    std::unordered_map<int64_t, uint32_t> domainNames_;    // nsys domainId -> name
+};
+
+}  // namespace lanescope::nsys

@@ -1,0 +1,69 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "importers/nsys/ChunkedScan.h"
+#include "importers/nsys/TableReaders.h"
+
+namespace lanescope::nsys {
+
+// Reads the named columns of `table` in parallel chunks, calling onRow(stmt, chunk) per
+// row, then merges the chunks in order. An absent table reads nothing; an absent
+// required column skips the table with the diagnostic `<table>_lacks_<column>`.
+template <class OnRow>
+std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string& table,
+                                          const std::vector<std::string>& wanted,
+                                          const std::vector<std::string>& required, OnRow onRow) {
+    if (!ctx.db.hasTable(table)) return std::nullopt;
+    std::string missing;
+    auto sql = selectByName(ctx.db, table, wanted, required, &missing);
+    if (!sql) {
+        ctx.report.diagnostics[table + "_lacks_" + missing] += 1;
+        return std::nullopt;
+    }
+    std::vector<EventChunk> chunks;
+    const ScanStatus status = scanInChunks(ctx.file, ctx.db, table, *sql, ctx.threads, ctx.stop,
+                                           ctx.progress, chunks, onRow);
+    if (status.cancelled) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
+    if (!status.ok)
+        return ImportError{ImportError::Kind::Corrupt,
+                           ctx.file.string() + ": damaged table " + table + ": " + status.error};
+    for (EventChunk& chunk : chunks) ctx.builder.merge(chunk);
+    return std::nullopt;
+}
+
+// True when the row's start and end are present and ordered; otherwise counts
+// `<what>_without_end` or `negative_duration` and the row is to be skipped.
+inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol, int endCol,
+                          const char* what) {
+    if (row.isNull(startCol) || row.isNull(endCol)) {
+        chunk.diagnostics[std::string(what) + "_without_end"] += 1;
+        return false;
+    }
+    if (row.i64(endCol) < row.i64(startCol)) {
+        chunk.diagnostics["negative_duration"] += 1;
+        return false;
+    }
+    return true;
+}
+
+inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, int64_t end,
+                         uint32_t name, EventKind kind, uint32_t payload) {
+    IntervalColumns& ev = chunk.lanes[key].events;
+    ev.start_ns.push_back(start);
+    ev.end_ns.push_back(end);
+    ev.name_id.push_back(name);
+    ev.payload.push_back(payload);
+    ev.kind.push_back(kind);
+}
+
+// The report string for an nsys StringIds id; a dangling id becomes a named placeholder
+// and counts `string_id_missing`.
+inline uint32_t nameOf(const ReportBuilder& builder, EventChunk& chunk, int64_t nsysId) {
+    const uint32_t id = builder.string(nsysId);
+    if (id != UINT32_MAX) return id;
+    chunk.diagnostics["string_id_missing"] += 1;
+    return chunk.localString("[unknown name]");
+}
+
+}  // namespace lanescope::nsys

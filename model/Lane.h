@@ -1,0 +1,72 @@
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace lanescope {
+
+// What one row of the timeline shows.
+enum class LaneKind : uint8_t {
+    OsRuntime,  // one CPU thread's OS runtime library calls
+    CudaApi,    // one CPU thread's CUDA runtime/driver API calls
+    Nvtx,       // one CPU thread's NVTX push/pop ranges (nested by depth) and markers
+    NvtxStartEnd,  // NVTX start/end ranges started on one CPU thread (may overlap freely)
+    GpuStream,  // one CUDA stream of one GPU: kernels, memcpy, memset
+    CudaSync,   // one stream's synchronization events (CUPTI synchronization activity)
+    Nccl,       // one GPU's NCCL collectives: NVTX NCCL ranges and nccl* kernels (copies)
+};
+std::string_view laneKindName(LaneKind kind);
+
+// What one interval event is; tells which side table its payload indexes.
+enum class EventKind : uint8_t {
+    OsRuntimeCall,  // payload: kNoPayload
+    CudaApiCall,    // payload: CUDA correlation id
+    NvtxRange,      // payload: row of Report::nvtx
+    Kernel,         // payload: row of Report::kernels
+    Memcpy,         // payload: row of Report::memcpys
+    Memset,         // payload: row of Report::memsets
+    Sync,           // payload: row of Report::syncs
+};
+inline constexpr uint32_t kNoPayload = UINT32_MAX;
+
+// Interval events of one lane as parallel columns (struct of arrays), 26 bytes an event.
+// Sorted by start_ns ascending, then by duration descending, so a parent precedes its
+// children. Events at the same depth never overlap, so within one depth end_ns is sorted
+// too. Times are integer nanoseconds on the report's own timeline (nsys: since session
+// start). end_ns >= start_ns. Frozen after import.
+struct IntervalColumns {
+    std::vector<int64_t> start_ns;
+    std::vector<int64_t> end_ns;
+    std::vector<uint32_t> name_id;  // into Report::strings
+    std::vector<uint32_t> payload;  // meaning depends on kind, see EventKind
+    std::vector<EventKind> kind;
+    std::vector<uint8_t> depth;     // 0 = outermost
+
+    size_t size() const { return start_ns.size(); }
+    size_t memoryBytes() const;
+};
+
+// Zero-duration events of one lane (NVTX markers), sorted by time_ns ascending.
+struct InstantColumns {
+    std::vector<int64_t> time_ns;
+    std::vector<uint32_t> name_id;  // into Report::strings
+    std::vector<uint32_t> payload;  // row of Report::nvtx or kNoPayload
+
+    size_t size() const { return time_ns.size(); }
+    size_t memoryBytes() const;
+};
+
+// One timeline row. Owners are indexes into the Report's tables; -1 when not applicable.
+struct Lane {
+    LaneKind kind = LaneKind::OsRuntime;
+    uint32_t name_id = 0;       // display name, into Report::strings
+    int32_t process = -1;       // index into Report::processes
+    int32_t thread = -1;        // index into Report::threads (CPU lanes)
+    int32_t gpu = -1;           // index into Report::gpus (GPU lanes)
+    int64_t stream_id = -1;     // CUDA stream id (GpuStream, CudaSync)
+    uint8_t depth_count = 0;    // number of depths used, max depth + 1
+    IntervalColumns events;
+    InstantColumns instants;
+};
+
+}  // namespace lanescope

@@ -1,0 +1,101 @@
+#include "model/LaneFreezer.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace lanescope {
+namespace {
+
+bool comesBefore(int64_t startA, int64_t endA, int64_t startB, int64_t endB) {
+    if (startA != startB) return startA < startB;
+    return endA > endB;  // longer first
+}
+
+bool isSorted(const IntervalColumns& ev) {
+    for (size_t i = 1; i < ev.size(); ++i)
+        if (comesBefore(ev.start_ns[i], ev.end_ns[i], ev.start_ns[i - 1], ev.end_ns[i - 1]))
+            return false;
+    return true;
+}
+
+template <typename T>
+void permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
+    std::vector<T> sorted(column.size());
+    for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
+    column.swap(sorted);
+}
+
+void sortEvents(IntervalColumns& ev) {
+    if (isSorted(ev)) return;
+    std::vector<uint32_t> order(ev.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return comesBefore(ev.start_ns[a], ev.end_ns[a], ev.start_ns[b], ev.end_ns[b]);
+    });
+    permute(ev.start_ns, order);
+    permute(ev.end_ns, order);
+    permute(ev.name_id, order);
+    permute(ev.payload, order);
+    permute(ev.kind, order);
+}
+
+// Stack of open events' end times; depth = stack height when the event starts.
+uint8_t assignDepths(IntervalColumns& ev, uint64_t& overlaps, uint64_t& tooDeep) {
+    ev.depth.assign(ev.size(), 0);
+    std::vector<int64_t> openEnds;
+    size_t maxDepth = 0;
+    for (size_t i = 0; i < ev.size(); ++i) {
+        const int64_t start = ev.start_ns[i];
+        while (!openEnds.empty() && openEnds.back() <= start) openEnds.pop_back();
+        if (!openEnds.empty() && ev.end_ns[i] > openEnds.back()) ++overlaps;
+        size_t depth = openEnds.size();
+        if (depth > 255) {
+            ++tooDeep;
+            depth = 255;
+        }
+        ev.depth[i] = static_cast<uint8_t>(depth);
+        maxDepth = std::max(maxDepth, depth);
+        openEnds.push_back(ev.end_ns[i]);
+    }
+    return ev.size() == 0 ? 0 : static_cast<uint8_t>(std::min<size_t>(maxDepth + 1, 255));
+}
+
+void sortInstants(InstantColumns& in) {
+    if (std::is_sorted(in.time_ns.begin(), in.time_ns.end())) return;
+    std::vector<uint32_t> order(in.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return in.time_ns[a] < in.time_ns[b]; });
+    permute(in.time_ns, order);
+    permute(in.name_id, order);
+    permute(in.payload, order);
+}
+
+template <typename... Columns>
+void shrinkAll(Columns&... columns) {
+    (columns.shrink_to_fit(), ...);
+}
+
+}  // namespace
+
+void freezeLane(Lane& lane, Diagnostics& diagnostics) {
+    IntervalColumns& ev = lane.events;
+    sortEvents(ev);
+    uint64_t overlaps = 0, tooDeep = 0;
+    lane.depth_count = assignDepths(ev, overlaps, tooDeep);
+    std::string prefix(laneKindName(lane.kind));
+    std::replace(prefix.begin(), prefix.end(), ' ', '_');
+    std::transform(prefix.begin(), prefix.end(), prefix.begin(), ::tolower);
+    // Calls and push/pop ranges of one thread must nest; GPU work and start/end ranges may
+    // overlap freely and simply use more depths.
+    const bool mustNest = lane.kind == LaneKind::OsRuntime || lane.kind == LaneKind::CudaApi ||
+                          lane.kind == LaneKind::Nvtx;
+    if (overlaps && mustNest) diagnostics[prefix + "_overlap_without_nesting"] += overlaps;
+    if (tooDeep) diagnostics[prefix + "_deeper_than_255"] += tooDeep;
+    sortInstants(lane.instants);
+    shrinkAll(ev.start_ns, ev.end_ns, ev.name_id, ev.payload, ev.kind, ev.depth);
+    shrinkAll(lane.instants.time_ns, lane.instants.name_id, lane.instants.payload);
+}
+
+}  // namespace lanescope

@@ -1,0 +1,14 @@
+#pragma once
+#include "model/Lane.h"
+#include "model/Report.h"
+
+namespace lanescope {
+
+// Puts a lane filled in any order into its frozen form: events sorted by (start ascending,
+// duration descending), depths assigned so that events at one depth never overlap (a
+// child nests inside its parent; an event that overlaps without nesting goes one deeper
+// and is counted as `<kind>_overlap_without_nesting`), instants sorted by time, and the
+// columns shrunk to fit. Runs in O(n log n), or O(n) when the input is already sorted.
+void freezeLane(Lane& lane, Diagnostics& diagnostics);
+
+}  // namespace lanescope

@@ -1,0 +1,85 @@
+#include "model/Report.h"
+
+namespace lanescope {
+
+std::string_view laneKindName(LaneKind kind) {
+    switch (kind) {
+        case LaneKind::OsRuntime: return "OS runtime";
+        case LaneKind::CudaApi: return "CUDA API";
+        case LaneKind::Nvtx: return "NVTX";
+        case LaneKind::NvtxStartEnd: return "NVTX start/end";
+        case LaneKind::GpuStream: return "CUDA HW";
+        case LaneKind::CudaSync: return "CUDA sync";
+        case LaneKind::Nccl: return "NCCL";
+    }
+    return "?";
+}
+
+const char* copyKindLabel(CopyKind kind) {
+    static const char* const labels[] = {
+        "Unknown", "Host-to-Device", "Device-to-Host", "Host-to-Array", "Array-to-Host",
+        "Array-to-Array", "Array-to-Device", "Device-to-Array", "Device-to-Device",
+        "Host-to-Host", "Peer-to-Peer", "Unified Host-to-Device", "Unified Device-to-Host",
+        "Unified Device-to-Device"};
+    const auto index = static_cast<size_t>(kind);
+    return index < std::size(labels) ? labels[index] : "Unknown";
+}
+
+const char* memKindLabel(MemKind kind) {
+    static const char* const labels[] = {"Pageable", "Pinned",       "Device",         "Array",
+                                         "Managed",  "Device Static", "Managed Static", "Unknown"};
+    const auto index = static_cast<size_t>(kind);
+    return index < std::size(labels) ? labels[index] : "Unknown";
+}
+
+size_t IntervalColumns::memoryBytes() const {
+    return start_ns.capacity() * sizeof(int64_t) + end_ns.capacity() * sizeof(int64_t) +
+           name_id.capacity() * sizeof(uint32_t) + payload.capacity() * sizeof(uint32_t) +
+           kind.capacity() * sizeof(EventKind) + depth.capacity() * sizeof(uint8_t);
+}
+
+size_t InstantColumns::memoryBytes() const {
+    return time_ns.capacity() * sizeof(int64_t) + name_id.capacity() * sizeof(uint32_t) +
+           payload.capacity() * sizeof(uint32_t);
+}
+
+EventCounts Report::counts() const {
+    EventCounts c;
+    for (const Lane& lane : lanes) {
+        c.instants += lane.instants.size();
+        if (lane.kind == LaneKind::Nccl) {
+            c.nccl += lane.events.size();  // copies of events counted in their own lanes
+            continue;
+        }
+        c.slices += lane.events.size();
+        for (EventKind k : lane.events.kind) {
+            switch (k) {
+                case EventKind::OsRuntimeCall: ++c.osrt; break;
+                case EventKind::CudaApiCall: ++c.cuda_api; break;
+                case EventKind::NvtxRange: ++c.nvtx; break;
+                case EventKind::Kernel: ++c.kernels; break;
+                case EventKind::Memcpy: ++c.memcpy; break;
+                case EventKind::Memset: ++c.memset; break;
+                case EventKind::Sync: ++c.sync; break;
+            }
+        }
+    }
+    for (const Counter& counter : counters) c.counter_samples += counter.time_ns.size();
+    return c;
+}
+
+size_t Report::memoryBytes() const {
+    size_t bytes = sizeof(Report) + strings.memoryBytes();
+    bytes += processes.capacity() * sizeof(Process) + threads.capacity() * sizeof(Thread) +
+             gpus.capacity() * sizeof(Gpu) + lanes.capacity() * sizeof(Lane);
+    for (const Lane& lane : lanes) bytes += lane.events.memoryBytes() + lane.instants.memoryBytes();
+    for (const Counter& counter : counters)
+        bytes += sizeof(Counter) + counter.time_ns.capacity() * sizeof(int64_t) +
+                 counter.value.capacity() * sizeof(double);
+    bytes += kernels.capacity() * sizeof(KernelInfo) + memcpys.capacity() * sizeof(MemcpyInfo) +
+             memsets.capacity() * sizeof(MemsetInfo) + syncs.capacity() * sizeof(SyncInfo) +
+             nvtx.capacity() * sizeof(NvtxInfo);
+    return bytes;
+}
+
+}  // namespace lanescope

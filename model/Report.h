@@ -1,0 +1,85 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/Lane.h"
+#include "model/SideTables.h"
+#include "model/StringPool.h"
+
+namespace lanescope {
+
+// A profiled process. Processes are in the order the importer met them.
+struct Process {
+    int64_t pid = 0;
+    uint32_t name_id = 0;  // into Report::strings
+};
+
+// A CPU thread, owned by processes[process].
+struct Thread {
+    int64_t tid = 0;
+    int32_t process = -1;
+    uint32_t name_id = 0;
+};
+
+// A GPU; index in Report::gpus is the one lanes refer to. device_id is the CUDA device id.
+struct Gpu {
+    int64_t device_id = 0;
+    uint32_t name_id = 0;
+};
+
+// A sampled counter (GPU metric, memory usage) as (time, value) columns, sorted by time_ns
+// ascending; a value holds until the next sample (step function). Units in unit_id.
+struct Counter {
+    uint32_t name_id = 0;
+    uint32_t unit_id = 0;  // e.g. "%", "MHz", "bytes"
+    int32_t gpu = -1;      // index into Report::gpus, or -1
+    int32_t process = -1;  // index into Report::processes, or -1
+    std::vector<int64_t> time_ns;
+    std::vector<double> value;
+};
+
+struct Metadata {
+    std::string format;          // "nsys-sqlite", ...
+    std::string producer;        // "NVIDIA Nsight Systems"
+    std::string version;         // producer version, e.g. "2025.3.2.0"
+    int64_t start_utc_ns = 0;    // session start, UTC nanoseconds since the epoch; 0 if unknown
+    int64_t begin_ns = 0;        // first time on the report's timeline
+    int64_t end_ns = 0;          // last time on the report's timeline
+    int rank = -1;               // distributed rank when known
+    std::string source_path;     // the file the user opened
+};
+
+// Named counts of data-quality problems found while importing, by name, sorted by name.
+using Diagnostics = std::map<std::string, uint64_t>;
+
+// Event counts per kind, as `lanescope-cli info` reports them.
+struct EventCounts {
+    uint64_t kernels = 0, memcpy = 0, memset = 0, cuda_api = 0, nvtx = 0, osrt = 0, nccl = 0,
+             sync = 0, slices = 0, instants = 0, counter_samples = 0;
+};
+
+// One imported report: immutable once the importer returns it, readable from any thread.
+struct Report {
+    Metadata meta;
+    StringPool strings;
+    std::vector<Process> processes;
+    std::vector<Thread> threads;
+    std::vector<Gpu> gpus;
+    std::vector<Lane> lanes;  // grouped by owner as the importer built them
+    std::vector<Counter> counters;
+    std::vector<KernelInfo> kernels;
+    std::vector<MemcpyInfo> memcpys;
+    std::vector<MemsetInfo> memsets;
+    std::vector<SyncInfo> syncs;
+    std::vector<NvtxInfo> nvtx;
+    Diagnostics diagnostics;
+
+    EventCounts counts() const;
+    // Resident bytes of the model: columns, side tables, counters and the string pool.
+    size_t memoryBytes() const;
+    std::string_view str(uint32_t id) const { return strings.str(id); }
+};
+
+}  // namespace lanescope

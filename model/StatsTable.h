@@ -1,0 +1,28 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace lanescope {
+
+// A result table of a statistics report: named columns, rows in report order.
+// Real cells carry the number of decimals they are printed with.
+struct StatsTable {
+    struct Real {
+        double value;
+        int decimals;
+    };
+    using Cell = std::variant<int64_t, Real, std::string>;
+
+    std::string name;                 // e.g. "cuda_gpu_kern_sum"
+    std::vector<std::string> header;  // e.g. "Total Time (ns)"
+    std::vector<std::vector<Cell>> rows;
+};
+
+// The text of one cell as `nsys stats -f csv` prints it (numbers unquoted, fixed decimals).
+std::string formatCell(const StatsTable::Cell& cell);
+// CSV with a header line, quoting fields that hold a comma, quote or newline.
+std::string toCsv(const StatsTable& table);
+
+}  // namespace lanescope
