@@ -1,0 +1,86 @@
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+#include "TestPaths.h"
+
+using namespace lanescope::test;
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out;
+    std::string err;
+};
+
+// Runs lanescope-cli with the given arguments (each single-quoted for sh).
+Run cli(const std::string& args) {
+    const auto errFile = tempDir("cli") / "stderr.txt";
+    const std::string command = std::string("'") + LANESCOPE_CLI + "' " + args + " 2>'" + errFile.string() + "'";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    std::string out;
+    std::array<char, 65536> buf{};
+    for (size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;) out.append(buf.data(), n);
+    const int status = ::pclose(pipe);
+    return {WEXITSTATUS(status), out, readFile(errFile)};
+}
+
+std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+}  // namespace
+
+TEST_CASE("lanescope-cli info --format json has the keys CLI.md lists") {
+    const auto r = cli("info " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --format json");
+    REQUIRE(r.status == 0);
+    for (const char* key : {"\"format\": \"nsys-sqlite\"", "\"producer\": \"NVIDIA Nsight Systems\"",
+                            "\"version\": \"2025.3.2.0\"", "\"start_utc_ns\": 1795316027191150611",
+                            "\"duration_ns\": ", "\"processes\": [", "\"gpus\": [", "\"diagnostics\": {",
+                            "\"kernels\": 1950", "\"memcpy\": 90", "\"memset\": 135", "\"cuda_api\": 4067",
+                            "\"nvtx\": 120", "\"osrt\": 73", "\"nccl\": 0", "\"slices\": ", "\"instants\": 1",
+                            "\"counter_samples\": 0", "\"name\": \"NVIDIA H200\""})
+        CHECK(r.out.find(key) != std::string::npos);
+}
+
+TEST_CASE("lanescope-cli stats --format csv is byte-identical to nsys stats") {
+    for (const char* report : {"cuda_gpu_kern_sum", "cuda_api_sum", "nvtx_sum", "cuda_gpu_mem_time_sum",
+                               "cuda_gpu_mem_size_sum", "osrt_sum"}) {
+        const auto r = cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report " + report +
+                           " --format csv");
+        CHECK(r.status == 0);
+        CHECK(r.out == readFile(dataFile(std::string("expected/train_1gpu/") + report + ".csv")));
+    }
+}
+
+TEST_CASE("lanescope-cli stats with several reports prefixes each with # NAME; json and table work") {
+    const auto file = quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite"));
+    const auto csv = cli("stats " + file + " --report osrt_sum,nvtx_sum --format csv");
+    CHECK(csv.status == 0);
+    CHECK(csv.out.starts_with("# osrt_sum\nTime (%),"));
+    CHECK(csv.out.find("\n# nvtx_sum\nTime (%),") != std::string::npos);
+    const auto json = cli("stats " + file + " --report cuda_api_sum --format json");
+    CHECK(json.status == 0);
+    CHECK(json.out.find("\"report\": \"cuda_api_sum\"") != std::string::npos);
+    CHECK(json.out.find("\"Name\": \"cudaLaunchKernel\"") != std::string::npos);
+    const auto table = cli("stats " + file + " --report nvtx_sum --range 0:9000000000000");
+    CHECK(table.status == 0);
+    CHECK(table.out.find("NCCL:ncclAllReduce") != std::string::npos);
+}
+
+TEST_CASE("lanescope-cli exit codes: 1 for usage, 2 with one line for unreadable input") {
+    CHECK(cli("").status == 1);
+    CHECK(cli("frobnicate").status == 1);
+    CHECK(cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report no_such_report").status == 1);
+    CHECK(cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report osrt_sum --range 9:3").status == 1);
+    CHECK(cli("info " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --format xml").status == 1);
+    const auto missing = cli("info /nonexistent/report.sqlite");
+    CHECK(missing.status == 2);
+    CHECK(missing.err == "lanescope-cli: /nonexistent/report.sqlite: no such file\n");
+    const auto notReport = cli("info " + quoted(dataFile("expected/train_1gpu/osrt_sum.csv")));
+    CHECK(notReport.status == 2);
+    CHECK(std::count(notReport.err.begin(), notReport.err.end(), '\n') == 1);
+    CHECK(cli("--version").out == std::string("lanescope-cli ") + LANESCOPE_VERSION + "\n");
+}

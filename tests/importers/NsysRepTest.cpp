@@ -1,0 +1,136 @@
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "ImportHelpers.h"
+#include "importers/nsys/NsysLocator.h"
+
+using namespace lanescope;
+using namespace lanescope::test;
+
+namespace {
+
+std::filesystem::path script(const std::filesystem::path& dir, const std::string& name, const std::string& body) {
+    const auto path = dir / name;
+    std::ofstream(path) << "#!/bin/sh\n" << body;
+    ::chmod(path.c_str(), 0755);
+    return path;
+}
+
+long lineCount(const std::filesystem::path& file) {
+    const std::string text = readFile(file);
+    return std::count(text.begin(), text.end(), '\n');
+}
+
+size_t filesIn(const std::filesystem::path& dir) {
+    size_t n = 0;
+    for (auto it = std::filesystem::recursive_directory_iterator(dir); it != std::filesystem::recursive_directory_iterator(); ++it)
+        n += it->is_regular_file();
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, errors") {
+    const auto dir = tempDir("nsysrep");
+    const auto cache = dir / "cache";
+    const auto inputs = dir / "in put";
+    std::filesystem::create_directories(inputs);
+    // A path with spaces, quotes, a leading dash and non-ASCII letters.
+    const auto report = inputs / "-my 'report' \"ü\".nsys-rep";
+    std::filesystem::copy_file(dataFile("nsys-2025.3/train_1gpu.nsys-rep"), report);
+    const auto converted = dataFile("nsys-2025.3/train_1gpu.sqlite");
+    ImportOptions options;
+    options.cache_dir = cache;
+
+    SECTION("nsys missing") {
+        options.nsys_path = dir / "no-such-nsys";
+        const auto e = importError(report, options);
+        CHECK(e.kind == ImportError::Kind::NsysMissing);
+        CHECK(e.message.starts_with(report.string() + ": opening .nsys-rep needs Nsight Systems' nsys, which was not found"));
+        CHECK(e.message.find("nsys export --type=sqlite") != std::string::npos);
+    }
+    SECTION("nsys older than the report") {
+        options.nsys_path = script(dir, "old-nsys", "echo 'Exportation error: Version not supported: 36398880' >&2\nexit 1\n");
+        const auto e = importError(report, options);
+        CHECK(e.kind == ImportError::Kind::NsysTooOld);
+        CHECK(e.message.find("this report is newer than") != std::string::npos);
+        CHECK(e.message.find("install a newer Nsight Systems") != std::string::npos);
+        CHECK(e.message.find("Version not supported") != std::string::npos);
+    }
+    SECTION("nsys crashing") {
+        options.nsys_path = script(dir, "crashing-nsys", "kill -SEGV $$\n");
+        const auto e = importError(report, options);
+        CHECK(e.kind == ImportError::Kind::NsysFailed);
+        CHECK(e.message.find("(crashed)") != std::string::npos);
+    }
+    SECTION("nsys hanging is stopped after the timeout and leaves nothing behind") {
+        options.nsys_path = script(dir, "hanging-nsys", "sleep 30\n");
+        options.nsys_timeout_s = 1;
+        const auto started = std::chrono::steady_clock::now();
+        const auto e = importError(report, options);
+        CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+        CHECK(e.kind == ImportError::Kind::NsysFailed);
+        CHECK(e.message.find("took longer than 1 s") != std::string::npos);
+        CHECK(filesIn(cache) == 0);
+    }
+    SECTION("conversion is cached by content and rebuilt when damaged or changed") {
+        const auto calls = dir / "calls.txt";
+        // Stand-in: records its arguments, then "exports" by copying the real SQLite export.
+        options.nsys_path = script(dir, "fake-nsys",
+                                   "for a in \"$@\"; do last=\"$a\"; done\n"
+                                   "printf '%s|%s\\n' \"$#\" \"$last\" >> '" + calls.string() + "'\n"
+                                   "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
+                                   "cp '" + converted.string() + "' \"$out\"\n");
+        const auto listingBefore = filesIn(inputs);
+        const auto hashBefore = fileHash(report);
+        auto r = importOk(report, options);
+        CHECK(r->meta.format == "nsys-rep");
+        CHECK(r->meta.source_path == report.string());
+        CHECK(r->counts().kernels == 1950);
+        auto log = readFile(calls);
+        CHECK(log == "5|" + std::filesystem::absolute(report).string() + "\n");  // one argument, no shell
+
+        importOk(report, options);  // served from the cache
+        CHECK(readFile(calls) == log);
+
+        for (const auto& entry : std::filesystem::directory_iterator(cache / "nsys-export"))
+            std::filesystem::resize_file(entry.path(), 4096);  // damage the cache entry
+        CHECK(importOk(report, options)->counts().kernels == 1950);
+        CHECK(lineCount(calls) == 2);
+
+        CHECK(fileHash(report) == hashBefore);
+        CHECK(filesIn(inputs) == listingBefore);  // nothing written beside the input
+
+        std::ofstream(report, std::ios::app) << "x";  // a changed report is converted anew
+        importOk(report, options);
+        CHECK(lineCount(calls) == 3);
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the installed nsys, when there is one, converts its own reports or says it is too old") {
+    const auto nsys = locateNsys({});
+    if (nsys.empty()) {
+        WARN("no nsys installed: skipping the real conversion test (see README: LANESCOPE_WITH_NSYS=1 ./test)");
+        return;
+    }
+    const auto dir = tempDir("realnsys");
+    ImportOptions options;
+    options.cache_dir = dir;
+    const auto fromRep = importOk(dataFile("nsys-2022.4/cpu_nvtx_threads.nsys-rep"), options);
+    const auto fromSqlite = importOk(dataFile("nsys-2022.4/cpu_nvtx_threads.sqlite"));
+    CHECK(fromRep->counts().nvtx == fromSqlite->counts().nvtx);
+    CHECK(fromRep->counts().osrt == fromSqlite->counts().osrt);
+
+    NullProgress progress;
+    ImportResult newer = importFile(dataFile("nsys-2025.3/train_1gpu.nsys-rep"), options, progress);
+    if (newer.ok()) {
+        CHECK(newer.report()->counts().kernels == 1950);
+    } else {
+        CHECK(newer.error().kind == ImportError::Kind::NsysTooOld);
+        INFO(newer.error().message);
+        CHECK(newer.error().message.find("install a newer Nsight Systems") != std::string::npos);
+    }
+    std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,13 @@
+# Fails when a layer includes what it must not (ARCHITECTURE.md section 1).
+function(check_folder folder regex what)
+  file(GLOB_RECURSE files "${SOURCE_DIR}/${folder}/*.h" "${SOURCE_DIR}/${folder}/*.cpp")
+  foreach(f IN LISTS files)
+    file(STRINGS "${f}" hits REGEX "${regex}")
+    if(hits)
+      message(SEND_ERROR "${f}: ${what}: ${hits}")
+    endif()
+  endforeach()
+endfunction()
+check_folder(model "^[ \t]*#[ \t]*include[ \t]*[<\"](Q|qt|importers/|timeline/|app/)" "model/ includes Qt or an upper layer")
+check_folder(importers "^[ \t]*#[ \t]*include[ \t]*[<\"](Q|qt|timeline/|app/)" "importers/ includes Qt or another layer")
+check_folder(timeline "^[ \t]*#[ \t]*include[ \t]*[<\"](importers/|app/)" "timeline/ includes importers/ or app/")

@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+
+#include "model/LaneFreezer.h"
+
+using namespace lanescope;
+
+namespace {
+void add(Lane& lane, int64_t start, int64_t end, uint32_t name) {
+    lane.events.start_ns.push_back(start);
+    lane.events.end_ns.push_back(end);
+    lane.events.name_id.push_back(name);
+    lane.events.payload.push_back(kNoPayload);
+    lane.events.kind.push_back(EventKind::NvtxRange);
+}
+}  // namespace
+
+TEST_CASE("freezeLane sorts by start then longer first and assigns nesting depths") {
+    Lane lane;
+    lane.kind = LaneKind::Nvtx;
+    // Pop order, as nsys writes push/pop ranges: children before parents.
+    add(lane, 20, 30, 3);   // child of 10..100
+    add(lane, 40, 90, 4);   // child of 10..100
+    add(lane, 50, 60, 5);   // grandchild
+    add(lane, 10, 100, 2);  // parent
+    add(lane, 10, 15, 6);   // starts with the parent, shorter: after it
+    Diagnostics diagnostics;
+    freezeLane(lane, diagnostics);
+    const auto& ev = lane.events;
+    CHECK(ev.start_ns == std::vector<int64_t>{10, 10, 20, 40, 50});
+    CHECK(ev.end_ns == std::vector<int64_t>{100, 15, 30, 90, 60});
+    CHECK(ev.name_id == std::vector<uint32_t>{2, 6, 3, 4, 5});
+    CHECK(ev.depth == std::vector<uint8_t>{0, 1, 1, 1, 2});
+    CHECK(lane.depth_count == 3);
+    CHECK(diagnostics.empty());
+}
+
+TEST_CASE("freezeLane puts an overlapping non-nested event one deeper and counts it") {
+    Lane lane;
+    lane.kind = LaneKind::Nvtx;
+    add(lane, 0, 50, 1);
+    add(lane, 40, 80, 2);  // overlaps the first without nesting
+    add(lane, 60, 70, 3);  // inside the second only
+    Diagnostics diagnostics;
+    freezeLane(lane, diagnostics);
+    CHECK(lane.events.depth == std::vector<uint8_t>{0, 1, 2});
+    CHECK(diagnostics["nvtx_overlap_without_nesting"] == 1);
+}
+
+TEST_CASE("freezeLane keeps GPU overlaps silent and sorts instants") {
+    Lane lane;
+    lane.kind = LaneKind::GpuStream;
+    add(lane, 0, 50, 1);
+    add(lane, 40, 80, 2);
+    lane.instants.time_ns = {30, 10, 20};
+    lane.instants.name_id = {3, 1, 2};
+    lane.instants.payload = {kNoPayload, kNoPayload, kNoPayload};
+    Diagnostics diagnostics;
+    freezeLane(lane, diagnostics);
+    CHECK(diagnostics.empty());
+    CHECK(lane.instants.time_ns == std::vector<int64_t>{10, 20, 30});
+    CHECK(lane.instants.name_id == std::vector<uint32_t>{1, 2, 3});
+}
