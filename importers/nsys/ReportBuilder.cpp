@@ -148,7 +148,8 @@ int32_t ReportBuilder::gpuIndex(int64_t deviceId) {
 std::string ReportBuilder::laneName(const LaneKey& key) const {
     switch (key.kind) {
         case LaneKind::GpuStream: return "Stream " + std::to_string(key.stream);
-        case LaneKind::CudaSync: return "Sync, stream " + std::to_string(key.stream);
+        case LaneKind::CudaSync:  // context-wide synchronization has no stream (-1 or 2^32-1)
+            return key.stream < 0 || key.stream == UINT32_MAX ? "Sync, context" : "Sync, stream " + std::to_string(key.stream);
         default: return std::string(laneKindName(key.kind));
     }
 }

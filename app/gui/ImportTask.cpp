@@ -1,0 +1,60 @@
+#include "app/gui/ImportTask.h"
+
+#include <QMetaObject>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
+#include <chrono>
+
+namespace lanescope {
+namespace {
+
+// Forwards importer progress to the GUI thread at most every 50 ms.
+class QueuedProgress final : public ProgressSink {
+public:
+    explicit QueuedProgress(QPointer<ImportTask> task) : task_(std::move(task)) {}
+    void progress(std::string_view stage, uint64_t done, uint64_t total) override {
+        const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+        auto last = last_.load();
+        if (now - last < 50'000'000 || !last_.compare_exchange_strong(last, now)) return;
+        const int percent = total ? static_cast<int>(std::min<uint64_t>(100, done * 100 / total)) : -1;
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        QPointer<ImportTask> task = task_;
+        QMetaObject::invokeMethod(task_.data(), [task, text, percent] {
+            if (task) emit task->progress(text, percent);
+        }, Qt::QueuedConnection);
+    }
+
+private:
+    QPointer<ImportTask> task_;
+    std::atomic<int64_t> last_{0};
+};
+
+}  // namespace
+
+ImportTask::ImportTask(QString path, QObject* parent) : QObject(parent), path_(std::move(path)) {}
+
+void ImportTask::start() {
+    QPointer<ImportTask> self(this);
+    const std::string file = path_.toStdString();
+    const std::stop_token stop = stop_.get_token();
+    (void)QtConcurrent::run([self, file, stop] {
+        QueuedProgress progress(self);
+        ImportResult result = importFile(file, ImportOptions{}, progress, stop);
+        std::shared_ptr<const Report> report;
+        QString error;
+        bool cancelled = false;
+        if (result.ok()) {
+            report = std::move(result.report());
+        } else {
+            cancelled = result.error().kind == ImportError::Kind::Cancelled;
+            error = QString::fromStdString(result.error().message);
+        }
+        if (!self) return;
+        QMetaObject::invokeMethod(self.data(), [self, report, error, cancelled] {
+            if (self) emit self->finished(report, error, cancelled);
+        }, Qt::QueuedConnection);
+    });
+}
+
+}  // namespace lanescope

@@ -1,0 +1,53 @@
+#include "app/gui/ReportSummary.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QLocale>
+#include <QTimeZone>
+
+namespace lanescope {
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
+
+QString row(const QString& key, const QString& value) {
+    return QStringLiteral("<tr><td style='color:palette(mid);padding-right:16px'>%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+QString duration(int64_t ns) {
+    if (ns >= 1'000'000'000) return QString::number(ns / 1e9, 'f', 3) + " s";
+    if (ns >= 1'000'000) return QString::number(ns / 1e6, 'f', 3) + " ms";
+    return QString::number(ns / 1e3, 'f', 3) + " µs";
+}
+
+}  // namespace
+
+QString reportSummaryHtml(const Report& r) {
+    const QLocale locale;
+    const EventCounts c = r.counts();
+    QString html = "<h2>" + QFileInfo(QString::fromStdString(r.meta.source_path)).fileName().toHtmlEscaped() + "</h2><table>";
+    html += row("File", qs(r.meta.source_path));
+    html += row("Producer", qs(r.meta.producer + " " + r.meta.version));
+    if (r.meta.start_utc_ns)
+        html += row("Session start", QDateTime::fromMSecsSinceEpoch(r.meta.start_utc_ns / 1000000, QTimeZone::utc())
+                                         .toString(Qt::ISODateWithMs) + " UTC");
+    html += row("Duration", duration(r.meta.end_ns - r.meta.begin_ns));
+    for (const Gpu& g : r.gpus) html += row("GPU " + QString::number(g.device_id), qs(r.str(g.name_id)));
+    html += row("Processes / threads", QString("%1 / %2").arg(r.processes.size()).arg(r.threads.size()));
+    html += "</table><h3>Events</h3><table>";
+    const std::pair<const char*, uint64_t> counts[] = {
+        {"Kernels", c.kernels}, {"Memory copies", c.memcpy}, {"Memsets", c.memset}, {"CUDA API calls", c.cuda_api},
+        {"NVTX ranges", c.nvtx}, {"OS runtime calls", c.osrt}, {"NCCL", c.nccl}, {"Synchronizations", c.sync},
+        {"Markers", c.instants}, {"Counter samples", c.counter_samples}};
+    for (const auto& [label, n] : counts)
+        if (n) html += row(label, locale.toString(static_cast<qulonglong>(n)));
+    html += "</table>";
+    if (!r.diagnostics.empty()) {
+        html += "<h3>Diagnostics</h3><table>";
+        for (const auto& [name, n] : r.diagnostics) html += row(qs(name), locale.toString(static_cast<qulonglong>(n)));
+        html += "</table>";
+    }
+    return html;
+}
+
+}  // namespace lanescope

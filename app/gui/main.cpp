@@ -1,0 +1,60 @@
+// lanescope: the desktop viewer (CLI.md).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+#include <cstdio>
+
+#include "app/gui/MainWindow.h"
+#include "app/gui/SampleReport.h"
+
+namespace {
+
+// Saves a PNG of the window once every file has loaded and the window has painted.
+void arrangeScreenshot(lanescope::MainWindow& window, const QString& out) {
+    window.setAllLoadedCallback([&window, out](bool ok) {
+        QTimer::singleShot(200, &window, [&window, out, ok] {
+            window.repaint();
+            const bool saved = window.grab().save(out, "PNG");
+            if (!saved) std::fprintf(stderr, "lanescope: cannot write %s\n", qPrintable(out));
+            QApplication::exit(!ok ? 2 : saved ? 0 : 1);
+        });
+    });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Lanescope");
+    QApplication::setApplicationName("Lanescope");
+    QApplication::setApplicationVersion(LANESCOPE_VERSION);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Timeline viewer for GPU and CPU profiler reports");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshot("screenshot", "Open the files, save a PNG of the window to OUT, exit.", "OUT");
+    const QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT.", "WxH", "1400x900");
+    parser.addOptions({screenshot, size});
+    parser.addPositionalArgument("files", "Reports to open (the bundled sample when none).", "[FILE...]");
+    parser.process(app);
+
+    QStringList files = parser.positionalArguments();
+    if (files.isEmpty()) {
+        const QString sample = lanescope::sampleReportPath();
+        if (!sample.isEmpty()) files << sample;
+    }
+    lanescope::MainWindow window;
+    if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(size).split('x');
+        if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0) {
+            std::fprintf(stderr, "lanescope: --size wants WIDTHxHEIGHT, e.g. 1400x900\n");
+            return 1;
+        }
+        window.resize(wh[0].toInt(), wh[1].toInt());
+        arrangeScreenshot(window, parser.value(screenshot));
+    }
+    window.show();
+    window.openFiles(files);
+    return QApplication::exec();
+}

@@ -1,0 +1,24 @@
+#include "TestPaths.h"
+#include "importers/ImportHelpers.h"
+#include "timeline/RowTree.h"
+
+using namespace lanescope;
+
+TEST_CASE("row tree of train_1gpu: GPU rows first, then the process with its threads") {
+    const auto r = test::importOk(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    const auto rows = buildRowTree(*r);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].type == Row::Type::Gpu);
+    CHECK(rows[0].label == "GPU 0: NVIDIA H200");
+    REQUIRE(!rows[0].children.empty());
+    CHECK(rows[0].children[0].label == "Stream 7");
+    CHECK(rows[0].children[0].events == 1950 + 90 + 135);
+    CHECK(rows[1].type == Row::Type::Process);
+    CHECK(rows[1].label == "python3 [1130]");
+    uint64_t total = 0;
+    for (const Row& row : rows) total += row.events;
+    const auto c = r->counts();
+    CHECK(total == c.slices + c.instants + c.nccl);
+    const auto cpuFirst = buildRowTree(*r, RowOrder::CpuFirst);
+    CHECK(cpuFirst[0].type == Row::Type::Process);
+}

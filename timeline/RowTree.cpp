@@ -1,0 +1,88 @@
+#include "timeline/RowTree.h"
+
+#include <algorithm>
+
+namespace lanescope {
+namespace {
+
+int kindRank(LaneKind kind) {
+    switch (kind) {
+        case LaneKind::GpuStream: return 0;
+        case LaneKind::CudaSync: return 1;
+        case LaneKind::Nccl: return 2;
+        case LaneKind::Nvtx: return 3;
+        case LaneKind::NvtxStartEnd: return 4;
+        case LaneKind::CudaApi: return 5;
+        case LaneKind::OsRuntime: return 6;
+    }
+    return 7;
+}
+
+Row laneRow(const Report& r, size_t index) {
+    const Lane& lane = r.lanes[index];
+    return {Row::Type::Lane, std::string(r.str(lane.name_id)), static_cast<int>(index),
+            lane.events.size() + lane.instants.size(), {}};
+}
+
+void sumChildEvents(Row& group) {
+    group.events = 0;
+    for (const Row& c : group.children) group.events += c.events;
+}
+
+}  // namespace
+
+std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
+    std::vector<size_t> laneOrder(r.lanes.size());
+    for (size_t i = 0; i < laneOrder.size(); ++i) laneOrder[i] = i;
+    std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](size_t a, size_t b) {
+        const Lane &la = r.lanes[a], &lb = r.lanes[b];
+        if (kindRank(la.kind) != kindRank(lb.kind)) return kindRank(la.kind) < kindRank(lb.kind);
+        return la.stream_id < lb.stream_id;
+    });
+
+    std::vector<Row> gpus, processes;
+    for (size_t g = 0; g < r.gpus.size(); ++g) {
+        Row row{Row::Type::Gpu, "GPU " + std::to_string(r.gpus[g].device_id) + ": " + std::string(r.str(r.gpus[g].name_id)),
+                static_cast<int>(g), 0, {}};
+        for (size_t li : laneOrder) {
+            const Lane& lane = r.lanes[li];
+            if (lane.gpu == static_cast<int>(g) && lane.thread < 0) row.children.push_back(laneRow(r, li));
+        }
+        for (size_t c = 0; c < r.counters.size(); ++c)
+            if (r.counters[c].gpu == static_cast<int>(g))
+                row.children.push_back({Row::Type::Counter, std::string(r.str(r.counters[c].name_id)),
+                                        static_cast<int>(c), r.counters[c].time_ns.size(), {}});
+        sumChildEvents(row);
+        gpus.push_back(std::move(row));
+    }
+    for (size_t p = 0; p < r.processes.size(); ++p) {
+        const Process& proc = r.processes[p];
+        Row row{Row::Type::Process, std::string(r.str(proc.name_id)) + " [" + std::to_string(proc.pid) + "]",
+                static_cast<int>(p), 0, {}};
+        for (size_t t = 0; t < r.threads.size(); ++t) {
+            if (r.threads[t].process != static_cast<int>(p)) continue;
+            Row thread{Row::Type::Thread,
+                       std::string(r.str(r.threads[t].name_id)) + " [" + std::to_string(r.threads[t].tid) + "]",
+                       static_cast<int>(t), 0, {}};
+            for (size_t li : laneOrder)
+                if (r.lanes[li].thread == static_cast<int>(t)) thread.children.push_back(laneRow(r, li));
+            sumChildEvents(thread);
+            if (!thread.children.empty()) row.children.push_back(std::move(thread));
+        }
+        for (size_t li : laneOrder)  // GPU lanes of a process whose GPU is unknown
+            if (r.lanes[li].process == static_cast<int>(p) && r.lanes[li].thread < 0 && r.lanes[li].gpu < 0)
+                row.children.push_back(laneRow(r, li));
+        for (size_t c = 0; c < r.counters.size(); ++c)
+            if (r.counters[c].gpu < 0 && r.counters[c].process == static_cast<int>(p))
+                row.children.push_back({Row::Type::Counter, std::string(r.str(r.counters[c].name_id)),
+                                        static_cast<int>(c), r.counters[c].time_ns.size(), {}});
+        sumChildEvents(row);
+        if (!row.children.empty()) processes.push_back(std::move(row));
+    }
+    std::vector<Row> rows = order == RowOrder::GpuFirst ? std::move(gpus) : std::move(processes);
+    auto& rest = order == RowOrder::GpuFirst ? processes : gpus;
+    for (Row& row : rest) rows.push_back(std::move(row));
+    return rows;
+}
+
+}  // namespace lanescope
