@@ -76,7 +76,7 @@ size_t Report::memoryBytes() const {
     for (const Counter& counter : counters)
         bytes += sizeof(Counter) + counter.time_ns.capacity() * sizeof(int64_t) +
                  counter.value.capacity() * sizeof(double);
-    bytes += kernels.capacity() * sizeof(KernelInfo) + memcpys.capacity() * sizeof(MemcpyInfo) +
+    bytes += kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyInfo) +
              memsets.capacity() * sizeof(MemsetInfo) + syncs.capacity() * sizeof(SyncInfo) +
              nvtx.capacity() * sizeof(NvtxInfo);
     return bytes;

@@ -70,6 +70,7 @@ struct Report {
     std::vector<Lane> lanes;  // grouped by owner as the importer built them
     std::vector<Counter> counters;
     std::vector<KernelInfo> kernels;
+    std::vector<KernelConfig> kernel_configs;
     std::vector<MemcpyInfo> memcpys;
     std::vector<MemsetInfo> memsets;
     std::vector<SyncInfo> syncs;

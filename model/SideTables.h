@@ -7,17 +7,24 @@ namespace lanescope {
 // Each table is in import order (not time order); rows are never shared between events
 // except NvtxInfo rows, which are deduplicated when they carry no per-event value.
 
-// One CUDA kernel launch. Sizes in bytes.
-struct KernelInfo {
+// How a kernel was launched: shared by every launch with the same configuration, so the
+// table holds one row per distinct configuration. Sizes in bytes.
+struct KernelConfig {
     uint32_t grid[3] = {0, 0, 0};
-    uint32_t block[3] = {0, 0, 0};
+    uint16_t block[3] = {0, 0, 0};
+    uint16_t registers_per_thread = 0;
     uint32_t static_shared_bytes = 0;
     uint32_t dynamic_shared_bytes = 0;
     uint32_t local_bytes_per_thread = 0;
-    uint32_t correlation_id = 0;
     uint32_t short_name_id = 0;  // into Report::strings
-    uint16_t registers_per_thread = 0;
-    uint8_t launch_type = 0;  // ENUM_CUDA_KERNEL_LAUNCH_TYPE: 1 regular, 2/3 cooperative
+    uint8_t launch_type = 0;     // ENUM_CUDA_KERNEL_LAUNCH_TYPE: 1 regular, 2/3 cooperative
+    bool operator==(const KernelConfig&) const = default;
+};
+
+// One kernel launch: 8 bytes.
+struct KernelInfo {
+    uint32_t config = 0;  // row of Report::kernel_configs
+    uint32_t correlation_id = 0;
 };
 
 // CUDA memcpy direction, as ENUM_CUDA_MEMCPY_OPER numbers it.

@@ -10,7 +10,8 @@ StringPool::StringPool() { intern(""); }
 std::string_view StringPool::store(std::string_view text) {
     if (text.empty()) return {};
     if (blockUsed_ + text.size() > blockCapacity_) {
-        blockCapacity_ = std::max(kBlockBytes, text.size());
+        // Blocks grow from 4 KiB to 64 KiB so small reports stay small.
+        blockCapacity_ = std::max(std::clamp(allocatedBytes_, kFirstBlockBytes, kBlockBytes), text.size());
         blocks_.push_back(std::make_unique<char[]>(blockCapacity_));
         allocatedBytes_ += blockCapacity_;
         blockUsed_ = 0;

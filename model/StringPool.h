@@ -27,10 +27,11 @@ public:
 private:
     std::string_view store(std::string_view text);
 
+    static constexpr size_t kFirstBlockBytes = 4 * 1024;
     static constexpr size_t kBlockBytes = 64 * 1024;
     std::vector<std::unique_ptr<char[]>> blocks_;
-    size_t blockUsed_ = kBlockBytes;
-    size_t blockCapacity_ = kBlockBytes;
+    size_t blockUsed_ = 0;
+    size_t blockCapacity_ = 0;
     size_t allocatedBytes_ = 0;
     std::vector<std::string_view> views_;
     std::unordered_map<std::string_view, uint32_t> ids_;

@@ -32,20 +32,19 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
               "localMemoryPerThread", "launchType"}),
         {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, "kernel")) return;
-            KernelInfo k;
+            KernelConfig k;
             for (int i = 0; i < 3; ++i) {
                 k.grid[i] = clampU32(row.i64(GridX + i));
-                k.block[i] = clampU32(row.i64(BlockX + i));
+                k.block[i] = static_cast<uint16_t>(std::clamp<int64_t>(row.i64(BlockX + i), 0, 65535));
             }
             k.registers_per_thread = static_cast<uint16_t>(std::clamp<int64_t>(row.i64(Regs), 0, 65535));
             k.static_shared_bytes = clampU32(row.i64(StaticSmem));
             k.dynamic_shared_bytes = clampU32(row.i64(DynSmem));
             k.local_bytes_per_thread = clampU32(row.i64(LocalMem));
             k.launch_type = static_cast<uint8_t>(std::clamp<int64_t>(row.i64(LaunchType), 0, 255));
-            k.correlation_id = clampU32(row.i64(Correlation));
             k.short_name_id = row.isNull(Short) ? 0 : nameOf(b, chunk, row.i64(Short));
             const uint32_t name = !row.isNull(Demangled) ? nameOf(b, chunk, row.i64(Demangled)) : k.short_name_id;
-            chunk.kernels.push_back(k);
+            chunk.kernels.push_back({chunk.kernelConfigRow(k), clampU32(row.i64(Correlation))});
             pushInterval(chunk, streamLane(row), row.i64(Start), row.i64(End), name, EventKind::Kernel,
                          static_cast<uint32_t>(chunk.kernels.size() - 1));
         });

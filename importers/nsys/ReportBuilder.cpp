@@ -40,6 +40,12 @@ uint32_t EventChunk::nvtxRow(const NvtxInfo& info) {
     return it->second;
 }
 
+uint32_t EventChunk::kernelConfigRow(const KernelConfig& config) {
+    auto [it, inserted] = kernelConfigIndex.try_emplace(config, static_cast<uint32_t>(kernelConfigs.size()));
+    if (inserted) kernelConfigs.push_back(config);
+    return it->second;
+}
+
 bool ReportBuilder::loadStringIds(const SqliteDb& db, std::string& error) {
     SqliteStmt stmt(db, "SELECT id, value FROM StringIds");
     if (!stmt.prepared()) {
@@ -193,8 +199,16 @@ void ReportBuilder::merge(EventChunk& chunk) {
     const auto memcpyBase = static_cast<uint32_t>(report_.memcpys.size());
     const auto memsetBase = static_cast<uint32_t>(report_.memsets.size());
     const auto syncBase = static_cast<uint32_t>(report_.syncs.size());
-    for (KernelInfo& k : chunk.kernels) {
-        k.short_name_id = resolveName(k.short_name_id);
+    std::vector<uint32_t> configToGlobal(chunk.kernelConfigs.size());
+    for (size_t i = 0; i < chunk.kernelConfigs.size(); ++i) {
+        KernelConfig config = chunk.kernelConfigs[i];
+        config.short_name_id = resolveName(config.short_name_id);
+        auto [it, inserted] = kernelConfigIndex_.try_emplace(config, static_cast<uint32_t>(report_.kernel_configs.size()));
+        if (inserted) report_.kernel_configs.push_back(config);
+        configToGlobal[i] = it->second;
+    }
+    for (KernelInfo k : chunk.kernels) {
+        k.config = configToGlobal[k.config];
         report_.kernels.push_back(k);
     }
     report_.memcpys.insert(report_.memcpys.end(), chunk.memcpys.begin(), chunk.memcpys.end());

@@ -23,6 +23,18 @@ struct NvtxKeyHash {
     }
 };
 
+struct KernelConfigHash {
+    size_t operator()(const KernelConfig& c) const {
+        uint64_t h = 0xCBF29CE484222325ull;
+        for (uint64_t v : {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]},
+                           uint64_t{c.block[1]}, uint64_t{c.block[2]}, uint64_t{c.registers_per_thread},
+                           uint64_t{c.static_shared_bytes}, uint64_t{c.dynamic_shared_bytes},
+                           uint64_t{c.local_bytes_per_thread}, uint64_t{c.short_name_id}, uint64_t{c.launch_type}})
+            h = (h ^ v) * 0x100000001B3ull;
+        return h;
+    }
+};
+
 // Names in chunk-local string pools carry this bit until they are merged into the report's.
 inline constexpr uint32_t kLocalString = 0x80000000u;
 
@@ -55,7 +67,9 @@ struct PendingLane {
 struct EventChunk {
     std::unordered_map<LaneKey, PendingLane, LaneKeyHash> lanes;
     StringPool strings;
-    std::vector<KernelInfo> kernels;
+    std::vector<KernelInfo> kernels;  // config indexes kernelConfigs
+    std::vector<KernelConfig> kernelConfigs;  // short_name_id may be a local string
+    std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex;
     std::vector<MemcpyInfo> memcpys;
     std::vector<MemsetInfo> memsets;
     std::vector<SyncInfo> syncs;
@@ -67,6 +81,7 @@ struct EventChunk {
 
     uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
     uint32_t nvtxRow(const NvtxInfo& info);
+    uint32_t kernelConfigRow(const KernelConfig& config);
 };
 
 // Assembles a Report from the tables of an nsys export: resolves nsys ids (strings,
@@ -107,6 +122,7 @@ private:
     std::unordered_map<int64_t, int32_t> gpus_;            // CUDA device id -> index
     std::unordered_map<LaneKey, size_t, LaneKeyHash> lanes_;
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
+    std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;
     std::unordered_map<int64_t, uint32_t> domainNames_;    // nsys domainId -> name
 };
 

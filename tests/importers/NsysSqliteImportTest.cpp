@@ -94,8 +94,18 @@ TEST_CASE("train_1gpu: metadata, GPU, threads and lanes") {
     // Kernel details come through: every kernel has a correlation id and a block size.
     for (const KernelInfo& k : r->kernels) {
         CHECK(k.correlation_id > 0);
-        CHECK(k.block[0] * k.block[1] * k.block[2] > 0);
+        REQUIRE(k.config < r->kernel_configs.size());
+        const KernelConfig& config = r->kernel_configs[k.config];
+        CHECK(config.block[0] * config.block[1] * config.block[2] > 0);
+        CHECK(!r->str(config.short_name_id).empty());
     }
+    // Launch configurations are shared: far fewer than launches.
+    CHECK(r->kernel_configs.size() < r->kernels.size() / 4);
+    const int64_t distinct = sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"),
+        "SELECT count(*) FROM (SELECT DISTINCT shortName, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+        "registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, launchType "
+        "FROM CUPTI_ACTIVITY_KIND_KERNEL)");
+    CHECK(r->kernel_configs.size() == static_cast<size_t>(distinct));
 }
 
 TEST_CASE("train_1gpu NVTX nesting is step > data, copy, forward (conv, attention), backward, optimizer") {
