@@ -10,12 +10,8 @@ namespace lanescope::bench {
 // All times are integer nanoseconds since the session start (the nsys export timeline), with
 // end >= start. Ids are nsys ids: globalTid = globalPid | tid, string ids index StringIds.
 
-// Names and launch attributes of one kind of kernel, as CUPTI_ACTIVITY_KIND_KERNEL stores
-// them (sizes in bytes). Durations of its instances are drawn uniformly from [min_ns, max_ns].
-struct KernelType {
-    const char* demangled;
-    const char* short_name;
-    const char* mangled;
+// Launch attributes of a kernel, as CUPTI_ACTIVITY_KIND_KERNEL stores them (sizes in bytes).
+struct KernelLaunch {
     int64_t grid[3];
     int64_t block[3];
     int64_t registers_per_thread;
@@ -24,7 +20,18 @@ struct KernelType {
     int64_t local_memory_total;
     int64_t cache_config;  // ENUM_CUDA_FUNC_CACHE_CONFIG
     int64_t shared_memory_executed;
-    int64_t min_ns, max_ns;
+};
+
+// One kind of kernel: its names as nsys stores them, its launch, and the range its durations
+// are drawn from uniformly, [min, max] ns.
+struct KernelType {
+    const char* demangled;
+    const char* short_name;
+    const char* mangled;
+    KernelLaunch launch;
+    struct {
+        int64_t min, max;
+    } duration_ns;
 };
 
 // A kernel type with its names resolved to StringIds ids.
@@ -37,12 +44,12 @@ struct KernelKind {
 
 // NVTX_EVENTS: a push/pop range (eventType 59). Exactly one of text / text_id names it.
 struct NvtxRow {
-    int64_t start, end;
-    int64_t global_tid;
-    std::optional<std::string> text;  // an unregistered string
-    std::optional<int64_t> text_id;   // a registered string, into StringIds
-    int64_t domain_id;                // 0 = default domain
-    std::optional<int64_t> color;     // ARGB, e.g. 0xFF76B900
+    int64_t start = 0, end = 0;
+    int64_t global_tid = 0;
+    std::optional<std::string> text = {};  // an unregistered string
+    std::optional<int64_t> text_id = {};   // a registered string, into StringIds
+    int64_t domain_id = 0;                 // 0 = default domain
+    std::optional<int64_t> color = {};     // ARGB, e.g. 0xFF76B900
 };
 
 // CUPTI_ACTIVITY_KIND_RUNTIME: one CUDA runtime or driver API call on a CPU thread.

@@ -13,7 +13,8 @@ const KernelType kLayerNorm{
     "vectorized_layer_norm_kernel",
     "_ZN2at6native53_GLOBAL__N__21739cd4_20_layer_norm_kernel_cu_9c5ada8a28vectorized_layer_"
     "norm_kernelIffLb0EEEviT0_PKT_S6_S6_PS3_S7_PS4_",
-    {16384, 1, 1}, {32, 4, 1}, 39, 0, 24, 250871808, 1, 32768, 6000, 18000};
+    {{16384, 1, 1}, {32, 4, 1}, 39, 0, 24, 250871808, 1, 32768},
+    {6000, 18000}};
 const KernelType kGemm{
     "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_aligna4_"
     "alignc4_execute_kernel__5x_cublas",
@@ -21,14 +22,16 @@ const KernelType kGemm{
     "alignc4_execute_kernel__5x_cublas",
     "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_aligna4_"
     "alignc4_execute_kernel__5x_cublas",
-    {128, 6, 1}, {128, 1, 1}, 255, 0, 33792, 285474816, 4, 135168, 40000, 260000};
+    {{128, 6, 1}, {128, 1, 1}, 255, 0, 33792, 285474816, 4, 135168},
+    {40000, 260000}};
 const KernelType kSoftmax{
     "void <unnamed>::softmax_warp_forward<float, float, float, (int)4, (bool)1, (bool)0>(T2 *, "
     "const T1 *, int, int, int, const bool *, int, bool)",
     "softmax_warp_forward",
     "_ZN43_GLOBAL__N__b6de9c8c_10_SoftMax_cu_9f978f6320softmax_warp_forwardIfffLi4ELb1ELb0EEEvPT0_"
     "PKT_iiiPKbib",
-    {4, 1, 1}, {16, 8, 1}, 21, 0, 0, 250871808, 1, 32768, 10000, 45000};
+    {{4, 1, 1}, {16, 8, 1}, 21, 0, 0, 250871808, 1, 32768},
+    {10000, 45000}};
 const KernelType kAdd{
     "void at::native::elementwise_kernel<(int)128, (int)2, void "
     "at::native::gpu_kernel_impl_nocast<at::native::CUDAFunctor_add<float>>(at::"
@@ -36,7 +39,8 @@ const KernelType kAdd{
     "elementwise_kernel",
     "_ZN2at6native18elementwise_kernelILi128ELi2EZNS0_22gpu_kernel_impl_nocastINS0_15CUDAFunctor_"
     "addIfEEEEvRNS_18TensorIteratorBaseERKT_EUliE_EEviT1_",
-    {65536, 1, 1}, {128, 1, 1}, 18, 0, 0, 250871808, 1, 32768, 5000, 30000};
+    {{65536, 1, 1}, {128, 1, 1}, 18, 0, 0, 250871808, 1, 32768},
+    {5000, 30000}};
 const KernelType kRelu{
     "void at::native::elementwise_kernel<(int)128, (int)2, void "
     "at::native::gpu_kernel_impl_nocast<at::native::BinaryFunctor<float, float, float, void "
@@ -48,7 +52,8 @@ const KernelType kRelu{
     "13BinaryFunctorIfffZNS0_67_GLOBAL__N__06c19b41_28_ActivationThresholdKernel_cu_751192d7_"
     "1581121threshold_kernel_implIfEEvRNS_18TensorIteratorBaseET_S8_EUlffE_EEEEvS7_RKS8_EUliE_"
     "EEviT1_",
-    {16384, 1, 1}, {128, 1, 1}, 18, 0, 0, 250871808, 1, 32768, 8000, 35000};
+    {{16384, 1, 1}, {128, 1, 1}, 18, 0, 0, 250871808, 1, 32768},
+    {8000, 35000}};
 const KernelType kGemmDgrad{
     "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize256x64x8_stage3_warpsize2x2x1_ffma_aligna4_"
     "alignc4_execute_kernel__5x_cublas",
@@ -56,7 +61,8 @@ const KernelType kGemmDgrad{
     "alignc4_execute_kernel__5x_cublas",
     "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize256x64x8_stage3_warpsize2x2x1_ffma_aligna4_"
     "alignc4_execute_kernel__5x_cublas",
-    {64, 16, 1}, {128, 1, 1}, 255, 0, 31488, 259522560, 4, 135168, 40000, 240000};
+    {{64, 16, 1}, {128, 1, 1}, 255, 0, 31488, 259522560, 4, 135168},
+    {40000, 240000}};
 const KernelType kGemmWgrad{
     "sm80_xmma_gemm_f32f32_f32f32_f32_nt_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_"
     "alignc4_execute_kernel__5x_cublas",
@@ -64,32 +70,37 @@ const KernelType kGemmWgrad{
     "alignc4_execute_kernel__5x_cublas",
     "sm80_xmma_gemm_f32f32_f32f32_f32_nt_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_"
     "alignc4_execute_kernel__5x_cublas",
-    {1, 8, 1}, {64, 1, 1}, 90, 0, 6144, 250871808, 4, 135168, 50000, 300000};
+    {{1, 8, 1}, {64, 1, 1}, 90, 0, 6144, 250871808, 4, 135168},
+    {50000, 300000}};
 const KernelType kBiasGrad{
     "void at::native::reduce_kernel<(int)128, (int)4, at::native::ReduceOp<float, "
     "at::native::MeanOps<float, float, float, float>, unsigned int, float, (int)4, (int)4>>(T3)",
     "reduce_kernel",
     "_ZN2at6native13reduce_kernelILi128ELi4ENS0_8ReduceOpIfNS0_7MeanOpsIffffEEjfLi4ELi4EEEEEvT1_",
-    {128, 1, 1}, {32, 4, 1}, 54, 16, 2048, 250871808, 1, 65536, 10000, 30000};
+    {{128, 1, 1}, {32, 4, 1}, 54, 16, 2048, 250871808, 1, 65536},
+    {10000, 30000}};
 const KernelType kSoftmaxGrad{
     "void <unnamed>::softmax_warp_backward<float, float, float, (int)4, (bool)1, (bool)0>(T2 *, "
     "const T1 *, const T1 *, int, int, int, const bool *)",
     "softmax_warp_backward",
     "_ZN43_GLOBAL__N__b6de9c8c_10_SoftMax_cu_9f978f6321softmax_warp_backwardIfffLi4ELb1ELb0EEEvPT0_"
     "PKT_S5_iiiPKb",
-    {4, 1, 1}, {16, 8, 1}, 24, 0, 0, 250871808, 1, 32768, 10000, 40000};
+    {{4, 1, 1}, {16, 8, 1}, 24, 0, 0, 250871808, 1, 32768},
+    {10000, 40000}};
 const KernelType kLayerNormGrad{
     "void at::native::<unnamed>::layer_norm_grad_input_kernel_vectorized<float, float, "
     "(bool)0>(const T1 *, const T1 *, const T2 *, const T2 *, const T1 *, T1 *, int)",
     "layer_norm_grad_input_kernel_vectorized",
     "_ZN2at6native53_GLOBAL__N__21739cd4_20_layer_norm_kernel_cu_9c5ada8a39layer_norm_grad_input_"
     "kernel_vectorizedIffLb0EEEvPKT_S5_PKT0_S8_S5_PS3_i",
-    {16384, 1, 1}, {128, 1, 1}, 32, 0, 16, 250871808, 1, 32768, 8000, 25000};
+    {{16384, 1, 1}, {128, 1, 1}, 32, 0, 16, 250871808, 1, 32768},
+    {8000, 25000}};
 const KernelType kAllReduce{
     "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
     "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
     "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE",
-    {24, 1, 1}, {544, 1, 1}, 96, 21568, 82240, 722337792, 4, 135168, 150000, 900000};
+    {{24, 1, 1}, {544, 1, 1}, 96, 21568, 82240, 722337792, 4, 135168},
+    {150000, 900000}};
 const KernelType kAdamLerp{
     "void at::native::<unnamed>::multi_tensor_apply_kernel<at::native::<unnamed>::"
     "TensorListMetadata<(int)2>, at::native::<unnamed>::TernaryOpScalarFunctor<float, (int)2, "
@@ -98,7 +109,8 @@ const KernelType kAdamLerp{
     "_ZN2at6native52_GLOBAL__N__4671fab5_19_ForeachTernaryOp_cu_5285c63625multi_tensor_apply_"
     "kernelINS1_18TensorListMetadataILi2EEENS1_22TernaryOpScalarFunctorIfLi2ELi2ELi0EEEJNS0_"
     "11LerpFunctorIfEEfEEEvT_T0_DpT1_",
-    {35, 1, 1}, {512, 1, 1}, 32, 0, 0, 250871808, 1, 16384, 30000, 120000};
+    {{35, 1, 1}, {512, 1, 1}, 32, 0, 0, 250871808, 1, 16384},
+    {30000, 120000}};
 const KernelType kAdamSqrt{
     "void at::native::<unnamed>::multi_tensor_apply_kernel<at::native::<unnamed>::"
     "TensorListMetadata<(int)2>, at::native::<unnamed>::UnaryOpFunctor<float, (int)2, (int)1, "
@@ -107,7 +119,8 @@ const KernelType kAdamSqrt{
     "_ZN2at6native50_GLOBAL__N__b6ca21f8_17_ForeachUnaryOp_cu_77fe623d25multi_tensor_apply_"
     "kernelINS1_18TensorListMetadataILi2EEENS1_14UnaryOpFunctorIfLi2ELi1ELi1EEEJNS0_4SqrtIfEEEEEv"
     "T_T0_DpT1_",
-    {35, 1, 1}, {512, 1, 1}, 32, 0, 0, 250871808, 1, 16384, 20000, 80000};
+    {{35, 1, 1}, {512, 1, 1}, 32, 0, 0, 250871808, 1, 16384},
+    {20000, 80000}};
 
 constexpr int kBlocks = 8;           // transformer blocks in a forward or backward pass
 constexpr int kBlocksPerBucket = 2;  // DDP all-reduces the gradients of 2 blocks at a time
@@ -120,7 +133,8 @@ constexpr int64_t kStepColor = 0xFF76B900, kDataColor = 0xFF1F77B4, kForwardColo
                   kBackwardColor = 0xFFD62728, kOptimizerColor = 0xFF9467BD,
                   kAttentionColor = 0xFFFF7F0E, kMlpColor = 0xFF8C564B;
 
-// ENUM_CUDA_MEMCPY_OPER and ENUM_CUDA_MEM_KIND values.
+// ENUM_NSYS_EVENT_CLASS, ENUM_CUDA_MEMCPY_OPER and ENUM_CUDA_MEM_KIND values.
+constexpr int64_t kCudaDriver = 1;
 constexpr int64_t kHostToDevice = 1, kDeviceToHost = 2;
 constexpr int64_t kPageable = 0, kPinned = 1, kDevice = 2;
 
@@ -234,18 +248,23 @@ ApiRow RankModel::call(int64_t nameId, int64_t minNs, int64_t maxNs, RowBatch& o
 // GPU work runs once its launch reached the GPU and the stream's earlier work is done; returns
 // its start and makes the stream busy until start + durationNs.
 int64_t RankModel::schedule(const ApiRow& call, Stream& stream, int64_t durationNs) {
-    const int64_t start = std::max(call.start + rng_.between(2000, 6000),
-                                   stream.free_at + rng_.between(500, 2500));
+    const int64_t start =
+        std::max(call.start + rng_.between(2000, 6000), stream.free_at + rng_.between(500, 2500));
     stream.free_at = start + durationNs;
     return start;
 }
 
 void RankModel::launch(const KernelKind& kind, Stream& stream, RowBatch& out, bool viaDriver) {
-    const ApiRow c = viaDriver ? call(names_->launch_kernel_ex, 3000, 9000, out, 0, 1)
+    const ApiRow c = viaDriver ? call(names_->launch_kernel_ex, 3000, 9000, out, 0, kCudaDriver)
                                : call(names_->launch_kernel, 2500, 8000, out);
-    const int64_t start = schedule(c, stream, rng_.between(kind.type->min_ns, kind.type->max_ns));
-    out.kernels.push_back({start, stream.free_at, {device_, stream.id, global_pid_},
-                           c.correlation_id, next_grid_++, &kind});
+    const int64_t start =
+        schedule(c, stream, rng_.between(kind.type->duration_ns.min, kind.type->duration_ns.max));
+    out.kernels.push_back({start,
+                           stream.free_at,
+                           {device_, stream.id, global_pid_},
+                           c.correlation_id,
+                           next_grid_++,
+                           &kind});
 }
 
 // Pinned copies move 25 bytes a nanosecond, pageable ones 6.
@@ -254,16 +273,22 @@ void RankModel::copy(int64_t bytes, int64_t copyKind, int64_t srcKind, int64_t d
     const ApiRow c = call(names_->memcpy_async, 3000, 9000, out);
     const int64_t bytesPerNs = srcKind == kPageable || dstKind == kPageable ? 6 : 25;
     const int64_t start = schedule(c, stream, 1200 + bytes / bytesPerNs + rng_.between(0, 500));
-    out.memcpys.push_back({start, stream.free_at, {device_, stream.id, global_pid_},
-                           c.correlation_id, bytes, copyKind, srcKind, dstKind});
+    out.memcpys.push_back({start,
+                           stream.free_at,
+                           {device_, stream.id, global_pid_},
+                           c.correlation_id,
+                           bytes,
+                           copyKind,
+                           srcKind,
+                           dstKind});
 }
 
 // Device memory is set at 2,000 bytes a nanosecond.
 void RankModel::memset(int64_t bytes, Stream& stream, RowBatch& out) {
     const ApiRow c = call(names_->memset_async, 2500, 7000, out);
     const int64_t start = schedule(c, stream, 1000 + bytes / 2000 + rng_.between(0, 500));
-    out.memsets.push_back({start, stream.free_at, {device_, stream.id, global_pid_},
-                           c.correlation_id, bytes, 0});
+    out.memsets.push_back(
+        {start, stream.free_at, {device_, stream.id, global_pid_}, c.correlation_id, bytes, 0});
 }
 
 // cudaEventRecord on `on`, then cudaStreamWaitEvent: `waiter`'s next work follows `on`'s.

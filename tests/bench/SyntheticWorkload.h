@@ -55,7 +55,7 @@ struct WorkloadNames {
 // a loader thread with NVTX and OS runtime calls; CUDA event and NCCL watchdog threads with
 // OS runtime calls. Copyable, so that a step can be taken back.
 class RankModel {
-public:
+  public:
     RankModel(const WorkloadNames& names, int rank, uint64_t seed);
     // Appends one training step that starts at `start` ns, numbered `index`.
     void step(int64_t index, int64_t start, RowBatch& out);
@@ -66,7 +66,7 @@ public:
     SyntheticProcess process() const;
     std::vector<SyntheticThread> threads() const;
 
-private:
+  private:
     // One CPU thread: its clock (ns) and its open NVTX ranges, innermost last.
     struct CpuThread {
         int64_t global_tid;
@@ -85,7 +85,7 @@ private:
         push(main_, {.text_id = textId, .color = color});
     }
     ApiRow call(int64_t nameId, int64_t minNs, int64_t maxNs, RowBatch& out, int64_t notBefore = 0,
-                int64_t eventClass = 0);
+                int64_t eventClass = 0);  // ENUM_NSYS_EVENT_CLASS: 0 = CUDA runtime
     int64_t schedule(const ApiRow& call, Stream& stream, int64_t durationNs);
     // Launches through cudaLaunchKernel, or through the driver's cuLaunchKernelEx as NCCL does.
     void launch(const KernelKind& kind, Stream& stream, RowBatch& out, bool viaDriver = false);
@@ -113,7 +113,7 @@ private:
 
 // The whole job: every rank steps together, since gradients are all-reduced each step.
 class TrainingWorkload {
-public:
+  public:
     static constexpr int kRanks = 2;
 
     TrainingWorkload(const WorkloadNames& names, uint64_t seed);
@@ -124,7 +124,7 @@ public:
     std::vector<SyntheticProcess> processes() const;
     std::vector<SyntheticThread> threads() const;
 
-private:
+  private:
     Rng rng_;
     std::vector<RankModel> ranks_;
     int64_t next_step_ = 0;

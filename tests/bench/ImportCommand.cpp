@@ -1,0 +1,70 @@
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+#include "importers/Importer.h"
+#include "tests/bench/Args.h"
+#include "tests/bench/Commands.h"
+#include "tests/bench/Measure.h"
+
+namespace lanescope::bench {
+namespace {
+
+// What one import run reports from its child process, as one line: "ok SECONDS SLICES BYTES"
+// (wall seconds of importFile, Report::counts().slices, Report::memoryBytes()) or
+// "error MESSAGE" with the importer's one-line message.
+std::string importOnce(const std::filesystem::path& file, const ImportOptions& options) {
+    NullProgress progress;
+    const Stopwatch watch;
+    ImportResult result = importFile(file, options, progress);
+    const double seconds = watch.seconds();
+    if (!result.ok()) return "error " + result.error().message;
+    const Report& report = *result.report();
+    char line[128];
+    std::snprintf(line, sizeof line, "ok %.9f %" PRIu64 " %zu", seconds, report.counts().slices,
+                  report.memoryBytes());
+    return line;
+}
+
+}  // namespace
+
+// lanescope-bench import FILE [--runs K]: each run imports in a fresh child process, so that
+// peak RSS is that run's own and the page cache is the only thing runs share.
+int importCommand(int argc, char** argv) {
+    const Args args = parseArgs(argc, argv, 2, {"runs"});
+    if (!args.error.empty()) return usageError(args.error);
+    if (args.positional.size() != 1) return usageError("import needs one FILE");
+    const auto runs = args.options.count("runs") ? parseCount(args.options.at("runs")) : 5;
+    if (!runs) return usageError("--runs needs a positive count");
+
+    const std::filesystem::path file = args.positional.front();
+    ImportOptions options;
+    options.threads = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<double> seconds, peakMb;
+    uint64_t slices = 0, bytes = 0;
+    for (uint64_t run = 0; run < *runs; ++run) {
+        const ChildRun child = runInChild([&] { return importOnce(file, options); });
+        if (child.output.starts_with("error ")) {
+            std::fprintf(stderr, "%s\n", child.output.substr(6).c_str());
+            return kExitBadInput;
+        }
+        double s = 0;
+        if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %" SCNu64 " %" SCNu64, &s,
+                                     &slices, &bytes) != 3) {
+            std::fprintf(stderr, "lanescope-bench: the import of %s crashed\n", file.c_str());
+            return kExitBadInput;
+        }
+        seconds.push_back(s);
+        peakMb.push_back(child.peak_rss_mb);
+    }
+    printValue("events", slices);
+    printValue("import_s", median(seconds), 3);
+    printValue("import_s_min", minimum(seconds), 3);
+    printValue("peak_rss_mb", median(peakMb), 1);
+    printValue("bytes_per_event", slices ? static_cast<double>(bytes) / slices : 0.0, 1);
+    printValue("threads", uint64_t{options.threads});
+    printValue("file_mb", fileMb(file), 1);
+    return kExitOk;
+}
+
+}  // namespace lanescope::bench

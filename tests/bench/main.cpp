@@ -1,0 +1,48 @@
+// lanescope-bench: figures for import, statistics and (later) rendering, as key=value lines.
+// See docs: CLI.md, section lanescope-bench.
+#include <cstdio>
+#include <string>
+
+#include "tests/bench/Commands.h"
+
+namespace lanescope::bench {
+namespace {
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  lanescope-bench generate --events N --out FILE.sqlite [--force]\n"
+    "      write a synthetic Nsight Systems SQLite export with N interval events\n"
+    "  lanescope-bench import FILE [--runs K]\n"
+    "      import time and memory, median of K runs (default 5)\n"
+    "  lanescope-bench stats [--events N | FILE] [--runs K]\n"
+    "      the six statistics reports over the whole trace and its middle tenth\n"
+    "  lanescope-bench render ...\n"
+    "      not available yet\n"
+    "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
+
+}  // namespace
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "lanescope-bench: %s\n%s", message.c_str(), kUsage);
+    return kExitUsage;
+}
+
+}  // namespace lanescope::bench
+
+int main(int argc, char** argv) {
+    using namespace lanescope::bench;
+    if (argc < 2) return usageError("missing subcommand");
+    const std::string command = argv[1];
+    if (command == "generate") return generateCommand(argc, argv);
+    if (command == "import") return importCommand(argc, argv);
+    if (command == "stats") return statsCommand(argc, argv);
+    if (command == "render") {
+        std::fputs("render: not available yet (the timeline comes with issue 3)\n", stderr);
+        return kExitUsage;
+    }
+    if (command == "--help" || command == "help") {
+        std::fputs(kUsage, stdout);
+        return kExitOk;
+    }
+    return usageError("unknown subcommand " + command);
+}
