@@ -39,16 +39,25 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             info.category = static_cast<uint32_t>(row.i64(Category));
             info.start_end = type == kStartEnd;
             const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, row.i64(Tid)};
-            if (range) {
-                if (!validInterval(chunk, row, Start, End, "nvtx_range")) return;
-                pushInterval(chunk, key, row.i64(Start), row.i64(End), name(),
-                             EventKind::NvtxRange, chunk.nvtxRow(info));
-            } else {
-                InstantColumns& in = chunk.lanes[key].instants;
-                in.time_ns.push_back(row.i64(Start));
+            const int64_t start = row.i64(Start);
+            if (!range) {
+                InstantColumns& in = chunk.lane(key).instants;
+                in.time_ns.push_back(start);
                 in.name_id.push_back(name());
                 in.payload.push_back(chunk.nvtxRow(info));
+                return;
             }
+            // Each column is read once: this loop runs millions of times.
+            if (row.isNull(End)) {
+                chunk.diagnostics["nvtx_range_without_end"] += 1;
+                return;
+            }
+            const int64_t end = row.i64(End);
+            if (end < start) {
+                chunk.diagnostics["negative_duration"] += 1;
+                return;
+            }
+            pushInterval(chunk, key, start, end, name(), EventKind::NvtxRange, chunk.nvtxRow(info));
         });
 }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <limits>
 #include <thread>
+#include <tuple>
 
 #include "model/LaneFreezer.h"
 
@@ -32,12 +33,14 @@ NvtxKey NvtxKey::of(const NvtxInfo& info) {
 
 uint32_t EventChunk::nvtxRow(const NvtxInfo& info) {
     const NvtxKey key = NvtxKey::of(info);
+    if (lastNvtxRow_ != UINT32_MAX && key == lastNvtxKey_) return lastNvtxRow_;
+    lastNvtxKey_ = key;
     auto [it, inserted] = nvtxIndex.try_emplace(key, static_cast<uint32_t>(nvtx.size()));
     if (inserted) {
         nvtx.push_back(info);
         nvtxKeys.push_back(key);
     }
-    return it->second;
+    return lastNvtxRow_ = it->second;
 }
 
 uint32_t EventChunk::kernelConfigRow(const KernelConfig& config) {
@@ -181,7 +184,7 @@ Lane& ReportBuilder::lane(const LaneKey& key) {
     return report_.lanes[it->second];
 }
 
-void ReportBuilder::merge(EventChunk& chunk) {
+void ReportBuilder::resolveChunk(EventChunk& chunk) {
     std::vector<uint32_t> localToGlobal(chunk.strings.size());
     for (uint32_t i = 0; i < chunk.strings.size(); ++i)
         localToGlobal[i] = report_.strings.intern(chunk.strings.str(i));
@@ -235,18 +238,54 @@ void ReportBuilder::merge(EventChunk& chunk) {
             in.name_id[i] = resolveName(in.name_id[i]);
             if (in.payload[i] != kNoPayload) in.payload[i] = nvtxToGlobal[in.payload[i]];
         }
-        Lane& target = lane(key);
-        appendColumn(target.events.start_ns, ev.start_ns);
-        appendColumn(target.events.end_ns, ev.end_ns);
-        appendColumn(target.events.name_id, ev.name_id);
-        appendColumn(target.events.payload, ev.payload);
-        appendColumn(target.events.kind, ev.kind);
-        appendColumn(target.instants.time_ns, in.time_ns);
-        appendColumn(target.instants.name_id, in.name_id);
-        appendColumn(target.instants.payload, in.payload);
     }
     for (const auto& [name, count] : chunk.diagnostics) report_.diagnostics[name] += count;
-    chunk = EventChunk{};
+}
+
+void ReportBuilder::merge(std::vector<EventChunk>& chunks) {
+    // Sizes per lane first, so each column is allocated once at its final size.
+    std::unordered_map<LaneKey, std::pair<size_t, size_t>, LaneKeyHash> sizes;  // events, instants
+    for (EventChunk& chunk : chunks) {
+        resolveChunk(chunk);
+        for (const auto& [key, pending] : chunk.lanes) {
+            auto& size = sizes[key];
+            size.first += pending.events.size();
+            size.second += pending.instants.size();
+        }
+    }
+    std::vector<LaneKey> keys;
+    for (const auto& entry : sizes) keys.push_back(entry.first);
+    std::sort(keys.begin(), keys.end(), [](const LaneKey& a, const LaneKey& b) {
+        return std::tie(a.kind, a.owner, a.device, a.stream) < std::tie(b.kind, b.owner, b.device, b.stream);
+    });
+    for (const LaneKey& key : keys) {  // lanes (and their threads) created in a stable order
+        Lane& target = lane(key);
+        const auto [events, instants] = sizes[key];
+        for (auto* column : {&target.events.start_ns, &target.events.end_ns})
+            column->reserve(column->size() + events);
+        for (auto* column : {&target.events.name_id, &target.events.payload})
+            column->reserve(column->size() + events);
+        target.events.kind.reserve(target.events.kind.size() + events);
+        target.instants.time_ns.reserve(target.instants.time_ns.size() + instants);
+        target.instants.name_id.reserve(target.instants.name_id.size() + instants);
+        target.instants.payload.reserve(target.instants.payload.size() + instants);
+    }
+    for (EventChunk& chunk : chunks) {
+        for (auto& [key, pending] : chunk.lanes) {
+            Lane& target = lane(key);
+            IntervalColumns& ev = pending.events;
+            InstantColumns& in = pending.instants;
+            appendColumn(target.events.start_ns, ev.start_ns);
+            appendColumn(target.events.end_ns, ev.end_ns);
+            appendColumn(target.events.name_id, ev.name_id);
+            appendColumn(target.events.payload, ev.payload);
+            appendColumn(target.events.kind, ev.kind);
+            appendColumn(target.instants.time_ns, in.time_ns);
+            appendColumn(target.instants.name_id, in.name_id);
+            appendColumn(target.instants.payload, in.payload);
+        }
+        chunk = EventChunk{};  // frees the chunk's columns now
+    }
 }
 
 void ReportBuilder::buildNcclLanes() {

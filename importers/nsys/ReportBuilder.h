@@ -80,8 +80,22 @@ struct EventChunk {
     Diagnostics diagnostics;
 
     uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
+    // The pending lane of `key`; rows of one lane tend to come in runs, so the last one is cached.
+    PendingLane& lane(const LaneKey& key) {
+        if (!lastLane_ || !(key == lastKey_)) {
+            lastKey_ = key;
+            lastLane_ = &lanes[key];  // node-based map: the reference stays valid
+        }
+        return *lastLane_;
+    }
     uint32_t nvtxRow(const NvtxInfo& info);
     uint32_t kernelConfigRow(const KernelConfig& config);
+
+private:
+    LaneKey lastKey_{};
+    PendingLane* lastLane_ = nullptr;
+    NvtxKey lastNvtxKey_{};
+    uint32_t lastNvtxRow_ = UINT32_MAX;
 };
 
 // Assembles a Report from the tables of an nsys export: resolves nsys ids (strings,
@@ -96,8 +110,8 @@ public:
     void loadProcessesAndThreads(const SqliteDb& db);
     void loadGpus(const SqliteDb& db);
 
-    // Appends a chunk's lanes to the report's lanes; call for chunks in table order.
-    void merge(EventChunk& chunk);
+    // Appends the chunks' lanes, in chunk order, to the report's lanes and frees the chunks.
+    void merge(std::vector<EventChunk>& chunks);
     Lane& lane(const LaneKey& key);
     int32_t processIndex(int64_t globalPid);
     int32_t gpuIndex(int64_t deviceId);
@@ -107,6 +121,8 @@ public:
     void finish(unsigned threads);
 
 private:
+    // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
+    void resolveChunk(EventChunk& chunk);
     int32_t threadIndex(int64_t globalTid);
     std::string laneName(const LaneKey& key) const;
     void buildNcclLanes();
