@@ -327,12 +327,33 @@ void ReportBuilder::buildNcclLanes() {
     }
 }
 
+void ReportBuilder::sortGpus() {
+    std::vector<int32_t> order(report_.gpus.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
+    std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+        return report_.gpus[a].device_id < report_.gpus[b].device_id;
+    });
+    std::vector<int32_t> newIndex(order.size());
+    std::vector<Gpu> sorted;
+    for (size_t i = 0; i < order.size(); ++i) {
+        newIndex[order[i]] = static_cast<int32_t>(i);
+        sorted.push_back(report_.gpus[order[i]]);
+    }
+    report_.gpus = std::move(sorted);
+    for (Lane& l : report_.lanes)
+        if (l.gpu >= 0) l.gpu = newIndex[l.gpu];
+    for (Counter& c : report_.counters)
+        if (c.gpu >= 0) c.gpu = newIndex[c.gpu];
+    for (auto& [device, index] : gpus_) index = newIndex[index];
+}
+
 void ReportBuilder::finish(unsigned threads) {
     for (NvtxInfo& info : report_.nvtx) {
         auto it = domainNames_.find(info.domain_name_id);
         info.domain_name_id = it != domainNames_.end() ? it->second : 0;
     }
     buildNcclLanes();
+    sortGpus();
 
     // Freeze lanes in parallel, largest first; each worker keeps its own diagnostics.
     std::vector<size_t> order(report_.lanes.size());

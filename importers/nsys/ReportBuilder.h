@@ -126,6 +126,7 @@ private:
     int32_t threadIndex(int64_t globalTid);
     std::string laneName(const LaneKey& key) const;
     void buildNcclLanes();
+    void sortGpus();  // GPUs by CUDA device id, lane and counter references remapped
 
     Report& report_;
     std::vector<uint32_t> stringIds_;                      // dense nsys ids
