@@ -66,6 +66,11 @@ struct Lane {
     int64_t stream_id = -1;     // CUDA stream id (GpuStream, CudaSync)
     uint8_t depth_count = 0;    // number of depths used, max depth + 1
     IntervalColumns events;
+    // Events grouped by depth, for drawing: the indexes of the events at depth d are
+    // depth_order[depth_begin[d] .. depth_begin[d + 1]), in start order and so also in end
+    // order (events at one depth never overlap). depth_begin has depth_count + 1 entries.
+    std::vector<uint32_t> depth_order;
+    std::vector<uint32_t> depth_begin;
     InstantColumns instants;
 };
 

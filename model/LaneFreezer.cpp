@@ -40,6 +40,8 @@ void sortEvents(IntervalColumns& ev) {
     permute(ev.kind, order);
 }
 
+constexpr size_t kMaxDepth = 254;  // so that depth_count (max + 1) fits in a uint8_t
+
 // Stack of open events' end times; depth = stack height when the event starts.
 uint8_t assignDepths(IntervalColumns& ev, uint64_t& overlaps, uint64_t& tooDeep) {
     ev.depth.assign(ev.size(), 0);
@@ -50,15 +52,26 @@ uint8_t assignDepths(IntervalColumns& ev, uint64_t& overlaps, uint64_t& tooDeep)
         while (!openEnds.empty() && openEnds.back() <= start) openEnds.pop_back();
         if (!openEnds.empty() && ev.end_ns[i] > openEnds.back()) ++overlaps;
         size_t depth = openEnds.size();
-        if (depth > 255) {
+        if (depth > kMaxDepth) {  // hostile nesting: clamp (those may overlap) and count
             ++tooDeep;
-            depth = 255;
+            depth = kMaxDepth;
         }
         ev.depth[i] = static_cast<uint8_t>(depth);
         maxDepth = std::max(maxDepth, depth);
         openEnds.push_back(ev.end_ns[i]);
     }
-    return ev.size() == 0 ? 0 : static_cast<uint8_t>(std::min<size_t>(maxDepth + 1, 255));
+    return ev.size() == 0 ? 0 : static_cast<uint8_t>(maxDepth + 1);
+}
+
+// Counting sort of event indexes by depth, stable so each depth keeps start order.
+void buildDepthIndex(Lane& lane) {
+    const auto& depth = lane.events.depth;
+    lane.depth_begin.assign(static_cast<size_t>(lane.depth_count) + 1, 0);
+    for (uint8_t d : depth) ++lane.depth_begin[d + 1u];
+    for (size_t d = 1; d < lane.depth_begin.size(); ++d) lane.depth_begin[d] += lane.depth_begin[d - 1];
+    lane.depth_order.resize(depth.size());
+    std::vector<uint32_t> next(lane.depth_begin.begin(), lane.depth_begin.end() - 1);
+    for (size_t i = 0; i < depth.size(); ++i) lane.depth_order[next[depth[i]]++] = static_cast<uint32_t>(i);
 }
 
 void sortInstants(InstantColumns& in) {
@@ -92,7 +105,8 @@ void freezeLane(Lane& lane, Diagnostics& diagnostics) {
     const bool mustNest = lane.kind == LaneKind::OsRuntime || lane.kind == LaneKind::CudaApi ||
                           lane.kind == LaneKind::Nvtx;
     if (overlaps && mustNest) diagnostics[prefix + "_overlap_without_nesting"] += overlaps;
-    if (tooDeep) diagnostics[prefix + "_deeper_than_255"] += tooDeep;
+    if (tooDeep) diagnostics[prefix + "_deeper_than_254"] += tooDeep;
+    buildDepthIndex(lane);
     sortInstants(lane.instants);
     shrinkAll(ev.start_ns, ev.end_ns, ev.name_id, ev.payload, ev.kind, ev.depth);
     shrinkAll(lane.instants.time_ns, lane.instants.name_id, lane.instants.payload);

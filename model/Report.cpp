@@ -72,7 +72,9 @@ size_t Report::memoryBytes() const {
     size_t bytes = sizeof(Report) + strings.memoryBytes();
     bytes += processes.capacity() * sizeof(Process) + threads.capacity() * sizeof(Thread) +
              gpus.capacity() * sizeof(Gpu) + lanes.capacity() * sizeof(Lane);
-    for (const Lane& lane : lanes) bytes += lane.events.memoryBytes() + lane.instants.memoryBytes();
+    for (const Lane& lane : lanes)
+        bytes += lane.events.memoryBytes() + lane.instants.memoryBytes() +
+                 (lane.depth_order.capacity() + lane.depth_begin.capacity()) * sizeof(uint32_t);
     for (const Counter& counter : counters)
         bytes += sizeof(Counter) + counter.time_ns.capacity() * sizeof(int64_t) +
                  counter.value.capacity() * sizeof(double);

@@ -32,6 +32,8 @@ TEST_CASE("freezeLane sorts by start then longer first and assigns nesting depth
     CHECK(ev.depth == std::vector<uint8_t>{0, 1, 1, 1, 2});
     CHECK(lane.depth_count == 3);
     CHECK(diagnostics.empty());
+    CHECK(lane.depth_begin == std::vector<uint32_t>{0, 1, 4, 5});
+    CHECK(lane.depth_order == std::vector<uint32_t>{0, 1, 2, 3, 4});
 }
 
 TEST_CASE("freezeLane puts an overlapping non-nested event one deeper and counts it") {
@@ -44,6 +46,7 @@ TEST_CASE("freezeLane puts an overlapping non-nested event one deeper and counts
     freezeLane(lane, diagnostics);
     CHECK(lane.events.depth == std::vector<uint8_t>{0, 1, 2});
     CHECK(diagnostics["nvtx_overlap_without_nesting"] == 1);
+    CHECK(lane.depth_begin == std::vector<uint32_t>{0, 1, 2, 3});
 }
 
 TEST_CASE("freezeLane keeps GPU overlaps silent and sorts instants") {
