@@ -8,10 +8,10 @@ namespace lanescope {
 
 // One row of the timeline's row tree: a group (GPU, process, thread) or a lane.
 struct Row {
-    enum class Type { Gpu, Process, Thread, Lane, Counter };
+    enum class Type { Report, Gpu, Process, Thread, Lane, Counter };
     Type type;
     std::string label;
-    int index;                 // into Report::gpus/processes/threads/lanes/counters by type
+    int index;                 // into Report::gpus/processes/threads/lanes/counters by type, -1 for Report
     uint64_t events = 0;       // events in this row and all below it
     std::vector<Row> children;
 };

@@ -32,15 +32,18 @@ private:
 
 }  // namespace
 
-ImportTask::ImportTask(QString path, QObject* parent) : QObject(parent), path_(std::move(path)) {}
+ImportTask::ImportTask(QString path, QString nsysPath, QObject* parent)
+    : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)) {}
 
 void ImportTask::start() {
     QPointer<ImportTask> self(this);
     const std::string file = path_.toStdString();
     const std::stop_token stop = stop_.get_token();
-    (void)QtConcurrent::run([self, file, stop] {
+    ImportOptions options;
+    options.nsys_path = nsysPath_.toStdString();
+    (void)QtConcurrent::run([self, file, stop, options] {
         QueuedProgress progress(self);
-        ImportResult result = importFile(file, ImportOptions{}, progress, stop);
+        ImportResult result = importFile(file, options, progress, stop);
         std::shared_ptr<const Report> report;
         QString error;
         bool cancelled = false;

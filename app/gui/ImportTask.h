@@ -13,7 +13,8 @@ namespace lanescope {
 class ImportTask : public QObject {
     Q_OBJECT
 public:
-    explicit ImportTask(QString path, QObject* parent = nullptr);
+    // nsysPath: the user's configured nsys (empty: look it up).
+    ImportTask(QString path, QString nsysPath, QObject* parent = nullptr);
     void start();
     void cancel() { stop_.request_stop(); }
     const QString& path() const { return path_; }
@@ -24,6 +25,7 @@ signals:
 
 private:
     QString path_;
+    QString nsysPath_;
     std::stop_source stop_;
 };
 

@@ -1,99 +1,183 @@
 #include "app/gui/MainWindow.h"
 
+#include <sqlite3.h>
+
+#include <QAction>
 #include <QActionGroup>
+#include <QSignalBlocker>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
-#include <QTreeWidget>
+#include <QVBoxLayout>
 
-#include <sqlite3.h>
-
+#include "app/gui/EventDetailsHtml.h"
+#include "app/gui/FindBar.h"
 #include "app/gui/ImportTask.h"
 #include "app/gui/ReportSummary.h"
+#include "model/Correlation.h"
+#include "timeline/TimeFormat.h"
 
 namespace lanescope {
 namespace {
 
-constexpr int kReportRole = Qt::UserRole;      // index into reports_
 constexpr int kMaxRecent = 10;
 const char* kFileFilter =
     "Profiler reports (*.sqlite *.nsys-rep *.qdrep);;Nsight Systems SQLite export (*.sqlite);;"
     "Nsight Systems report (*.nsys-rep *.qdrep);;All files (*)";
 
-QTreeWidgetItem* addRow(QTreeWidgetItem* parent, const Row& row, int report) {
-    auto* item = new QTreeWidgetItem(parent, {QString::fromStdString(row.label), QLocale().toString(static_cast<qulonglong>(row.events))});
-    item->setData(0, kReportRole, report);
-    item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-    for (const Row& child : row.children) addRow(item, child, report);
-    return item;
-}
+QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
 MainWindow::MainWindow() {
     setWindowTitle("Lanescope");
     setAcceptDrops(true);
-    tree_ = new QTreeWidget;
-    tree_->setHeaderLabels({"Rows", "Events"});
-    tree_->header()->setStretchLastSection(false);
-    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    tree_->setToolTip("Rows of the open reports: GPUs with their streams, processes with their threads");
-    summary_ = new QTextBrowser;
-    summary_->setOpenLinks(false);
-    summary_->setHtml("<h2>No report open</h2><p>Open a report with File &gt; Open (Ctrl+O) or drop it here.</p>");
-    auto* splitter = new QSplitter;
-    splitter->addWidget(tree_);
-    splitter->addWidget(summary_);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
-    setCentralWidget(splitter);
-    connect(tree_, &QTreeWidget::currentItemChanged, this, &MainWindow::showSelection);
+    timeline_ = new TimelineView;
+    rowFilter_ = new QLineEdit;
+    rowFilter_->setPlaceholderText("Filter rows: text, or /regex/");
+    rowFilter_->setClearButtonEnabled(true);
+    rowFilter_->setToolTip("Show only rows whose name matches (and their groups); /…/ for a regular expression");
+    findBar_ = new FindBar(timeline_);
+    findBar_->hide();
+
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* filterRow = new QWidget;
+    auto* filterLayout = new QHBoxLayout(filterRow);
+    filterLayout->setContentsMargins(6, 4, 6, 4);
+    filterLayout->addWidget(rowFilter_, 0);
+    rowFilter_->setMaximumWidth(268);
+    filterLayout->addStretch(1);
+    layout->addWidget(filterRow);
+    layout->addWidget(timeline_, 1);
+    layout->addWidget(findBar_);
+    setCentralWidget(central);
+
+    connect(rowFilter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const bool regex = text.size() >= 2 && text.startsWith('/') && text.endsWith('/');
+        timeline_->rows().setFilter(regex ? text.mid(1, text.size() - 2) : text, regex);
+        rowFilter_->setStyleSheet(timeline_->rows().filterValid() ? "" : "color: #c0392b");
+        timeline_->rowsChanged();
+    });
+    connect(timeline_, &TimelineView::eventSelected, this, &MainWindow::showDetails);
+    connect(timeline_, &TimelineView::rangeSelected, this, [this] { updateStatus(); });
+    connect(timeline_, &TimelineView::viewportChanged, this, [this] { updateStatus(); });
+    connect(timeline_, &TimelineView::markersChanged, this, &MainWindow::updateMarkers);
+
+    buildDocks();
     buildMenus();
+    rangeLabel_ = new QLabel;
+    statusBar()->addPermanentWidget(rangeLabel_);
     statusBar()->showMessage("Ready");
 
     QSettings settings;
-    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1280, 800);
-    rowOrder_ = settings.value("rows/order").toString() == "cpu-first" ? RowOrder::CpuFirst : RowOrder::GpuFirst;
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1400, 900);
+    restoreState(settings.value("window/state").toByteArray());
+    if (settings.value("rows/order").toString() == "cpu-first") timeline_->rows().setOrder(RowOrder::CpuFirst);
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+    details_ = new QTextBrowser;
+    details_->setOpenLinks(false);
+    details_->setHtml("<h3>No report open</h3><p>Open one with File &gt; Open (Ctrl+O), or drop it here.</p>");
+    auto* detailsDock = new QDockWidget("Details", this);
+    detailsDock->setObjectName("details");
+    detailsDock->setWidget(details_);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+
+    markers_ = new QListWidget;
+    markers_->setToolTip("Markers (Ctrl+M drops one at the cursor). Double-click to jump, F2 to rename, Delete to remove.");
+    markers_->setEditTriggers(QAbstractItemView::EditKeyPressed);
+    connect(markers_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        const int index = markers_->row(item);
+        if (index >= 0 && index < int(timeline_->markers().size()) && item->text() != timeline_->markers()[index].name)
+            timeline_->renameMarker(index, item->text());
+    });
+    auto* removeMarker = new QAction("Remove marker", markers_);
+    removeMarker->setShortcut(QKeySequence::Delete);
+    removeMarker->setShortcutContext(Qt::WidgetShortcut);
+    connect(removeMarker, &QAction::triggered, this, [this] { timeline_->removeMarker(markers_->currentRow()); });
+    markers_->addAction(removeMarker);
+    markers_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(markers_, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
+        const int index = markers_->row(item);
+        const int64_t t = timeline_->markers()[index].time_ns;
+        const int64_t half = timeline_->viewport().visibleSpan() / 2;
+        timeline_->zoomTo(t - half, t + half);
+    });
+    auto* markersDock = new QDockWidget("Markers", this);
+    markersDock->setObjectName("markers");
+    markersDock->setWidget(markers_);
+    addDockWidget(Qt::RightDockWidgetArea, markersDock);
+    resizeDocks({detailsDock, markersDock}, {420, 140}, Qt::Vertical);
+    resizeDocks({detailsDock}, {380}, Qt::Horizontal);
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open…", QKeySequence::Open, this, &MainWindow::openDialog)->setStatusTip("Open profiler reports");
     recentMenu_ = file->addMenu("Open &Recent");
     updateRecentMenu();
-    file->addAction("&Close", QKeySequence::Close, this, &MainWindow::closeCurrent)->setStatusTip("Close the selected report");
+    file->addAction("&Close", QKeySequence::Close, this, &MainWindow::closeReports)->setStatusTip("Close all reports");
+    file->addSeparator();
+    file->addAction("&Export timeline as PNG…", QKeySequence("Ctrl+E"), this, &MainWindow::exportPng);
+    file->addAction("Set path to &nsys…", this, &MainWindow::chooseNsys)
+        ->setStatusTip("The Nsight Systems command line used to convert .nsys-rep reports");
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu("&View");
+    view->addAction("&Find…", QKeySequence::Find, findBar_, &FindBar::activate);
+    view->addAction("Find &next", QKeySequence::FindNext, findBar_, &FindBar::next);
+    view->addAction("Find &previous", QKeySequence::FindPrevious, findBar_, &FindBar::previous);
+    view->addSeparator();
+    view->addAction("Fit &all", QKeySequence("Home"), timeline_, &TimelineView::fitAll);
+    view->addAction("Fit &selection", QKeySequence("F"), timeline_, &TimelineView::fitSelection);
+    view->addAction("Zoom &back", QKeySequence("Backspace"), timeline_, &TimelineView::back);
+    view->addAction("Add &marker", QKeySequence("Ctrl+M"), this, [this] {
+        const QPoint cursor = timeline_->mapFromGlobal(QCursor::pos());
+        const bool inside = cursor.x() > timeline_->headerWidth() && timeline_->rect().contains(cursor);
+        const auto& v = timeline_->viewport();
+        timeline_->addMarker(inside ? timeline_->timeAt(cursor.x()) : v.visibleBegin() + v.visibleSpan() / 2);
+    });
+    view->addSeparator();
     auto* order = new QActionGroup(this);
-    QAction* gpuFirst = view->addAction("&GPU rows first", this, [this] { rowOrder_ = RowOrder::GpuFirst; rebuildTree(); });
-    QAction* cpuFirst = view->addAction("&CPU rows first", this, [this] { rowOrder_ = RowOrder::CpuFirst; rebuildTree(); });
-    for (QAction* a : {gpuFirst, cpuFirst}) {
+    const bool cpuFirst = QSettings().value("rows/order").toString() == "cpu-first";
+    for (const auto& [label, value] : {std::pair{"&GPU rows first", RowOrder::GpuFirst}, std::pair{"&CPU rows first", RowOrder::CpuFirst}}) {
+        QAction* a = view->addAction(label, this, [this, value] {
+            timeline_->rows().setOrder(value);
+            timeline_->rowsChanged();
+            QSettings().setValue("rows/order", value == RowOrder::CpuFirst ? "cpu-first" : "gpu-first");
+        });
         a->setCheckable(true);
+        a->setChecked((value == RowOrder::CpuFirst) == cpuFirst);
         order->addAction(a);
     }
-    (rowOrder_ == RowOrder::CpuFirst ? cpuFirst : gpuFirst)->setChecked(true);
+    view->addAction("Show all &rows", this, [this] { timeline_->rows().showAll(); timeline_->rowsChanged(); });
     view->addSeparator();
-    view->addAction("&Expand all", QKeySequence("Ctrl+Shift+E"), tree_, &QTreeWidget::expandAll);
-    view->addAction("C&ollapse all", QKeySequence("Ctrl+Shift+C"), tree_, &QTreeWidget::collapseAll);
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&Keyboard shortcuts", QKeySequence("F1"), this, &MainWindow::showShortcuts);
     help->addAction("&About Lanescope", this, [this] {
         QMessageBox::about(this, "About Lanescope",
                            QString("<h3>Lanescope %1</h3><p>A fast timeline viewer for GPU and CPU profiler reports.</p>"
@@ -102,12 +186,43 @@ void MainWindow::buildMenus() {
     help->addAction("About &Qt", qApp, &QApplication::aboutQt);
 }
 
+void MainWindow::showShortcuts() {
+    QMessageBox::information(this, "Keyboard shortcuts",
+        "<table cellpadding=3>"
+        "<tr><td><b>Wheel</b>, W / S, ↑ / ↓</td><td>zoom around the cursor</td></tr>"
+        "<tr><td><b>Drag</b>, Shift+wheel, A / D, ← / →</td><td>pan</td></tr>"
+        "<tr><td><b>Ctrl+drag</b>, drag on the ruler</td><td>select a time range</td></tr>"
+        "<tr><td><b>Click</b></td><td>select an event (details, launching call)</td></tr>"
+        "<tr><td><b>Double-click</b>, F</td><td>zoom to the event, merged box or selection</td></tr>"
+        "<tr><td>Home</td><td>fit the whole report</td></tr>"
+        "<tr><td>Backspace</td><td>back in the zoom history</td></tr>"
+        "<tr><td>Ctrl+F, F3, Shift+F3</td><td>find events, next, previous</td></tr>"
+        "<tr><td>Ctrl+M</td><td>drop a marker at the cursor</td></tr>"
+        "<tr><td>Escape</td><td>clear the selection</td></tr>"
+        "<tr><td>Ctrl+O, Ctrl+E, Ctrl+Q</td><td>open, export PNG, quit</td></tr>"
+        "<tr><td>Right-click a row</td><td>hide, show only, expand; drag a row name to reorder</td></tr>"
+        "</table>");
+}
+
 void MainWindow::openDialog() {
     const QStringList paths = QFileDialog::getOpenFileNames(this, "Open reports", QSettings().value("files/lastDir").toString(), kFileFilter);
     if (!paths.isEmpty()) {
         QSettings().setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
         openFiles(paths);
     }
+}
+
+void MainWindow::chooseNsys() {
+    const QString current = QSettings().value("nsys/path").toString();
+    const QString path = QFileDialog::getOpenFileName(this, "Path to nsys", current.isEmpty() ? "/opt/nvidia" : current);
+    if (!path.isEmpty()) QSettings().setValue("nsys/path", path);
+}
+
+void MainWindow::exportPng() {
+    const QString path = QFileDialog::getSaveFileName(this, "Export timeline", "timeline.png", "PNG image (*.png)");
+    if (path.isEmpty()) return;
+    if (!timeline_->grab().save(path, "PNG")) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+    else statusBar()->showMessage("Saved " + path);
 }
 
 void MainWindow::openFiles(const QStringList& paths) {
@@ -124,7 +239,7 @@ void MainWindow::importNext() {
     }
     importing_ = true;
     const QString path = queue_.takeFirst();
-    auto* task = new ImportTask(path, this);
+    auto* task = new ImportTask(path, QSettings().value("nsys/path").toString(), this);
     progress_ = new QProgressDialog("Opening " + QFileInfo(path).fileName() + "…", "Cancel", 0, 100, this);
     progress_->setWindowTitle("Lanescope");
     progress_->setMinimumDuration(300);
@@ -149,7 +264,7 @@ void MainWindow::importNext() {
                 } else {
                     anyFailed_ = true;
                     statusBar()->showMessage(cancelled ? "Opening cancelled" : error);
-                    if (!cancelled) QMessageBox::warning(this, "Cannot open report", error);
+                    if (!cancelled && !allLoaded_) QMessageBox::warning(this, "Cannot open report", error);
                 }
                 importNext();
             });
@@ -160,53 +275,66 @@ void MainWindow::importNext() {
 void MainWindow::addReport(std::shared_ptr<const Report> report) {
     const EventCounts counts = report->counts();
     statusBar()->showMessage(QString("Opened %1: %2 events, %3 counter samples")
-                                 .arg(QFileInfo(QString::fromStdString(report->meta.source_path)).fileName(),
+                                 .arg(QFileInfo(qs(report->meta.source_path)).fileName(),
                                       QLocale().toString(static_cast<qulonglong>(counts.slices + counts.instants)),
-                                      QLocale().toString(static_cast<qulonglong>(counts.counter_samples))));
+                                      QLocale().toString(static_cast<qulonglong>(counts.counter_samples))),
+                             8000);
     reports_.push_back(std::move(report));
-    rebuildTree();
+    correlations_.resize(reports_.size());
+    timeline_->setReports(reports_);
+    findBar_->setReports(reports_);
+    setWindowTitle(QFileInfo(qs(reports_.back()->meta.source_path)).fileName() +
+                   (reports_.size() > 1 ? QString(" and %1 more").arg(reports_.size() - 1) : "") + " — Lanescope");
+    showDetails(std::nullopt);
 }
 
-void MainWindow::rebuildTree() {
-    QSettings().setValue("rows/order", rowOrder_ == RowOrder::CpuFirst ? "cpu-first" : "gpu-first");
-    tree_->clear();
-    for (size_t i = 0; i < reports_.size(); ++i) {
-        const Report& r = *reports_[i];
-        const std::vector<Row> rows = buildRowTree(r, rowOrder_);
-        uint64_t events = 0;
-        for (const Row& row : rows) events += row.events;
-        auto* top = new QTreeWidgetItem(tree_, {QFileInfo(QString::fromStdString(r.meta.source_path)).fileName(),
-                                                QLocale().toString(static_cast<qulonglong>(events))});
-        top->setData(0, kReportRole, static_cast<int>(i));
-        top->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-        QFont bold = top->font(0);
-        bold.setBold(true);
-        top->setFont(0, bold);
-        for (const Row& row : rows) addRow(top, row, static_cast<int>(i));
-        top->setExpanded(true);
-        for (int c = 0; c < top->childCount(); ++c) top->child(c)->setExpanded(true);
+void MainWindow::closeReports() {
+    reports_.clear();
+    correlations_.clear();
+    timeline_->setReports({});
+    findBar_->setReports({});
+    setWindowTitle("Lanescope");
+    details_->setHtml("<h3>No report open</h3>");
+}
+
+void MainWindow::showDetails(std::optional<ViewEvent> event) {
+    if (!event) {
+        QString html;
+        for (const auto& r : reports_) html += reportSummaryHtml(*r);
+        details_->setHtml(html);
+        timeline_->setLinkedEvents({});
+        return;
     }
-    setWindowTitle(reports_.empty() ? "Lanescope"
-                                    : tree_->topLevelItem(tree_->topLevelItemCount() - 1)->text(0) + " — Lanescope");
-    if (tree_->topLevelItemCount()) tree_->setCurrentItem(tree_->topLevelItem(tree_->topLevelItemCount() - 1));
-    showSelection();
+    const Report& report = *reports_[event->report];
+    const EventRef ref{event->lane, event->event};
+    details_->setHtml(eventDetailsHtml(report, ref));
+    // The launching CUDA call of a GPU operation, or the GPU work a call launched.
+    auto& index = correlations_[event->report];
+    if (!index) index = std::make_unique<CorrelationIndex>(report);  // built on first use
+    const CorrelationIndex& correlation = *index;
+    std::vector<ViewEvent> linked;
+    if (auto launcher = correlation.launcherOf(ref)) linked.push_back({event->report, launcher->lane, launcher->index});
+    for (const EventRef& op : correlation.launchedBy(ref)) linked.push_back({event->report, op.lane, op.index});
+    timeline_->setLinkedEvents(linked);
 }
 
-void MainWindow::showSelection() {
-    const QTreeWidgetItem* item = tree_->currentItem();
-    if (!item) return;
-    const int index = item->data(0, kReportRole).toInt();
-    if (index >= 0 && index < static_cast<int>(reports_.size())) summary_->setHtml(reportSummaryHtml(*reports_[index]));
+void MainWindow::updateStatus() {
+    const auto& v = timeline_->viewport();
+    QString text = QString("view %1").arg(QString::fromStdString(formatDuration(v.visibleSpan(), 4)));
+    if (const auto range = timeline_->selectedRange())
+        text += QString("   selection %1").arg(QString::fromStdString(formatDuration(range->second - range->first, 4)));
+    rangeLabel_->setText(text);
 }
 
-void MainWindow::closeCurrent() {
-    const QTreeWidgetItem* item = tree_->currentItem();
-    if (!item) return;
-    const int index = item->data(0, kReportRole).toInt();
-    if (index < 0 || index >= static_cast<int>(reports_.size())) return;
-    reports_.erase(reports_.begin() + index);
-    rebuildTree();
-    if (reports_.empty()) summary_->setHtml("<h2>No report open</h2>");
+void MainWindow::updateMarkers() {
+    const QSignalBlocker block(markers_);
+    markers_->clear();
+    const auto origin = timeline_->viewport().wholeBegin();
+    for (const TimeMarker& m : timeline_->markers()) {
+        auto* item = new QListWidgetItem(m.name, markers_);
+        item->setFlags(item->flags() | Qt::ItemIsEditable);
+        item->setToolTip(QString("at %1").arg(QString::fromStdString(formatDuration(m.time_ns - origin, 6))));
+    }
 }
 
 void MainWindow::rememberRecent(const QString& path) {
@@ -240,7 +368,9 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings().setValue("window/geometry", saveGeometry());
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
     event->accept();
 }
 

@@ -3,20 +3,26 @@
 #include <QStringList>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "model/Report.h"
-#include "timeline/RowTree.h"
+#include "timeline/TimelineView.h"
 
-class QTreeWidget;
+class QLineEdit;
 class QTextBrowser;
 class QMenu;
+class QListWidget;
 class QProgressDialog;
+class QLabel;
 
 namespace lanescope {
 
-// The viewer's main window: menus, the row tree of every open report and a summary panel.
-// Imports run off the GUI thread with a progress dialog and Cancel.
+class FindBar;
+
+// The viewer's main window: the timeline with a row filter, a details panel for the
+// selected event (or the report), a list of markers, and a find bar. Imports run off the
+// GUI thread with a progress dialog and Cancel.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -25,6 +31,7 @@ public:
     void openFiles(const QStringList& paths);
     // Called once every requested file has loaded or failed (true when all loaded).
     void setAllLoadedCallback(std::function<void(bool)> callback) { allLoaded_ = std::move(callback); }
+    TimelineView* timeline() const { return timeline_; }
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -33,22 +40,31 @@ protected:
 
 private:
     void buildMenus();
+    void buildDocks();
     void openDialog();
-    void closeCurrent();
+    void closeReports();
+    void exportPng();
+    void chooseNsys();
+    void showShortcuts();
     void importNext();
     void addReport(std::shared_ptr<const Report> report);
-    void rebuildTree();
-    void showSelection();
+    void showDetails(std::optional<ViewEvent> event);
+    void updateStatus();
+    void updateMarkers();
     void rememberRecent(const QString& path);
     void updateRecentMenu();
 
     std::vector<std::shared_ptr<const Report>> reports_;
+    std::vector<std::unique_ptr<class CorrelationIndex>> correlations_;  // per report, built on first use
     QStringList queue_;
     bool anyFailed_ = false;
     bool importing_ = false;
-    RowOrder rowOrder_ = RowOrder::GpuFirst;
-    QTreeWidget* tree_;
-    QTextBrowser* summary_;
+    TimelineView* timeline_;
+    QLineEdit* rowFilter_;
+    FindBar* findBar_;
+    QTextBrowser* details_;
+    QListWidget* markers_;
+    QLabel* rangeLabel_;
     QMenu* recentMenu_ = nullptr;
     QProgressDialog* progress_ = nullptr;
     std::function<void(bool)> allLoaded_;

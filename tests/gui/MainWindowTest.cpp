@@ -1,32 +1,145 @@
 #include <QApplication>
+#include <QLineEdit>
 #include <QTest>
 #include <QTextBrowser>
-#include <QTreeWidget>
+#include <QWheelEvent>
 
 #include "TestPaths.h"
+#include "app/gui/FindBar.h"
 #include "app/gui/MainWindow.h"
+#include "timeline/TimelineView.h"
 
-// The real window, offscreen: opens a report off the GUI thread and shows its rows.
+using namespace lanescope;
+
+// The real window, offscreen: opening off the GUI thread, then zoom, pan, fit, range
+// selection, event selection with its launcher, find, row filter and markers.
 class MainWindowTest : public QObject {
     Q_OBJECT
+
+    std::unique_ptr<MainWindow> window_;
+    TimelineView* view_ = nullptr;
+
+    std::string nameOf(const ViewEvent& e) {
+        const Report& r = *view_->reports()[e.report];
+        return std::string(r.str(r.lanes[e.lane].events.name_id[e.event]));
+    }
+
+    void wheel(QPoint at, int delta, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+        QWheelEvent event(at, view_->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, modifiers,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view_, &event);
+    }
+
 private slots:
-    void opensReportAndShowsRows() {
-        lanescope::MainWindow window;
+    void initTestCase() {
+        window_ = std::make_unique<MainWindow>();
         bool done = false, ok = false;
-        window.setAllLoadedCallback([&](bool allOk) { done = true; ok = allOk; });
-        window.show();
-        window.openFiles({QString::fromStdString(lanescope::test::dataFile("nsys-2025.3/ddp_rank0.sqlite").string())});
+        window_->setAllLoadedCallback([&](bool allOk) { done = true; ok = allOk; });
+        window_->resize(1400, 900);
+        window_->show();
+        window_->openFiles({QString::fromStdString(test::dataFile("nsys-2025.3/train_1gpu.sqlite").string())});
         QVERIFY(QTest::qWaitFor([&] { return done; }, 20000));
         QVERIFY(ok);
-        auto* tree = window.findChild<QTreeWidget*>();
-        QVERIFY(tree);
-        QCOMPARE(tree->topLevelItemCount(), 1);
-        QCOMPARE(tree->topLevelItem(0)->text(0), QString("ddp_rank0.sqlite"));
-        QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), QString("GPU 0: NVIDIA H200"));
-        auto* summary = window.findChild<QTextBrowser*>();
-        QVERIFY(summary->toPlainText().contains("NVIDIA H200"));
-        QVERIFY(window.windowTitle().startsWith("ddp_rank0.sqlite"));
+        view_ = window_->timeline();
+        QVERIFY(window_->windowTitle().startsWith("train_1gpu.sqlite"));
+        QCOMPARE(view_->viewport().visibleBegin(), view_->viewport().wholeBegin());
     }
+
+    void wheelZoomKeepsTimeUnderCursor() {
+        view_->fitAll();
+        const QPoint at(view_->headerWidth() + 300, 200);
+        const int64_t before = view_->timeAt(at.x());
+        const int64_t span = view_->viewport().visibleSpan();
+        wheel(at, 240);  // two notches in
+        QVERIFY(view_->viewport().visibleSpan() < span * 2 / 3);
+        const double nsPerPx = double(view_->viewport().visibleSpan()) / 1000;
+        QVERIFY(std::abs(view_->timeAt(at.x()) - before) <= nsPerPx);
+        QVERIFY(view_->back());
+        QCOMPARE(view_->viewport().visibleSpan(), span);
+    }
+
+    void dragPansAndHomeFits() {
+        view_->zoomTo(view_->viewport().wholeBegin() + 100'000'000, view_->viewport().wholeBegin() + 200'000'000);
+        const int64_t begin = view_->viewport().visibleBegin();
+        const int64_t t0 = view_->timeAt(view_->headerWidth() + 500);
+        const int64_t t1 = view_->timeAt(view_->headerWidth() + 400);
+        QTest::mousePress(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 500, 300));
+        QTest::mouseMove(view_, QPoint(view_->headerWidth() + 400, 300));
+        QTest::mouseRelease(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 400, 300));
+        QVERIFY(std::abs((view_->viewport().visibleBegin() - begin) - (t0 - t1)) < (t0 - t1) / 50);
+        QTest::keyClick(view_, Qt::Key_Home);
+        QCOMPARE(view_->viewport().visibleBegin(), view_->viewport().wholeBegin());
+        QCOMPARE(view_->viewport().visibleEnd(), view_->viewport().wholeEnd());
+    }
+
+    void ctrlDragSelectsRangeAndFFitsIt() {
+        view_->fitAll();
+        const int x0 = view_->headerWidth() + 200, x1 = view_->headerWidth() + 450;
+        QTest::mousePress(view_, Qt::LeftButton, Qt::ControlModifier, QPoint(x0, 300));
+        QTest::mouseMove(view_, QPoint(x1, 300));
+        QTest::mouseRelease(view_, Qt::LeftButton, Qt::ControlModifier, QPoint(x1, 300));
+        const auto range = view_->selectedRange();
+        QVERIFY(range.has_value());
+        QCOMPARE(range->first, view_->timeAt(x0));
+        QCOMPARE(range->second, view_->timeAt(x1));
+        QTest::keyClick(view_, Qt::Key_F);
+        QCOMPARE(view_->viewport().visibleBegin(), range->first);
+        QCOMPARE(view_->viewport().visibleEnd(), range->second);
+        view_->setSelectedRange(std::nullopt);
+    }
+
+    void findJumpsToTheEventAndSelectsIt() {
+        auto* find = window_->findChild<FindBar*>();
+        QVERIFY(find);
+        find->activate();
+        find->input()->setText("step 3");
+        QCOMPARE(find->hitCount(), size_t(1));
+        find->next();
+        const auto selected = view_->selectedEvent();
+        QVERIFY(selected.has_value());
+        QCOMPARE(nameOf(*selected), std::string("step 3"));
+        const Lane& lane = view_->reports()[0]->lanes[selected->lane];
+        QVERIFY(view_->viewport().visibleBegin() <= lane.events.start_ns[selected->event]);
+        QVERIFY(view_->viewport().visibleEnd() >= lane.events.end_ns[selected->event]);
+        QVERIFY(window_->findChild<QTextBrowser*>()->toPlainText().contains("step 3"));
+    }
+
+    void clickingAKernelShowsItsDetailsAndLauncher() {
+        auto* find = window_->findChild<FindBar*>();
+        find->input()->setText("fmha_cutlassB");
+        QVERIFY(find->hitCount() == 15);
+        find->next();
+        const auto kernel = view_->selectedEvent();
+        QVERIFY(kernel.has_value());
+        // Click it where it is drawn: the same event is selected again.
+        const QRect r = view_->eventRect(*kernel);
+        QVERIFY(!r.isEmpty());
+        view_->selectEvent(std::nullopt);
+        QTest::mouseClick(view_, Qt::LeftButton, {}, r.center());
+        QVERIFY(view_->selectedEvent() == kernel);
+        const QString details = window_->findChild<QTextBrowser*>()->toPlainText();
+        QVERIFY(details.contains("Grid"));
+        QVERIFY(details.contains("Correlation"));
+    }
+
+    void rowFilterAndMarkers() {
+        auto* filter = window_->findChildren<QLineEdit*>().first();
+        QVERIFY(filter->placeholderText().startsWith("Filter rows"));
+        filter->setText("NVTX");
+        bool onlyNvtxLanes = true;
+        for (const LayoutRow& row : view_->rows().rows())
+            if (row.type == Row::Type::Lane) onlyNvtxLanes &= row.label == "NVTX";
+        QVERIFY(onlyNvtxLanes);
+        filter->setText("/^(Stream|NVTX)/");
+        QCOMPARE(int(std::count_if(view_->rows().rows().begin(), view_->rows().rows().end(),
+                                   [](const LayoutRow& r) { return r.type == Row::Type::Lane; })), 2);
+        filter->clear();
+        const size_t markers = view_->markers().size();
+        QTest::keyClick(view_, Qt::Key_M, Qt::ControlModifier);
+        QCOMPARE(view_->markers().size(), markers + 1);
+    }
+
+    void cleanupTestCase() { window_.reset(); }
 };
 
 int main(int argc, char** argv) {

@@ -1,0 +1,242 @@
+#include "model/EventDetails.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <string_view>
+
+namespace lanescope {
+namespace {
+
+constexpr const char* kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN
+constexpr const char* kMicro = "\xC2\xB5";  // U+00B5 MICRO SIGN
+
+std::string printf3(const char* format, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+std::string triple(uint64_t x, uint64_t y, uint64_t z) {
+    return std::to_string(x) + " " + kTimes + " " + std::to_string(y) + " " + kTimes + " " +
+           std::to_string(z);
+}
+
+const char* launchTypeLabel(uint8_t type) {
+    switch (type) {  // ENUM_CUDA_KERNEL_LAUNCH_TYPE
+        case 1:
+            return "Regular";
+        case 2:
+            return "Cooperative (single device)";
+        case 3:
+            return "Cooperative (multi-device)";
+        default:
+            return "Unknown";
+    }
+}
+
+const char* syncTypeLabel(uint8_t type) {
+    switch (type) {  // ENUM_CUPTI_SYNC_TYPE
+        case 1:
+            return "Event sync";
+        case 2:
+            return "Stream wait sync";
+        case 3:
+            return "Stream sync";
+        case 4:
+            return "Context sync";
+        default:
+            return "Unknown";
+    }
+}
+
+bool isGpuLane(LaneKind kind) {
+    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || kind == LaneKind::Nccl;
+}
+
+}  // namespace
+
+const char* eventKindLabel(EventKind kind) {
+    switch (kind) {
+        case EventKind::OsRuntimeCall:
+            return "OS runtime";
+        case EventKind::CudaApiCall:
+            return "CUDA API";
+        case EventKind::NvtxRange:
+            return "NVTX range";
+        case EventKind::Kernel:
+            return "Kernel";
+        case EventKind::Memcpy:
+            return "Memcpy";
+        case EventKind::Memset:
+            return "Memset";
+        case EventKind::Sync:
+            return "Sync";
+    }
+    return "Unknown";
+}
+
+std::string detailDuration(int64_t ns) {
+    // Magnitude as unsigned so INT64_MIN is representable.
+    const uint64_t magnitude =
+        ns < 0 ? uint64_t{0} - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+    const std::string sign = ns < 0 ? "-" : "";
+    if (magnitude < 1000) return sign + std::to_string(magnitude) + " ns";
+    struct Unit {
+        uint64_t ns;
+        std::string name;
+    };
+    const Unit units[] = {{1000, std::string(kMicro) + "s"}, {1000000, "ms"}, {1000000000, "s"}};
+    size_t u = magnitude >= 1000000000 ? 2 : magnitude >= 1000000 ? 1 : 0;
+    // Thousandths of the unit, rounded half up; a value that rounds up to 1000.000 moves on
+    // to the next unit.
+    auto thousandths = [&](size_t unit) {
+        const uint64_t step = units[unit].ns / 1000;
+        return magnitude / step + (magnitude % step >= (step + 1) / 2 ? 1 : 0);
+    };
+    uint64_t t = thousandths(u);
+    if (t >= 1000000 && u < 2) t = thousandths(++u);
+    char frac[8];
+    std::snprintf(frac, sizeof frac, "%03" PRIu64, t % 1000);
+    return sign + std::to_string(t / 1000) + "." + frac + " " + units[u].name;
+}
+
+std::string detailThousands(uint64_t value) {
+    std::string digits = std::to_string(value);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string detailBytes(uint64_t bytes) {
+    std::string text = detailThousands(bytes) + " B";
+    if (bytes < 1000) return text;
+    static const char* const units[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    double value = static_cast<double>(bytes) / 1000.0;
+    size_t u = 0;
+    while (value >= 999.995 && u + 1 < std::size(units)) {  // 999.995 kB prints as 1.00 MB
+        value /= 1000.0;
+        ++u;
+    }
+    return text + " (" + printf3("%.2f", value) + " " + units[u] + ")";
+}
+
+std::string detailThroughput(uint64_t bytes, int64_t ns) {
+    if (ns <= 0) return "n/a";
+    const double gbPerS = static_cast<double>(bytes) / static_cast<double>(ns);  // B/ns = GB/s
+    if (gbPerS >= 1.0) return printf3("%.3f GB/s", gbPerS);
+    return printf3("%.3f MB/s", gbPerS * 1000.0);
+}
+
+std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
+    std::vector<DetailField> f;
+    if (ref.lane >= report.lanes.size()) return f;
+    const Lane& lane = report.lanes[ref.lane];
+    const IntervalColumns& ev = lane.events;
+    if (ref.index >= ev.size()) return f;
+    const size_t i = ref.index;
+    const int64_t duration = ev.end_ns[i] - ev.start_ns[i];
+    const EventKind kind = ev.kind[i];
+    const uint32_t payload = ev.payload[i];
+    auto add = [&](std::string label, std::string value) {
+        f.push_back({std::move(label), std::move(value)});
+    };
+    auto str = [&](uint32_t id) {
+        return id < report.strings.size() ? std::string(report.str(id)) : std::string();
+    };
+
+    add("Name", str(ev.name_id[i]));
+    add("Kind", eventKindLabel(kind));
+    add("Start", std::to_string(ev.start_ns[i]) + " ns");
+    add("Duration", detailDuration(duration));
+    add("Lane", str(lane.name_id));
+    if (lane.process >= 0 && static_cast<size_t>(lane.process) < report.processes.size()) {
+        const Process& p = report.processes[static_cast<size_t>(lane.process)];
+        add("Process", str(p.name_id) + " [" + std::to_string(p.pid) + "]");
+    }
+    if (isGpuLane(lane.kind)) {
+        if (lane.gpu >= 0 && static_cast<size_t>(lane.gpu) < report.gpus.size()) {
+            const Gpu& g = report.gpus[static_cast<size_t>(lane.gpu)];
+            add("GPU", str(g.name_id) + " (device " + std::to_string(g.device_id) + ")");
+        }
+        // Context-wide synchronization and NCCL rows have no stream (-1, or 2^32-1 in nsys).
+        if (lane.kind != LaneKind::Nccl && lane.stream_id >= 0 && lane.stream_id != UINT32_MAX)
+            add("Stream", std::to_string(lane.stream_id));
+    } else if (lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()) {
+        const Thread& t = report.threads[static_cast<size_t>(lane.thread)];
+        add("Thread", str(t.name_id) + " [" + std::to_string(t.tid) + "]");
+    }
+    if (i < ev.depth.size()) add("Depth", std::to_string(ev.depth[i]));
+
+    switch (kind) {
+        case EventKind::Kernel: {
+            if (payload >= report.kernels.size()) break;
+            const KernelInfo& k = report.kernels[payload];
+            if (k.config < report.kernel_configs.size()) {
+                const KernelConfig& c = report.kernel_configs[k.config];
+                add("Grid", triple(c.grid[0], c.grid[1], c.grid[2]));
+                add("Block", triple(c.block[0], c.block[1], c.block[2]));
+                add("Registers/thread", std::to_string(c.registers_per_thread));
+                add("Static shared memory", detailBytes(c.static_shared_bytes));
+                add("Dynamic shared memory", detailBytes(c.dynamic_shared_bytes));
+                add("Local memory/thread", detailBytes(c.local_bytes_per_thread));
+                add("Launch type", launchTypeLabel(c.launch_type));
+                add("Short name", str(c.short_name_id));
+            }
+            add("Correlation id", std::to_string(k.correlation_id));
+            break;
+        }
+        case EventKind::Memcpy: {
+            if (payload >= report.memcpys.size()) break;
+            const MemcpyInfo& m = report.memcpys[payload];
+            add("Bytes", detailBytes(m.bytes));
+            add("Throughput", detailThroughput(m.bytes, duration));
+            add("Kind", copyKindLabel(m.copy_kind));
+            add("Source memory", memKindLabel(m.src_kind));
+            add("Destination memory", memKindLabel(m.dst_kind));
+            add("Correlation id", std::to_string(m.correlation_id));
+            break;
+        }
+        case EventKind::Memset: {
+            if (payload >= report.memsets.size()) break;
+            const MemsetInfo& m = report.memsets[payload];
+            add("Bytes", detailBytes(m.bytes));
+            add("Throughput", detailThroughput(m.bytes, duration));
+            add("Value", std::to_string(m.value));
+            add("Memory kind", memKindLabel(m.mem_kind));
+            add("Correlation id", std::to_string(m.correlation_id));
+            break;
+        }
+        case EventKind::CudaApiCall:
+            if (payload != kNoPayload) add("Correlation id", std::to_string(payload));
+            break;
+        case EventKind::Sync: {
+            if (payload >= report.syncs.size()) break;
+            const SyncInfo& s = report.syncs[payload];
+            add("Type", syncTypeLabel(s.sync_type));
+            add("Correlation id", std::to_string(s.correlation_id));
+            break;
+        }
+        case EventKind::NvtxRange: {
+            if (payload >= report.nvtx.size()) break;
+            const NvtxInfo& n = report.nvtx[payload];
+            add("Domain", n.domain_name_id == 0 ? std::string("default") : str(n.domain_name_id));
+            if (n.has_color) {
+                char color[8];
+                std::snprintf(color, sizeof color, "#%06X",
+                              static_cast<unsigned>(n.color & 0xFFFFFFu));
+                add("Color", color);
+            }
+            if (n.category != 0) add("Category", std::to_string(n.category));
+            add("Style", n.start_end ? "start/end" : "push/pop");
+            break;
+        }
+        case EventKind::OsRuntimeCall:
+            break;
+    }
+    return f;
+}
+
+}  // namespace lanescope

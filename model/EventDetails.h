@@ -1,0 +1,45 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/Find.h"
+#include "model/Report.h"
+
+namespace lanescope {
+
+// One row of a details panel: a label and its value as display text (UTF-8).
+struct DetailField {
+    std::string label;
+    std::string value;
+};
+
+// Every field of one interval event, in display order:
+//   Name, Kind, Start ("123456789 ns", on the report's timeline), Duration (human units),
+//   Lane, Process ("name [pid]"), then Thread ("name [tid]") for CPU lanes or GPU and Stream
+//   for GPU lanes, Depth; then per kind:
+//   Kernel: Grid, Block ("x × y × z"), Registers/thread, Static shared memory, Dynamic shared
+//           memory, Local memory/thread, Launch type, Short name, Correlation id.
+//   Memcpy: Bytes, Throughput, Kind, Source memory, Destination memory, Correlation id.
+//   Memset: Bytes, Throughput, Value, Memory kind, Correlation id.
+//   CUDA API: Correlation id.  Sync: Type, Correlation id.
+//   NVTX range: Domain ("default" for none), Color ("#RRGGBB", only when set), Category (only
+//           when nonzero), Style ("push/pop" or "start/end").
+// Fields whose side-table row is missing are left out. An invalid ref gives no fields.
+std::vector<DetailField> eventDetails(const Report& report, EventRef ref);
+
+// "Kernel", "Memcpy", "Memset", "CUDA API", "NVTX range", "OS runtime", "Sync".
+const char* eventKindLabel(EventKind kind);
+
+// A duration in the largest unit that keeps it >= 1, three decimals: "850 ns", "12.345 µs",
+// "1.235 ms", "2.000 s" (rounded half up; negative values get a leading '-').
+std::string detailDuration(int64_t ns);
+// An integer with thousands separators: "16,777,216".
+std::string detailThousands(uint64_t value);
+// Bytes exactly, plus decimal units from 1 kB: "60 B", "16,777,216 B (16.78 MB)".
+std::string detailBytes(uint64_t bytes);
+// Decimal bytes per second of `bytes` moved in `ns`: "12.345 GB/s", below 1 GB/s in MB/s
+// ("40.000 MB/s"); "n/a" for a zero duration.
+std::string detailThroughput(uint64_t bytes, int64_t ns);
+
+}  // namespace lanescope

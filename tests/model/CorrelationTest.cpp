@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+
+#include "model/Correlation.h"
+#include "model/TinyReport.h"
+
+using namespace lanescope;
+using lanescope::test::TinyReport;
+
+namespace {
+
+// Two processes that reuse the same correlation ids (ids are per process), a graph launch
+// that gives two kernels, an API call with correlation id 0 and an NCCL copy.
+struct CorrelationFixture {
+    TinyReport t;
+    uint32_t apiA = 0, streamA = 0, apiB = 0, streamB = 0, ncclA = 0, osrtA = 0;
+
+    CorrelationFixture() {
+        const int32_t a = t.process(1, "a");
+        const int32_t b = t.process(2, "b");
+        const int32_t ta = t.thread(a, 10, "a main");
+        const int32_t tb = t.thread(b, 20, "b main");
+        const int32_t g = t.gpu(0, "GPU");
+        apiA = t.cpuLane(LaneKind::CudaApi, ta, "CUDA API");
+        osrtA = t.cpuLane(LaneKind::OsRuntime, ta, "OS runtime");
+        apiB = t.cpuLane(LaneKind::CudaApi, tb, "CUDA API");
+        streamA = t.gpuLane(LaneKind::GpuStream, a, g, 7, "Stream 7");
+        streamB = t.gpuLane(LaneKind::GpuStream, b, g, 7, "Stream 7");
+        ncclA = t.gpuLane(LaneKind::Nccl, a, g, -1, "NCCL");
+
+        t.event(apiA, 0, 10, "cudaLaunchKernel", EventKind::CudaApiCall, 5);  // apiA #0
+        t.event(apiA, 20, 30, "cudaGraphLaunch", EventKind::CudaApiCall, 6);  // apiA #1
+        t.event(apiA, 40, 50, "cudaMemcpyAsync", EventKind::CudaApiCall, 7);  // apiA #2
+        t.event(apiA, 60, 70, "cudaStreamQuery", EventKind::CudaApiCall, 0);  // apiA #3
+        t.event(apiB, 0, 10, "cudaLaunchKernel", EventKind::CudaApiCall, 5);  // apiB #0
+        t.event(osrtA, 0, 5, "ioctl", EventKind::OsRuntimeCall);
+        t.event(streamA, 15, 18, "kernelA", EventKind::Kernel, t.kernel(5));  // streamA #0
+        t.event(streamA, 35, 38, "graphK1", EventKind::Kernel, t.kernel(6));  // streamA #1
+        t.event(streamA, 40, 41, "graphK2", EventKind::Kernel, t.kernel(6));  // streamA #2
+        t.event(streamA, 55, 58, "[CUDA memcpy]", EventKind::Memcpy, t.memcpy({8, 7}));  // #3
+        t.event(streamA, 80, 90, "noLauncher", EventKind::Kernel, t.kernel(0));  // streamA #4
+        t.event(streamA, 91, 92, "[CUDA memset]", EventKind::Memset, t.memset({8, 99}));  // #5
+        t.event(streamB, 12, 14, "kernelB", EventKind::Kernel, t.kernel(5));  // streamB #0
+        t.event(ncclA, 35, 38, "graphK1", EventKind::Kernel, 1);              // copy of #1
+        t.freeze();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("correlation: launcher and launched work, per process") {
+    CorrelationFixture f;
+    const CorrelationIndex index(f.t.r);
+    CHECK(index.apiCallCount() == 4);  // the call with id 0 is not indexed
+    CHECK(index.gpuOpCount() == 6);    // the kernel with id 0 and the NCCL copy are not
+    CHECK(index.memoryBytes() >= 10 * sizeof(CorrelationIndex::Entry));
+    CHECK(sizeof(CorrelationIndex::Entry) == 16);
+
+    CHECK(index.launcherOf({f.streamA, 0}) == EventRef{f.apiA, 0});
+    CHECK(index.launcherOf({f.streamB, 0}) == EventRef{f.apiB, 0});  // same id, other process
+    CHECK(index.launchedBy({f.apiA, 0}) == std::vector<EventRef>{{f.streamA, 0}});
+    CHECK(index.launchedBy({f.apiB, 0}) == std::vector<EventRef>{{f.streamB, 0}});
+}
+
+TEST_CASE("correlation: a graph launch gives several kernels; memcpy and memset link too") {
+    CorrelationFixture f;
+    const CorrelationIndex index(f.t.r);
+    CHECK(index.launchedBy({f.apiA, 1}) == std::vector<EventRef>{{f.streamA, 1}, {f.streamA, 2}});
+    CHECK(index.launcherOf({f.streamA, 1}) == EventRef{f.apiA, 1});
+    CHECK(index.launcherOf({f.streamA, 2}) == EventRef{f.apiA, 1});
+    CHECK(index.launcherOf({f.streamA, 3}) == EventRef{f.apiA, 2});
+    CHECK(index.launchedBy({f.apiA, 2}) == std::vector<EventRef>{{f.streamA, 3}});
+    CHECK_FALSE(index.launcherOf({f.streamA, 5}).has_value());  // memset id 99: no call
+}
+
+TEST_CASE("correlation: id 0, wrong kinds, invalid refs and NCCL copies") {
+    CorrelationFixture f;
+    const CorrelationIndex index(f.t.r);
+    CHECK_FALSE(index.launcherOf({f.streamA, 4}).has_value());  // kernel with id 0
+    CHECK(index.launchedBy({f.apiA, 3}).empty());               // call with id 0
+    CHECK_FALSE(index.launcherOf({f.apiA, 0}).has_value());     // an API call is no GPU op
+    CHECK(index.launchedBy({f.streamA, 0}).empty());            // a kernel is no API call
+    CHECK(index.launchedBy({f.osrtA, 0}).empty());
+    CHECK_FALSE(index.launcherOf({f.streamA, 99}).has_value());
+    CHECK_FALSE(index.launcherOf({999, 0}).has_value());
+    CHECK(index.launchedBy({999, 0}).empty());
+    // The copy in the NCCL lane finds its launcher, but launchedBy points at the original.
+    CHECK(index.launcherOf({f.ncclA, 0}) == EventRef{f.apiA, 1});
+    CHECK(correlationIdOf(f.t.r, {f.ncclA, 0}) == 6u);
+    CHECK_FALSE(correlationIdOf(f.t.r, {f.osrtA, 0}).has_value());
+}

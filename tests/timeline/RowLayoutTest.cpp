@@ -1,0 +1,82 @@
+#include "TestPaths.h"
+#include "importers/ImportHelpers.h"
+#include "timeline/RowLayout.h"
+
+using namespace lanescope;
+
+namespace {
+
+std::vector<std::string> labels(const RowLayout& layout) {
+    std::vector<std::string> out;
+    for (const LayoutRow& r : layout.rows()) out.push_back(std::string(r.level * 2, ' ') + r.label);
+    return out;
+}
+
+const LayoutRow* find(const RowLayout& layout, const std::string& label) {
+    for (const LayoutRow& r : layout.rows())
+        if (r.label == label) return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("row layout: rows stack without gaps and lanes are as tall as they are deep") {
+    std::shared_ptr<const Report> report = test::importOk(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    RowLayout layout;
+    layout.setReports({report}, RowOrder::GpuFirst);
+    const auto& rows = layout.rows();
+    REQUIRE(rows.size() > 5);
+    CHECK(rows[0].label == "train_1gpu.sqlite");
+    CHECK(rows[1].label == "GPU 0: NVIDIA H200");
+    for (size_t i = 1; i < rows.size(); ++i) CHECK(rows[i].y == rows[i - 1].y + rows[i - 1].height);
+    const LayoutRow* nvtx = find(layout, "NVTX");
+    REQUIRE(nvtx);
+    CHECK(nvtx->height == 3 * RowLayout::kDepthPx + RowLayout::kPaddingPx);  // step > forward > conv
+    CHECK(layout.rowAt(nvtx->y + 1) == nvtx);
+    CHECK(layout.rowAt(-1) == nullptr);
+    CHECK(layout.rowAt(layout.totalHeight()) == nullptr);
+}
+
+TEST_CASE("row layout: collapse shows a summary row, hide, show only, filter, reorder") {
+    std::shared_ptr<const Report> report = test::importOk(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    RowLayout layout;
+    layout.setReports({report}, RowOrder::GpuFirst);
+    const size_t all = layout.rows().size();
+
+    const std::string gpu = find(layout, "GPU 0: NVIDIA H200")->key;
+    layout.setExpanded(gpu, false);
+    const LayoutRow* collapsed = find(layout, "GPU 0: NVIDIA H200");
+    REQUIRE(collapsed);
+    CHECK_FALSE(collapsed->expanded);
+    CHECK(collapsed->lanes.size() == 3);  // stream 7 and two sync lanes drawn in the summary
+    CHECK(find(layout, "Stream 7") == nullptr);
+    layout.setExpanded(gpu, true);
+    CHECK(layout.rows().size() == all);
+
+    layout.hide(find(layout, "Stream 7")->key);
+    CHECK(find(layout, "Stream 7") == nullptr);
+    CHECK(layout.hiddenCount() == 1);
+    layout.showAll();
+    CHECK(layout.rows().size() == all);
+
+    layout.showOnly(find(layout, "pt_autograd_0 [1175]")->key);
+    CHECK(labels(layout) == std::vector<std::string>{"train_1gpu.sqlite", "  python3 [1130]", "    pt_autograd_0 [1175]",
+                                                     "      CUDA API", "      OS runtime"});
+    layout.showAll();
+
+    layout.setFilter("nvtx", false);
+    CHECK(labels(layout) == std::vector<std::string>{"train_1gpu.sqlite", "  python3 [1130]", "    python3 [1130]", "      NVTX"});
+    layout.setFilter("^Sync", true);
+    CHECK(find(layout, "Sync, stream 7") != nullptr);
+    CHECK(find(layout, "Stream 7") == nullptr);
+    layout.setFilter("([", true);
+    CHECK_FALSE(layout.filterValid());
+    CHECK(layout.rows().size() == all);  // an invalid filter filters nothing
+    layout.setFilter("", false);
+
+    const std::string gpuRow = find(layout, "GPU 0: NVIDIA H200")->key;
+    const std::string process = find(layout, "python3 [1130]")->key;
+    CHECK(layout.moveBefore(process, gpuRow));
+    CHECK(layout.rows()[1].label == "python3 [1130]");
+    CHECK_FALSE(layout.moveBefore(find(layout, "Stream 7")->key, process));  // different parents
+}

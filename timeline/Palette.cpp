@@ -1,0 +1,93 @@
+#include "timeline/Palette.h"
+
+#include <array>
+#include <functional>
+
+namespace lanescope {
+namespace {
+
+uint32_t hashOf(std::string_view s) {
+    uint32_t h = 2166136261u;
+    for (unsigned char c : s) h = (h ^ c) * 16777619u;
+    return h;
+}
+
+// A qualitative palette that reads on light and dark backgrounds.
+constexpr std::array<QRgb, 12> kNvtxPalette = {
+    0xFF4E79A7, 0xFFF28E2B, 0xFFE15759, 0xFF76B7B2, 0xFF59A14F, 0xFFEDC948,
+    0xFFB07AA1, 0xFFFF9DA7, 0xFF9C755F, 0xFFBAB0AC, 0xFF86BCB6, 0xFFD4A6C8};
+
+}  // namespace
+
+TimelinePalette TimelinePalette::from(const QPalette& p) {
+    TimelinePalette t;
+    const QColor base = p.color(QPalette::Base);
+    t.dark = base.lightness() < 128;
+    t.background = base;
+    t.alternateRow = t.dark ? base.lighter(115) : base.darker(104);
+    t.headerBackground = p.color(QPalette::Window);
+    t.headerText = p.color(QPalette::WindowText);
+    t.groupText = p.color(QPalette::WindowText);
+    t.grid = t.dark ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 24);
+    t.rulerBackground = p.color(QPalette::Window);
+    t.rulerText = p.color(QPalette::WindowText);
+    t.selection = t.dark ? QColor(120, 170, 255, 50) : QColor(40, 110, 240, 40);
+    t.selectionEdge = t.dark ? QColor(140, 190, 255) : QColor(30, 90, 210);
+    t.hover = t.dark ? QColor(255, 255, 255) : QColor(0, 0, 0);
+    t.marker = QColor(230, 60, 160);
+    t.mergedOutline = t.dark ? QColor(255, 255, 255, 60) : QColor(0, 0, 0, 50);
+    return t;
+}
+
+bool EventColors::isSynchronizingCall(std::string_view n) {
+    if (n.find("Synchronize") != std::string_view::npos) return true;
+    // Blocking copies and sets: cudaMemcpy, cudaMemcpy2D..., cuMemcpyHtoD... without "Async".
+    const bool copyOrSet = n.starts_with("cudaMemcpy") || n.starts_with("cuMemcpy") ||
+                           n.starts_with("cudaMemset") || n.starts_with("cuMemset");
+    return copyOrSet && n.find("Async") == std::string_view::npos;
+}
+
+QRgb EventColors::byKindAndName(EventKind kind, uint32_t nameId) {
+    const std::string_view name = report_.str(nameId);
+    const uint32_t h = hashOf(name);
+    switch (kind) {
+        case EventKind::Kernel: return QColor::fromHsl(200 + int(h % 30), 150 + int(h / 30 % 60), 120 + int(h / 1800 % 50)).rgb();
+        case EventKind::Memcpy:
+            if (name.find("Host-to-Device") != std::string_view::npos) return 0xFF3DA44D;
+            if (name.find("Device-to-Host") != std::string_view::npos) return 0xFFD9534F;
+            if (name.find("Device-to-Device") != std::string_view::npos) return 0xFF8E6BBF;
+            if (name.find("Peer-to-Peer") != std::string_view::npos) return 0xFF1FA5A5;
+            return 0xFF9A9A9A;
+        case EventKind::Memset: return 0xFFC9A227;
+        case EventKind::CudaApiCall: return isSynchronizingCall(name) ? 0xFFE0533D : 0xFFD8B25A;
+        case EventKind::OsRuntimeCall: return 0xFF8596A8;
+        case EventKind::Sync: return 0xFFC0392B;
+        case EventKind::NvtxRange: return kNvtxPalette[h % kNvtxPalette.size()];
+    }
+    return 0xFF999999;
+}
+
+QRgb EventColors::color(const Lane& lane, uint32_t event) {
+    const EventKind kind = lane.events.kind[event];
+    if (kind == EventKind::NvtxRange) {
+        const uint32_t row = lane.events.payload[event];
+        if (row < report_.nvtx.size() && report_.nvtx[row].has_color) return report_.nvtx[row].color | 0xFF000000u;
+    }
+    const uint32_t name = lane.events.name_id[event];
+    if (name >= byName_.size()) return byKindAndName(kind, name);
+    QRgb& cached = byName_[name];
+    if (!cached) cached = byKindAndName(kind, name);
+    return cached;
+}
+
+QRgb EventColors::merged(QRgb color, bool dark) {
+    const QColor c(color);
+    return (dark ? c.darker(135) : c.lighter(125)).rgb();
+}
+
+QRgb EventColors::textOn(QRgb background) {
+    const double luminance = 0.2126 * qRed(background) + 0.7152 * qGreen(background) + 0.0722 * qBlue(background);
+    return luminance > 150 ? 0xFF101010 : 0xFFFFFFFF;
+}
+
+}  // namespace lanescope

@@ -1,0 +1,80 @@
+#pragma once
+#include <QRegularExpression>
+#include <QString>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/Report.h"
+#include "timeline/RowTree.h"
+
+namespace lanescope {
+
+// One visible row of the timeline, top to bottom. y and height in logical pixels.
+struct LayoutRow {
+    std::string key;    // stable path: "<report>/<label>/<label>..."
+    std::string label;
+    Row::Type type;
+    int level = 0;      // 0 = report, 1 = GPU/process, ...
+    int report = 0;     // index into the view's reports
+    int index = -1;     // lane/counter/gpu/process/thread index by type (-1 for a report row)
+    uint64_t events = 0;
+    bool expandable = false;
+    bool expanded = false;
+    int y = 0;
+    int height = 0;
+    std::vector<int> lanes;  // lanes drawn in this row: its own, or its descendants' when collapsed
+};
+
+// The row tree of several reports flattened into visible rows, with the user's choices:
+// collapsed groups, hidden rows, a name filter, and sibling order. Choices are kept by row
+// key, so they survive rebuilds.
+class RowLayout {
+public:
+    static constexpr int kDepthPx = 18, kGroupPx = 22, kCounterPx = 44, kPaddingPx = 4;
+
+    void setReports(std::vector<std::shared_ptr<const Report>> reports, RowOrder order);
+    void setOrder(RowOrder order);
+    void setFilter(const QString& text, bool regex);  // case-insensitive; empty = all
+    bool filterValid() const { return filterValid_; }
+    void toggleExpanded(const std::string& key);
+    void setExpanded(const std::string& key, bool expanded);
+    void hide(const std::string& key);
+    void showOnly(const std::string& key);
+    void showAll();
+    // Moves `key` just before `before` when both have the same parent; false otherwise.
+    bool moveBefore(const std::string& key, const std::string& before);
+
+    const std::vector<LayoutRow>& rows() const { return rows_; }
+    int totalHeight() const { return rows_.empty() ? 0 : rows_.back().y + rows_.back().height; }
+    const LayoutRow* rowAt(int y) const;
+    int hiddenCount() const { return static_cast<int>(hidden_.size()); }
+    const std::vector<std::shared_ptr<const Report>>& reports() const { return reports_; }
+
+private:
+    struct Node {
+        std::string key;
+        Row row;
+        std::vector<Node> children;
+    };
+    void rebuild();
+    Node makeNode(const Row& row, const std::string& parentKey) const;
+    bool matches(const Node& node) const;
+    bool subtreeMatches(const Node& node) const;
+    void appendRows(const Node& node, int level, int report, bool ancestorMatched);
+    void collectLanes(const Node& node, std::vector<int>& lanes) const;
+    int rowHeight(const Node& node, int report, bool expanded) const;
+
+    std::vector<std::shared_ptr<const Report>> reports_;
+    RowOrder order_ = RowOrder::GpuFirst;
+    std::vector<Node> roots_;  // one per report
+    std::set<std::string> collapsed_, hidden_;
+    std::map<std::string, std::vector<std::string>> siblingOrder_;  // parent key -> child keys
+    QRegularExpression filter_;
+    bool filtering_ = false, filterValid_ = true;
+    std::vector<LayoutRow> rows_;
+};
+
+}  // namespace lanescope

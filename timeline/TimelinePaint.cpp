@@ -1,0 +1,261 @@
+// Painting of TimelineView: ruler, row headers, lanes from cached geometry, overlays.
+#include <QElapsedTimer>
+#include <QLocale>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <unordered_map>
+
+#include "timeline/TimeFormat.h"
+#include "timeline/TimelineView.h"
+
+namespace lanescope {
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+constexpr int kMinTextPx = 28;  // boxes narrower than this get no label
+
+}  // namespace
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QElapsedTimer timer;
+    timer.start();
+    QPainter p(this);
+    const QRect area = laneArea();
+    p.fillRect(rect(), palette_.background);
+    const RulerTicks ticks = rulerTicks(viewport_.visibleBegin(), viewport_.visibleEnd(), area.width(), viewport_.wholeBegin());
+
+    p.save();
+    p.setClipRect(QRect(0, kRulerHeight, width(), area.height()));
+    const int offset = kRulerHeight - scrollY();
+    const auto& rows = layout_.rows();
+    auto first = std::upper_bound(rows.begin(), rows.end(), scrollY(), [](int y, const LayoutRow& r) { return y < r.y; });
+    if (first != rows.begin()) --first;
+    for (auto it = first; it != rows.end() && it->y + offset < area.bottom(); ++it) paintRow(p, *it, it->y + offset);
+    p.setPen(palette_.grid);
+    for (int64_t t : ticks.times) {
+        const int x = int(xOf(t));
+        p.drawLine(x, kRulerHeight, x, area.bottom());
+    }
+    p.restore();
+
+    paintRuler(p, ticks);
+    paintOverlays(p);
+    p.setPen(palette_.grid);
+    p.drawLine(headerWidth_ - 1, 0, headerWidth_ - 1, height());
+    if (rows.empty()) {
+        p.setPen(palette_.headerText);
+        p.drawText(area, Qt::AlignCenter, layout_.reports().empty() ? "Open a report: File > Open (Ctrl+O), or drop it here"
+                                                                   : "No rows match the filter");
+    }
+    lastFrameMs_ = timer.nsecsElapsed() / 1e6;
+    if (showFrameTime_) {
+        p.setPen(Qt::red);
+        p.drawText(area.adjusted(0, 4, -8, 0), Qt::AlignRight | Qt::AlignTop, QString("%1 ms").arg(lastFrameMs_, 0, 'f', 2));
+    }
+}
+
+void TimelineView::paintRuler(QPainter& p, const RulerTicks& ticks) {
+    p.fillRect(QRect(0, 0, width(), kRulerHeight), palette_.rulerBackground);
+    p.setPen(palette_.grid);
+    p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
+    p.setPen(palette_.rulerText);
+    const int64_t origin = viewport_.wholeBegin();
+    p.drawText(QRect(8, 0, headerWidth_ - 16, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               QString("%1 visible").arg(qs(formatDuration(viewport_.visibleSpan(), 3))));
+    p.save();
+    p.setClipRect(QRect(headerWidth_, 0, laneArea().width(), kRulerHeight));
+    for (int64_t t : ticks.times) {
+        const int x = int(xOf(t));
+        p.drawLine(x, kRulerHeight - 7, x, kRulerHeight - 1);
+        p.drawText(QRect(x + 3, 2, 140, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignVCenter,
+                   qs(formatTick(t, origin, ticks.step_ns)));
+    }
+    p.restore();
+}
+
+void TimelineView::paintRow(QPainter& p, const LayoutRow& row, int top) {
+    const QRect area = laneArea();
+    const int index = int(&row - layout_.rows().data());
+    if (index % 2) p.fillRect(QRect(0, top, area.right(), row.height), palette_.alternateRow);
+    if (row.type == Row::Type::Counter) paintCounterRow(p, row, top);
+    else if (!row.lanes.empty()) paintLaneRow(p, row, top);
+    paintHeader(p, row, top);
+}
+
+void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
+    const QRect header(0, top, headerWidth_ - 1, row.height);
+    p.fillRect(header, palette_.headerBackground);
+    p.setPen(palette_.grid);
+    p.drawLine(0, top + row.height - 1, headerWidth_, top + row.height - 1);
+    const int indent = 8 + row.level * 14;
+    const int lineHeight = std::min(row.height, RowLayout::kGroupPx);
+    if (row.expandable) {
+        QPainterPath arrow;
+        const QPointF c(indent + 5, top + lineHeight / 2.0);
+        if (row.expanded) arrow.addPolygon(QPolygonF({c + QPointF(-4, -2), c + QPointF(4, -2), c + QPointF(0, 3)}));
+        else arrow.addPolygon(QPolygonF({c + QPointF(-2, -4), c + QPointF(3, 0), c + QPointF(-2, 4)}));
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.fillPath(arrow, palette_.headerText);
+        p.setRenderHint(QPainter::Antialiasing, false);
+    }
+    QFont font = p.font();
+    font.setBold(row.type == Row::Type::Report || row.type == Row::Type::Gpu || row.type == Row::Type::Process);
+    p.setFont(font);
+    p.setPen(palette_.headerText);
+    const QRect text(indent + 14, top, headerWidth_ - indent - 20, lineHeight);
+    p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(qs(row.label), Qt::ElideMiddle, text.width()));
+    font.setBold(false);
+    p.setFont(font);
+}
+
+void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
+    const QRect area = laneArea();
+    const Report& report = *layout_.reports()[row.report];
+    EventColors& colors = *colors_[row.report];
+    const bool summary = row.type != Row::Type::Lane;
+    const int boxHeight = RowLayout::kDepthPx - 2;
+    // Fill rectangles grouped by colour, then labels on top.
+    std::unordered_map<QRgb, std::vector<QRectF>> byColor;
+    struct Label { QRectF rect; QRgb color; const Lane* lane; uint32_t event; };
+    std::vector<Label> labels;
+    for (int laneIndex : row.lanes) {
+        const Lane& lane = report.lanes[laneIndex];
+        const LaneCache& g = geometry(row.report, laneIndex, summary ? 1 : 256);
+        for (const Box& b : g.boxes) {
+            const double x0 = std::max<double>(b.x0, -2) + area.left();
+            const double x1 = std::min<double>(b.x1, area.width() + 2) + area.left();
+            const QRectF r(x0, top + RowLayout::kPaddingPx / 2 + b.depth * RowLayout::kDepthPx,
+                           std::max(1.0, x1 - x0 - (x1 - x0 > 4 ? 1 : 0)), boxHeight);
+            const uint32_t event = b.event(lane);
+            QRgb color = colors.color(lane, event);
+            if (b.count > 1) color = EventColors::merged(color, palette_.dark);
+            byColor[color].push_back(r);
+            if (b.count == 1 && r.width() >= kMinTextPx) labels.push_back({r, color, &lane, event});
+        }
+        // Markers: small diamonds on top of the row.
+        for (const MarkerBox& m : g.markers) {
+            const double x = m.x + area.left();
+            byColor[0xFF444444].push_back(QRectF(x - 1, top + 1, 2, row.height - 2));
+        }
+    }
+    p.setPen(Qt::NoPen);
+    for (auto& [color, rects] : byColor) {
+        p.setBrush(QColor(color));
+        p.drawRects(rects.data(), int(rects.size()));
+    }
+    p.setBrush(Qt::NoBrush);
+    for (const Label& l : labels) {
+        p.setPen(QColor(EventColors::textOn(l.color)));
+        const QRectF text = l.rect.adjusted(3, 0, -2, 0).intersected(QRectF(area));
+        if (text.width() < 12) continue;
+        const QString name = qs(report.str(l.lane->events.name_id[l.event]));
+        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(name, Qt::ElideRight, int(text.width())));
+    }
+}
+
+void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {
+    const Report& report = *layout_.reports()[row.report];
+    const Counter& counter = report.counters[row.index];
+    const QRect area = laneArea();
+    if (counter.value.empty()) return;
+    const auto [lo, hi] = std::minmax_element(counter.value.begin(), counter.value.end());
+    const double minV = std::min(0.0, *lo), maxV = std::max(*hi, minV + 1e-9);
+    const int chartTop = top + 4, chartHeight = row.height - 8;
+    auto yOf = [&](double v) { return chartTop + chartHeight - (v - minV) / (maxV - minV) * chartHeight; };
+    const auto columns = buildCounterColumns(counter.time_ns, counter.value, mapping());
+    QPainterPath area_path;
+    bool open = false;
+    for (size_t x = 0; x < columns.size(); ++x) {
+        const CounterColumn& c = columns[x];
+        const double px = area.left() + double(x);
+        if (!c.has_value) {
+            if (open) area_path.lineTo(px, yOf(minV)), area_path.closeSubpath(), open = false;
+            continue;
+        }
+        if (!open) {
+            area_path.moveTo(px, yOf(minV));
+            open = true;
+        }
+        area_path.lineTo(px, yOf(c.max));
+        area_path.lineTo(px + 1, yOf(c.last));
+    }
+    if (open) area_path.lineTo(area.left() + double(columns.size()), yOf(minV)), area_path.closeSubpath();
+    const QColor fill(row.label.find("memory") != std::string::npos ? 0xFF8E6BBF : 0xFF2E86C1);
+    QColor translucent = fill;
+    translucent.setAlpha(150);
+    p.fillPath(area_path, translucent);
+    p.setPen(palette_.headerText);
+    QFont small = p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    const QString unit = qs(report.str(counter.unit_id));
+    auto number = [&](double v) {
+        return unit == "bytes" ? QLocale().formattedDataSize(qint64(v)) : QString::number(v, 'g', 4);
+    };
+    p.drawText(QRect(area.left() + 4, top + 1, 200, 14), Qt::AlignLeft | Qt::AlignTop, number(maxV) + " " + (unit == "bytes" ? "" : unit));
+    p.drawText(QRect(area.left() + 4, top + row.height - 15, 200, 14), Qt::AlignLeft | Qt::AlignBottom, number(minV));
+    small.setPointSizeF(small.pointSizeF() / 0.85);
+    p.setFont(small);
+}
+
+void TimelineView::paintOverlays(QPainter& p) {
+    const QRect area = laneArea();
+    p.save();
+    p.setClipRect(QRect(headerWidth_, 0, area.width(), area.bottom()));
+    // Time range selection with its duration.
+    if (range_ && range_->second > range_->first) {
+        const int x0 = int(xOf(range_->first)), x1 = int(xOf(range_->second));
+        p.fillRect(QRect(QPoint(x0, 0), QPoint(x1, area.bottom())), palette_.selection);
+        p.setPen(palette_.selectionEdge);
+        p.drawLine(x0, 0, x0, area.bottom());
+        p.drawLine(x1, 0, x1, area.bottom());
+        const QString label = qs(formatDuration(range_->second - range_->first));
+        const QRect box(std::max(x0, headerWidth_) + 4, kRulerHeight + 4, p.fontMetrics().horizontalAdvance(label) + 12, 20);
+        p.fillRect(box, palette_.selectionEdge);
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, label);
+    }
+    // Markers.
+    for (const TimeMarker& m : markers_) {
+        const int x = int(xOf(m.time_ns));
+        p.setPen(QPen(palette_.marker, 1, Qt::DashLine));
+        p.drawLine(x, 0, x, area.bottom());
+        p.setPen(palette_.marker);
+        p.drawText(QRect(x + 3, 0, 160, 12), Qt::AlignLeft | Qt::AlignTop, m.name);
+    }
+    // Linked events (launcher / launched), joined to the selection by lines.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QRect selectedRect = selected_ ? eventRect(*selected_) : QRect();
+    for (const ViewEvent& ev : linked_) {
+        const QRect r = eventRect(ev);
+        if (r.isEmpty()) continue;
+        p.setPen(QPen(palette_.selectionEdge, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r.adjusted(-1, -1, 1, 1));
+        if (!selectedRect.isEmpty()) {
+            QPainterPath link;
+            const QPointF a(selectedRect.left(), selectedRect.center().y()), b(r.left(), r.center().y());
+            link.moveTo(a);
+            link.cubicTo(a + QPointF(-30, 0), b + QPointF(-30, 0), b);
+            p.setPen(QPen(palette_.selectionEdge, 1.5, Qt::DashLine));
+            p.drawPath(link);
+        }
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    if (hovered_ && hovered_ != selected_) {
+        const QRect r = eventRect(*hovered_);
+        p.setPen(QPen(palette_.hover, 1));
+        p.setBrush(Qt::NoBrush);
+        if (!r.isEmpty()) p.drawRect(r);
+    }
+    if (!selectedRect.isEmpty()) {
+        p.setPen(QPen(palette_.selectionEdge, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(selectedRect.adjusted(-1, -1, 1, 1));
+    }
+    p.restore();
+}
+
+}  // namespace lanescope

@@ -1,0 +1,479 @@
+#include "timeline/TimelineView.h"
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "timeline/HitTest.h"
+#include "timeline/TimeFormat.h"
+
+namespace lanescope {
+namespace {
+
+constexpr int kScrollSteps = 1000000;  // horizontal scrollbar resolution
+constexpr int kHistoryLimit = 100;
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+}  // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(400, 200);
+    vertical_ = new QScrollBar(Qt::Vertical, this);
+    horizontal_ = new QScrollBar(Qt::Horizontal, this);
+    vertical_->setToolTip("Scroll rows");
+    horizontal_->setToolTip("Pan in time");
+    connect(vertical_, &QScrollBar::valueChanged, this, [this] { update(); });
+    connect(horizontal_, &QScrollBar::valueChanged, this, [this](int value) {
+        if (updatingScrollBars_) return;
+        const double whole = double(viewport_.wholeEnd() - viewport_.wholeBegin());
+        const int64_t begin = viewport_.wholeBegin() + static_cast<int64_t>(whole * value / kScrollSteps);
+        viewport_.setVisible(begin, begin + viewport_.visibleSpan());
+        viewportMoved();
+    });
+    palette_ = TimelinePalette::from(palette());
+    showFrameTime_ = qEnvironmentVariableIsSet("LANESCOPE_FRAME_TIME");
+    lastWheel_.start();
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports) {
+    colors_.clear();
+    int64_t begin = INT64_MAX, end = INT64_MIN;
+    for (const auto& r : reports) {
+        colors_.push_back(std::make_unique<EventColors>(*r));
+        begin = std::min(begin, r->meta.begin_ns);
+        end = std::max(end, r->meta.end_ns);
+    }
+    layout_.setReports(std::move(reports), RowOrder::GpuFirst);
+    if (begin < end) viewport_.setWhole(begin, end);
+    history_.clear();
+    selected_.reset();
+    hovered_.reset();
+    linked_.clear();
+    range_.reset();
+    rowsChanged();
+    viewportMoved();
+}
+
+void TimelineView::rowsChanged() {
+    cache_.clear();
+    updateScrollBars();
+    update();
+}
+
+QRect TimelineView::laneArea() const {
+    return QRect(headerWidth_, kRulerHeight, std::max(1, width() - headerWidth_ - vertical_->sizeHint().width()),
+                 std::max(1, height() - kRulerHeight - horizontal_->sizeHint().height()));
+}
+
+int TimelineView::scrollY() const { return vertical_->value(); }
+
+PixelMapping TimelineView::mapping() const {
+    return PixelMapping::of(viewport_.visibleBegin(), viewport_.visibleEnd(), laneArea().width());
+}
+
+double TimelineView::xOf(int64_t t) const { return headerWidth_ + mapping().toX(t); }
+int64_t TimelineView::timeAt(double x) const { return mapping().toTime(x - headerWidth_); }
+
+void TimelineView::updateScrollBars() {
+    updatingScrollBars_ = true;
+    const QRect area = laneArea();
+    const int sb = vertical_->sizeHint().width(), hb = horizontal_->sizeHint().height();
+    vertical_->setGeometry(width() - sb, kRulerHeight, sb, height() - kRulerHeight - hb);
+    horizontal_->setGeometry(headerWidth_, height() - hb, width() - headerWidth_ - sb, hb);
+    vertical_->setRange(0, std::max(0, layout_.totalHeight() - area.height()));
+    vertical_->setPageStep(area.height());
+    vertical_->setSingleStep(RowLayout::kDepthPx);
+    const double whole = double(viewport_.wholeEnd() - viewport_.wholeBegin());
+    const int page = std::max(1, static_cast<int>(kScrollSteps * viewport_.visibleSpan() / whole));
+    horizontal_->setRange(0, kScrollSteps - page);
+    horizontal_->setPageStep(page);
+    horizontal_->setSingleStep(std::max(1, page / 10));
+    horizontal_->setValue(static_cast<int>(kScrollSteps * (viewport_.visibleBegin() - viewport_.wholeBegin()) / whole));
+    updatingScrollBars_ = false;
+}
+
+void TimelineView::viewportMoved() {
+    updateScrollBars();
+    update();
+    emit viewportChanged();
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+    updateScrollBars();
+}
+
+void TimelineView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) {
+        palette_ = TimelinePalette::from(palette());
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+const TimelineView::LaneCache& TimelineView::geometry(int report, int lane, int maxDepths) const {
+    const PixelMapping map = mapping();
+    if (map.begin_ns != cachedMapping_.begin_ns || map.ns_per_px != cachedMapping_.ns_per_px ||
+        map.width_px != cachedMapping_.width_px) {
+        cache_.clear();
+        cachedMapping_ = map;
+    }
+    auto [it, inserted] = cache_.try_emplace({report, lane, maxDepths});
+    if (inserted) {
+        struct Collect final : GeometrySink {
+            LaneCache& out;
+            explicit Collect(LaneCache& c) : out(c) {}
+            void box(const Box& b) override { out.boxes.push_back(b); }
+            void marker(const MarkerBox& m) override { out.markers.push_back(m); }
+        } sink(it->second);
+        buildLaneGeometry(layout_.reports()[report]->lanes[lane], map, sink, {}, maxDepths);
+    }
+    return it->second;
+}
+
+// ---- navigation ----
+
+void TimelineView::zoomTo(int64_t begin, int64_t end, bool remember) {
+    if (remember) {
+        history_.emplace_back(viewport_.visibleBegin(), viewport_.visibleEnd());
+        if (history_.size() > kHistoryLimit) history_.erase(history_.begin());
+    }
+    viewport_.setVisible(begin, end);
+    viewportMoved();
+}
+
+void TimelineView::zoomAround(double factor, int64_t anchor) {
+    viewport_.zoom(factor, anchor);
+    viewportMoved();
+}
+
+void TimelineView::panBy(int64_t delta) {
+    viewport_.pan(delta);
+    viewportMoved();
+}
+
+void TimelineView::fitAll() { zoomTo(viewport_.wholeBegin(), viewport_.wholeEnd()); }
+
+void TimelineView::fitSelection() {
+    if (range_) {
+        zoomTo(range_->first, range_->second);
+    } else if (selected_) {
+        const Lane& lane = layout_.reports()[selected_->report]->lanes[selected_->lane];
+        const int64_t s = lane.events.start_ns[selected_->event], e = lane.events.end_ns[selected_->event];
+        const int64_t margin = std::max<int64_t>((e - s) / 10, 50);
+        zoomTo(s - margin, e + margin);
+    }
+}
+
+bool TimelineView::back() {
+    if (history_.empty()) return false;
+    const auto [b, e] = history_.back();
+    history_.pop_back();
+    viewport_.setVisible(b, e);
+    viewportMoved();
+    return true;
+}
+
+void TimelineView::setSelectedRange(std::optional<std::pair<int64_t, int64_t>> range) {
+    range_ = range;
+    update();
+    emit rangeSelected(range_);
+}
+
+void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
+    selected_ = event;
+    linked_.clear();
+    if (event && reveal) {
+        const Lane& lane = layout_.reports()[event->report]->lanes[event->lane];
+        const int64_t s = lane.events.start_ns[event->event], e = lane.events.end_ns[event->event];
+        const int64_t span = std::max<int64_t>((e - s) * 3, 2000);
+        zoomTo(s - (span - (e - s)) / 2, s - (span - (e - s)) / 2 + span);
+        for (const LayoutRow& row : layout_.rows())
+            if (row.report == event->report &&
+                std::find(row.lanes.begin(), row.lanes.end(), int(event->lane)) != row.lanes.end()) {
+                if (row.y < scrollY() || row.y + row.height > scrollY() + laneArea().height())
+                    vertical_->setValue(row.y - laneArea().height() / 3);
+                break;
+            }
+    }
+    update();
+    emit eventSelected(selected_);
+}
+
+void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
+    linked_ = std::move(events);
+    update();
+}
+
+void TimelineView::addMarker(int64_t t, const QString& name) {
+    markers_.push_back({t, name.isEmpty() ? QString("Marker %1").arg(markers_.size() + 1) : name});
+    std::sort(markers_.begin(), markers_.end(), [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+    update();
+    emit markersChanged();
+}
+
+void TimelineView::renameMarker(int index, const QString& name) {
+    if (index < 0 || index >= int(markers_.size())) return;
+    markers_[index].name = name;
+    update();
+    emit markersChanged();
+}
+
+void TimelineView::removeMarker(int index) {
+    if (index < 0 || index >= int(markers_.size())) return;
+    markers_.erase(markers_.begin() + index);
+    update();
+    emit markersChanged();
+}
+
+// ---- hit testing ----
+
+std::optional<ViewEvent> TimelineView::eventAt(QPoint pos, uint32_t* mergedCount) const {
+    const QRect area = laneArea();
+    if (!area.contains(pos)) return std::nullopt;
+    const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
+    if (!row || row->lanes.empty() || row->type == Row::Type::Counter) return std::nullopt;
+    const int top = row->y - scrollY() + kRulerHeight;
+    const int depth = (pos.y() - top - RowLayout::kPaddingPx / 2) / RowLayout::kDepthPx;
+    const bool summary = row->type != Row::Type::Lane;
+    for (int lane : row->lanes) {
+        const LaneCache& g = geometry(row->report, lane, summary ? 1 : 256);
+        if (const Box* b = boxAt(g.boxes, summary ? 0 : depth, pos.x() - headerWidth_)) {
+            if (mergedCount) *mergedCount = b->count;
+            return ViewEvent{row->report, uint32_t(lane), b->event(layout_.reports()[row->report]->lanes[lane])};
+        }
+    }
+    return std::nullopt;
+}
+
+QRect TimelineView::eventRect(const ViewEvent& ev) const {
+    for (const LayoutRow& row : layout_.rows()) {
+        if (row.report != ev.report || std::find(row.lanes.begin(), row.lanes.end(), int(ev.lane)) == row.lanes.end())
+            continue;
+        const Lane& lane = layout_.reports()[ev.report]->lanes[ev.lane];
+        const bool summary = row.type != Row::Type::Lane;
+        const int depth = summary ? 0 : lane.events.depth[ev.event];
+        const int top = row.y - scrollY() + kRulerHeight + RowLayout::kPaddingPx / 2 + depth * RowLayout::kDepthPx;
+        const int x0 = int(std::floor(xOf(lane.events.start_ns[ev.event])));
+        const int x1 = std::max(x0 + 2, int(std::ceil(xOf(lane.events.end_ns[ev.event]))));
+        return QRect(QPoint(x0, top), QPoint(x1, top + RowLayout::kDepthPx - 2));
+    }
+    return {};
+}
+
+// ---- input ----
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    const double steps = event->angleDelta().y() / 120.0;
+    if (pos.x() < headerWidth_ && !(event->modifiers() & Qt::ControlModifier)) {
+        vertical_->setValue(vertical_->value() - int(steps * 3 * RowLayout::kDepthPx));
+        return;
+    }
+    if (event->modifiers() & Qt::ShiftModifier) {
+        const double dx = event->angleDelta().x() ? event->angleDelta().x() / 120.0 : steps;
+        panBy(static_cast<int64_t>(-dx * 0.1 * double(viewport_.visibleSpan())));
+        return;
+    }
+    // Remember the view before a burst of wheel zooming, not every notch.
+    if (lastWheel_.elapsed() > 600) history_.emplace_back(viewport_.visibleBegin(), viewport_.visibleEnd());
+    lastWheel_.restart();
+    zoomAround(std::pow(1.25, steps), timeAt(std::max<double>(pos.x(), headerWidth_)));
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+    setFocus();
+    const QPoint pos = event->position().toPoint();
+    drag_ = {};
+    drag_.origin = pos;
+    if (event->button() != Qt::LeftButton) return;
+    if (std::abs(pos.x() - headerWidth_) <= 3) {
+        drag_.kind = Drag::Kind::ResizeHeader;
+    } else if (pos.x() < headerWidth_) {
+        const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
+        if (!row || pos.y() < kRulerHeight) return;
+        const int arrowRight = 8 + row->level * 14 + 14;
+        if (row->expandable && pos.x() < arrowRight) {
+            layout_.toggleExpanded(row->key);
+            rowsChanged();
+            return;
+        }
+        drag_.kind = Drag::Kind::MoveRow;
+        drag_.rowKey = row->key;
+    } else if (pos.y() < kRulerHeight || (event->modifiers() & Qt::ControlModifier)) {
+        drag_.kind = Drag::Kind::Select;
+        drag_.anchorTime = timeAt(pos.x());
+    } else {
+        drag_.kind = Drag::Kind::Pan;
+        drag_.originBegin = viewport_.visibleBegin();
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    switch (drag_.kind) {
+        case Drag::Kind::Pan: {
+            const double nsPerPx = mapping().ns_per_px;
+            const int64_t begin = drag_.originBegin - static_cast<int64_t>((pos.x() - drag_.origin.x()) * nsPerPx);
+            viewport_.setVisible(begin, begin + viewport_.visibleSpan());
+            setCursor(Qt::ClosedHandCursor);
+            viewportMoved();
+            return;
+        }
+        case Drag::Kind::Select: {
+            const int64_t t = timeAt(std::clamp(pos.x(), headerWidth_, laneArea().right()));
+            range_ = std::make_pair(std::min(t, drag_.anchorTime), std::max(t, drag_.anchorTime));
+            update();
+            return;
+        }
+        case Drag::Kind::ResizeHeader:
+            headerWidth_ = std::clamp(pos.x(), 120, width() / 2);
+            rowsChanged();
+            return;
+        case Drag::Kind::MoveRow:
+            if (std::abs(pos.y() - drag_.origin.y()) > 6) setCursor(Qt::DragMoveCursor);
+            return;
+        case Drag::Kind::None: break;
+    }
+    setCursor(std::abs(pos.x() - headerWidth_) <= 3 ? Qt::SplitHCursor : Qt::ArrowCursor);
+    uint32_t merged = 0;
+    const auto hover = eventAt(pos, &merged);
+    if (hover != hovered_) {
+        hovered_ = hover;
+        update();
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    const bool moved = (pos - drag_.origin).manhattanLength() > 4;
+    if (drag_.kind == Drag::Kind::Select) {
+        if (range_ && range_->second > range_->first && moved) emit rangeSelected(range_);
+        else setSelectedRange(std::nullopt);
+    } else if (drag_.kind == Drag::Kind::Pan && !moved) {
+        selectEvent(eventAt(pos));
+    } else if (drag_.kind == Drag::Kind::MoveRow && moved) {
+        if (const LayoutRow* target = layout_.rowAt(pos.y() - kRulerHeight + scrollY()))
+            if (layout_.moveBefore(drag_.rowKey, target->key)) rowsChanged();
+    }
+    drag_ = {};
+    unsetCursor();
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if (pos.x() < headerWidth_) {
+        if (const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY()); row && row->expandable) {
+            layout_.toggleExpanded(row->key);
+            rowsChanged();
+        }
+        return;
+    }
+    uint32_t merged = 0;
+    const auto ev = eventAt(pos, &merged);
+    if (!ev) {
+        fitSelection();
+        return;
+    }
+    const Lane& lane = layout_.reports()[ev->report]->lanes[ev->lane];
+    if (merged > 1) {  // zoom into the merged run
+        const uint32_t first = ev->event;
+        const int64_t s = lane.events.start_ns[first];
+        // The run spans from its first event to the last one merged with it.
+        int64_t e = lane.events.end_ns[first];
+        const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
+        const LaneCache& g = geometry(row->report, int(ev->lane), row->type == Row::Type::Lane ? 256 : 1);
+        for (const Box& b : g.boxes)
+            if (b.event(lane) == first) e = lane.events.end_ns[lane.depth_order[b.first + b.count - 1]];
+        zoomTo(s, std::max(e, s + 100));
+        return;
+    }
+    selectEvent(ev);
+    fitSelection();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    const int64_t span = viewport_.visibleSpan();
+    const int64_t centre = viewport_.visibleBegin() + span / 2;
+    const QPoint cursor = mapFromGlobal(QCursor::pos());
+    const int64_t anchor = laneArea().contains(cursor) ? timeAt(cursor.x()) : centre;
+    switch (event->key()) {
+        case Qt::Key_W: case Qt::Key_Up: zoomAround(1.5, anchor); break;
+        case Qt::Key_S: case Qt::Key_Down: zoomAround(1 / 1.5, anchor); break;
+        case Qt::Key_A: case Qt::Key_Left: panBy(-span / 8); break;
+        case Qt::Key_D: case Qt::Key_Right: panBy(span / 8); break;
+        case Qt::Key_F: fitSelection(); break;
+        case Qt::Key_Home: fitAll(); break;
+        case Qt::Key_Backspace: back(); break;
+        case Qt::Key_Escape:
+            setSelectedRange(std::nullopt);
+            selectEvent(std::nullopt);
+            break;
+        case Qt::Key_M:
+            if (event->modifiers() & Qt::ControlModifier) addMarker(anchor);
+            else QWidget::keyPressEvent(event);
+            break;
+        default: QWidget::keyPressEvent(event);
+    }
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+    const LayoutRow* row = layout_.rowAt(event->pos().y() - kRulerHeight + scrollY());
+    QMenu menu(this);
+    if (row && event->pos().y() >= kRulerHeight) {
+        const std::string key = row->key;
+        menu.addAction(QString("Hide “%1”").arg(qs(row->label)), this, [this, key] { layout_.hide(key); rowsChanged(); });
+        menu.addAction("Show only this", this, [this, key] { layout_.showOnly(key); rowsChanged(); });
+        if (row->expandable)
+            menu.addAction(row->expanded ? "Collapse" : "Expand", this, [this, key] { layout_.toggleExpanded(key); rowsChanged(); });
+    }
+    menu.addAction(QString("Show all rows (%1 hidden)").arg(layout_.hiddenCount()), this, [this] { layout_.showAll(); rowsChanged(); })
+        ->setEnabled(layout_.hiddenCount() > 0);
+    menu.addSeparator();
+    menu.addAction("Fit all\tHome", this, &TimelineView::fitAll);
+    menu.addAction("Zoom back\tBackspace", this, &TimelineView::back)->setEnabled(!history_.empty());
+    menu.exec(event->globalPos());
+}
+
+bool TimelineView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        showTooltip(static_cast<QHelpEvent*>(event)->pos());
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void TimelineView::showTooltip(QPoint pos) {
+    uint32_t merged = 0;
+    const auto ev = eventAt(pos, &merged);
+    if (!ev) {
+        QToolTip::hideText();
+        return;
+    }
+    const Report& r = *layout_.reports()[ev->report];
+    const Lane& lane = r.lanes[ev->lane];
+    QString text;
+    if (merged > 1) {
+        text = QString("<b>%1 events</b> too small to show at this zoom<br>double-click to zoom in").arg(merged);
+    } else {
+        const int64_t s = lane.events.start_ns[ev->event], e = lane.events.end_ns[ev->event];
+        text = QString("<b>%1</b><br>start %2<br>duration %3<br>%4")
+                   .arg(qs(r.str(lane.events.name_id[ev->event])).toHtmlEscaped(),
+                        qs(formatDuration(s - viewport_.wholeBegin(), 6)), qs(formatDuration(e - s)),
+                        qs(r.str(lane.name_id)).toHtmlEscaped());
+    }
+    QToolTip::showText(mapToGlobal(pos), text, this);
+}
+
+}  // namespace lanescope

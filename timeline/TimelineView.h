@@ -1,0 +1,149 @@
+#pragma once
+#include <QElapsedTimer>
+#include <QWidget>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "model/Report.h"
+#include "timeline/LaneGeometry.h"
+#include "timeline/Palette.h"
+#include "timeline/RowLayout.h"
+#include "timeline/TimeViewport.h"
+
+class QScrollBar;
+
+namespace lanescope {
+
+// An event of one of the view's reports.
+struct ViewEvent {
+    int report = -1;
+    uint32_t lane = 0;
+    uint32_t event = 0;
+    bool operator==(const ViewEvent&) const = default;
+};
+
+struct TimeMarker {
+    int64_t time_ns;
+    QString name;
+};
+
+// The timeline: a row header on the left, a ruler on top, and the lanes, drawn from cached
+// level-of-detail geometry that is rebuilt only when the viewport, size or rows change.
+// Mouse: wheel zooms around the cursor (Shift+wheel pans), drag pans, Ctrl+drag or a drag
+// on the ruler selects a time range, click selects an event, double-click zooms to it.
+// Keys: W/S and Up/Down zoom, A/D and Left/Right pan, F fits the selection, Home fits all,
+// Backspace goes back in the zoom history, Ctrl+M drops a marker.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    const std::vector<std::shared_ptr<const Report>>& reports() const { return layout_.reports(); }
+    RowLayout& rows() { return layout_; }
+    void rowsChanged();  // after changing rows() directly
+    const TimeViewport& viewport() const { return viewport_; }
+
+    void zoomTo(int64_t begin_ns, int64_t end_ns, bool remember = true);
+    void zoomAround(double factor, int64_t anchor_ns);
+    void panBy(int64_t delta_ns);
+    void fitAll();
+    void fitSelection();
+    bool back();
+
+    std::optional<std::pair<int64_t, int64_t>> selectedRange() const { return range_; }
+    void setSelectedRange(std::optional<std::pair<int64_t, int64_t>> range);
+    std::optional<ViewEvent> selectedEvent() const { return selected_; }
+    // Selects an event; with `reveal` zooms to it and scrolls its row into view.
+    void selectEvent(std::optional<ViewEvent> event, bool reveal = false);
+    // Events drawn highlighted and joined to the selection by a line (launcher, launched).
+    void setLinkedEvents(std::vector<ViewEvent> events);
+
+    const std::vector<TimeMarker>& markers() const { return markers_; }
+    void addMarker(int64_t time_ns, const QString& name = {});
+    void renameMarker(int index, const QString& name);
+    void removeMarker(int index);
+
+    // x of a time in widget coordinates, and back; the lane area starts at headerWidth().
+    double xOf(int64_t t_ns) const;
+    int64_t timeAt(double x) const;
+    int headerWidth() const { return headerWidth_; }
+    static constexpr int kRulerHeight = 28;
+    // The row and box under a widget point, if any (for tooltips and tests).
+    std::optional<ViewEvent> eventAt(QPoint pos, uint32_t* mergedCount = nullptr) const;
+    QRect eventRect(const ViewEvent& event) const;  // where an event is drawn, empty if not
+
+    double lastFrameMs() const { return lastFrameMs_; }
+
+signals:
+    void eventSelected(std::optional<lanescope::ViewEvent> event);
+    void rangeSelected(std::optional<std::pair<int64_t, int64_t>> range);
+    void viewportChanged();
+    void markersChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct LaneCache {
+        std::vector<Box> boxes;
+        std::vector<MarkerBox> markers;
+    };
+    struct Drag {
+        enum class Kind { None, Pan, Select, MoveRow, ResizeHeader } kind = Kind::None;
+        QPoint origin;
+        int64_t originBegin = 0;
+        int64_t anchorTime = 0;
+        std::string rowKey;
+    };
+
+    PixelMapping mapping() const;
+    const LaneCache& geometry(int report, int lane, int maxDepths) const;
+    QRect laneArea() const;
+    int scrollY() const;
+    void updateScrollBars();
+    void viewportMoved();
+    void paintRuler(QPainter& p, const struct RulerTicks& ticks);
+    void paintRow(QPainter& p, const LayoutRow& row, int top);
+    void paintLaneRow(QPainter& p, const LayoutRow& row, int top);
+    void paintCounterRow(QPainter& p, const LayoutRow& row, int top);
+    void paintHeader(QPainter& p, const LayoutRow& row, int top);
+    void paintOverlays(QPainter& p);
+    void showTooltip(QPoint pos);
+    int64_t rangeEndClamp(int64_t t) const;
+
+    RowLayout layout_;
+    TimeViewport viewport_;
+    TimelinePalette palette_;
+    std::vector<std::unique_ptr<class EventColors>> colors_;  // per report
+    mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;
+    mutable PixelMapping cachedMapping_{};
+    QScrollBar* vertical_;
+    QScrollBar* horizontal_;
+    int headerWidth_ = 280;
+    Drag drag_;
+    std::optional<std::pair<int64_t, int64_t>> range_;
+    std::optional<ViewEvent> selected_, hovered_;
+    std::vector<ViewEvent> linked_;
+    std::vector<TimeMarker> markers_;
+    std::vector<std::pair<int64_t, int64_t>> history_;
+    QElapsedTimer lastWheel_;
+    double lastFrameMs_ = 0;
+    bool showFrameTime_ = false;
+    bool updatingScrollBars_ = false;
+};
+
+}  // namespace lanescope
