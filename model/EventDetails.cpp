@@ -193,7 +193,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             const MemcpyInfo& m = report.memcpys[payload];
             add("Bytes", detailBytes(m.bytes));
             add("Throughput", detailThroughput(m.bytes, duration));
-            add("Kind", copyKindLabel(m.copy_kind));
+            add("Copy kind", copyKindLabel(m.copy_kind));
             add("Source memory", memKindLabel(m.src_kind));
             add("Destination memory", memKindLabel(m.dst_kind));
             add("Correlation id", std::to_string(m.correlation_id));

@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -10,20 +8,10 @@
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
-#include "tests/bench/SyntheticReport.h"
+#include "tests/bench/BenchInput.h"
 
 namespace lanescope::bench {
 namespace {
-
-// A file in the temporary directory, removed when this goes out of scope.
-struct TempFile {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("lanescope-bench-" + std::to_string(getpid()) + ".sqlite");
-    ~TempFile() {
-        std::error_code ec;
-        std::filesystem::remove(path, ec);
-    }
-};
 
 // Milliseconds to compute every statistics report over `range`.
 double timeAllReports(const Report& report, TimeRange range) {
@@ -38,36 +26,12 @@ double timeAllReports(const Report& report, TimeRange range) {
 int statsCommand(int argc, char** argv) {
     const Args args = parseArgs(argc, argv, 2, {"events", "runs"});
     if (!args.error.empty()) return usageError(args.error);
-    if (args.has("events") == (args.positional.size() == 1) || args.positional.size() > 1)
-        return usageError("stats needs either --events N or one FILE");
     const auto runs = args.options.count("runs") ? parseCount(args.options.at("runs")) : 5;
     if (!runs) return usageError("--runs needs a positive count");
 
-    std::optional<TempFile> temp;
-    std::filesystem::path file;
-    if (args.has("events")) {
-        const auto events = parseCount(args.options.at("events"));
-        if (!events) return usageError("--events needs a positive count");
-        file = temp.emplace().path;
-        std::error_code ec;
-        std::filesystem::remove(file, ec);  // left by a crashed run with our pid
-        try {
-            writeSyntheticReport(file, *events);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "lanescope-bench: %s\n", e.what());
-            return kExitBadInput;
-        }
-    } else {
-        file = args.positional.front();
-    }
-
-    NullProgress progress;
-    ImportResult result = importFile(file, ImportOptions{}, progress);
-    if (!result.ok()) {
-        std::fprintf(stderr, "%s\n", result.error().message.c_str());
-        return kExitBadInput;
-    }
-    const Report& report = *result.report();
+    const BenchInput input = loadBenchInput(args);
+    if (!input.report) return input.exit_code;
+    const Report& report = *input.report;
     // The middle tenth of the trace: [begin + 45%, begin + 55%) of its span.
     const int64_t span = report.meta.end_ns - report.meta.begin_ns;
     const TimeRange middle{report.meta.begin_ns + span / 100 * 45,

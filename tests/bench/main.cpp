@@ -16,8 +16,8 @@ constexpr const char* kUsage =
     "      import time and memory, median of K runs (default 5)\n"
     "  lanescope-bench stats [--events N | FILE] [--runs K]\n"
     "      the six statistics reports over the whole trace and its middle tenth\n"
-    "  lanescope-bench render ...\n"
-    "      not available yet\n"
+    "  lanescope-bench render [--events N | FILE] [--size WxH] [--frames K]\n"
+    "      frame build + paint times over 12 zoom levels, whole trace to 1 us (default 1920x1080)\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -36,10 +36,7 @@ int main(int argc, char** argv) {
     if (command == "generate") return generateCommand(argc, argv);
     if (command == "import") return importCommand(argc, argv);
     if (command == "stats") return statsCommand(argc, argv);
-    if (command == "render") {
-        std::fputs("render: not available yet (the timeline comes with issue 3)\n", stderr);
-        return kExitUsage;
-    }
+    if (command == "render") return renderCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;
