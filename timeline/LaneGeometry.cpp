@@ -21,9 +21,15 @@ struct DepthSlice {
         }
         return lo;
     }
-    // First position in [from, end) whose event starts at or after t.
+    // First position in [from, end) whose event starts at or after t. Gallops from `from`
+    // first: the answer is usually near, and nearby entries are already in cache.
     uint32_t firstStartingAt(uint32_t from, int64_t t) const {
-        uint32_t lo = from, hi = end;
+        uint32_t lo = from, hi = from, step = 1;
+        while (hi < end && start(hi) < t) {
+            lo = hi + 1;
+            hi = (end - hi > step) ? hi + step : end;
+            step *= 2;
+        }
         while (lo < hi) {
             const uint32_t mid = lo + (hi - lo) / 2;
             if (start(mid) >= t) hi = mid; else lo = mid + 1;

@@ -29,6 +29,7 @@ TimelinePalette TimelinePalette::from(const QPalette& p) {
     t.headerText = p.color(QPalette::WindowText);
     t.groupText = p.color(QPalette::WindowText);
     t.grid = t.dark ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 24);
+    t.gridOpaque = t.dark ? base.lighter(130) : base.darker(110);  // drawn behind events
     t.rulerBackground = p.color(QPalette::Window);
     t.rulerText = p.color(QPalette::WindowText);
     t.selection = t.dark ? QColor(120, 170, 255, 50) : QColor(40, 110, 240, 40);
@@ -81,8 +82,9 @@ QRgb EventColors::color(const Lane& lane, uint32_t event) {
 }
 
 QRgb EventColors::merged(QRgb color, bool dark) {
-    const QColor c(color);
-    return (dark ? c.darker(135) : c.lighter(125)).rgb();
+    auto [it, inserted] = merged_[dark].try_emplace(color, 0);
+    if (inserted) it->second = (dark ? QColor(color).darker(135) : QColor(color).lighter(125)).rgb();
+    return it->second;
 }
 
 QRgb EventColors::textOn(QRgb background) {

@@ -2,6 +2,7 @@
 #include <QColor>
 #include <QPalette>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "model/Report.h"
@@ -12,7 +13,7 @@ namespace lanescope {
 // desktops both read well.
 struct TimelinePalette {
     bool dark = false;
-    QColor background, alternateRow, headerBackground, headerText, groupText, grid, rulerBackground,
+    QColor background, alternateRow, headerBackground, headerText, groupText, grid, gridOpaque, rulerBackground,
         rulerText, selection, selectionEdge, hover, marker, mergedOutline;
     static TimelinePalette from(const QPalette& palette);
 };
@@ -25,8 +26,8 @@ class EventColors {
 public:
     explicit EventColors(const Report& report) : report_(report), byName_(report.strings.size(), 0) {}
     QRgb color(const Lane& lane, uint32_t event);
-    // A darker or lighter variant for boxes standing for several merged events.
-    static QRgb merged(QRgb color, bool dark);
+    // A darker or lighter variant for boxes standing for several merged events (cached).
+    QRgb merged(QRgb color, bool dark);
     static QRgb textOn(QRgb background);
     static bool isSynchronizingCall(std::string_view name);
 
@@ -34,6 +35,7 @@ private:
     QRgb byKindAndName(EventKind kind, uint32_t name);
     const Report& report_;
     std::vector<QRgb> byName_;  // by string id; 0 = not computed yet
+    std::unordered_map<QRgb, QRgb> merged_[2];  // by source colour, for light and dark
 };
 
 }  // namespace lanescope

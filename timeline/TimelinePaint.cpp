@@ -3,9 +3,11 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStaticText>
 #include <QScrollBar>
 #include <unordered_map>
 
+#include "timeline/TextCache.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
@@ -23,8 +25,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     timer.start();
     QPainter p(this);
     const QRect area = laneArea();
-    p.fillRect(rect(), palette_.background);
     const RulerTicks ticks = rulerTicks(viewport_.visibleBegin(), viewport_.visibleEnd(), area.width(), viewport_.wholeBegin());
+    // Few, large fills and one call per kind of line: the raster engine's cost is per call.
+    p.fillRect(QRect(0, kRulerHeight, headerWidth_, height()), palette_.headerBackground);
+    p.fillRect(QRect(headerWidth_, kRulerHeight, width() - headerWidth_, height()), palette_.background);
 
     p.save();
     p.setClipRect(QRect(0, kRulerHeight, width(), area.height()));
@@ -32,12 +36,26 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const auto& rows = layout_.rows();
     auto first = std::upper_bound(rows.begin(), rows.end(), scrollY(), [](int y, const LayoutRow& r) { return y < r.y; });
     if (first != rows.begin()) --first;
-    for (auto it = first; it != rows.end() && it->y + offset < area.bottom(); ++it) paintRow(p, *it, it->y + offset);
-    p.setPen(palette_.grid);
-    for (int64_t t : ticks.times) {
-        const int x = int(xOf(t));
-        p.drawLine(x, kRulerHeight, x, area.bottom());
+    auto last = first;
+    while (last != rows.end() && last->y + offset < area.bottom()) ++last;
+    // Row stripes and the time grid behind the events.
+    std::vector<QRect> stripes;
+    std::vector<QLine> separators;
+    for (auto it = first; it != last; ++it) {
+        const int top = it->y + offset;
+        if ((it - rows.begin()) % 2) stripes.emplace_back(headerWidth_, top, area.width(), it->height);
+        separators.emplace_back(0, top + it->height - 1, headerWidth_, top + it->height - 1);
     }
+    p.setPen(Qt::NoPen);
+    p.setBrush(palette_.alternateRow);
+    p.drawRects(stripes.data(), int(stripes.size()));
+    std::vector<QLine> grid;
+    for (int64_t t : ticks.times) grid.emplace_back(int(xOf(t)), kRulerHeight, int(xOf(t)), area.bottom());
+    p.setPen(palette_.gridOpaque);
+    p.drawLines(grid.data(), int(grid.size()));
+    for (auto it = first; it != last; ++it) paintRow(p, *it, it->y + offset);
+    p.setPen(palette_.grid);
+    p.drawLines(separators.data(), int(separators.size()));
     p.restore();
 
     paintRuler(p, ticks);
@@ -66,9 +84,11 @@ void TimelineView::paintRuler(QPainter& p, const RulerTicks& ticks) {
                QString("%1 visible").arg(qs(formatDuration(viewport_.visibleSpan(), 3))));
     p.save();
     p.setClipRect(QRect(headerWidth_, 0, laneArea().width(), kRulerHeight));
+    std::vector<QLine> marks;
+    for (int64_t t : ticks.times) marks.emplace_back(int(xOf(t)), kRulerHeight - 7, int(xOf(t)), kRulerHeight - 1);
+    p.drawLines(marks.data(), int(marks.size()));
     for (int64_t t : ticks.times) {
         const int x = int(xOf(t));
-        p.drawLine(x, kRulerHeight - 7, x, kRulerHeight - 1);
         p.drawText(QRect(x + 3, 2, 140, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignVCenter,
                    qs(formatTick(t, origin, ticks.step_ns)));
     }
@@ -76,19 +96,12 @@ void TimelineView::paintRuler(QPainter& p, const RulerTicks& ticks) {
 }
 
 void TimelineView::paintRow(QPainter& p, const LayoutRow& row, int top) {
-    const QRect area = laneArea();
-    const int index = int(&row - layout_.rows().data());
-    if (index % 2) p.fillRect(QRect(0, top, area.right(), row.height), palette_.alternateRow);
     if (row.type == Row::Type::Counter) paintCounterRow(p, row, top);
     else if (!row.lanes.empty()) paintLaneRow(p, row, top);
     paintHeader(p, row, top);
 }
 
 void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
-    const QRect header(0, top, headerWidth_ - 1, row.height);
-    p.fillRect(header, palette_.headerBackground);
-    p.setPen(palette_.grid);
-    p.drawLine(0, top + row.height - 1, headerWidth_, top + row.height - 1);
     const int indent = 8 + row.level * 14;
     const int lineHeight = std::min(row.height, RowLayout::kGroupPx);
     if (row.expandable) {
@@ -105,7 +118,8 @@ void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
     p.setFont(font);
     p.setPen(palette_.headerText);
     const QRect text(indent + 14, top, headerWidth_ - indent - 20, lineHeight);
-    p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(qs(row.label), Qt::ElideMiddle, text.width()));
+    const QStaticText& label = textCache_->elided(qs(row.label), text.width(), Qt::ElideMiddle, p.font());
+    p.drawStaticText(QPointF(text.left(), text.top() + (text.height() - p.fontMetrics().height()) / 2.0), label);
     font.setBold(false);
     p.setFont(font);
 }
@@ -130,7 +144,7 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
                            std::max(1.0, x1 - x0 - (x1 - x0 > 4 ? 1 : 0)), boxHeight);
             const uint32_t event = b.event(lane);
             QRgb color = colors.color(lane, event);
-            if (b.count > 1) color = EventColors::merged(color, palette_.dark);
+            if (b.count > 1) color = colors.merged(color, palette_.dark);
             byColor[color].push_back(r);
             if (b.count == 1 && r.width() >= kMinTextPx) labels.push_back({r, color, &lane, event});
         }
@@ -151,7 +165,9 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
         const QRectF text = l.rect.adjusted(3, 0, -2, 0).intersected(QRectF(area));
         if (text.width() < 12) continue;
         const QString name = qs(report.str(l.lane->events.name_id[l.event]));
-        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(name, Qt::ElideRight, int(text.width())));
+        const QStaticText& label = textCache_->elided(name, int(text.width()), Qt::ElideRight, p.font());
+        if (label.text().isEmpty() || label.text() == QStringLiteral("…")) continue;
+        p.drawStaticText(QPointF(text.left(), text.top() + (text.height() - p.fontMetrics().height()) / 2.0), label);
     }
 }
 

@@ -11,19 +11,20 @@
 #include <cmath>
 
 #include "timeline/HitTest.h"
+#include "timeline/TextCache.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
 namespace {
 
-constexpr int kScrollSteps = 1000000;  // horizontal scrollbar resolution
+constexpr int kScrollSteps = 4096;  // horizontal scrollbar resolution: about a step per pixel
 constexpr int kHistoryLimit = 100;
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 }  // namespace
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent), textCache_(std::make_unique<TextCache>()) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);

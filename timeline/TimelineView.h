@@ -130,6 +130,7 @@ private:
     TimelinePalette palette_;
     std::vector<std::unique_ptr<class EventColors>> colors_;  // per report
     mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;
+    std::unique_ptr<class TextCache> textCache_;
     mutable PixelMapping cachedMapping_{};
     QScrollBar* vertical_;
     QScrollBar* horizontal_;
