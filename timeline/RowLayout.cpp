@@ -139,7 +139,15 @@ void RowLayout::appendRows(const Node& node, int level, int report, bool ancesto
     row.expanded = row.expandable && (!collapsed_.count(node.key) || (filtering_ && !selfMatch));
     row.y = rows_.empty() ? 0 : rows_.back().y + rows_.back().height;
     row.height = rowHeight(node, report, row.expanded);
-    if (row.type == Row::Type::Lane || !row.expanded) collectLanes(node, row.lanes);
+    if (row.type == Row::Type::Gpu) {
+        // A GPU's row always shows the work of all its streams, merged on one line.
+        collectLanes(node, row.lanes);
+        const Report& r = *reports_[report];
+        std::erase_if(row.lanes, [&](int lane) { return r.lanes[lane].kind != LaneKind::GpuStream; });
+        row.height = RowLayout::kDepthPx + RowLayout::kPaddingPx;
+    } else if (row.type == Row::Type::Lane || !row.expanded) {
+        collectLanes(node, row.lanes);
+    }
     rows_.push_back(std::move(row));
     if (rows_.back().expanded)
         for (const Node& c : node.children) appendRows(c, level + 1, report, selfMatch);

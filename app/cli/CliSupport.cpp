@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -86,6 +87,25 @@ std::unique_ptr<Report> loadReport(const std::string& path) {
         return nullptr;
     }
     return std::move(result.report());
+}
+
+namespace {
+
+bool parseInt(std::string_view text, int64_t& out) {
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc{} && ptr == text.data() + text.size();
+}
+
+// "START:END" in ns on the report's timeline.
+}  // namespace
+
+std::optional<TimeRange> parseRange(const std::string& text) {
+    const auto colon = text.find(':');
+    TimeRange range;
+    if (colon == std::string::npos || !parseInt(std::string_view(text).substr(0, colon), range.begin_ns) ||
+        !parseInt(std::string_view(text).substr(colon + 1), range.end_ns) || range.end_ns < range.begin_ns)
+        return std::nullopt;
+    return range;
 }
 
 bool writeOut(const std::string& text) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/Report.h"
+#include "model/TimeRange.h"
 
 namespace lanescope::cli {
 
@@ -25,6 +26,9 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
 // Imports a file, showing a progress line on stderr when it is a terminal. On failure prints
 // the one-line reason to stderr and returns nullptr.
 std::unique_ptr<Report> loadReport(const std::string& path);
+
+// "START:END" in ns on the report's timeline; nullopt when malformed or START > END.
+std::optional<TimeRange> parseRange(const std::string& text);
 
 // Writes text to stdout; false when stdout failed (closed pipe, full disk).
 bool writeOut(const std::string& text);

@@ -28,21 +28,6 @@ std::vector<std::string> splitNames(const std::string& list) {
     return names;
 }
 
-bool parseInt(std::string_view text, int64_t& out) {
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    return ec == std::errc{} && ptr == text.data() + text.size();
-}
-
-// "START:END" in ns on the report's timeline.
-std::optional<TimeRange> parseRange(const std::string& text) {
-    const auto colon = text.find(':');
-    TimeRange range;
-    if (colon == std::string::npos || !parseInt(std::string_view(text).substr(0, colon), range.begin_ns) ||
-        !parseInt(std::string_view(text).substr(colon + 1), range.end_ns) || range.end_ns < range.begin_ns)
-        return std::nullopt;
-    return range;
-}
-
 void appendJson(JsonWriter& j, const StatsTable& table) {
     j.beginObject();
     j.value("report", table.name);

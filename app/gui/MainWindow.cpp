@@ -233,6 +233,10 @@ void MainWindow::openFiles(const QStringList& paths) {
 void MainWindow::importNext() {
     if (queue_.isEmpty()) {
         importing_ = false;
+        if (initialRange_ && !reports_.empty()) {
+            timeline_->zoomTo(initialRange_->first, initialRange_->second, false);
+            initialRange_.reset();
+        }
         if (allLoaded_) allLoaded_(!anyFailed_);
         anyFailed_ = false;
         return;

@@ -32,6 +32,8 @@ public:
     // Called once every requested file has loaded or failed (true when all loaded).
     void setAllLoadedCallback(std::function<void(bool)> callback) { allLoaded_ = std::move(callback); }
     TimelineView* timeline() const { return timeline_; }
+    // The time range to show once the first reports have loaded (command line --range).
+    void setInitialRange(int64_t begin_ns, int64_t end_ns) { initialRange_ = {begin_ns, end_ns}; }
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -68,6 +70,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QProgressDialog* progress_ = nullptr;
     std::function<void(bool)> allLoaded_;
+    std::optional<std::pair<int64_t, int64_t>> initialRange_;
 };
 
 }  // namespace lanescope

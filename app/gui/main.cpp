@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     const QCommandLineOption screenshot("screenshot", "Open the files, save a PNG of the window to OUT, exit.", "OUT");
     const QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT.", "WxH", "1400x900");
-    parser.addOptions({screenshot, size});
+    const QCommandLineOption range("range", "Show this time range once loaded (ns on the report's timeline).", "START:END");
+    parser.addOptions({screenshot, size, range});
     parser.addPositionalArgument("files", "Reports to open (the bundled sample when none).", "[FILE...]");
     parser.process(app);
 
@@ -53,6 +54,16 @@ int main(int argc, char** argv) {
         }
         window.resize(wh[0].toInt(), wh[1].toInt());
         arrangeScreenshot(window, parser.value(screenshot));
+    }
+    if (parser.isSet(range)) {
+        const QStringList parts = parser.value(range).split(':');
+        bool okBegin = false, okEnd = false;
+        const qint64 begin = parts.value(0).toLongLong(&okBegin), end = parts.value(1).toLongLong(&okEnd);
+        if (parts.size() != 2 || !okBegin || !okEnd || end <= begin) {
+            std::fprintf(stderr, "lanescope: --range wants START_NS:END_NS with START < END\n");
+            return 1;
+        }
+        window.setInitialRange(begin, end);
     }
     window.show();
     window.openFiles(files);

@@ -84,3 +84,28 @@ TEST_CASE("lanescope-cli exit codes: 1 for usage, 2 with one line for unreadable
     CHECK(std::count(notReport.err.begin(), notReport.err.end(), '\n') == 1);
     CHECK(cli("--version").out == std::string("lanescope-cli ") + LANESCOPE_VERSION + "\n");
 }
+
+#ifdef LANESCOPE_HAS_RENDER
+TEST_CASE("lanescope-cli render draws the timeline offscreen into a PNG of the asked size") {
+    const auto dir = tempDir("render");
+    const auto out = dir / "timeline.png";
+    const auto r = cli("render " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --out " + quoted(out) +
+                       " --size 1000x600 --range 176000000:214000000");
+    REQUIRE(r.status == 0);
+    const std::string png = readFile(out);
+    REQUIRE(png.size() > 5000);
+    CHECK(png.substr(1, 3) == "PNG");
+    // Width and height from the IHDR chunk (big-endian at bytes 16..23).
+    auto be32 = [&](size_t at) {
+        return (uint32_t(uint8_t(png[at])) << 24) | (uint32_t(uint8_t(png[at + 1])) << 16) |
+               (uint32_t(uint8_t(png[at + 2])) << 8) | uint32_t(uint8_t(png[at + 3]));
+    };
+    CHECK(be32(16) == 1000);
+    CHECK(be32(20) == 600);
+    CHECK(cli("render " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite"))).status == 1);  // no --out
+    CHECK(cli("render " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --out " + quoted(out) +
+              " --range 5:5").status == 1);
+    CHECK(cli("render /nonexistent.sqlite --out " + quoted(out)).status == 2);
+    std::filesystem::remove_all(dir);
+}
+#endif

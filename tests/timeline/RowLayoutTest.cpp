@@ -29,6 +29,10 @@ TEST_CASE("row layout: rows stack without gaps and lanes are as tall as they are
     CHECK(rows[0].label == "train_1gpu.sqlite");
     CHECK(rows[1].label == "GPU 0: NVIDIA H200");
     for (size_t i = 1; i < rows.size(); ++i) CHECK(rows[i].y == rows[i - 1].y + rows[i - 1].height);
+    const LayoutRow* gpuRow = find(layout, "GPU 0: NVIDIA H200");
+    REQUIRE(gpuRow);
+    CHECK(gpuRow->expanded);
+    CHECK(gpuRow->lanes.size() == 1);  // all streams merged on the GPU's own row, even when open
     const LayoutRow* nvtx = find(layout, "NVTX");
     REQUIRE(nvtx);
     CHECK(nvtx->height == 3 * RowLayout::kDepthPx + RowLayout::kPaddingPx);  // step > forward > conv
@@ -48,7 +52,7 @@ TEST_CASE("row layout: collapse shows a summary row, hide, show only, filter, re
     const LayoutRow* collapsed = find(layout, "GPU 0: NVIDIA H200");
     REQUIRE(collapsed);
     CHECK_FALSE(collapsed->expanded);
-    CHECK(collapsed->lanes.size() == 3);  // stream 7 and two sync lanes drawn in the summary
+    CHECK(collapsed->lanes.size() == 1);  // the summary of a GPU shows its streams' work
     CHECK(find(layout, "Stream 7") == nullptr);
     layout.setExpanded(gpu, true);
     CHECK(layout.rows().size() == all);
