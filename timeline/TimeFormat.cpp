@@ -51,13 +51,14 @@ RulerTicks rulerTicks(int64_t begin_ns, int64_t end_ns, int width_px, int64_t or
 }
 
 std::string formatTick(int64_t t_ns, int64_t origin_ns, int64_t step_ns) {
-    const Unit& u = unitFor(double(step_ns));
-    const double value = double(t_ns - origin_ns) / u.ns;
-    // Enough decimals to tell neighbouring ticks apart.
+    // The unit of the value itself ("33.5 ms", not "33500 µs"), with just enough decimals to
+    // tell neighbouring ticks apart.
+    const int64_t offset = t_ns - origin_ns;
+    const Unit& u = offset == 0 ? unitFor(double(step_ns)) : unitFor(double(offset));
     const double stepInUnit = step_ns / u.ns;
-    const int decimals = stepInUnit >= 1 ? 0 : stepInUnit >= 0.1 ? 1 : 2;
+    const int decimals = stepInUnit >= 1 ? 0 : std::min(9, int(std::ceil(-std::log10(stepInUnit) - 1e-9)));
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, u.name);
+    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, offset / u.ns, u.name);
     return buf;
 }
 

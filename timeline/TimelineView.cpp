@@ -200,13 +200,9 @@ void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
         const int64_t s = lane.events.start_ns[event->event], e = lane.events.end_ns[event->event];
         const int64_t span = std::max<int64_t>((e - s) * 3, 2000);
         zoomTo(s - (span - (e - s)) / 2, s - (span - (e - s)) / 2 + span);
-        for (const LayoutRow& row : layout_.rows())
-            if (row.report == event->report &&
-                std::find(row.lanes.begin(), row.lanes.end(), int(event->lane)) != row.lanes.end()) {
-                if (row.y < scrollY() || row.y + row.height > scrollY() + laneArea().height())
-                    vertical_->setValue(row.y - laneArea().height() / 3);
-                break;
-            }
+        if (const LayoutRow* row = rowShowing(*event))
+            if (row->y < scrollY() || row->y + row->height > scrollY() + laneArea().height())
+                vertical_->setValue(row->y - laneArea().height() / 3);
     }
     update();
     emit eventSelected(selected_);
@@ -258,10 +254,20 @@ std::optional<ViewEvent> TimelineView::eventAt(QPoint pos, uint32_t* mergedCount
     return std::nullopt;
 }
 
-QRect TimelineView::eventRect(const ViewEvent& ev) const {
+const LayoutRow* TimelineView::rowShowing(const ViewEvent& ev) const {
+    const LayoutRow* summary = nullptr;
     for (const LayoutRow& row : layout_.rows()) {
         if (row.report != ev.report || std::find(row.lanes.begin(), row.lanes.end(), int(ev.lane)) == row.lanes.end())
             continue;
+        if (row.type == Row::Type::Lane) return &row;
+        if (!summary) summary = &row;
+    }
+    return summary;
+}
+
+QRect TimelineView::eventRect(const ViewEvent& ev) const {
+    if (const LayoutRow* found = rowShowing(ev)) {
+        const LayoutRow& row = *found;
         const Lane& lane = layout_.reports()[ev.report]->lanes[ev.lane];
         const bool summary = row.type != Row::Type::Lane;
         const int depth = summary ? 0 : lane.events.depth[ev.event];

@@ -75,6 +75,8 @@ public:
     // The row and box under a widget point, if any (for tooltips and tests).
     std::optional<ViewEvent> eventAt(QPoint pos, uint32_t* mergedCount = nullptr) const;
     QRect eventRect(const ViewEvent& event) const;  // where an event is drawn, empty if not
+    // The row an event is drawn in: its lane's own row, else a summary row showing it.
+    const LayoutRow* rowShowing(const ViewEvent& event) const;
 
     double lastFrameMs() const { return lastFrameMs_; }
 

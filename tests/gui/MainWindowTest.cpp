@@ -123,6 +123,9 @@ private slots:
         const QString details = window_->findChild<QTextBrowser*>()->toPlainText();
         QVERIFY(details.contains("Grid"));
         QVERIFY(details.contains("Correlation"));
+        // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window.
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
+            window_->grab().save(dir + "/kernel-selected.png");
     }
 
     void rowFilterAndMarkers() {
