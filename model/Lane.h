@@ -64,6 +64,7 @@ struct Lane {
     int32_t thread = -1;        // index into Report::threads (CPU lanes)
     int32_t gpu = -1;           // index into Report::gpus (GPU lanes)
     int64_t stream_id = -1;     // CUDA stream id (GpuStream, CudaSync)
+    int64_t context_id = -1;    // CUDA context id (GpuStream, CudaSync)
     uint8_t depth_count = 0;    // number of depths used, max depth + 1
     IntervalColumns events;
     // Events grouped by depth, for drawing: the indexes of the events at depth d are

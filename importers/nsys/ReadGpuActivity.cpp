@@ -6,8 +6,9 @@ namespace lanescope::nsys {
 namespace {
 
 // Columns every CUPTI activity table shares, first in each SELECT.
-const std::vector<std::string> kCommon = {"start", "end", "deviceId", "streamId", "globalPid", "correlationId"};
-enum Common { Start, End, Device, Stream, Pid, Correlation, First };
+const std::vector<std::string> kCommon = {"start", "end", "deviceId", "streamId", "globalPid", "correlationId",
+                                          "contextId"};
+enum Common { Start, End, Device, Stream, Pid, Correlation, Context, First };
 
 std::vector<std::string> with(std::vector<std::string> extra) {
     std::vector<std::string> all = kCommon;
@@ -16,7 +17,8 @@ std::vector<std::string> with(std::vector<std::string> extra) {
 }
 
 LaneKey streamLane(const SqliteStmt& row, LaneKind kind = LaneKind::GpuStream) {
-    return {kind, row.i64(Pid), row.i64(Device), row.isNull(Stream) ? -1 : row.i64(Stream)};
+    return {kind, row.i64(Pid), row.i64(Device), row.isNull(Stream) ? -1 : row.i64(Stream),
+            row.isNull(Context) ? -1 : row.i64(Context)};
 }
 
 uint32_t clampU32(int64_t v) { return static_cast<uint32_t>(std::clamp<int64_t>(v, 0, UINT32_MAX)); }

@@ -175,6 +175,7 @@ Lane& ReportBuilder::lane(const LaneKey& key) {
             lane.process = processIndex(key.owner);
             lane.gpu = key.device >= 0 ? gpuIndex(key.device) : -1;
             lane.stream_id = key.stream;
+            lane.context_id = key.context;
         } else {
             lane.thread = threadIndex(key.owner);
             lane.process = report_.threads[static_cast<size_t>(lane.thread)].process;
@@ -256,7 +257,8 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks) {
     std::vector<LaneKey> keys;
     for (const auto& entry : sizes) keys.push_back(entry.first);
     std::sort(keys.begin(), keys.end(), [](const LaneKey& a, const LaneKey& b) {
-        return std::tie(a.kind, a.owner, a.device, a.stream) < std::tie(b.kind, b.owner, b.device, b.stream);
+        return std::tie(a.kind, a.owner, a.device, a.stream, a.context) <
+               std::tie(b.kind, b.owner, b.device, b.stream, b.context);
     });
     for (const LaneKey& key : keys) {  // lanes (and their threads) created in a stable order
         Lane& target = lane(key);

@@ -45,12 +45,13 @@ struct LaneKey {
     int64_t owner = 0;
     int64_t device = -1;
     int64_t stream = -1;
+    int64_t context = -1;  // CUDA context id of GPU lanes
     bool operator==(const LaneKey&) const = default;
 };
 struct LaneKeyHash {
     size_t operator()(const LaneKey& k) const {
         uint64_t h = static_cast<uint64_t>(k.kind) * 0x9E3779B97F4A7C15ull;
-        for (int64_t v : {k.owner, k.device, k.stream})
+        for (int64_t v : {k.owner, k.device, k.stream, k.context})
             h = (h ^ static_cast<uint64_t>(v)) * 0xBF58476D1CE4E5B9ull + (h >> 29);
         return h;
     }
