@@ -1,6 +1,7 @@
 #include "app/gui/FindBar.h"
 
 #include <QCheckBox>
+#include <QSignalBlocker>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -56,6 +57,26 @@ void FindBar::activate() {
     show();
     input_->setFocus();
     input_->selectAll();
+}
+
+void FindBar::findLongest(const QString& pattern, int report) {
+    show();
+    const QSignalBlocker blockRegex(regex_), blockInput(input_);
+    regex_->setChecked(true);
+    input_->setText(pattern);
+    search();
+    int best = -1;
+    int64_t longest = -1;
+    for (size_t i = 0; i < hits_.size(); ++i) {
+        if (report >= 0 && hits_[i].report != report) continue;
+        const auto& ev = reports_[hits_[i].report]->lanes[hits_[i].lane].events;
+        const int64_t d = ev.end_ns[hits_[i].event] - ev.start_ns[hits_[i].event];
+        if (d > longest) longest = d, best = int(i);
+    }
+    if (best < 0) return;
+    current_ = best;
+    status_->setText(QString("%1 of %2 (longest)").arg(current_ + 1).arg(hits_.size()));
+    timeline_->selectEvent(hits_[current_], true);
 }
 
 void FindBar::search() {

@@ -20,6 +20,8 @@ class FindBar : public QWidget {
 public:
     explicit FindBar(TimelineView* timeline, QWidget* parent = nullptr);
     void activate();  // show, focus and select the text
+    // Searches `pattern` as a regex and jumps to the longest hit (in `report` if >= 0).
+    void findLongest(const QString& pattern, int report);
     void next() { jump(+1); }
     void previous() { jump(-1); }
     size_t hitCount() const { return hits_.size(); }

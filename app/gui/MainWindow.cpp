@@ -29,6 +29,7 @@
 #include "app/gui/FindBar.h"
 #include "app/gui/ImportTask.h"
 #include "app/gui/ReportSummary.h"
+#include "app/gui/StatsPanel.h"
 #include "model/Correlation.h"
 #include "timeline/TimeFormat.h"
 
@@ -77,7 +78,10 @@ MainWindow::MainWindow() {
         timeline_->rowsChanged();
     });
     connect(timeline_, &TimelineView::eventSelected, this, &MainWindow::showDetails);
-    connect(timeline_, &TimelineView::rangeSelected, this, [this] { updateStatus(); });
+    connect(timeline_, &TimelineView::rangeSelected, this, [this](std::optional<std::pair<int64_t, int64_t>> range) {
+        updateStatus();
+        stats_->setRange(range);
+    });
     connect(timeline_, &TimelineView::viewportChanged, this, [this] { updateStatus(); });
     connect(timeline_, &TimelineView::markersChanged, this, &MainWindow::updateMarkers);
 
@@ -128,6 +132,15 @@ void MainWindow::buildDocks() {
     markersDock->setObjectName("markers");
     markersDock->setWidget(markers_);
     addDockWidget(Qt::RightDockWidgetArea, markersDock);
+    stats_ = new StatsPanel;
+    auto* statsDock = new QDockWidget("Statistics", this);
+    statsDock->setObjectName("statistics");
+    statsDock->setWidget(stats_);
+    addDockWidget(Qt::BottomDockWidgetArea, statsDock);
+    connect(stats_, &StatsPanel::showInstances, this, [this](int report, const QString& pattern) {
+        findBar_->findLongest(pattern, report);
+    });
+    resizeDocks({statsDock}, {260}, Qt::Vertical);
     resizeDocks({detailsDock, markersDock}, {420, 140}, Qt::Vertical);
     resizeDocks({detailsDock}, {380}, Qt::Horizontal);
 }
@@ -287,6 +300,7 @@ void MainWindow::addReport(std::shared_ptr<const Report> report) {
     correlations_.resize(reports_.size());
     timeline_->setReports(reports_);
     findBar_->setReports(reports_);
+    stats_->setReports(reports_);
     setWindowTitle(QFileInfo(qs(reports_.back()->meta.source_path)).fileName() +
                    (reports_.size() > 1 ? QString(" and %1 more").arg(reports_.size() - 1) : "") + " — Lanescope");
     showDetails(std::nullopt);
@@ -297,6 +311,7 @@ void MainWindow::closeReports() {
     correlations_.clear();
     timeline_->setReports({});
     findBar_->setReports({});
+    stats_->setReports({});
     setWindowTitle("Lanescope");
     details_->setHtml("<h3>No report open</h3>");
 }

@@ -19,6 +19,7 @@ class QLabel;
 namespace lanescope {
 
 class FindBar;
+class StatsPanel;
 
 // The viewer's main window: the timeline with a row filter, a details panel for the
 // selected event (or the report), a list of markers, and a find bar. Imports run off the
@@ -64,6 +65,7 @@ private:
     TimelineView* timeline_;
     QLineEdit* rowFilter_;
     FindBar* findBar_;
+    StatsPanel* stats_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

@@ -8,6 +8,8 @@
 
 #include "TestPaths.h"
 #include "app/gui/FindBar.h"
+#include "app/gui/StatsPanel.h"
+#include "model/NsysStats.h"
 #include "app/gui/MainWindow.h"
 #include "tests/bench/SyntheticReport.h"
 #include "timeline/TimelineView.h"
@@ -143,6 +145,29 @@ private slots:
         const size_t markers = view_->markers().size();
         QTest::keyClick(view_, Qt::Key_M, Qt::ControlModifier);
         QCOMPARE(view_->markers().size(), markers + 1);
+    }
+
+    // Statistics follow the selection, computed off the GUI thread, equal to the model's.
+    void statisticsFollowTheSelection() {
+        auto* stats = window_->findChild<StatsPanel*>();
+        QVERIFY(stats);
+        QVERIFY(QTest::qWaitFor([&] { return !stats->busy(); }, 10000));
+        const Report& report = *view_->reports()[0];
+        QCOMPARE(toCsv(*stats->table("cuda_gpu_kern_sum")), toCsv(*computeStats(report, "cuda_gpu_kern_sum")));
+        const int64_t begin = report.meta.begin_ns + 100'000'000, end = begin + 80'000'000;
+        view_->setSelectedRange(std::make_pair(begin, end));
+        QVERIFY(QTest::qWaitFor([&] { return !stats->busy(); }, 10000));
+        const auto expected = computeStats(report, "nvtx_sum", TimeRange{begin, end});
+        QCOMPARE(toCsv(*stats->table("nvtx_sum")), toCsv(*expected));
+        QVERIFY(stats->table("nvtx_sum")->rows.size() < computeStats(report, "nvtx_sum")->rows.size());
+        // "Show instances" selects the longest "data" range.
+        emit stats->showInstances(0, "^data$");
+        const auto selected = view_->selectedEvent();
+        QVERIFY(selected.has_value());
+        QCOMPARE(nameOf(*selected), std::string("data"));
+        const auto& ev = report.lanes[selected->lane].events;
+        QCOMPARE(ev.end_ns[selected->event] - ev.start_ns[selected->event], int64_t(28896704));  // nvtx_sum's Max
+        view_->setSelectedRange(std::nullopt);
     }
 
     // The GUI thread keeps serving events while a big report imports: a 5 ms timer never

@@ -1,0 +1,252 @@
+#include "app/gui/StatsPanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "model/NsysStats.h"
+#include "timeline/TimeFormat.h"
+
+namespace lanescope {
+namespace {
+
+struct TabSpec {
+    const char* report;
+    const char* title;
+};
+constexpr TabSpec kTabs[] = {{"cuda_gpu_kern_sum", "Kernels"},          {"cuda_api_sum", "CUDA API"},
+                             {"cuda_gpu_mem_time_sum", "Memory (time)"}, {"cuda_gpu_mem_size_sum", "Memory (size)"},
+                             {"nvtx_sum", "NVTX"},                      {"osrt_sum", "OS runtime"}};
+
+constexpr int kSortRole = Qt::UserRole + 1;
+
+// Sorts numbers as numbers: each cell carries its value in kSortRole.
+class NumericProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    bool lessThan(const QModelIndex& a, const QModelIndex& b) const override {
+        const QVariant va = a.data(kSortRole), vb = b.data(kSortRole);
+        if (va.typeId() == QMetaType::Double && vb.typeId() == QMetaType::Double) return va.toDouble() < vb.toDouble();
+        return QString::localeAwareCompare(a.data().toString(), b.data().toString()) < 0;
+    }
+};
+
+QString csvField(const QString& text) {
+    if (!text.contains(',') && !text.contains('"') && !text.contains('\n')) return text;
+    QString quoted = text;
+    return '"' + quoted.replace("\"", "\"\"") + '"';
+}
+
+}  // namespace
+
+StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    scope_ = new QLabel("No report");
+    reportChoice_ = new QComboBox;
+    reportChoice_->setToolTip("Report whose statistics are shown");
+    reportChoice_->hide();
+    auto* copy = new QToolButton;
+    copy->setText("Copy");
+    copy->setToolTip("Copy the selected rows (or all) as CSV (Ctrl+C)");
+    auto* save = new QToolButton;
+    save->setText("Export CSV…");
+    save->setToolTip("Save this table as CSV, with nsys stats' header");
+    top->addWidget(scope_, 1);
+    top->addWidget(reportChoice_);
+    top->addWidget(copy);
+    top->addWidget(save);
+    layout->addLayout(top);
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    layout->addWidget(tabs_, 1);
+    for (const TabSpec& spec : kTabs) {
+        auto* page = new QWidget;
+        auto* pageLayout = new QVBoxLayout(page);
+        pageLayout->setContentsMargins(0, 2, 0, 0);
+        auto* filter = new QLineEdit;
+        filter->setPlaceholderText("Filter by name");
+        filter->setClearButtonEnabled(true);
+        auto* view = new QTableView;
+        auto* model = new QStandardItemModel(view);
+        auto* proxy = new NumericProxy(view);
+        proxy->setSourceModel(model);
+        proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+        proxy->setFilterKeyColumn(-1);
+        proxy->setSortRole(Qt::DisplayRole);
+        view->setModel(proxy);
+        view->setSortingEnabled(true);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        view->setAlternatingRowColors(true);
+        view->verticalHeader()->hide();
+        view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+        view->horizontalHeader()->setStretchLastSection(true);
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
+        pageLayout->addWidget(filter);
+        pageLayout->addWidget(view, 1);
+        tabs_->addTab(page, spec.title);
+        tabList_.push_back({spec.report, view, model, {}});
+    }
+    for (size_t i = 0; i < tabList_.size(); ++i) {
+        QTableView* view = tabList_[i].view;
+        connect(view, &QWidget::customContextMenuRequested, this, [this, i, view](QPoint pos) {
+            const QModelIndex index = view->indexAt(pos);
+            if (!index.isValid()) return;
+            const int nameColumn = view->model()->columnCount() - 1;
+            const QString name = view->model()->index(index.row(), nameColumn).data().toString();
+            QMenu menu(view);
+            // The event names behind a row: NVTX rows are "domain:name"; API rows drop a
+            // "_vNNNN" suffix that the events still carry.
+            const QString report = tabList_[i].reportName;
+            const QString base = report == "nvtx_sum" ? name.mid(name.indexOf(':') + 1) : name;
+            const QString pattern = "^" + QRegularExpression::escape(base) +
+                                    (report == "cuda_api_sum" ? "(_v[0-9]+)?$" : "$");
+            menu.addAction("Show instances on the timeline (longest first)", this, [this, pattern] {
+                emit showInstances(std::max(0, reportChoice_->currentIndex()), pattern);
+            });
+            menu.addAction("Copy rows", this, [this, i] { copySelection(tabList_[i]); });
+            menu.exec(view->viewport()->mapToGlobal(pos));
+        });
+        auto* copyShortcut = new QAction(view);
+        copyShortcut->setShortcut(QKeySequence::Copy);
+        copyShortcut->setShortcutContext(Qt::WidgetShortcut);
+        connect(copyShortcut, &QAction::triggered, this, [this, i] { copySelection(tabList_[i]); });
+        view->addAction(copyShortcut);
+    }
+    connect(copy, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) copySelection(*t); });
+    connect(save, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) exportCsv(*t); });
+    connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+}
+
+StatsPanel::Tab* StatsPanel::currentTab() {
+    const int i = tabs_->currentIndex();
+    return i >= 0 && i < int(tabList_.size()) ? &tabList_[i] : nullptr;
+}
+
+const StatsTable* StatsPanel::table(const QString& reportName) const {
+    for (const Tab& t : tabList_)
+        if (t.reportName == reportName) return &t.table;
+    return nullptr;
+}
+
+void StatsPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
+    reports_ = std::move(reports);
+    const QSignalBlocker block(reportChoice_);
+    reportChoice_->clear();
+    for (const auto& r : reports_) reportChoice_->addItem(QFileInfo(QString::fromStdString(r->meta.source_path)).fileName());
+    reportChoice_->setCurrentIndex(int(reports_.size()) - 1);
+    reportChoice_->setVisible(reports_.size() > 1);
+    range_.reset();
+    recompute();
+}
+
+void StatsPanel::setRange(std::optional<std::pair<int64_t, int64_t>> range) {
+    range_ = range;
+    recompute();
+}
+
+void StatsPanel::recompute() {
+    const int index = reportChoice_->currentIndex();
+    if (index < 0 || index >= int(reports_.size())) {
+        for (Tab& t : tabList_) fill(t, {});
+        scope_->setText("No report");
+        return;
+    }
+    std::shared_ptr<const Report> report = reports_[index];
+    const TimeRange range = range_ ? TimeRange{range_->first, range_->second} : TimeRange::all();
+    scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
+                                 .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
+                           : QString("Whole report"));
+    const int generation = ++generation_;
+    ++pending_;
+    using Result = std::vector<StatsTable>;
+    auto* watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
+        --pending_;
+        watcher->deleteLater();
+        if (generation != generation_) return;  // a newer selection is being computed
+        Result tables = watcher->result();
+        for (size_t i = 0; i < tabList_.size() && i < tables.size(); ++i) fill(tabList_[i], std::move(tables[i]));
+        emit updated();
+    });
+    watcher->setFuture(QtConcurrent::run([report, range] {
+        Result tables;
+        for (const TabSpec& spec : kTabs) tables.push_back(*computeStats(*report, spec.report, range));
+        return tables;
+    }));
+}
+
+void StatsPanel::fill(Tab& tab, StatsTable table) {
+    tab.model->clear();
+    QStringList header;
+    for (const auto& h : table.header) header << QString::fromStdString(h);
+    tab.model->setHorizontalHeaderLabels(header);
+    for (const auto& row : table.rows) {
+        QList<QStandardItem*> items;
+        for (const auto& cell : row) {
+            auto* item = new QStandardItem(QString::fromStdString(formatCell(cell)));
+            if (!std::holds_alternative<std::string>(cell)) {
+                const double value = std::holds_alternative<int64_t>(cell) ? double(std::get<int64_t>(cell))
+                                                                           : std::get<StatsTable::Real>(cell).value;
+                item->setData(value, kSortRole);
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            items << item;
+        }
+        tab.model->appendRow(items);
+    }
+    tab.view->resizeColumnsToContents();
+    tab.table = std::move(table);
+}
+
+void StatsPanel::copySelection(Tab& tab) {
+    const auto* model = tab.view->model();
+    QModelIndexList rows = tab.view->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        for (int r = 0; r < model->rowCount(); ++r) rows << model->index(r, 0);
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < model->columnCount(); ++c) header << csvField(model->headerData(c, Qt::Horizontal).toString());
+    lines << header.join(',');
+    for (const QModelIndex& r : rows) {
+        QStringList cells;
+        for (int c = 0; c < model->columnCount(); ++c) cells << csvField(model->index(r.row(), c).data().toString());
+        lines << cells.join(',');
+    }
+    QApplication::clipboard()->setText(lines.join('\n') + '\n');
+}
+
+void StatsPanel::exportCsv(Tab& tab) {
+    const QString path = QFileDialog::getSaveFileName(this, "Export statistics", tab.reportName + ".csv", "CSV (*.csv)");
+    if (path.isEmpty()) return;
+    QSaveFile file(path);
+    const std::string csv = toCsv(tab.table);
+    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) || !file.commit())
+        QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+}
+
+}  // namespace lanescope

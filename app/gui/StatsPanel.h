@@ -1,0 +1,61 @@
+#pragma once
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "model/Report.h"
+#include "model/StatsTable.h"
+#include "model/TimeRange.h"
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QTableView;
+class QStandardItemModel;
+
+namespace lanescope {
+
+// nsys-style statistics (kernels, CUDA API, memory by time and size, NVTX, OS runtime) of
+// the whole report or the selected time range, computed off the GUI thread whenever the
+// selection changes. Tables sort and filter; rows copy and export as CSV; a row's context
+// menu shows its instances on the timeline.
+class StatsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatsPanel(QWidget* parent = nullptr);
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    void setRange(std::optional<std::pair<int64_t, int64_t>> range);
+    // The table shown in a tab, as computed last (for tests and export).
+    const StatsTable* table(const QString& reportName) const;
+    bool busy() const { return pending_ > 0; }
+
+signals:
+    // "Show instances": the events of report `report` whose name matches `pattern` (a regex).
+    void showInstances(int report, const QString& pattern);
+    void updated();
+
+private:
+    struct Tab {
+        QString reportName;
+        QTableView* view;
+        QStandardItemModel* model;
+        StatsTable table;
+    };
+    void recompute();
+    void fill(Tab& tab, StatsTable table);
+    void copySelection(Tab& tab);
+    void exportCsv(Tab& tab);
+    Tab* currentTab();
+
+    std::vector<std::shared_ptr<const Report>> reports_;
+    std::optional<std::pair<int64_t, int64_t>> range_;
+    QComboBox* reportChoice_;
+    QLabel* scope_;
+    QTabWidget* tabs_;
+    std::vector<Tab> tabList_;
+    int generation_ = 0;
+    int pending_ = 0;
+};
+
+}  // namespace lanescope
