@@ -80,7 +80,7 @@ size_t Report::memoryBytes() const {
                  counter.value.capacity() * sizeof(double);
     bytes += kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyInfo) +
              memsets.capacity() * sizeof(MemsetInfo) + syncs.capacity() * sizeof(SyncInfo) +
-             nvtx.capacity() * sizeof(NvtxInfo);
+             nvtx.capacity() * sizeof(NvtxInfo) + profiler_overhead.capacity() * sizeof(OverheadRange);
     return bytes;
 }
 

@@ -60,6 +60,15 @@ struct EventCounts {
              sync = 0, slices = 0, instants = 0, counter_samples = 0;
 };
 
+// A time when the profiler itself kept a process busy (nsys PROFILER_OVERHEAD: buffer
+// flushes, TLS allocation, ...). process is an index into Report::processes, -1 if unknown.
+struct OverheadRange {
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int32_t process = -1;
+    uint32_t name_id = 0;  // into Report::strings, e.g. "CUPTI Buffer flush"
+};
+
 // One imported report: immutable once the importer returns it, readable from any thread.
 struct Report {
     Metadata meta;
@@ -75,6 +84,7 @@ struct Report {
     std::vector<MemsetInfo> memsets;
     std::vector<SyncInfo> syncs;
     std::vector<NvtxInfo> nvtx;
+    std::vector<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     Diagnostics diagnostics;
 
     EventCounts counts() const;

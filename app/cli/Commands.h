@@ -5,6 +5,7 @@ namespace lanescope::cli {
 // Each returns the process exit code; argv[first] is the first word after the subcommand.
 int runInfo(int argc, char** argv, int first);
 int runStats(int argc, char** argv, int first);
+int runAnalyze(int argc, char** argv, int first);
 int runRender(int argc, char** argv, int first);  // needs the GUI build (Qt)
 
 }  // namespace lanescope::cli

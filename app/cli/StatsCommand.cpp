@@ -7,15 +7,28 @@
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
 #include "model/NsysStats.h"
+#include "model/NvtxProjection.h"
 
 namespace lanescope::cli {
 namespace {
+
+constexpr std::string_view kProjection = "nvtx_gpu_proj_sum";
+
+// NVTX ranges projected onto the GPU, counting the ranges lying wholly inside `range`.
+StatsTable projectionTable(const Report& report, TimeRange range) {
+    std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
+    std::erase_if(projected, [&](const ProjectedRange& p) {
+        const IntervalColumns& ev = report.lanes[p.range.lane].events;
+        return !range.contains(ev.start_ns[p.range.index], ev.end_ns[p.range.index]);
+    });
+    return nvtxGpuProjSum(report, projected);
+}
 
 constexpr const char* kUsage =
     "usage: lanescope-cli stats FILE --report NAME[,NAME...] [--format csv|json|table] "
     "[--range START_NS:END_NS]\n"
     "  NAME: cuda_gpu_kern_sum, cuda_api_sum, nvtx_sum, cuda_gpu_mem_time_sum, "
-    "cuda_gpu_mem_size_sum, osrt_sum\n";
+    "cuda_gpu_mem_size_sum, osrt_sum, nvtx_gpu_proj_sum\n";
 
 std::vector<std::string> splitNames(const std::string& list) {
     std::vector<std::string> names;
@@ -75,7 +88,8 @@ int runStats(int argc, char** argv, int first) {
     const auto names = splitNames(args.options.at("report"));
     for (const auto& name : names) {
         const auto& known = statsReportNames();
-        if (std::find(known.begin(), known.end(), name) == known.end()) return usage("unknown report " + name);
+        if (std::find(known.begin(), known.end(), name) == known.end() && name != kProjection)
+            return usage("unknown report " + name);
     }
     TimeRange range;
     if (args.options.count("range")) {
@@ -90,7 +104,8 @@ int runStats(int argc, char** argv, int first) {
     JsonWriter json;
     if (format == "json") json.beginArray();
     for (const auto& name : names) {
-        const StatsTable table = *computeStats(*report, name, range);
+        const StatsTable table = name == kProjection ? projectionTable(*report, range)
+                                                     : *computeStats(*report, name, range);
         if (format == "csv") out += (names.size() > 1 ? "# " + name + "\n" : "") + toCsv(table);
         else if (format == "json") appendJson(json, table);
         else out += textTable(table);

@@ -64,7 +64,8 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress};
-    for (auto reader : {nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity, nsys::readCounters}) {
+    for (auto reader : {nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity, nsys::readCounters,
+                        nsys::readProfilerOverhead}) {
         if (auto failure = reader(ctx)) return *failure;
     }
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};

@@ -26,5 +26,6 @@ std::optional<ImportError> readNvtx(ImportContext& ctx);
 std::optional<ImportError> readCpuCalls(ImportContext& ctx);    // CUDA runtime/driver, OS runtime
 std::optional<ImportError> readGpuActivity(ImportContext& ctx);  // kernels, memcpy, memset, sync
 std::optional<ImportError> readCounters(ImportContext& ctx);     // GPU metrics, CUDA memory usage
+std::optional<ImportError> readProfilerOverhead(ImportContext& ctx);  // PROFILER_OVERHEAD; after the others
 
 }  // namespace lanescope::nsys

@@ -109,3 +109,32 @@ TEST_CASE("lanescope-cli render draws the timeline offscreen into a PNG of the a
     std::filesystem::remove_all(dir);
 }
 #endif
+
+TEST_CASE("lanescope-cli analyze: every rule's CSV is byte-identical to nsys analyze; gaps carry causes") {
+    const std::vector<std::pair<std::string, std::string>> rules = {
+        {"gpu_gaps", "gpu_gaps"},           {"gpu_gaps:gap=1", "gpu_gaps_1ms"},
+        {"gpu_time_util", "gpu_time_util"}, {"cuda_api_sync", "cuda_api_sync"},
+        {"cuda_memcpy_sync", "cuda_memcpy_sync"}, {"cuda_memcpy_async", "cuda_memcpy_async"},
+        {"cuda_memset_sync", "cuda_memset_sync"}};
+    for (const char* report : {"train_1gpu", "ddp_rank0", "ddp_rank1"}) {
+        const auto file = quoted(dataFile(std::string("nsys-2025.3/") + report + ".sqlite"));
+        for (const auto& [rule, expected] : rules) {
+            INFO(report << " " << rule);
+            const auto r = cli("analyze " + file + " --rule " + rule + " --format csv");
+            CHECK(r.status == 0);
+            CHECK(r.out == readFile(dataFile(std::string("expected/") + report + "/" + expected + ".csv")));
+        }
+        const auto proj = cli("stats " + file + " --report nvtx_gpu_proj_sum --format csv");
+        CHECK(proj.out == readFile(dataFile(std::string("expected/") + report + "/nvtx_gpu_proj_sum.csv")));
+    }
+    const auto json = cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) +
+                          " --rule gpu_gaps:gap=1 --format json");
+    CHECK(json.status == 0);
+    size_t causes = 0;
+    for (size_t at = 0; (at = json.out.find("\"cause\": \"NVTX range\"", at)) != std::string::npos; ++at) ++causes;
+    CHECK(causes == 14);
+    CHECK(json.out.find("\"cause_nvtx_ranges\": [\n") != std::string::npos);
+    CHECK(json.out.find("\"data\"") != std::string::npos);
+    CHECK(cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule no_such_rule").status == 1);
+    CHECK(cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule gpu_time_util:chunks=x").status == 1);
+}
