@@ -30,6 +30,9 @@
 #include "app/gui/ImportTask.h"
 #include "app/gui/ReportSummary.h"
 #include "app/gui/StatsPanel.h"
+#include "app/gui/GapsPanel.h"
+#include "app/gui/RulesPanel.h"
+#include "app/gui/UtilizationChart.h"
 #include "model/Correlation.h"
 #include "timeline/TimeFormat.h"
 
@@ -140,6 +143,20 @@ void MainWindow::buildDocks() {
     connect(stats_, &StatsPanel::showInstances, this, [this](int report, const QString& pattern) {
         findBar_->findLongest(pattern, report);
     });
+    auto addBottom = [this, statsDock](QWidget* panel, const QString& title, const QString& name) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(panel);
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        tabifyDockWidget(statsDock, dock);
+    };
+    gaps_ = new GapsPanel(timeline_);
+    rules_ = new RulesPanel(timeline_);
+    utilization_ = new UtilizationChart(timeline_);
+    addBottom(gaps_, "GPU gaps", "gaps");
+    addBottom(rules_, "Rules", "rules");
+    addBottom(utilization_, "GPU utilization", "utilization");
+    statsDock->raise();
     resizeDocks({statsDock}, {260}, Qt::Vertical);
     resizeDocks({detailsDock, markersDock}, {420, 140}, Qt::Vertical);
     resizeDocks({detailsDock}, {380}, Qt::Horizontal);
@@ -301,6 +318,9 @@ void MainWindow::addReport(std::shared_ptr<const Report> report) {
     timeline_->setReports(reports_);
     findBar_->setReports(reports_);
     stats_->setReports(reports_);
+    gaps_->setReports(reports_);
+    rules_->setReports(reports_);
+    utilization_->setReports(reports_);
     setWindowTitle(QFileInfo(qs(reports_.back()->meta.source_path)).fileName() +
                    (reports_.size() > 1 ? QString(" and %1 more").arg(reports_.size() - 1) : "") + " — Lanescope");
     showDetails(std::nullopt);
@@ -312,6 +332,9 @@ void MainWindow::closeReports() {
     timeline_->setReports({});
     findBar_->setReports({});
     stats_->setReports({});
+    gaps_->setReports({});
+    rules_->setReports({});
+    utilization_->setReports({});
     setWindowTitle("Lanescope");
     details_->setHtml("<h3>No report open</h3>");
 }

@@ -20,6 +20,9 @@ namespace lanescope {
 
 class FindBar;
 class StatsPanel;
+class GapsPanel;
+class RulesPanel;
+class UtilizationChart;
 
 // The viewer's main window: the timeline with a row filter, a details panel for the
 // selected event (or the report), a list of markers, and a find bar. Imports run off the
@@ -66,6 +69,9 @@ private:
     QLineEdit* rowFilter_;
     FindBar* findBar_;
     StatsPanel* stats_;
+    GapsPanel* gaps_;
+    RulesPanel* rules_;
+    UtilizationChart* utilization_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

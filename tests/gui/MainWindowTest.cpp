@@ -9,6 +9,10 @@
 #include "TestPaths.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/StatsPanel.h"
+#include "app/gui/GapsPanel.h"
+#include "app/gui/RulesPanel.h"
+#include "app/gui/UtilizationChart.h"
+#include <QDockWidget>
 #include "model/NsysStats.h"
 #include "app/gui/MainWindow.h"
 #include "tests/bench/SyntheticReport.h"
@@ -131,8 +135,10 @@ private slots:
     }
 
     void rowFilterAndMarkers() {
-        auto* filter = window_->findChildren<QLineEdit*>().first();
-        QVERIFY(filter->placeholderText().startsWith("Filter rows"));
+        QLineEdit* filter = nullptr;
+        for (QLineEdit* edit : window_->findChildren<QLineEdit*>())
+            if (edit->placeholderText().startsWith("Filter rows")) filter = edit;
+        QVERIFY(filter);
         filter->setText("NVTX");
         bool onlyNvtxLanes = true;
         for (const LayoutRow& row : view_->rows().rows())
@@ -167,6 +173,45 @@ private slots:
         QCOMPARE(nameOf(*selected), std::string("data"));
         const auto& ev = report.lanes[selected->lane].events;
         QCOMPARE(ev.end_ns[selected->event] - ev.start_ns[selected->event], int64_t(28896704));  // nvtx_sum's Max
+        view_->setSelectedRange(std::nullopt);
+    }
+
+    // GPU gaps at the 1 ms preset: 14 in train_1gpu; clicking one zooms to it and selects
+    // the NVTX range the CPU was in ("data"). Rules and the utilization chart fill too.
+    void gapsRulesAndUtilization() {
+        auto* gaps = window_->findChild<GapsPanel*>();
+        QVERIFY(gaps);
+        gaps->setThresholdMs(1.0);
+        QVERIFY(QTest::qWaitFor([&] { return !gaps->busy(); }, 10000));
+        QCOMPARE(gaps->gapCount(), size_t(14));
+        gaps->activateGap(0);
+        const auto range = view_->selectedRange();
+        QVERIFY(range.has_value());
+        QCOMPARE(range->second - range->first, int64_t(28868557));  // the longest gap, as nsys lists it
+        QVERIFY(view_->viewport().visibleBegin() < range->first && view_->viewport().visibleEnd() > range->second);
+        QVERIFY(view_->selectedEvent().has_value());
+        QCOMPARE(nameOf(*view_->selectedEvent()), std::string("data"));
+
+        auto* rules = window_->findChild<RulesPanel*>();
+        rules->setRule("cuda_api_sync");
+        QVERIFY(QTest::qWaitFor([&] { return !rules->busy(); }, 10000));
+        QCOMPARE(rules->rowCount(), 46);  // nsys lists 46 rows for train_1gpu
+        rules->activateRow(0);
+        QCOMPARE(nameOf(*view_->selectedEvent()), std::string("cudaStreamSynchronize_v3020"));
+
+        auto* utilization = window_->findChild<UtilizationChart*>();
+        QVERIFY(QTest::qWaitFor([&] { return !utilization->busy() && utilization->seriesCount() == 2; }, 10000));
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty()) {
+            for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
+                if (dock->objectName() == "gaps") dock->raise();
+            QTest::qWait(50);
+            window_->grab().save(dir + "/gaps.png");
+            for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
+                if (dock->objectName() == "utilization") dock->raise();
+            view_->fitAll();
+            QTest::qWait(400);
+            window_->grab().save(dir + "/utilization.png");
+        }
         view_->setSelectedRange(std::nullopt);
     }
 

@@ -1,0 +1,50 @@
+#pragma once
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "model/GpuGaps.h"
+#include "model/Report.h"
+#include "timeline/TimelineView.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QTableWidget;
+
+namespace lanescope {
+
+// GPU idle gaps ("bubbles") of every open report with their likely cause, for a threshold
+// chosen from presets (Nsight's 500 ms, bubbles of 1 ms, HTA's 30 ns kernel-to-kernel wait)
+// or typed in. Computed off the GUI thread. Clicking a gap zooms the timeline to it, selects
+// it as the time range and selects what the CPU was doing (the blamed call or NVTX range).
+class GapsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GapsPanel(TimelineView* timeline, QWidget* parent = nullptr);
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    void setThresholdMs(double ms);
+    size_t gapCount() const { return gaps_.size(); }
+    bool busy() const { return pending_ > 0; }
+    void activateGap(int row);  // as a click on that row does
+
+private:
+    struct Found {
+        int report;
+        GpuGap gap;
+    };
+    void recompute();
+    void fill();
+
+    TimelineView* timeline_;
+    std::vector<std::shared_ptr<const Report>> reports_;
+    QComboBox* presets_;
+    QDoubleSpinBox* threshold_;
+    QLabel* summary_;
+    QTableWidget* table_;
+    std::vector<Found> gaps_;
+    int generation_ = 0;
+    int pending_ = 0;
+};
+
+}  // namespace lanescope

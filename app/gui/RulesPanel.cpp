@@ -1,0 +1,130 @@
+#include "app/gui/RulesPanel.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <stdexcept>
+
+#include "model/GpuUtilization.h"
+
+namespace lanescope {
+
+RulesPanel::RulesPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    report_ = new QComboBox;
+    report_->setToolTip("Report the rule runs on");
+    rule_ = new QComboBox;
+    for (std::string_view name : ruleNames()) rule_->addItem(QString::fromUtf8(name.data(), qsizetype(name.size())));
+    rule_->setToolTip("cuda_api_sync: synchronizing CUDA calls; cuda_memcpy_async: async copies of pageable memory;\n"
+                      "cuda_memcpy_sync / cuda_memset_sync: synchronous copies and sets; gpu_time_util: low GPU use");
+    options_ = new QLineEdit;
+    options_->setPlaceholderText("options, e.g. rows=-1:threshold=30");
+    options_->setToolTip("nsys analyze options for the rule, written opt=value:opt2=value");
+    status_ = new QLabel;
+    top->addWidget(report_);
+    top->addWidget(rule_);
+    top->addWidget(options_, 1);
+    top->addWidget(status_);
+    layout->addLayout(top);
+    table_ = new QTableWidget;
+    table_->verticalHeader()->hide();
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setAlternatingRowColors(true);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setToolTip("Click a finding to zoom to it on the timeline");
+    layout->addWidget(table_, 1);
+    connect(report_, &QComboBox::currentIndexChanged, this, &RulesPanel::recompute);
+    connect(rule_, &QComboBox::currentIndexChanged, this, &RulesPanel::recompute);
+    connect(options_, &QLineEdit::editingFinished, this, &RulesPanel::recompute);
+    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { activateRow(row); });
+}
+
+void RulesPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
+    reports_ = std::move(reports);
+    const QSignalBlocker block(report_);
+    report_->clear();
+    for (const auto& r : reports_) report_->addItem(QFileInfo(QString::fromStdString(r->meta.source_path)).fileName());
+    report_->setCurrentIndex(int(reports_.size()) - 1);
+    report_->setVisible(reports_.size() > 1);
+    recompute();
+}
+
+void RulesPanel::setRule(const QString& name) { rule_->setCurrentText(name); }
+
+int RulesPanel::rowCount() const { return table_->rowCount(); }
+
+void RulesPanel::recompute() {
+    const int index = report_->currentIndex();
+    table_->clear();
+    table_->setRowCount(0);
+    if (index < 0 || index >= int(reports_.size())) return;
+    std::shared_ptr<const Report> report = reports_[index];
+    const std::string spec = rule_->currentText().toStdString() +
+                             (options_->text().trimmed().isEmpty() ? "" : ":" + options_->text().trimmed().toStdString());
+    const int generation = ++generation_;
+    ++pending_;
+    struct Outcome {
+        RuleResult result;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, index] {
+        --pending_;
+        watcher->deleteLater();
+        if (generation != generation_) return;
+        Outcome outcome = watcher->result();
+        if (!outcome.error.isEmpty()) {
+            status_->setText(outcome.error);
+            return;
+        }
+        result_ = std::move(outcome.result);
+        resultReport_ = index;
+        const StatsTable& t = result_.table;
+        table_->setColumnCount(int(t.header.size()));
+        QStringList header;
+        for (const auto& h : t.header) header << QString::fromStdString(h);
+        table_->setHorizontalHeaderLabels(header);
+        table_->setRowCount(int(t.rows.size()));
+        for (size_t r = 0; r < t.rows.size(); ++r)
+            for (size_t c = 0; c < t.rows[r].size(); ++c) {
+                auto* item = new QTableWidgetItem(QString::fromStdString(formatCell(t.rows[r][c])));
+                if (!std::holds_alternative<std::string>(t.rows[r][c])) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                table_->setItem(int(r), int(c), item);
+            }
+        table_->resizeColumnsToContents();
+        status_->setText(t.rows.empty() ? "nothing found" : QString("%1 findings").arg(t.rows.size()));
+    });
+    watcher->setFuture(QtConcurrent::run([report, spec] {
+        Outcome outcome;
+        std::string error;
+        const auto parsed = parseRuleSpec(spec, &error);
+        if (!parsed) return Outcome{{}, QString::fromStdString(error)};
+        try {
+            outcome.result = *runRule(*report, parsed->name, parsed->options);
+        } catch (const std::invalid_argument& e) {
+            outcome.error = e.what();
+        }
+        return outcome;
+    }));
+}
+
+void RulesPanel::activateRow(int row) {
+    if (row < 0 || row >= int(result_.findings.size()) || resultReport_ < 0) return;
+    const RuleFinding& f = result_.findings[row];
+    const int64_t span = std::max<int64_t>(f.end_ns - f.begin_ns, 1000);
+    timeline_->zoomTo(f.begin_ns - span, f.end_ns + span);
+    if (f.event) timeline_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
+    else timeline_->setSelectedRange(std::make_pair(f.begin_ns, f.end_ns));
+}
+
+}  // namespace lanescope

@@ -1,0 +1,46 @@
+#pragma once
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "model/Report.h"
+#include "model/Rules.h"
+#include "timeline/TimelineView.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableWidget;
+
+namespace lanescope {
+
+// The rules of Nsight's expert system (synchronizing CUDA calls, synchronous and pageable
+// memcpy, synchronous memset, low GPU utilization) with nsys's columns, for the chosen report
+// and rule, computed off the GUI thread. Clicking a finding zooms to it on the timeline.
+class RulesPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RulesPanel(TimelineView* timeline, QWidget* parent = nullptr);
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    void setRule(const QString& name);
+    int rowCount() const;
+    bool busy() const { return pending_ > 0; }
+    void activateRow(int row);
+
+private:
+    void recompute();
+
+    TimelineView* timeline_;
+    std::vector<std::shared_ptr<const Report>> reports_;
+    QComboBox* report_;
+    QComboBox* rule_;
+    QLineEdit* options_;
+    QLabel* status_;
+    QTableWidget* table_;
+    RuleResult result_;
+    int resultReport_ = -1;
+    int generation_ = 0;
+    int pending_ = 0;
+};
+
+}  // namespace lanescope
