@@ -1,7 +1,8 @@
 #include "model/NsysStats.h"
 
 #include <algorithm>
-#include <functional>
+#include <atomic>
+#include <thread>
 #include <string>
 #include <unordered_map>
 
@@ -19,9 +20,14 @@ struct Group {
 // Collects values into groups keyed by a 64-bit key, in first-seen order.
 class Grouper {
 public:
-    Group& at(uint64_t key, const std::function<std::vector<std::string>()>& makeLabels) {
+    // makeLabels() runs once per new key; repeated keys hit a one-entry cache first.
+    template <typename MakeLabels>
+    Group& at(uint64_t key, MakeLabels&& makeLabels) {
+        if (lastGroup_ != SIZE_MAX && key == lastKey_) return groups_[lastGroup_];
         auto [it, inserted] = index_.try_emplace(key, groups_.size());
         if (inserted) groups_.push_back({makeLabels(), {}});
+        lastKey_ = key;
+        lastGroup_ = it->second;
         return groups_[it->second];
     }
     std::vector<Group>& groups() { return groups_; }
@@ -29,17 +35,36 @@ public:
 private:
     std::unordered_map<uint64_t, size_t> index_;
     std::vector<Group> groups_;
+    uint64_t lastKey_ = 0;
+    size_t lastGroup_ = SIZE_MAX;
 };
 
-// Calls visit(lane, i) for each event of `kind` inside `range`, skipping NCCL copies.
+// Whether a lane of this kind can hold events of that kind (NCCL lanes hold copies only).
+bool laneHolds(LaneKind lane, EventKind kind) {
+    switch (kind) {
+        case EventKind::OsRuntimeCall: return lane == LaneKind::OsRuntime;
+        case EventKind::CudaApiCall: return lane == LaneKind::CudaApi;
+        case EventKind::NvtxRange: return lane == LaneKind::Nvtx || lane == LaneKind::NvtxStartEnd;
+        case EventKind::Kernel:
+        case EventKind::Memcpy:
+        case EventKind::Memset: return lane == LaneKind::GpuStream;
+        case EventKind::Sync: return lane == LaneKind::CudaSync;
+    }
+    return false;
+}
+
+// Calls visit(lane, i) for each event of `kind` lying wholly inside `range`. Events are in
+// start order, so only the slice of lanes starting inside the range is read.
 template <typename Visit>
 void forEachEvent(const Report& report, EventKind kind, TimeRange range, Visit&& visit) {
     for (const Lane& lane : report.lanes) {
-        if (lane.kind == LaneKind::Nccl) continue;
+        if (!laneHolds(lane.kind, kind)) continue;
         const IntervalColumns& ev = lane.events;
-        for (size_t i = 0; i < ev.size(); ++i)
-            if (ev.kind[i] == kind && range.contains(ev.start_ns[i], ev.end_ns[i]))
-                visit(lane, i);
+        const auto& starts = ev.start_ns;
+        const size_t first = size_t(std::lower_bound(starts.begin(), starts.end(), range.begin_ns) - starts.begin());
+        const size_t last = size_t(std::lower_bound(starts.begin() + first, starts.end(), range.end_ns) - starts.begin());
+        for (size_t i = first; i < last; ++i)
+            if (ev.kind[i] == kind && ev.end_ns[i] <= range.end_ns) visit(lane, i);
     }
 }
 
@@ -95,19 +120,19 @@ std::string apiDisplayName(std::string_view name) {
 // may share one, see apiDisplayName).
 std::vector<Group> durationsByName(const Report& report, EventKind kind, TimeRange range) {
     std::vector<Group> groups;
-    std::unordered_map<uint32_t, size_t> groupOfName;
+    std::vector<int32_t> groupOfName(report.strings.size(), -1);  // dense: one slot per string id
     std::unordered_map<std::string, size_t> groupOfLabel;
     forEachEvent(report, kind, range, [&](const Lane& lane, size_t i) {
         const uint32_t nameId = lane.events.name_id[i];
-        auto known = groupOfName.find(nameId);
-        if (known == groupOfName.end()) {
+        int32_t& group = groupOfName[nameId];
+        if (group < 0) {
             const std::string_view name = report.str(nameId);
             std::string label = kind == EventKind::CudaApiCall ? apiDisplayName(name) : std::string(name);
             auto [it, inserted] = groupOfLabel.try_emplace(label, groups.size());
             if (inserted) groups.push_back({{std::move(label)}, {}});
-            known = groupOfName.emplace(nameId, it->second).first;
+            group = static_cast<int32_t>(it->second);
         }
-        groups[known->second].values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
+        groups[static_cast<size_t>(group)].values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
     });
     return groups;
 }
@@ -198,6 +223,21 @@ std::optional<StatsTable> computeStats(const Report& report, std::string_view na
     }
     if (name == "cuda_gpu_mem_size_sum") return memSizeSum(report, range);
     return std::nullopt;
+}
+
+std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range, unsigned threads) {
+    const auto& names = statsReportNames();
+    std::vector<StatsTable> tables(names.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < names.size();) tables[i] = *computeStats(report, names[i], range);
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(work);
+        work();
+    }
+    return tables;
 }
 
 }  // namespace lanescope

@@ -19,4 +19,8 @@ const std::vector<std::string_view>& statsReportNames();
 std::optional<StatsTable> computeStats(const Report& report, std::string_view name,
                                        TimeRange range = TimeRange::all());
 
+// Every report of statsReportNames(), in that order, computed on up to `threads` threads.
+std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range = TimeRange::all(),
+                                        unsigned threads = 2);
+
 }  // namespace lanescope

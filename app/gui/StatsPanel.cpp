@@ -193,8 +193,11 @@ void StatsPanel::recompute() {
         emit updated();
     });
     watcher->setFuture(QtConcurrent::run([report, range] {
-        Result tables;
-        for (const TabSpec& spec : kTabs) tables.push_back(*computeStats(*report, spec.report, range));
+        std::vector<StatsTable> all = computeAllStats(*report, range, 2);
+        Result tables;  // in tab order
+        for (const TabSpec& spec : kTabs)
+            for (StatsTable& t : all)
+                if (t.name == spec.report) tables.push_back(t);
         return tables;
     }));
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "importers/Importer.h"
+#include "model/GpuGaps.h"
 #include "model/NsysStats.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
@@ -13,10 +14,11 @@
 namespace lanescope::bench {
 namespace {
 
-// Milliseconds to compute every statistics report over `range`.
+// Milliseconds to compute every statistics report over `range`, as the statistics panel
+// does (the six reports shared by two threads).
 double timeAllReports(const Report& report, TimeRange range) {
     const Stopwatch watch;
-    for (std::string_view name : statsReportNames()) computeStats(report, name, range);
+    computeAllStats(report, range, 2);
     return watch.seconds() * 1000.0;
 }
 
@@ -36,14 +38,21 @@ int statsCommand(int argc, char** argv) {
     const int64_t span = report.meta.end_ns - report.meta.begin_ns;
     const TimeRange middle{report.meta.begin_ns + span / 100 * 45,
                            report.meta.begin_ns + span / 100 * 55};
-    std::vector<double> wholeMs, rangeMs;
+    std::vector<double> wholeMs, rangeMs, gapsMs;
+    size_t gaps = 0;
     for (uint64_t run = 0; run < *runs; ++run) {
         wholeMs.push_back(timeAllReports(report, TimeRange::all()));
         rangeMs.push_back(timeAllReports(report, middle));
+        // Gaps over 1 ms ("bubbles") with their causes, all rows.
+        const Stopwatch watch;
+        gaps = findGpuGaps(report, GapOptions{1.0, -1, TimeRange::all()}).size();
+        gapsMs.push_back(watch.seconds() * 1000.0);
     }
     printValue("events", report.counts().slices);
     printValue("stats_whole_ms", median(wholeMs), 2);
     printValue("stats_range_ms", median(rangeMs), 2);
+    printValue("gaps", uint64_t(gaps));
+    printValue("gaps_ms", median(gapsMs), 2);
     return kExitOk;
 }
 
