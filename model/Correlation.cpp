@@ -62,7 +62,7 @@ std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref) {
 CorrelationIndex::CorrelationIndex(const Report& report) : report_(&report) {
     size_t calls = 0, ops = 0;
     for (const Lane& lane : report.lanes) {
-        if (lane.kind == LaneKind::Nccl) continue;
+        if (holdsDerivedEvents(lane.kind)) continue;
         for (EventKind k : lane.events.kind) {
             calls += k == EventKind::CudaApiCall;
             ops += isGpuOp(k);
@@ -72,7 +72,7 @@ CorrelationIndex::CorrelationIndex(const Report& report) : report_(&report) {
     ops_.reserve(ops);
     for (size_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        if (lane.kind == LaneKind::Nccl) continue;  // copies of events indexed in their own lanes
+        if (holdsDerivedEvents(lane.kind)) continue;  // copies of events indexed in their own lanes
         const auto process = static_cast<uint32_t>(lane.process);
         for (size_t i = 0; i < lane.events.size(); ++i) {
             const EventKind k = lane.events.kind[i];

@@ -50,7 +50,7 @@ const char* syncTypeLabel(uint8_t type) {
 }
 
 bool isGpuLane(LaneKind kind) {
-    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || kind == LaneKind::Nccl;
+    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || holdsDerivedEvents(kind);
 }
 
 }  // namespace
@@ -162,7 +162,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             add("GPU", str(g.name_id) + " (device " + std::to_string(g.device_id) + ")");
         }
         // Context-wide synchronization and NCCL rows have no stream (-1, or 2^32-1 in nsys).
-        if (lane.kind != LaneKind::Nccl && lane.stream_id >= 0 && lane.stream_id != UINT32_MAX)
+        if (!holdsDerivedEvents(lane.kind) && lane.stream_id >= 0 && lane.stream_id != UINT32_MAX)
             add("Stream", std::to_string(lane.stream_id));
     } else if (lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()) {
         const Thread& t = report.threads[static_cast<size_t>(lane.thread)];

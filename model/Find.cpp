@@ -54,7 +54,7 @@ FindResult findEvents(const Report& report, const FindQuery& query) {
     try {
         for (size_t li = 0; li < report.lanes.size(); ++li) {
             const Lane& lane = report.lanes[li];
-            if (lane.kind == LaneKind::Nccl) continue;
+            if (holdsDerivedEvents(lane.kind)) continue;
             const IntervalColumns& ev = lane.events;
             for (size_t i = 0; i < ev.size(); ++i) {
                 const uint32_t id = ev.name_id[i];

@@ -14,7 +14,14 @@ enum class LaneKind : uint8_t {
     GpuStream,  // one CUDA stream of one GPU: kernels, memcpy, memset
     CudaSync,   // one stream's synchronization events (CUPTI synchronization activity)
     Nccl,       // one GPU's NCCL collectives: NVTX NCCL ranges and nccl* kernels (copies)
+    NvtxGpuProjection,  // one process's NVTX ranges projected onto one GPU (derived, see NvtxProjection.h)
 };
+
+// Lanes whose events are copies or projections of events kept in other lanes: counts,
+// statistics, find and correlation skip them so nothing is counted twice.
+inline bool holdsDerivedEvents(LaneKind kind) {
+    return kind == LaneKind::Nccl || kind == LaneKind::NvtxGpuProjection;
+}
 std::string_view laneKindName(LaneKind kind);
 
 // What one interval event is; tells which side table its payload indexes.

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <string>
 #include <tuple>
 #include <unordered_map>
 
 #include "model/Correlation.h"
+#include "model/LaneFreezer.h"
 #include "model/Summary.h"
 
 namespace lanescope {
@@ -298,6 +300,34 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
                               StatsTable::Real{static_cast<double>(g.children) / n, 1}});
     }
     return table;
+}
+
+void addNvtxProjectionLanes(Report& report) {
+    const std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
+    std::map<std::pair<int32_t, int32_t>, size_t> laneOf;  // (process, gpu) -> lane index
+    const size_t firstNew = report.lanes.size();
+    for (const ProjectedRange& p : projected) {
+        if (p.gpu < 0) continue;
+        const Lane& source = report.lanes[p.range.lane];
+        const int32_t process = source.process;
+        auto [it, inserted] = laneOf.try_emplace({process, p.gpu}, report.lanes.size());
+        if (inserted) {
+            Lane lane;
+            lane.kind = LaneKind::NvtxGpuProjection;
+            lane.name_id = report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) +
+                                                 " [" + std::to_string(report.processes[process].pid) + "]");
+            lane.process = process;
+            lane.gpu = p.gpu;
+            report.lanes.push_back(std::move(lane));
+        }
+        IntervalColumns& ev = report.lanes[it->second].events;
+        ev.start_ns.push_back(p.gpu_start_ns);
+        ev.end_ns.push_back(p.gpu_end_ns);
+        ev.name_id.push_back(source.events.name_id[p.range.index]);
+        ev.payload.push_back(source.events.payload[p.range.index]);
+        ev.kind.push_back(EventKind::NvtxRange);
+    }
+    for (size_t i = firstNew; i < report.lanes.size(); ++i) freezeLane(report.lanes[i], report.diagnostics);
 }
 
 }  // namespace lanescope

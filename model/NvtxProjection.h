@@ -44,6 +44,12 @@ struct ProjectedRange {
 // id 0 is never linked (nsys would join it to calls with id 0).
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report);
 
+// Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
+// as an NVTX event spanning its GPU work (name and colour of the range), frozen. Importers
+// call it once, after freezing their own lanes; ranges whose work ran on several GPUs are
+// left out.
+void addNvtxProjectionLanes(Report& report);
+
 // `nsys stats -r nvtx_gpu_proj_sum` of those projections, one row per range label
 // ("<domain>:<name>") and style: Range, Style, Total Proj Time (ns), Total Range Time (ns),
 // Range Instances, Proj Avg/Med/Min/Max/StdDev (ns), Total GPU Ops, Avg GPU Ops,

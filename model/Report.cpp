@@ -11,6 +11,7 @@ std::string_view laneKindName(LaneKind kind) {
         case LaneKind::GpuStream: return "CUDA HW";
         case LaneKind::CudaSync: return "CUDA sync";
         case LaneKind::Nccl: return "NCCL";
+        case LaneKind::NvtxGpuProjection: return "NVTX on GPU";
     }
     return "?";
 }
@@ -47,10 +48,8 @@ EventCounts Report::counts() const {
     EventCounts c;
     for (const Lane& lane : lanes) {
         c.instants += lane.instants.size();
-        if (lane.kind == LaneKind::Nccl) {
-            c.nccl += lane.events.size();  // copies of events counted in their own lanes
-            continue;
-        }
+        if (lane.kind == LaneKind::Nccl) c.nccl += lane.events.size();
+        if (holdsDerivedEvents(lane.kind)) continue;  // counted in their own lanes
         c.slices += lane.events.size();
         for (EventKind k : lane.events.kind) {
             switch (k) {

@@ -10,6 +10,7 @@ int kindRank(LaneKind kind) {
         case LaneKind::GpuStream: return 0;
         case LaneKind::CudaSync: return 1;
         case LaneKind::Nccl: return 2;
+        case LaneKind::NvtxGpuProjection: return 2;
         case LaneKind::Nvtx: return 3;
         case LaneKind::NvtxStartEnd: return 4;
         case LaneKind::CudaApi: return 5;

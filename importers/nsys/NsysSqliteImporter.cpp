@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "importers/nsys/TableReaders.h"
+#include "model/NvtxProjection.h"
 
 namespace lanescope {
 namespace {
@@ -71,6 +72,8 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     progress.progress("building lanes", 0, 0);
     builder.finish(threads);
+    progress.progress("projecting NVTX onto the GPU", 0, 0);
+    addNvtxProjectionLanes(*report);
     return ImportResult(std::move(report));
 }
 

@@ -69,7 +69,9 @@ TEST_CASE("row layout: collapse shows a summary row, hide, show only, filter, re
     layout.showAll();
 
     layout.setFilter("nvtx", false);
-    CHECK(labels(layout) == std::vector<std::string>{"train_1gpu.sqlite", "  python3 [1130]", "    python3 [1130]", "      NVTX"});
+    CHECK(labels(layout) == std::vector<std::string>{"train_1gpu.sqlite", "  GPU 0: NVIDIA H200",
+                                                     "    NVTX on GPU, python3 [1130]", "  python3 [1130]",
+                                                     "    python3 [1130]", "      NVTX"});
     layout.setFilter("^Sync", true);
     CHECK(find(layout, "Sync, stream 7") != nullptr);
     CHECK(find(layout, "Stream 7") == nullptr);

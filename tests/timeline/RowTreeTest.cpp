@@ -1,5 +1,6 @@
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
+#include "model/NvtxProjection.h"
 #include "timeline/RowTree.h"
 
 using namespace lanescope;
@@ -18,7 +19,15 @@ TEST_CASE("row tree of train_1gpu: GPU rows first, then the process with its thr
     uint64_t total = 0;
     for (const Row& row : rows) total += row.events;
     const auto c = r->counts();
-    CHECK(total == c.slices + c.instants + c.nccl);
+    uint64_t projected = 0;
+    for (const Lane& l : r->lanes)
+        if (l.kind == LaneKind::NvtxGpuProjection) projected += l.events.size();
+    CHECK(projected == projectNvtxToGpu(*r).size());  // all of train_1gpu's work runs on GPU 0
+    CHECK(projected > 0);
+    CHECK(total == c.slices + c.instants + c.nccl + projected);
+    bool projectionUnderGpu = false;
+    for (const Row& child : rows[0].children) projectionUnderGpu |= child.label == "NVTX on GPU, python3 [1130]";
+    CHECK(projectionUnderGpu);
     const auto cpuFirst = buildRowTree(*r, RowOrder::CpuFirst);
     CHECK(cpuFirst[0].type == Row::Type::Process);
 }
