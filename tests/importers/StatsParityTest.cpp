@@ -1,6 +1,6 @@
 #include <algorithm>
-#include <sstream>
 
+#include "CsvCompare.h"
 #include "ImportHelpers.h"
 #include "model/NsysStats.h"
 
@@ -9,25 +9,11 @@ using namespace lanescope::test;
 
 namespace {
 
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
+// The total-time column of nsys stats summaries: the second field.
+std::string secondField(const std::string& row) { return row.substr(0, row.find(',', row.find(',') + 1)); }
 
-// Rows with equal totals may come in any order (corpus README): compare the header and the
-// ordered sequence of totals exactly, and the rows as a sorted list.
 void checkSameTable(const std::string& expected, const std::string& actual) {
-    auto e = lines(expected), a = lines(actual);
-    REQUIRE(!e.empty());
-    REQUIRE(a.size() == e.size());
-    CHECK(a[0] == e[0]);
-    auto totalOf = [](const std::string& row) { return row.substr(0, row.find(',', row.find(',') + 1)); };
-    for (size_t i = 1; i < e.size(); ++i) CHECK(totalOf(a[i]) == totalOf(e[i]));
-    std::sort(e.begin() + 1, e.end());
-    std::sort(a.begin() + 1, a.end());
-    for (size_t i = 1; i < e.size(); ++i) CHECK(a[i] == e[i]);
+    test::checkSameTable(expected, actual, secondField);
 }
 
 }  // namespace
