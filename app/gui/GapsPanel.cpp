@@ -77,6 +77,7 @@ GapsPanel::GapsPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent),
     table_->setColumnCount(6);
     table_->setHorizontalHeaderLabels({"Duration", "Start", "Report", "PID", "GPU", "Likely cause"});
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setResizeContentsPrecision(40);  // size columns from 40 rows
     table_->verticalHeader()->hide();
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);

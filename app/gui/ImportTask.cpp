@@ -1,5 +1,7 @@
 #include "app/gui/ImportTask.h"
 
+#include <sys/resource.h>
+
 #include <QMetaObject>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -42,20 +44,25 @@ void ImportTask::start() {
     ImportOptions options;
     options.nsys_path = nsysPath_.toStdString();
     (void)QtConcurrent::run([self, file, stop, options] {
+        // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
+        // threads inherit it), so the window stays responsive while both cores import.
+        ::setpriority(PRIO_PROCESS, 0, 10);
         QueuedProgress progress(self);
         ImportResult result = importFile(file, options, progress, stop);
         std::shared_ptr<const Report> report;
+        std::shared_ptr<const CorrelationIndex> correlation;
         QString error;
         bool cancelled = false;
         if (result.ok()) {
             report = std::move(result.report());
+            correlation = std::make_shared<const CorrelationIndex>(*report);
         } else {
             cancelled = result.error().kind == ImportError::Kind::Cancelled;
             error = QString::fromStdString(result.error().message);
         }
         if (!self) return;
-        QMetaObject::invokeMethod(self.data(), [self, report, error, cancelled] {
-            if (self) emit self->finished(report, error, cancelled);
+        QMetaObject::invokeMethod(self.data(), [self, report, correlation, error, cancelled] {
+            if (self) emit self->finished(report, correlation, error, cancelled);
         }, Qt::QueuedConnection);
     });
 }

@@ -5,6 +5,7 @@
 #include <stop_token>
 
 #include "importers/Importer.h"
+#include "model/Correlation.h"
 
 namespace lanescope {
 
@@ -21,7 +22,10 @@ public:
 
 signals:
     void progress(const QString& stage, int percent);  // percent -1: unknown
-    void finished(std::shared_ptr<const lanescope::Report> report, const QString& error, bool cancelled);
+    // On success also the report's correlation index, built on the worker thread too.
+    void finished(std::shared_ptr<const lanescope::Report> report,
+                  std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& error,
+                  bool cancelled);
 
 private:
     QString path_;

@@ -288,12 +288,13 @@ void MainWindow::importNext() {
         if (percent >= 0) progress_->setValue(percent);
     });
     connect(task, &ImportTask::finished, this,
-            [this, task, path](std::shared_ptr<const Report> report, const QString& error, bool cancelled) {
+            [this, task, path](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
+                               const QString& error, bool cancelled) {
                 progress_->deleteLater();
                 progress_ = nullptr;
                 task->deleteLater();
                 if (report) {
-                    addReport(std::move(report));
+                    addReport(std::move(report), std::move(correlation));
                     rememberRecent(path);
                 } else {
                     anyFailed_ = true;
@@ -306,7 +307,7 @@ void MainWindow::importNext() {
     task->start();
 }
 
-void MainWindow::addReport(std::shared_ptr<const Report> report) {
+void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation) {
     const EventCounts counts = report->counts();
     statusBar()->showMessage(QString("Opened %1: %2 events, %3 counter samples")
                                  .arg(QFileInfo(qs(report->meta.source_path)).fileName(),
@@ -314,7 +315,7 @@ void MainWindow::addReport(std::shared_ptr<const Report> report) {
                                       QLocale().toString(static_cast<qulonglong>(counts.counter_samples))),
                              8000);
     reports_.push_back(std::move(report));
-    correlations_.resize(reports_.size());
+    correlations_.push_back(std::move(correlation));
     timeline_->setReports(reports_);
     findBar_->setReports(reports_);
     stats_->setReports(reports_);
@@ -351,9 +352,7 @@ void MainWindow::showDetails(std::optional<ViewEvent> event) {
     const EventRef ref{event->lane, event->event};
     details_->setHtml(eventDetailsHtml(report, ref));
     // The launching CUDA call of a GPU operation, or the GPU work a call launched.
-    auto& index = correlations_[event->report];
-    if (!index) index = std::make_unique<CorrelationIndex>(report);  // built on first use
-    const CorrelationIndex& correlation = *index;
+    const CorrelationIndex& correlation = *correlations_[event->report];
     std::vector<ViewEvent> linked;
     if (auto launcher = correlation.launcherOf(ref)) linked.push_back({event->report, launcher->lane, launcher->index});
     for (const EventRef& op : correlation.launchedBy(ref)) linked.push_back({event->report, op.lane, op.index});

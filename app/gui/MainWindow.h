@@ -18,6 +18,7 @@ class QLabel;
 
 namespace lanescope {
 
+class CorrelationIndex;
 class FindBar;
 class StatsPanel;
 class GapsPanel;
@@ -53,7 +54,7 @@ private:
     void chooseNsys();
     void showShortcuts();
     void importNext();
-    void addReport(std::shared_ptr<const Report> report);
+    void addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation);
     void showDetails(std::optional<ViewEvent> event);
     void updateStatus();
     void updateMarkers();
@@ -61,7 +62,7 @@ private:
     void updateRecentMenu();
 
     std::vector<std::shared_ptr<const Report>> reports_;
-    std::vector<std::unique_ptr<class CorrelationIndex>> correlations_;  // per report, built on first use
+    std::vector<std::shared_ptr<const CorrelationIndex>> correlations_;  // per report
     QStringList queue_;
     bool anyFailed_ = false;
     bool importing_ = false;

@@ -41,6 +41,7 @@ RulesPanel::RulesPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setAlternatingRowColors(true);
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setResizeContentsPrecision(40);
     table_->setToolTip("Click a finding to zoom to it on the timeline");
     layout->addWidget(table_, 1);
     connect(report_, &QComboBox::currentIndexChanged, this, &RulesPanel::recompute);

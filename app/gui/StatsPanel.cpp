@@ -20,6 +20,7 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -103,6 +104,7 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
         view->verticalHeader()->hide();
         view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
         view->horizontalHeader()->setStretchLastSection(true);
+        view->horizontalHeader()->setResizeContentsPrecision(40);  // size columns from 40 rows
         view->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
         pageLayout->addWidget(filter);
@@ -188,9 +190,24 @@ void StatsPanel::recompute() {
         --pending_;
         watcher->deleteLater();
         if (generation != generation_) return;  // a newer selection is being computed
-        Result tables = watcher->result();
-        for (size_t i = 0; i < tabList_.size() && i < tables.size(); ++i) fill(tabList_[i], std::move(tables[i]));
-        emit updated();
+        // One table per turn of the event loop, the visible one first, so the window never
+        // spends long filling them.
+        auto tables = std::make_shared<Result>(watcher->result());
+        filling_ = true;
+        std::vector<size_t> order;
+        order.push_back(size_t(std::max(0, tabs_->currentIndex())));
+        for (size_t i = 0; i < tabList_.size(); ++i)
+            if (i != order.front()) order.push_back(i);
+        for (size_t k = 0; k < order.size(); ++k)
+            QTimer::singleShot(0, this, [this, tables, k, order, generation] {
+                const size_t i = order[k];
+                if (generation != generation_ || i >= tables->size()) return;
+                fill(tabList_[i], std::move((*tables)[i]));
+                if (k + 1 == order.size()) {
+                    filling_ = false;
+                    emit updated();
+                }
+            });
     });
     watcher->setFuture(QtConcurrent::run([report, range] {
         std::vector<StatsTable> all = computeAllStats(*report, range, 2);

@@ -28,7 +28,7 @@ public:
     void setRange(std::optional<std::pair<int64_t, int64_t>> range);
     // The table shown in a tab, as computed last (for tests and export).
     const StatsTable* table(const QString& reportName) const;
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return pending_ > 0 || filling_; }
 
 signals:
     // "Show instances": the events of report `report` whose name matches `pattern` (a regex).
@@ -56,6 +56,7 @@ private:
     std::vector<Tab> tabList_;
     int generation_ = 0;
     int pending_ = 0;
+    bool filling_ = false;  // tables of the last result still being filled
 };
 
 }  // namespace lanescope
