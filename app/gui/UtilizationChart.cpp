@@ -73,7 +73,10 @@ void UtilizationChart::recompute() {
         watcher->deleteLater();
         if (generation != generation_) return;
         chart_->removeAllSeries();
-        for (QAbstractAxis* axis : chart_->axes()) chart_->removeAxis(axis);
+        for (QAbstractAxis* axis : chart_->axes()) {
+            chart_->removeAxis(axis);  // gives up ownership
+            delete axis;
+        }
         auto* x = new QValueAxis;
         x->setTitleText("ms from the visible start");
         x->setRange(0, double(end - begin) / 1e6);
