@@ -2,16 +2,20 @@
 #include <system_error>
 
 #include "importers/Importer.h"
+#include "importers/kineto/KinetoImporter.h"
 #include "importers/nsys/NsysRepImporter.h"
 #include "importers/nsys/NsysSqliteImporter.h"
+#include "importers/perfetto/PerfettoImporter.h"
 
 namespace lanescope {
 namespace {
 
 const std::vector<const Importer*>& importers() {
+    static const KinetoImporter kineto;
     static const NsysSqliteImporter sqlite;
     static const NsysRepImporter rep;
-    static const std::vector<const Importer*> all = {&sqlite, &rep};
+    static const PerfettoImporter perfetto;  // after the SQLite and nsys-rep importers
+    static const std::vector<const Importer*> all = {&kineto, &sqlite, &rep, &perfetto};
     return all;
 }
 
@@ -35,7 +39,7 @@ ImportResult importFile(const std::filesystem::path& path, const ImportOptions& 
     for (const Importer* importer : importers())
         if (importer->canRead(head, path)) return importer->import(path, options, progress, stop);
     return ImportError{ImportError::Kind::UnknownFormat,
-                       path.string() + ": unknown format (expected an Nsight Systems report or SQLite export)"};
+                       path.string() + ": unknown format (expected an Nsight Systems report or SQLite export, a PyTorch profiler / Chrome trace JSON, or a Perfetto trace)"};
 }
 
 }  // namespace lanescope

@@ -14,8 +14,10 @@ constexpr const char* kUsage =
     "  stats FILE --report NAME[,NAME...] [--format csv|json|table] [--range START_NS:END_NS]\n"
     "  analyze FILE --rule NAME[:opt=value...] [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
+    "  export FILE --to perfetto --out OUT.pftrace\n"
     "  --version\n"
-    "FILE: an Nsight Systems SQLite export or .nsys-rep/.qdrep (converted with nsys, cached)\n";
+    "FILE: an Nsight Systems SQLite export, .nsys-rep/.qdrep (converted with nsys, cached),\n"
+    "      a PyTorch profiler / Chrome trace (.json, .json.gz), or a Perfetto trace (.pftrace)\n";
 
 }  // namespace
 
@@ -37,6 +39,7 @@ int main(int argc, char** argv) {
     if (command == "info") return runInfo(argc, argv, 2);
     if (command == "stats") return runStats(argc, argv, 2);
     if (command == "analyze") return runAnalyze(argc, argv, 2);
+    if (command == "export") return runExport(argc, argv, 2);
 #ifdef LANESCOPE_HAS_RENDER
     if (command == "render") return runRender(argc, argv, 2);
 #endif

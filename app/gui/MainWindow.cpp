@@ -11,6 +11,8 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -33,6 +35,7 @@
 #include "app/gui/GapsPanel.h"
 #include "app/gui/RulesPanel.h"
 #include "app/gui/UtilizationChart.h"
+#include "importers/perfetto/PerfettoWriter.h"
 #include "model/Correlation.h"
 #include "timeline/TimeFormat.h"
 
@@ -170,6 +173,8 @@ void MainWindow::buildMenus() {
     file->addAction("&Close", QKeySequence::Close, this, &MainWindow::closeReports)->setStatusTip("Close all reports");
     file->addSeparator();
     file->addAction("&Export timeline as PNG…", QKeySequence("Ctrl+E"), this, &MainWindow::exportPng);
+    file->addAction("Export to &Perfetto…", this, &MainWindow::exportPerfetto)
+        ->setStatusTip("Write the report as a Perfetto trace (.pftrace) for ui.perfetto.dev");
     file->addAction("Set path to &nsys…", this, &MainWindow::chooseNsys)
         ->setStatusTip("The Nsight Systems command line used to convert .nsys-rep reports");
     file->addSeparator();
@@ -253,6 +258,28 @@ void MainWindow::exportPng() {
     if (path.isEmpty()) return;
     if (!timeline_->grab().save(path, "PNG")) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
     else statusBar()->showMessage("Saved " + path);
+}
+
+void MainWindow::exportPerfetto() {
+    if (reports_.empty()) return;
+    // The report of the selected event, else the last one opened.
+    const auto selected = timeline_->selectedEvent();
+    std::shared_ptr<const Report> report = reports_[selected ? size_t(selected->report) : reports_.size() - 1];
+    const QString suggested = QFileInfo(qs(report->meta.source_path)).completeBaseName() + ".pftrace";
+    const QString path = QFileDialog::getSaveFileName(this, "Export to Perfetto", suggested, "Perfetto trace (*.pftrace)");
+    if (path.isEmpty()) return;
+    statusBar()->showMessage("Exporting " + path + "…");
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        if (error.isEmpty()) statusBar()->showMessage("Exported " + path, 8000);
+        else QMessageBox::warning(this, "Export failed", error);
+    });
+    watcher->setFuture(QtConcurrent::run([report, path] {
+        std::string error;
+        return writePerfetto(*report, path.toStdString(), error) ? QString() : QString::fromStdString(error);
+    }));
 }
 
 void MainWindow::openFiles(const QStringList& paths) {

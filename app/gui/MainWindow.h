@@ -51,6 +51,7 @@ private:
     void openDialog();
     void closeReports();
     void exportPng();
+    void exportPerfetto();
     void chooseNsys();
     void showShortcuts();
     void importNext();

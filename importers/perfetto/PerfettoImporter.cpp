@@ -1,0 +1,541 @@
+// Perfetto trace -> Report.
+//
+// Mapping:
+// - TrackDescriptor with `process` -> Process (by pid); with `thread` -> Thread (by pid, tid;
+//   a pid without a process track gets a "Process <pid>" process).
+// - Every track holding slices or instants -> one LaneKind::Nvtx lane, owned by the nearest
+//   thread/process track up its parent chain. Slices are EventKind::NvtxRange events whose
+//   payload is one shared Report::nvtx row (has_color = false); instants go to the lane's
+//   instants. A parentless named track "GPU <n>: <name>" (as PerfettoWriter writes GPUs)
+//   becomes a Gpu and owns the lanes and counters below it; a child track named "NCCL" of
+//   such a GPU track (or "NCCL [row d]") becomes a LaneKind::Nccl lane (derived copies,
+//   as in nsys reports).
+// - Counter tracks (or tracks receiving counter values) -> Report::counters.
+// - Begin/end pair per track with a stack (as Perfetto does). Ends without a begin are
+//   counted as `perfetto_unmatched_end`, begins never ended as `perfetto_unterminated_slice`
+//   (and dropped).
+// - Times are TracePacket.timestamp in ns, kept as they are (no rebasing), so an export of a
+//   report reimports with identical times.
+// - A file cut short keeps the packets before the cut and counts
+//   `perfetto_truncated_packet`; anything else that does not parse is a Corrupt error.
+#include "importers/perfetto/PerfettoImporter.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <map>
+#include <unordered_set>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+#include <vector>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <zlib.h>
+
+#include "model/LaneFreezer.h"
+#include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
+
+namespace lanescope {
+namespace {
+
+namespace pb = lanescope::perfetto_pb;
+
+ImportError fail(ImportError::Kind kind, const std::filesystem::path& path, const std::string& why) {
+    return ImportError{kind, path.string() + ": " + why};
+}
+
+struct OpenSlice {
+    int64_t start;
+    uint32_t name;
+};
+
+struct Track {
+    uint64_t uuid = 0;
+    uint64_t parent = 0;
+    bool described = false;
+    std::string name;
+    bool isProcess = false, isThread = false, isCounter = false;
+    int64_t pid = 0, tid = 0;
+    std::string processName, threadName;
+    std::string unit;
+    int64_t multiplier = 1;
+    bool incremental = false;
+    double incrementalValue = 0;
+    IntervalColumns events;
+    InstantColumns instants;
+    std::vector<int64_t> counterTime;
+    std::vector<double> counterValue;
+    std::vector<OpenSlice> stack;
+};
+
+struct Sequence {
+    bool valid = false;  // incremental state seen since the last clear
+    std::unordered_map<uint64_t, uint32_t> names;
+    bool hasDefaultTrack = false;
+    uint64_t defaultTrack = 0;
+    std::vector<uint64_t> extraCounterTracks, extraDoubleCounterTracks;
+    void clear() { *this = Sequence{}; }
+};
+
+bool parseGpuTrackName(const std::string& name, int64_t& device, std::string& gpuName) {
+    if (!name.starts_with("GPU ")) return false;
+    size_t i = 4;
+    if (i >= name.size() || !std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+    int64_t n = 0;
+    while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && n < (int64_t{1} << 40))
+        n = n * 10 + (name[i++] - '0');
+    if (i == name.size()) {
+        device = n;
+        gpuName = name;
+        return true;
+    }
+    if (name.compare(i, 2, ": ") != 0) return false;
+    device = n;
+    gpuName = name.substr(i + 2);
+    return true;
+}
+
+bool inflateAll(const std::string& in, std::string& out);
+
+class Builder {
+public:
+    explicit Builder(Report& report) : r_(report) {}
+
+    Track& track(uint64_t uuid) {
+        auto [it, inserted] = index_.try_emplace(uuid, tracks_.size());
+        if (inserted) {
+            tracks_.emplace_back();
+            tracks_.back().uuid = uuid;
+        }
+        return tracks_[it->second];
+    }
+
+    void packet(const pb::TracePacket& p) {
+        if (p.has_compressed_packets()) {
+            if (p.compressed_packets().size() < (size_t{1} << 30)) compressed(p.compressed_packets());
+            else ++r_.diagnostics["perfetto_compressed_packets_damaged"];
+        }
+        if (p.has_zstd_compressed_packets()) ++r_.diagnostics["perfetto_zstd_packets_unsupported"];
+        Sequence& seq = sequences_[p.trusted_packet_sequence_id()];
+        if (p.previous_packet_dropped() && seenSequence(p.trusted_packet_sequence_id())) {
+            ++r_.diagnostics["perfetto_packets_dropped"];
+            seq.valid = false;
+        }
+        if ((p.sequence_flags() & pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED) || p.incremental_state_cleared()) {
+            seq.clear();
+            seq.valid = true;
+        }
+        if ((p.sequence_flags() & pb::TracePacket::SEQ_NEEDS_INCREMENTAL_STATE) && !seq.valid) {
+            ++r_.diagnostics["perfetto_packet_without_incremental_state"];
+            return;
+        }
+        if (p.has_trace_packet_defaults() && p.trace_packet_defaults().has_track_event_defaults()) {
+            const auto& d = p.trace_packet_defaults().track_event_defaults();
+            seq.hasDefaultTrack = d.has_track_uuid();
+            seq.defaultTrack = d.track_uuid();
+            seq.extraCounterTracks.assign(d.extra_counter_track_uuids().begin(), d.extra_counter_track_uuids().end());
+            seq.extraDoubleCounterTracks.assign(d.extra_double_counter_track_uuids().begin(),
+                                                d.extra_double_counter_track_uuids().end());
+        }
+        if (p.has_interned_data())
+            for (const pb::EventName& n : p.interned_data().event_names()) seq.names[n.iid()] = r_.strings.intern(n.name());
+        if (p.has_track_descriptor()) descriptor(p.track_descriptor());
+        if (p.has_track_event()) event(p, seq);
+    }
+
+    // compressed_packets: a deflated Trace; its packets are read as if they stood here.
+    void compressed(const std::string& deflated) {
+        std::string inflated;
+        if (!inflateAll(deflated, inflated)) {
+            ++r_.diagnostics["perfetto_compressed_packets_damaged"];
+            return;
+        }
+        google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(inflated.data()),
+                                                  static_cast<int>(inflated.size()));
+        pb::TracePacket inner;
+        std::string bytes;
+        while (!in.ExpectAtEnd()) {
+            uint32_t length = 0;
+            if (in.ReadTag() != 0x0A || !in.ReadVarint32(&length) || !in.ReadString(&bytes, static_cast<int>(length)) ||
+                !inner.ParseFromString(bytes)) {
+                ++r_.diagnostics["perfetto_compressed_packets_damaged"];
+                return;
+            }
+            packet(inner);
+        }
+    }
+
+    void finish();
+
+private:
+    bool seenSequence(uint32_t id) { return !seenSequences_.insert(id).second; }
+
+    void descriptor(const pb::TrackDescriptor& d) {
+        Track& t = track(d.uuid());
+        t.described = true;
+        if (d.has_parent_uuid()) t.parent = d.parent_uuid();
+        if (d.has_name()) t.name = d.name();
+        if (d.has_process()) {
+            t.isProcess = true;
+            t.pid = d.process().pid();
+            if (d.process().has_process_name()) t.processName = d.process().process_name();
+            else if (d.process().cmdline_size() > 0) t.processName = d.process().cmdline(0);
+        }
+        if (d.has_thread()) {
+            t.isThread = true;
+            t.pid = d.thread().pid();
+            t.tid = d.thread().tid();
+            if (d.thread().has_thread_name()) t.threadName = d.thread().thread_name();
+        }
+        if (d.has_counter()) {
+            t.isCounter = true;
+            const auto& c = d.counter();
+            if (c.has_unit_name()) t.unit = c.unit_name();
+            else if (c.unit() == pb::CounterDescriptor::UNIT_TIME_NS) t.unit = "ns";
+            else if (c.unit() == pb::CounterDescriptor::UNIT_SIZE_BYTES) t.unit = "bytes";
+            t.multiplier = c.has_unit_multiplier() && c.unit_multiplier() != 0 ? c.unit_multiplier() : 1;
+            t.incremental = c.is_incremental();
+        }
+    }
+
+    void sample(uint64_t uuid, int64_t ts, double value) {
+        Track& t = track(uuid);
+        value *= static_cast<double>(t.multiplier);
+        if (t.incremental) value = (t.incrementalValue += value);
+        t.counterTime.push_back(ts);
+        t.counterValue.push_back(value);
+    }
+
+    void event(const pb::TracePacket& p, Sequence& seq) {
+        const pb::TrackEvent& e = p.track_event();
+        const uint64_t uuid = e.has_track_uuid() ? e.track_uuid() : (seq.hasDefaultTrack ? seq.defaultTrack : 0);
+        const auto ts = static_cast<int64_t>(std::min<uint64_t>(p.timestamp(), INT64_MAX));
+        if (e.debug_annotations_size() > 0)
+            r_.diagnostics["perfetto_debug_annotations_ignored"] += static_cast<uint64_t>(e.debug_annotations_size());
+        auto name = [&]() -> uint32_t {
+            if (e.has_name()) return r_.strings.intern(e.name());
+            if (e.has_name_iid()) {
+                auto it = seq.names.find(e.name_iid());
+                if (it != seq.names.end()) return it->second;
+                ++r_.diagnostics["perfetto_interned_name_missing"];
+            }
+            return 0;
+        };
+        switch (e.type()) {
+            case pb::TrackEvent::TYPE_SLICE_BEGIN: track(uuid).stack.push_back({ts, name()}); break;
+            case pb::TrackEvent::TYPE_SLICE_END: {
+                Track& t = track(uuid);
+                if (t.stack.empty()) {
+                    ++r_.diagnostics["perfetto_unmatched_end"];
+                    break;
+                }
+                const OpenSlice open = t.stack.back();
+                t.stack.pop_back();
+                if (ts < open.start) ++r_.diagnostics["perfetto_negative_duration"];
+                t.events.start_ns.push_back(open.start);
+                t.events.end_ns.push_back(std::max(ts, open.start));
+                t.events.name_id.push_back(open.name);
+                t.events.payload.push_back(0);
+                t.events.kind.push_back(EventKind::NvtxRange);
+                break;
+            }
+            case pb::TrackEvent::TYPE_INSTANT: {
+                Track& t = track(uuid);
+                t.instants.time_ns.push_back(ts);
+                t.instants.name_id.push_back(name());
+                t.instants.payload.push_back(0);
+                break;
+            }
+            case pb::TrackEvent::TYPE_COUNTER:
+                sample(uuid, ts, e.has_double_counter_value() ? e.double_counter_value()
+                                                              : static_cast<double>(e.counter_value()));
+                break;
+            default: ++r_.diagnostics["perfetto_untyped_event_ignored"]; break;
+        }
+        const auto& extra = e.extra_counter_track_uuids_size() > 0
+                                ? std::vector<uint64_t>(e.extra_counter_track_uuids().begin(), e.extra_counter_track_uuids().end())
+                                : seq.extraCounterTracks;
+        for (int i = 0; i < e.extra_counter_values_size(); ++i) {
+            if (static_cast<size_t>(i) < extra.size()) sample(extra[i], ts, static_cast<double>(e.extra_counter_values(i)));
+            else ++r_.diagnostics["perfetto_extra_counter_without_track"];
+        }
+        const auto& extraD = e.extra_double_counter_track_uuids_size() > 0
+                                 ? std::vector<uint64_t>(e.extra_double_counter_track_uuids().begin(),
+                                                         e.extra_double_counter_track_uuids().end())
+                                 : seq.extraDoubleCounterTracks;
+        for (int i = 0; i < e.extra_double_counter_values_size(); ++i) {
+            if (static_cast<size_t>(i) < extraD.size()) sample(extraD[i], ts, e.extra_double_counter_values(i));
+            else ++r_.diagnostics["perfetto_extra_counter_without_track"];
+        }
+    }
+
+    int32_t processOfPid(int64_t pid, const std::string& name) {
+        auto [it, inserted] = processes_.try_emplace(pid, static_cast<int32_t>(r_.processes.size()));
+        if (inserted) {
+            r_.processes.push_back({pid, r_.strings.intern(name.empty() ? "Process " + std::to_string(pid) : name)});
+        } else if (!name.empty() && r_.str(r_.processes[it->second].name_id).starts_with("Process ")) {
+            r_.processes[it->second].name_id = r_.strings.intern(name);
+        }
+        return it->second;
+    }
+
+    Report& r_;
+    std::vector<Track> tracks_;
+    std::unordered_map<uint64_t, size_t> index_;
+    std::unordered_map<uint32_t, Sequence> sequences_;
+    std::unordered_set<uint32_t> seenSequences_;
+    std::unordered_map<int64_t, int32_t> processes_;  // pid -> index
+};
+
+void Builder::finish() {
+    // Processes and threads, in the order their tracks were first met.
+    for (const Track& t : tracks_)
+        if (t.isProcess) processOfPid(t.pid, t.processName.empty() ? t.name : t.processName);
+    std::map<std::pair<int64_t, int64_t>, int32_t> threads;
+    std::vector<int32_t> threadOf(tracks_.size(), -1), processOf(tracks_.size(), -1), gpuOf(tracks_.size(), -1);
+    std::unordered_map<int64_t, int32_t> gpus;  // device id -> index
+    for (size_t i = 0; i < tracks_.size(); ++i) {
+        const Track& t = tracks_[i];
+        if (t.isThread) {
+            const int32_t process = processOfPid(t.pid, "");
+            auto [it, inserted] = threads.try_emplace({t.pid, t.tid}, static_cast<int32_t>(r_.threads.size()));
+            if (inserted)
+                r_.threads.push_back({t.tid, process,
+                                      r_.strings.intern(!t.threadName.empty() ? t.threadName
+                                                        : !t.name.empty()     ? t.name
+                                                                              : "Thread " + std::to_string(t.tid))});
+            threadOf[i] = it->second;
+            processOf[i] = process;
+        } else if (t.isProcess) {
+            processOf[i] = processes_.at(t.pid);
+        } else if (t.described && t.parent == 0 && !t.isCounter) {
+            int64_t device = 0;
+            std::string gpuName;
+            if (parseGpuTrackName(t.name, device, gpuName)) {
+                auto [it, inserted] = gpus.try_emplace(device, static_cast<int32_t>(r_.gpus.size()));
+                if (inserted) r_.gpus.push_back({device, r_.strings.intern(gpuName)});
+                gpuOf[i] = it->second;
+            }
+        }
+    }
+    // Owners up the parent chain (bounded, in case of a cycle).
+    auto owner = [&](size_t i, int32_t& thread, int32_t& process, int32_t& gpu, size_t& parentIndex) {
+        thread = process = gpu = -1;
+        parentIndex = SIZE_MAX;
+        size_t cur = i;
+        for (int hops = 0; hops < 64; ++hops) {
+            if (threadOf[cur] >= 0 && thread < 0 && process < 0) thread = threadOf[cur];
+            if (processOf[cur] >= 0 && process < 0) process = processOf[cur];
+            if (gpuOf[cur] >= 0 && gpu < 0) gpu = gpuOf[cur];
+            const uint64_t parent = tracks_[cur].parent;
+            if (parent == 0) break;
+            auto it = index_.find(parent);
+            if (it == index_.end()) break;
+            if (cur == i) parentIndex = it->second;
+            cur = it->second;
+        }
+    };
+
+    const uint32_t nvtxRow = static_cast<uint32_t>(r_.nvtx.size());
+    bool usedNvtx = false;
+    for (size_t i = 0; i < tracks_.size(); ++i) {
+        Track& t = tracks_[i];
+        if (!t.stack.empty()) r_.diagnostics["perfetto_unterminated_slice"] += t.stack.size();
+        int32_t thread, process, gpu;
+        size_t parentIndex;
+        owner(i, thread, process, gpu, parentIndex);
+        if (t.events.size() > 0 || t.instants.size() > 0) {
+            Lane lane;
+            lane.kind = LaneKind::Nvtx;
+            const bool ncclName = t.name == "NCCL" || t.name.starts_with("NCCL [row ");
+            if (ncclName && parentIndex != SIZE_MAX && gpuOf[parentIndex] >= 0) lane.kind = LaneKind::Nccl;
+            std::string name = t.name;
+            if (name.empty() && thread >= 0) name = std::string(r_.str(r_.threads[thread].name_id));
+            if (name.empty() && process >= 0) name = std::string(r_.str(r_.processes[process].name_id));
+            if (name.empty()) name = t.uuid == 0 ? "Global" : "Track " + std::to_string(t.uuid);
+            lane.name_id = r_.strings.intern(name);
+            lane.thread = thread;
+            lane.process = process >= 0 ? process : (thread >= 0 ? r_.threads[thread].process : -1);
+            lane.gpu = gpu;
+            for (auto& p : t.events.payload) p = nvtxRow;
+            for (auto& p : t.instants.payload) p = nvtxRow;
+            lane.events = std::move(t.events);
+            lane.instants = std::move(t.instants);
+            usedNvtx = true;
+            freezeLane(lane, r_.diagnostics);
+            r_.lanes.push_back(std::move(lane));
+        }
+        if (t.isCounter || !t.counterTime.empty()) {
+            Counter c;
+            std::string name = t.name;
+            if (name.empty()) name = "Counter " + std::to_string(t.uuid);
+            c.name_id = r_.strings.intern(name);
+            c.unit_id = r_.strings.intern(t.unit);
+            c.gpu = gpu;
+            c.process = process >= 0 ? process : (thread >= 0 ? r_.threads[thread].process : -1);
+            std::vector<size_t> order(t.counterTime.size());
+            std::iota(order.begin(), order.end(), size_t{0});
+            std::stable_sort(order.begin(), order.end(),
+                             [&](size_t a, size_t b) { return t.counterTime[a] < t.counterTime[b]; });
+            for (size_t k : order) {
+                c.time_ns.push_back(t.counterTime[k]);
+                c.value.push_back(t.counterValue[k]);
+            }
+            r_.counters.push_back(std::move(c));
+        }
+    }
+    if (usedNvtx) r_.nvtx.push_back(NvtxInfo{});
+
+    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
+    for (const Lane& l : r_.lanes) {
+        if (!l.events.start_ns.empty()) {
+            begin = std::min(begin, l.events.start_ns.front());
+            end = std::max(end, *std::max_element(l.events.end_ns.begin(), l.events.end_ns.end()));
+        }
+        if (!l.instants.time_ns.empty()) {
+            begin = std::min(begin, l.instants.time_ns.front());
+            end = std::max(end, l.instants.time_ns.back());
+        }
+    }
+    for (const Counter& c : r_.counters)
+        if (!c.time_ns.empty()) {
+            begin = std::min(begin, c.time_ns.front());
+            end = std::max(end, c.time_ns.back());
+        }
+    if (begin <= end) {
+        r_.meta.begin_ns = begin;
+        r_.meta.end_ns = end;
+    }
+}
+
+bool inflateAll(const std::string& in, std::string& out) {
+    z_stream z{};
+    if (inflateInit2(&z, 15 + 32) != Z_OK) return false;  // zlib or gzip header
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z.avail_in = static_cast<uInt>(in.size());
+    char buffer[1 << 16];
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        z.next_out = reinterpret_cast<Bytef*>(buffer);
+        z.avail_out = sizeof buffer;
+        rc = ::inflate(&z, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - z.avail_out);
+        if (out.size() > (size_t{1} << 30)) rc = Z_MEM_ERROR;
+    }
+    inflateEnd(&z);
+    return rc == Z_STREAM_END;
+}
+
+// Reads a varint from the start of `s`; false when it does not fit.
+bool headVarint(std::string_view s, size_t& pos, uint64_t& value) {
+    value = 0;
+    for (int shift = 0; shift < 64 && pos < s.size(); shift += 7) {
+        const auto byte = static_cast<uint8_t>(s[pos++]);
+        value |= uint64_t{byte & 0x7Fu} << shift;
+        if (byte < 0x80) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool PerfettoImporter::canRead(std::string_view head, const std::filesystem::path& path) const {
+    const auto ext = path.extension();
+    if (ext == ".pftrace" || ext == ".perfetto-trace") return true;
+    // Trace.packet (field 1, length-delimited), a sane length, and a packet that parses (or,
+    // when it does not fit in the head, starts with a valid tag).
+    if (head.size() < 3 || static_cast<uint8_t>(head[0]) != 0x0A) return false;
+    size_t pos = 1;
+    uint64_t length = 0;
+    if (!headVarint(head, pos, length) || length == 0 || length > (uint64_t{64} << 20)) return false;
+    // importFile passes the first 4096 bytes: a shorter head is the whole file.
+    if (pos + length > head.size() && head.size() < 4096) return false;
+    if (pos + length <= head.size()) {
+        pb::TracePacket packet;
+        return packet.ParseFromArray(head.data() + pos, static_cast<int>(length));
+    }
+    uint64_t tag = 0;
+    if (!headVarint(head, pos, tag)) return false;
+    const uint64_t wire = tag & 7, field = tag >> 3;
+    return field > 0 && field < 100000 && (wire == 0 || wire == 1 || wire == 2 || wire == 5);
+}
+
+ImportResult PerfettoImporter::import(const std::filesystem::path& path, const ImportOptions&,
+                                      ProgressSink& progress, std::stop_token stop) const {
+    std::error_code ec;
+    const uint64_t fileSize = std::filesystem::file_size(path, ec);
+    if (ec) return fail(ImportError::Kind::Unreadable, path, "cannot be read: " + ec.message());
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(ImportError::Kind::Unreadable, path, "cannot be read (permission denied?)");
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+
+    auto report = std::make_unique<Report>();
+    report->meta.format = "perfetto";
+    report->meta.producer = "Perfetto";
+    report->meta.source_path = path.string();
+    Builder builder(*report);
+
+    google::protobuf::io::FileInputStream file(fd, 1 << 20);
+    pb::TracePacket packet;
+    std::string bytes;
+    uint64_t offset = 0, packets = 0;
+    bool done = false;
+    progress.progress("reading Perfetto packets", 0, fileSize);
+    while (!done) {
+        // A fresh CodedInputStream every batch keeps its 2 GiB byte limit out of reach.
+        google::protobuf::io::CodedInputStream in(&file);
+        const uint64_t base = offset;
+        for (int n = 0; n < 16384; ++n) {
+            offset = base + static_cast<uint64_t>(in.CurrentPosition());
+            if (offset >= fileSize) {
+                done = true;
+                break;
+            }
+            const uint32_t tag = in.ReadTag();
+            if (tag != 0x0A) {
+                if (packets == 0) return fail(ImportError::Kind::Corrupt, path, "not a Perfetto trace: no trace packet at byte 0");
+                return fail(ImportError::Kind::Corrupt, path,
+                            "damaged Perfetto trace: unexpected field " + std::to_string(tag >> 3) + " at byte " +
+                                std::to_string(offset));
+            }
+            uint32_t length = 0;
+            const uint64_t lengthAt = base + static_cast<uint64_t>(in.CurrentPosition());
+            const bool lengthRead = in.ReadVarint32(&length);
+            const uint64_t dataAt = base + static_cast<uint64_t>(in.CurrentPosition());
+            if (!lengthRead || dataAt + length > fileSize) {
+                if (packets == 0)
+                    return fail(ImportError::Kind::Corrupt, path,
+                                "not a Perfetto trace: first packet runs past the end of the file");
+                ++report->diagnostics["perfetto_truncated_packet"];
+                (void)lengthAt;
+                done = true;
+                break;
+            }
+            if (!in.ReadString(&bytes, static_cast<int>(length)) || !packet.ParseFromString(bytes)) {
+                return fail(ImportError::Kind::Corrupt, path,
+                            packets == 0 ? std::string("not a Perfetto trace: first packet does not parse")
+                                         : "damaged Perfetto trace: packet at byte " + std::to_string(offset) +
+                                               " does not parse");
+            }
+            builder.packet(packet);
+            ++packets;
+        }
+        offset = base + static_cast<uint64_t>(in.CurrentPosition());
+        if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
+        progress.progress("reading Perfetto packets", offset, fileSize);
+    }
+    progress.progress("building lanes", 0, 0);
+    builder.finish();
+    return ImportResult(std::move(report));
+}
+
+}  // namespace lanescope

@@ -1,0 +1,287 @@
+#include "importers/perfetto/PerfettoWriter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "model/Correlation.h"
+#include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
+
+namespace lanescope {
+namespace {
+
+namespace pb = lanescope::perfetto_pb;
+
+constexpr uint32_t kSequenceId = 1;
+
+enum class OpType : uint8_t { Begin, End, Instant, Counter };
+
+// One track event to write. For Begin: lane/event of the slice; Instant: lane/instant;
+// Counter: counter/sample.
+struct Op {
+    int64_t ts;
+    uint32_t track;  // index into the track uuids
+    uint32_t name;
+    uint32_t a, b;
+    OpType type;
+};
+
+// Packets go to "<out>.partial" and the file takes its name only once complete, so a failed
+// or interrupted export never leaves a half trace under the name asked for.
+class Output {
+public:
+    explicit Output(const std::filesystem::path& path)
+        : path_(path), partial_(path.string() + ".partial"), file_(partial_, std::ios::binary | std::ios::trunc) {}
+    ~Output() {
+        std::error_code ec;
+        if (!committed_) std::filesystem::remove(partial_, ec);
+    }
+    bool ok() const { return static_cast<bool>(file_); }
+    void packet(const pb::TracePacket& p) {
+        p.SerializeToString(&bytes_);
+        buffer_.push_back('\x0A');
+        uint64_t n = bytes_.size();
+        while (n >= 0x80) {
+            buffer_.push_back(static_cast<char>((n & 0x7F) | 0x80));
+            n >>= 7;
+        }
+        buffer_.push_back(static_cast<char>(n));
+        buffer_ += bytes_;
+        ++packets;
+        if (buffer_.size() >= (1u << 20)) flush();
+    }
+    bool close() {
+        flush();
+        file_.close();
+        if (file_.fail()) return false;
+        std::error_code ec;
+        std::filesystem::rename(partial_, path_, ec);
+        committed_ = !ec;
+        return committed_;
+    }
+    uint64_t packets = 0;
+
+private:
+    void flush() {
+        file_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        buffer_.clear();
+    }
+    std::filesystem::path path_, partial_;
+    std::ofstream file_;
+    std::string buffer_, bytes_;
+    bool committed_ = false;
+};
+
+// True when the lane's events nest (each event lies inside the enclosing open one or
+// after it), so one track with a begin/end stack reproduces them.
+bool nests(const IntervalColumns& ev) {
+    std::vector<int64_t> ends;
+    for (size_t i = 0; i < ev.size(); ++i) {
+        while (!ends.empty() && ends.back() <= ev.start_ns[i]) ends.pop_back();
+        if (!ends.empty() && ev.end_ns[i] > ends.back()) return false;
+        ends.push_back(ev.end_ns[i]);
+    }
+    return true;
+}
+
+uint64_t refKey(uint32_t lane, uint32_t index) { return (uint64_t{lane} << 32) | index; }
+
+}  // namespace
+
+bool writePerfetto(const Report& report, const std::filesystem::path& outPath, std::string& error,
+                   PerfettoWriteStats* statsOut) {
+    PerfettoWriteStats stats;
+    Output out(outPath);
+    if (!out.ok()) {
+        error = outPath.string() + ": cannot be written";
+        return false;
+    }
+    std::vector<uint64_t> uuids;  // track index -> uuid
+    pb::TracePacket packet;
+    auto descriptorPacket = [&](uint64_t parent) -> pb::TrackDescriptor* {
+        packet.Clear();
+        packet.set_trusted_packet_sequence_id(kSequenceId);
+        if (out.packets == 0) packet.set_sequence_flags(pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
+        pb::TrackDescriptor* d = packet.mutable_track_descriptor();
+        uuids.push_back(uuids.size() + 1);
+        d->set_uuid(uuids.back());
+        if (parent != 0) d->set_parent_uuid(parent);
+        return d;
+    };
+    auto str = [&](uint32_t id) { return std::string(report.str(id)); };
+
+    std::vector<uint64_t> processUuid(report.processes.size()), threadUuid(report.threads.size()),
+        gpuUuid(report.gpus.size());
+    for (size_t p = 0; p < report.processes.size(); ++p) {
+        pb::TrackDescriptor* d = descriptorPacket(0);
+        d->mutable_process()->set_pid(static_cast<int32_t>(report.processes[p].pid));
+        d->mutable_process()->set_process_name(str(report.processes[p].name_id));
+        processUuid[p] = d->uuid();
+        out.packet(packet);
+    }
+    for (size_t t = 0; t < report.threads.size(); ++t) {
+        const Thread& th = report.threads[t];
+        pb::TrackDescriptor* d = descriptorPacket(0);
+        if (th.process >= 0) d->mutable_thread()->set_pid(static_cast<int32_t>(report.processes[th.process].pid));
+        d->mutable_thread()->set_tid(static_cast<int32_t>(th.tid));
+        d->mutable_thread()->set_thread_name(str(th.name_id));
+        threadUuid[t] = d->uuid();
+        out.packet(packet);
+    }
+    for (size_t g = 0; g < report.gpus.size(); ++g) {
+        pb::TrackDescriptor* d = descriptorPacket(0);
+        d->set_name("GPU " + std::to_string(report.gpus[g].device_id) + ": " + str(report.gpus[g].name_id));
+        gpuUuid[g] = d->uuid();
+        out.packet(packet);
+    }
+
+    // Flows: each (API call, GPU operation) pair gets its own id.
+    std::vector<std::pair<uint64_t, uint64_t>> flowsOut, flowsIn;  // (event key, flow id)
+    {
+        CorrelationIndex index(report);
+        uint64_t next = 1;
+        for (uint32_t li = 0; li < report.lanes.size(); ++li) {
+            const Lane& lane = report.lanes[li];
+            if (holdsDerivedEvents(lane.kind)) continue;
+            for (uint32_t i = 0; i < lane.events.size(); ++i) {
+                if (lane.events.kind[i] != EventKind::CudaApiCall) continue;
+                for (const EventRef& op : index.launchedBy({li, i})) {
+                    flowsOut.push_back({refKey(li, i), next});
+                    flowsIn.push_back({refKey(op.lane, op.index), next});
+                    ++next;
+                }
+            }
+        }
+        std::sort(flowsOut.begin(), flowsOut.end());
+        std::sort(flowsIn.begin(), flowsIn.end());
+        stats.flows = next - 1;
+    }
+
+    std::vector<Op> ops;
+    for (uint32_t li = 0; li < report.lanes.size(); ++li) {
+        const Lane& lane = report.lanes[li];
+        if (lane.kind == LaneKind::NvtxGpuProjection) continue;
+        if (lane.events.size() == 0 && lane.instants.size() == 0) continue;
+        const IntervalColumns& ev = lane.events;
+        uint64_t parent = 0;
+        if (lane.gpu >= 0) parent = gpuUuid[lane.gpu];
+        else if (lane.thread >= 0) parent = threadUuid[lane.thread];
+        else if (lane.process >= 0) parent = processUuid[lane.process];
+        const std::string name = lane.kind == LaneKind::Nccl ? std::string("NCCL") : str(lane.name_id);
+        std::vector<Op> laneOps;
+        std::vector<uint32_t> laneTracks;
+        auto newTrack = [&](const std::string& trackName) {
+            pb::TrackDescriptor* d = descriptorPacket(parent);
+            d->set_name(trackName);
+            out.packet(packet);
+            laneTracks.push_back(static_cast<uint32_t>(uuids.size() - 1));
+            return laneTracks.back();
+        };
+        if (lane.depth_count <= 1 || nests(ev)) {
+            const uint32_t track = newTrack(name);
+            std::vector<uint32_t> open;
+            auto close = [&](uint32_t e) { laneOps.push_back({ev.end_ns[e], track, 0, li, e, OpType::End}); };
+            for (uint32_t i = 0; i < ev.size(); ++i) {
+                while (!open.empty() && ev.end_ns[open.back()] <= ev.start_ns[i]) {
+                    close(open.back());
+                    open.pop_back();
+                }
+                laneOps.push_back({ev.start_ns[i], track, ev.name_id[i], li, i, OpType::Begin});
+                open.push_back(i);
+            }
+            while (!open.empty()) {
+                close(open.back());
+                open.pop_back();
+            }
+        } else {
+            // Rows that overlap without nesting: one flat track per depth.
+            std::vector<Op> merged;
+            for (uint32_t d = 0; d < lane.depth_count; ++d) {
+                const uint32_t track = newTrack(name + " [row " + std::to_string(d) + "]");
+                std::vector<Op> row;
+                for (uint32_t k = lane.depth_begin[d]; k < lane.depth_begin[d + 1]; ++k) {
+                    const uint32_t i = lane.depth_order[k];
+                    row.push_back({ev.start_ns[i], track, ev.name_id[i], li, i, OpType::Begin});
+                    row.push_back({ev.end_ns[i], track, 0, li, i, OpType::End});
+                }
+                laneOps.insert(laneOps.end(), row.begin(), row.end());
+            }
+        }
+        if (lane.instants.size() > 0) {
+            if (laneTracks.empty()) newTrack(name);
+            for (uint32_t i = 0; i < lane.instants.size(); ++i)
+                laneOps.push_back({lane.instants.time_ns[i], laneTracks.front(), lane.instants.name_id[i], li, i,
+                                   OpType::Instant});
+        }
+        ops.insert(ops.end(), laneOps.begin(), laneOps.end());
+        stats.slices += ev.size();
+        stats.instants += lane.instants.size();
+    }
+    for (uint32_t ci = 0; ci < report.counters.size(); ++ci) {
+        const Counter& c = report.counters[ci];
+        uint64_t parent = 0;
+        if (c.gpu >= 0) parent = gpuUuid[c.gpu];
+        else if (c.process >= 0) parent = processUuid[c.process];
+        pb::TrackDescriptor* d = descriptorPacket(parent);
+        d->set_name(str(c.name_id));
+        auto* counter = d->mutable_counter();
+        if (c.unit_id != 0) counter->set_unit_name(str(c.unit_id));
+        out.packet(packet);
+        const auto track = static_cast<uint32_t>(uuids.size() - 1);
+        for (uint32_t s = 0; s < c.time_ns.size(); ++s) ops.push_back({c.time_ns[s], track, 0, ci, s, OpType::Counter});
+        stats.counter_samples += c.time_ns.size();
+    }
+    stats.tracks = uuids.size();
+
+    // Time order overall; each track's own order (its nesting) is kept on ties.
+    std::stable_sort(ops.begin(), ops.end(), [](const Op& x, const Op& y) { return x.ts < y.ts; });
+    std::vector<bool> interned(report.strings.size(), false);
+    for (const Op& op : ops) {
+        packet.Clear();
+        if (op.ts < 0) ++stats.negative_times_clamped;
+        packet.set_timestamp(static_cast<uint64_t>(std::max<int64_t>(op.ts, 0)));
+        packet.set_trusted_packet_sequence_id(kSequenceId);
+        if (out.packets == 0) packet.set_sequence_flags(pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
+        else packet.set_sequence_flags(pb::TracePacket::SEQ_NEEDS_INCREMENTAL_STATE);
+        pb::TrackEvent* e = packet.mutable_track_event();
+        e->set_track_uuid(uuids[op.track]);
+        switch (op.type) {
+            case OpType::Begin: e->set_type(pb::TrackEvent::TYPE_SLICE_BEGIN); break;
+            case OpType::End: e->set_type(pb::TrackEvent::TYPE_SLICE_END); break;
+            case OpType::Instant: e->set_type(pb::TrackEvent::TYPE_INSTANT); break;
+            case OpType::Counter:
+                e->set_type(pb::TrackEvent::TYPE_COUNTER);
+                e->set_double_counter_value(report.counters[op.a].value[op.b]);
+                break;
+        }
+        if (op.type == OpType::Begin || op.type == OpType::Instant) {
+            if (!interned[op.name]) {
+                interned[op.name] = true;
+                pb::EventName* n = packet.mutable_interned_data()->add_event_names();
+                n->set_iid(uint64_t{op.name} + 1);
+                n->set_name(str(op.name));
+            }
+            e->set_name_iid(uint64_t{op.name} + 1);
+        }
+        if (op.type == OpType::Begin) {
+            const uint64_t key = refKey(op.a, op.b);
+            auto range = [&](const std::vector<std::pair<uint64_t, uint64_t>>& flows) {
+                return std::equal_range(flows.begin(), flows.end(), std::pair<uint64_t, uint64_t>{key, 0},
+                                        [](const auto& x, const auto& y) { return x.first < y.first; });
+            };
+            for (auto [it, end] = range(flowsOut); it != end; ++it) e->add_flow_ids(it->second);
+            for (auto [it, end] = range(flowsIn); it != end; ++it) e->add_terminating_flow_ids(it->second);
+        }
+        out.packet(packet);
+    }
+    stats.packets = out.packets;
+    if (!out.close()) {
+        error = outPath.string() + ": write failed (disk full?)";
+        return false;
+    }
+    if (statsOut) *statsOut = stats;
+    return true;
+}
+
+}  // namespace lanescope

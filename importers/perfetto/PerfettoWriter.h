@@ -1,0 +1,32 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "model/Report.h"
+
+namespace lanescope {
+
+// What writePerfetto wrote.
+struct PerfettoWriteStats {
+    uint64_t packets = 0, tracks = 0, slices = 0, instants = 0, counter_samples = 0, flows = 0;
+    uint64_t negative_times_clamped = 0;
+};
+
+// Writes any report as a Perfetto protobuf trace (Trace of TracePackets, one packet
+// sequence, interned event names):
+// - a process track per process, a thread track per thread, a parentless "GPU <id>: <name>"
+//   track per GPU;
+// - one track per lane under its thread (CPU lanes), its GPU (GPU lanes) or its process;
+//   a lane whose events overlap without nesting (GPU streams running kernels concurrently,
+//   NVTX start/end ranges) gets one track per depth instead, "<lane> [row d]";
+//   NVTX GPU projections (derived) are not written;
+// - slices as SLICE_BEGIN/SLICE_END in nesting order, instants as INSTANT;
+// - counters as counter tracks with COUNTER events (double values);
+// - CUDA correlations as flows from the API call to the GPU operations it launched.
+// Times are the report's own nanoseconds (negative ones are clamped to 0).
+// Returns false with `error` set when the file cannot be written.
+bool writePerfetto(const Report& report, const std::filesystem::path& out, std::string& error,
+                   PerfettoWriteStats* stats = nullptr);
+
+}  // namespace lanescope
