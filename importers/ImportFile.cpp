@@ -19,9 +19,28 @@ const std::vector<const Importer*>& importers() {
     return all;
 }
 
-}  // namespace
+// Errors are one line: whitespace runs (a SQLite message may quote a whole CREATE TABLE)
+// fold into one space, and very long messages are cut.
+ImportError oneLine(ImportError error) {
+    std::string folded;
+    bool space = false;
+    for (char c : error.message) {
+        const bool blank = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+        if (blank) {
+            space = !folded.empty();
+            continue;
+        }
+        if (space) folded += ' ';
+        space = false;
+        folded += c;
+    }
+    constexpr size_t kMaxLength = 400;
+    if (folded.size() > kMaxLength) folded = folded.substr(0, kMaxLength - 3) + "...";
+    error.message = std::move(folded);
+    return error;
+}
 
-ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
+ImportResult importOne(const std::filesystem::path& path, const ImportOptions& options,
                         ProgressSink& progress, std::stop_token stop) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
@@ -40,6 +59,15 @@ ImportResult importFile(const std::filesystem::path& path, const ImportOptions& 
         if (importer->canRead(head, path)) return importer->import(path, options, progress, stop);
     return ImportError{ImportError::Kind::UnknownFormat,
                        path.string() + ": unknown format (expected an Nsight Systems report or SQLite export, a PyTorch profiler / Chrome trace JSON, or a Perfetto trace)"};
+}
+
+}  // namespace
+
+ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
+                        ProgressSink& progress, std::stop_token stop) {
+    ImportResult result = importOne(path, options, progress, stop);
+    if (!result.ok()) return oneLine(result.error());
+    return result;
 }
 
 }  // namespace lanescope
