@@ -108,7 +108,8 @@ RuleResult gpuTimeUtilResult(const Report& report, const RuleOptions& options) {
     }
 
     std::vector<LowRun> runs;
-    for (auto& [key, g] : groups) {
+    for (auto& group : groups) {
+        auto& g = group.second;  // a plain reference: lambdas below capture it (clang 14)
         for (const OverheadRange& o : report.profiler_overhead) {
             if (o.process < 0 || report.processes[static_cast<size_t>(o.process)].pid != g.pid) continue;
             if (!scope.keepsProcess(o.process) || !scope.keepsTime(o.start_ns, o.end_ns)) continue;

@@ -26,6 +26,6 @@ for t in "${targets[@]}"; do
   cp -n "${seeds[$t]}" "$corpus/"
   echo "== $t for ${seconds}s" >&2
   build/fuzz/tests/fuzz/$t -max_total_time="$seconds" -max_len=8000000 -rss_limit_mb=4096 \
-    -artifact_prefix=build/fuzz/crashes/$t- "$corpus" 2>&1 | grep -E "^#[0-9]+ +DONE|ERROR|SUMMARY|crash-" || true
+    -artifact_prefix=build/fuzz/crashes/$t- "$corpus" 2>&1 | grep -E "Done [0-9]+ runs|ERROR|SUMMARY|crash-" || true
 done
 ls build/fuzz/crashes
