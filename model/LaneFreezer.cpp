@@ -1,6 +1,7 @@
 #include "model/LaneFreezer.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -110,6 +111,41 @@ void freezeLane(Lane& lane, Diagnostics& diagnostics) {
     sortInstants(lane.instants);
     shrinkAll(ev.start_ns, ev.end_ns, ev.name_id, ev.payload, ev.kind, ev.depth);
     shrinkAll(lane.instants.time_ns, lane.instants.name_id, lane.instants.payload);
+}
+
+void freezeCounter(Counter& counter) {
+    if (!std::is_sorted(counter.time_ns.begin(), counter.time_ns.end())) {
+        std::vector<uint32_t> order(counter.time_ns.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return counter.time_ns[a] < counter.time_ns[b]; });
+        permute(counter.time_ns, order);
+        permute(counter.value, order);
+    }
+    shrinkAll(counter.time_ns, counter.value);
+}
+
+void setTimeSpan(Report& report) {
+    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
+    for (const Lane& l : report.lanes) {
+        if (!l.events.start_ns.empty()) {
+            begin = std::min(begin, l.events.start_ns.front());  // sorted by start
+            end = std::max(end, *std::max_element(l.events.end_ns.begin(), l.events.end_ns.end()));
+        }
+        if (!l.instants.time_ns.empty()) {
+            begin = std::min(begin, l.instants.time_ns.front());
+            end = std::max(end, l.instants.time_ns.back());
+        }
+    }
+    for (const Counter& c : report.counters)
+        if (!c.time_ns.empty()) {
+            begin = std::min(begin, c.time_ns.front());
+            end = std::max(end, c.time_ns.back());
+        }
+    if (begin <= end) {
+        report.meta.begin_ns = begin;
+        report.meta.end_ns = end;
+    }
 }
 
 }  // namespace lanescope

@@ -11,4 +11,11 @@ namespace lanescope {
 // columns shrunk to fit. Runs in O(n log n), or O(n) when the input is already sorted.
 void freezeLane(Lane& lane, Diagnostics& diagnostics);
 
+// Sorts a counter's samples by time (stable: equal times keep their order) and shrinks them.
+void freezeCounter(Counter& counter);
+
+// Sets meta.begin_ns/end_ns to the span of every event, instant and counter sample of the
+// frozen lanes and counters; leaves them as they are when the report holds nothing.
+void setTimeSpan(Report& report);
+
 }  // namespace lanescope

@@ -501,39 +501,9 @@ void Builder::finish() {
     }
 
     for (Lane& l : r_.lanes) freezeLane(l, r_.diagnostics);
-    for (Counter& c : r_.counters) {
-        if (std::is_sorted(c.time_ns.begin(), c.time_ns.end())) continue;
-        std::vector<size_t> order(c.time_ns.size());
-        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return c.time_ns[a] < c.time_ns[b]; });
-        Counter sorted = c;
-        for (size_t i = 0; i < order.size(); ++i) {
-            sorted.time_ns[i] = c.time_ns[order[i]];
-            sorted.value[i] = c.value[order[i]];
-        }
-        c = std::move(sorted);
-    }
+    for (Counter& c : r_.counters) freezeCounter(c);
 
-    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
-    for (const Lane& l : r_.lanes) {
-        if (!l.events.start_ns.empty()) {
-            begin = std::min(begin, l.events.start_ns.front());
-            end = std::max(end, *std::max_element(l.events.end_ns.begin(), l.events.end_ns.end()));
-        }
-        if (!l.instants.time_ns.empty()) {
-            begin = std::min(begin, l.instants.time_ns.front());
-            end = std::max(end, l.instants.time_ns.back());
-        }
-    }
-    for (const Counter& c : r_.counters)
-        if (!c.time_ns.empty()) {
-            begin = std::min(begin, c.time_ns.front());
-            end = std::max(end, c.time_ns.back());
-        }
-    if (begin <= end) {
-        r_.meta.begin_ns = begin;
-        r_.meta.end_ns = end;
-    }
+    setTimeSpan(r_);
 }
 
 int64_t toInt(od::value v) {

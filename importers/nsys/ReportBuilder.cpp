@@ -377,26 +377,8 @@ void ReportBuilder::finish(unsigned threads) {
     for (const auto& d : found)
         for (const auto& [name, count] : d) report_.diagnostics[name] += count;
 
-    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
-    for (const Lane& l : report_.lanes) {
-        if (!l.events.start_ns.empty()) {
-            begin = std::min(begin, l.events.start_ns.front());
-            end = std::max(end, *std::max_element(l.events.end_ns.begin(), l.events.end_ns.end()));
-        }
-        if (!l.instants.time_ns.empty()) {
-            begin = std::min(begin, l.instants.time_ns.front());
-            end = std::max(end, l.instants.time_ns.back());
-        }
-    }
-    for (const Counter& c : report_.counters)
-        if (!c.time_ns.empty()) {
-            begin = std::min(begin, c.time_ns.front());
-            end = std::max(end, c.time_ns.back());
-        }
-    if (begin <= end) {
-        report_.meta.begin_ns = begin;
-        report_.meta.end_ns = end;
-    }
+    for (Counter& c : report_.counters) freezeCounter(c);
+    setTimeSpan(report_);
 }
 
 }  // namespace lanescope::nsys

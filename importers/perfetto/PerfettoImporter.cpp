@@ -379,39 +379,15 @@ void Builder::finish() {
             c.unit_id = r_.strings.intern(t.unit);
             c.gpu = gpu;
             c.process = process >= 0 ? process : (thread >= 0 ? r_.threads[thread].process : -1);
-            std::vector<size_t> order(t.counterTime.size());
-            std::iota(order.begin(), order.end(), size_t{0});
-            std::stable_sort(order.begin(), order.end(),
-                             [&](size_t a, size_t b) { return t.counterTime[a] < t.counterTime[b]; });
-            for (size_t k : order) {
-                c.time_ns.push_back(t.counterTime[k]);
-                c.value.push_back(t.counterValue[k]);
-            }
+            c.time_ns = std::move(t.counterTime);
+            c.value = std::move(t.counterValue);
+            freezeCounter(c);
             r_.counters.push_back(std::move(c));
         }
     }
     if (usedNvtx) r_.nvtx.push_back(NvtxInfo{});
 
-    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
-    for (const Lane& l : r_.lanes) {
-        if (!l.events.start_ns.empty()) {
-            begin = std::min(begin, l.events.start_ns.front());
-            end = std::max(end, *std::max_element(l.events.end_ns.begin(), l.events.end_ns.end()));
-        }
-        if (!l.instants.time_ns.empty()) {
-            begin = std::min(begin, l.instants.time_ns.front());
-            end = std::max(end, l.instants.time_ns.back());
-        }
-    }
-    for (const Counter& c : r_.counters)
-        if (!c.time_ns.empty()) {
-            begin = std::min(begin, c.time_ns.front());
-            end = std::max(end, c.time_ns.back());
-        }
-    if (begin <= end) {
-        r_.meta.begin_ns = begin;
-        r_.meta.end_ns = end;
-    }
+    setTimeSpan(r_);
 }
 
 bool inflateAll(const std::string& in, std::string& out) {

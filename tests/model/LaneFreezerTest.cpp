@@ -63,3 +63,36 @@ TEST_CASE("freezeLane keeps GPU overlaps silent and sorts instants") {
     CHECK(lane.instants.time_ns == std::vector<int64_t>{10, 20, 30});
     CHECK(lane.instants.name_id == std::vector<uint32_t>{1, 2, 3});
 }
+
+TEST_CASE("freezeCounter sorts samples by time, keeping equal times in order") {
+    Counter c;
+    c.time_ns = {30, 10, 20, 10};
+    c.value = {3, 1, 2, 1.5};
+    freezeCounter(c);
+    CHECK(c.time_ns == std::vector<int64_t>{10, 10, 20, 30});
+    CHECK(c.value == std::vector<double>{1, 1.5, 2, 3});
+}
+
+TEST_CASE("setTimeSpan covers events, instants and counter samples") {
+    Report r;
+    Lane lane;
+    add(lane, 100, 500, 1);
+    add(lane, 200, 900, 2);  // ends last although it is not the last event by start
+    lane.instants.time_ns = {50};
+    lane.instants.name_id = {0};
+    lane.instants.payload = {kNoPayload};
+    Diagnostics d;
+    freezeLane(lane, d);
+    r.lanes.push_back(std::move(lane));
+    Counter c;
+    c.time_ns = {60, 950};
+    c.value = {1, 2};
+    r.counters.push_back(c);
+    setTimeSpan(r);
+    CHECK(r.meta.begin_ns == 50);
+    CHECK(r.meta.end_ns == 950);
+    Report empty;
+    empty.meta.begin_ns = 7;
+    setTimeSpan(empty);
+    CHECK(empty.meta.begin_ns == 7);  // nothing to span: left as it was
+}
