@@ -151,6 +151,11 @@ void computeHierarchy(const Report& report, const FlatRanges& flat, const std::v
 }  // namespace
 
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
+    // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
+    // hold millions of ranges).
+    if (std::none_of(report.lanes.begin(), report.lanes.end(),
+                     [](const Lane& l) { return l.kind == LaneKind::GpuStream && l.events.size() > 0; }))
+        return {};
     const FlatRanges flat = flatten(report);
     if (flat.ref.empty()) return {};
     const CorrelationIndex index(report);
