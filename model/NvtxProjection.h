@@ -45,9 +45,10 @@ struct ProjectedRange {
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report);
 
 // Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
-// as an NVTX event spanning its GPU work (name and colour of the range), frozen. Importers
-// call it once, after freezing their own lanes; ranges whose work ran on several GPUs are
-// left out.
+// as an NVTX event spanning its GPU work (name and colour of the range), frozen. Called once
+// by what shows a timeline (the viewer's import worker, `render`), not by the importers, so
+// the command line and statistics do not pay for it; ranges whose work ran on several GPUs
+// are left out.
 void addNvtxProjectionLanes(Report& report);
 
 // `nsys stats -r nvtx_gpu_proj_sum` of those projections, one row per range label

@@ -4,6 +4,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "model/NvtxProjection.h"
 #include "timeline/TimelineView.h"
 
 namespace lanescope::cli {
@@ -36,8 +37,10 @@ int runRender(int argc, char** argv, int first) {
         range = parseRange(args.options.at("range"));
         if (!range || range->end_ns <= range->begin_ns) return usage("--range wants START_NS:END_NS with START < END");
     }
-    std::shared_ptr<const Report> report = loadReport(args.positional[0]);
-    if (!report) return kExitBadInput;
+    std::unique_ptr<Report> loaded = loadReport(args.positional[0]);
+    if (!loaded) return kExitBadInput;
+    addNvtxProjectionLanes(*loaded);  // the rows the viewer shows
+    const std::shared_ptr<const Report> report = std::move(loaded);
 
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     int qtArgc = 1;

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <chrono>
 
+#include "model/NvtxProjection.h"
+
 namespace lanescope {
 namespace {
 
@@ -54,6 +56,8 @@ void ImportTask::start() {
         QString error;
         bool cancelled = false;
         if (result.ok()) {
+            progress.progress("projecting NVTX onto the GPU", 0, 0);
+            addNvtxProjectionLanes(*result.report());
             report = std::move(result.report());
             correlation = std::make_shared<const CorrelationIndex>(*report);
         } else {

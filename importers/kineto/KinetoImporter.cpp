@@ -12,7 +12,6 @@
 
 #include "importers/kineto/GzipStream.h"
 #include "model/LaneFreezer.h"
-#include "model/NvtxProjection.h"
 
 namespace lanescope {
 namespace {
@@ -780,8 +779,6 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     progress.progress("building lanes", 0, 0);
     builder.finish();
-    progress.progress("projecting NVTX onto the GPU", 0, 0);
-    addNvtxProjectionLanes(*report);
     return ImportResult(std::move(report));
 }
 

@@ -3,7 +3,6 @@
 #include <thread>
 
 #include "importers/nsys/TableReaders.h"
-#include "model/NvtxProjection.h"
 
 namespace lanescope {
 namespace {
@@ -72,8 +71,6 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     progress.progress("building lanes", 0, 0);
     builder.finish(threads);
-    progress.progress("projecting NVTX onto the GPU", 0, 0);
-    addNvtxProjectionLanes(*report);
     return ImportResult(std::move(report));
 }
 

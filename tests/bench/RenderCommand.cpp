@@ -9,6 +9,7 @@
 #include "tests/bench/Args.h"
 #include "tests/bench/BenchInput.h"
 #include "tests/bench/Commands.h"
+#include "model/NvtxProjection.h"
 #include "tests/bench/Measure.h"
 #include "timeline/TimelineView.h"
 
@@ -45,6 +46,7 @@ int renderCommand(int argc, char** argv) {
     if (!frames || width < 400 || height < 200) return usageError("--frames needs a count, --size at least 400x200");
     BenchInput input = loadBenchInput(args);
     if (!input.report) return input.exit_code;
+    addNvtxProjectionLanes(*input.report);  // the rows the viewer shows
     const std::shared_ptr<const Report> report = std::move(input.report);
 
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");

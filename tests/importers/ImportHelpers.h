@@ -8,6 +8,7 @@
 
 #include "TestPaths.h"
 #include "importers/Importer.h"
+#include "model/NvtxProjection.h"
 
 namespace lanescope::test {
 
@@ -17,6 +18,13 @@ inline std::unique_ptr<Report> importOk(const std::filesystem::path& path, Impor
     INFO(path.string() << ": " << (result.ok() ? "" : result.error().message));
     REQUIRE(result.ok());
     return std::move(result.report());
+}
+
+// The report as the viewer holds it: imported, plus the derived "NVTX on GPU" lanes.
+inline std::unique_ptr<Report> importAsViewed(const std::filesystem::path& path) {
+    auto report = importOk(path);
+    addNvtxProjectionLanes(*report);
+    return report;
 }
 
 inline ImportError importError(const std::filesystem::path& path, ImportOptions options = {}) {

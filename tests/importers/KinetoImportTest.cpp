@@ -273,5 +273,5 @@ TEST_CASE("kineto: cancel and progress") {
     Counting progress2;
     ImportResult ok = importFile(path, {}, progress2);
     CHECK(ok.ok());
-    CHECK(progress2.calls >= 3);
+    CHECK(progress2.calls >= 2);  // reading, then building lanes
 }

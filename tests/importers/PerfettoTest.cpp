@@ -9,6 +9,7 @@
 #include "ImportHelpers.h"
 #include "importers/perfetto/PerfettoImporter.h"
 #include "importers/perfetto/PerfettoWriter.h"
+#include "model/NvtxProjection.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -98,6 +99,7 @@ TEST_CASE("perfetto: corpus reports round-trip through an export") {
                              "nsys-2022.4/cpu_nvtx_threads.sqlite"}) {
         INFO(name);
         auto original = importOk(dataFile(name));
+        addNvtxProjectionLanes(*original);  // as the viewer has it: derived lanes are not exported
         const auto out = dir / (std::filesystem::path(name).stem().string() + ".pftrace");
         std::string error;
         PerfettoWriteStats stats;

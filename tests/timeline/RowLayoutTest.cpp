@@ -21,7 +21,7 @@ const LayoutRow* find(const RowLayout& layout, const std::string& label) {
 }  // namespace
 
 TEST_CASE("row layout: rows stack without gaps and lanes are as tall as they are deep") {
-    std::shared_ptr<const Report> report = test::importOk(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    std::shared_ptr<const Report> report = test::importAsViewed(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
     RowLayout layout;
     layout.setReports({report}, RowOrder::GpuFirst);
     const auto& rows = layout.rows();
@@ -42,7 +42,7 @@ TEST_CASE("row layout: rows stack without gaps and lanes are as tall as they are
 }
 
 TEST_CASE("row layout: collapse shows a summary row, hide, show only, filter, reorder") {
-    std::shared_ptr<const Report> report = test::importOk(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    std::shared_ptr<const Report> report = test::importAsViewed(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
     RowLayout layout;
     layout.setReports({report}, RowOrder::GpuFirst);
     const size_t all = layout.rows().size();

@@ -1,12 +1,11 @@
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
-#include "model/NvtxProjection.h"
 #include "timeline/RowTree.h"
 
 using namespace lanescope;
 
 TEST_CASE("row tree of train_1gpu: GPU rows first, then the process with its threads") {
-    const auto r = test::importOk(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    const auto r = test::importAsViewed(test::dataFile("nsys-2025.3/train_1gpu.sqlite"));
     const auto rows = buildRowTree(*r);
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].type == Row::Type::Gpu);
