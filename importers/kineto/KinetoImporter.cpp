@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <unordered_map>
 
-#include "importers/kineto/GzipStream.h"
+#include "importers/kineto/BlockReader.h"
+#include "importers/kineto/JsonEventStream.h"
 #include "model/LaneFreezer.h"
 
 namespace lanescope {
@@ -408,7 +408,9 @@ void Builder::add(Event& e) {
         case 's':
         case 't':
         case 'f':
-            if (e.cat != "ac2g") ++r_.diagnostics["json_flow_ignored"];  // ac2g: correlation is in args
+            if (e.cat == "fwdbwd") {
+                if (e.ph == 's') ++r_.diagnostics["json_fwdbwd_flows_not_shown"];  // one per flow
+            } else if (e.cat != "ac2g") ++r_.diagnostics["json_flow_ignored"];  // ac2g: correlation is in args
             return;
         default:
             ++r_.diagnostics[std::string("json_unsupported_phase:") + (e.ph ? std::string(1, e.ph) : "")];
@@ -586,52 +588,74 @@ void readEvent(od::object obj, Event& e) {
     }
 }
 
-// Index just past the JSON string that starts at p[i] == '"', or n when it does not end.
-size_t skipString(const char* p, size_t i, size_t n) {
-    ++i;
-    while (i < n) {
-        const void* q = std::memchr(p + i, '"', n - i);
-        if (!q) return n;
-        const size_t j = static_cast<size_t>(static_cast<const char*>(q) - p);
-        size_t k = j;
-        while (k > i && p[k - 1] == '\\') --k;
-        if (((j - k) & 1) == 0) return j + 1;
-        i = j + 1;
-    }
-    return n;
-}
-
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-// Where the top-level "traceEvents" array opens: the index of its '['; npos when the
-// document is not an object (`notObject`) or has no such key.
-size_t findEventsArray(const char* p, size_t n, bool& notObject) {
-    size_t i = 0;
-    if (n >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) i = 3;
-    while (i < n && isSpace(p[i])) ++i;
-    notObject = i >= n || p[i] != '{';
-    if (notObject) return std::string_view::npos;
-    int depth = 0;
-    std::string_view lastString, key;
-    for (; i < n; ++i) {
-        const char c = p[i];
-        if (c == '"') {
-            const size_t end = skipString(p, i, n);
-            if (depth == 1 && end < n) lastString = std::string_view(p + i + 1, end - i - 2);
-            i = end - 1;
-        } else if (c == ':' && depth == 1) {
-            key = lastString;
-        } else if (c == '{' || c == '[') {
-            if (depth == 1 && c == '[' && key == "traceEvents") return i;
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            if (--depth <= 0) break;
-        } else if (c == ',' && depth == 1) {
-            key = {};
+// Reads the keys of the header (the document outside the events array, with "traceEvents": [])
+// that the report keeps: schemaVersion, baseTimeNanoseconds, distributedInfo.rank and the GPU
+// names of deviceProperties.
+void readHeader(od::document& doc, Report& report, Builder& builder) {
+    for (auto field : doc.get_object()) {
+        const std::string_view key = field.unescaped_key();
+        od::value v = field.value();
+        if (key == "schemaVersion") {
+            std::string_view raw = v.raw_json_token();
+            while (!raw.empty() && isSpace(raw.back())) raw.remove_suffix(1);
+            if (!raw.empty() && raw.front() == '"') raw = raw.substr(1, raw.size() >= 2 ? raw.size() - 2 : 0);
+            report.meta.version = std::string(raw);
+        } else if (key == "baseTimeNanoseconds") {
+            report.meta.start_utc_ns = toInt(v);
+        } else if (key == "distributedInfo" && v.type() == od::json_type::object) {
+            for (auto f : v.get_object())
+                if (f.unescaped_key().value() == "rank") report.meta.rank = static_cast<int>(toInt(f.value()));
+        } else if (key == "deviceProperties" && v.type() == od::json_type::array) {
+            for (auto d : v.get_array()) {
+                od::value dv = d.value();
+                if (dv.type() != od::json_type::object) continue;
+                int64_t id = -1;
+                std::string name;
+                for (auto f : dv.get_object()) {
+                    const std::string_view k = f.unescaped_key();
+                    if (k == "id") id = toInt(f.value());
+                    else if (k == "name" && f.value().type() == od::json_type::string)
+                        name = std::string(std::string_view(f.value().get_string()));
+                }
+                if (id >= 0 && !name.empty()) builder.gpuNames[id] = report.strings.intern(name);
+            }
         }
     }
-    return std::string_view::npos;
 }
+
+// The one-line error of a stream that stopped before its end.
+ImportError streamError(kineto::JsonEventStream::Status status, const std::filesystem::path& path,
+                        const kineto::BlockReader& reader, const kineto::JsonEventStream& stream, uint64_t events,
+                        const kineto::StreamSizes& sizes) {
+    using Status = kineto::JsonEventStream::Status;
+    const std::string json = reader.compressed() ? "inflated JSON" : "JSON";
+    switch (status) {
+        case Status::NotObject:
+            return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: the JSON is not an object");
+        case Status::NoEvents:  // either no such key or a document cut short before it
+            return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: no traceEvents array");
+        case Status::Unterminated:
+            return fail(ImportError::Kind::Corrupt, path,
+                        json + " is truncated: the traceEvents array does not end (" +
+                            std::to_string(stream.bytesRead()) + " bytes, " + std::to_string(events) + " events read)");
+        case Status::Unbalanced:
+            return fail(ImportError::Kind::Corrupt, path,
+                        json + " is invalid (a '}' closes the traceEvents array) after " + std::to_string(events) +
+                            " events");
+        case Status::TooLarge:
+            return fail(ImportError::Kind::Corrupt, path,
+                        json + " has over " + std::to_string(sizes.text_limit >> 20) +
+                            " MiB outside the traceEvents array, or in one event");
+        case Status::ReadError:
+        default:
+            return fail(reader.compressed() ? ImportError::Kind::Corrupt : ImportError::Kind::Unreadable, path,
+                        reader.error());
+    }
+}
+
+ImportError cancelled() { return {ImportError::Kind::Cancelled, "import cancelled"}; }
 
 }  // namespace
 
@@ -648,19 +672,10 @@ bool KinetoImporter::canRead(std::string_view head, const std::filesystem::path&
 
 ImportResult KinetoImporter::import(const std::filesystem::path& path, const ImportOptions&,
                                     ProgressSink& progress, std::stop_token stop) const {
+    using Status = kineto::JsonEventStream::Status;
     progress.progress("reading", 0, 0);
-    bool compressed = false;
-    std::string error;
-    std::optional<kineto::PaddedText> text;
-    try {
-        text = kineto::readPadded(path, simdjson::SIMDJSON_PADDING, compressed, error, stop);
-    } catch (const std::bad_alloc&) {
-        return fail(ImportError::Kind::Unreadable, path, "not enough memory to read the file");
-    }
-    if (!text) {
-        if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
-        return fail(compressed ? ImportError::Kind::Corrupt : ImportError::Kind::Unreadable, path, error);
-    }
+    kineto::BlockReader reader;
+    if (!reader.open(path)) return fail(ImportError::Kind::Unreadable, path, reader.error());
 
     auto report = std::make_unique<Report>();
     report->meta.format = std::string(formatName());
@@ -668,115 +683,43 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     report->meta.source_path = path.string();
     Builder builder(*report);
 
-    // The events are parsed in pieces of about 8 MiB of whole events, each copied into a
-    // padded "[...]" document, so simdjson's index stays small; the header (everything but
-    // the events array) is parsed last as one small document.
-    const char* p = text->data.get();
-    const size_t n = text->size;
-    bool notObject = false;
-    const size_t open = findEventsArray(p, n, notObject);
-    if (notObject)
-        return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: the JSON is not an object");
-    if (open == std::string_view::npos) {
-        // Either no such key or a document cut short before it.
-        return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: no traceEvents array");
-    }
-
+    // The events come in pieces of whole events ("[...]" documents of about 8 MiB), so that
+    // simdjson's index stays small and memory holds one piece; the header is parsed last.
+    kineto::JsonEventStream stream(reader, sizes_, simdjson::SIMDJSON_PADDING);
     od::parser parser;
-    std::vector<char> piece;
-    auto parsePiece = [&](size_t from, size_t to) {
-        piece.resize(to - from + 2 + simdjson::SIMDJSON_PADDING);
-        piece[0] = '[';
-        std::memcpy(piece.data() + 1, p + from, to - from);
-        piece[to - from + 1] = ']';
-        std::memset(piece.data() + to - from + 2, 0, simdjson::SIMDJSON_PADDING);
-        od::document doc = parser.iterate(piece.data(), to - from + 2, piece.size());
-        for (auto element : doc.get_array()) {
-            od::value ev = element.value();
-            if (ev.type() != od::json_type::object) {
-                ++report->diagnostics["json_event_not_an_object"];
-                continue;
-            }
-            Event e;
-            readEvent(ev.get_object(), e);
-            builder.add(e);
-            if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) return false;
-        }
-        return true;
-    };
-
-    constexpr size_t kPieceBytes = 8u << 20;
-    size_t close = std::string_view::npos;
     try {
-        size_t pieceStart = open + 1;
-        int depth = 0;
-        for (size_t i = open + 1; i < n; ++i) {
-            const char c = p[i];
-            if (c == '"') {
-                i = skipString(p, i, n) - 1;
-            } else if (c == '{' || c == '[') {
-                ++depth;
-            } else if (c == '}' || c == ']') {
-                if (depth == 0) {
-                    if (c == ']') close = i;
-                    break;
+        while (true) {
+            if (stop.stop_requested()) return cancelled();
+            const Status status = stream.next();
+            if (status == Status::End) break;
+            if (status != Status::Piece) return streamError(status, path, reader, stream, builder.events, sizes_);
+            const std::string_view piece = stream.piece();
+            od::document doc = parser.iterate(piece.data(), piece.size(), piece.size() + simdjson::SIMDJSON_PADDING);
+            for (auto element : doc.get_array()) {
+                od::value ev = element.value();
+                if (ev.type() != od::json_type::object) {
+                    ++report->diagnostics["json_event_not_an_object"];
+                    continue;
                 }
-                --depth;
-            } else if (c == ',' && depth == 0 && i - pieceStart >= kPieceBytes) {
-                if (!parsePiece(pieceStart, i)) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
-                progress.progress("events", i, n);
-                pieceStart = i + 1;
+                Event e;
+                readEvent(ev.get_object(), e);
+                builder.add(e);
+                if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) return cancelled();
             }
+            progress.progress("events", reader.fileBytesRead(), reader.fileSize());
         }
-        if (close == std::string_view::npos)
-            return fail(ImportError::Kind::Corrupt, path,
-                        std::string(compressed ? "inflated " : "") + "JSON is truncated: the traceEvents array does not end (" +
-                            std::to_string(n) + " bytes, " + std::to_string(builder.events) + " events read)");
-        if (!parsePiece(pieceStart, close)) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
-
-        // The header: the document with an empty events array.
-        std::string header(p, open);
-        header += "[]";
-        header.append(p + close + 1, n - close - 1);
-        text.reset();  // the document is no longer needed
-        simdjson::padded_string padded(header);
-        od::document doc = parser.iterate(padded);
-        for (auto field : doc.get_object()) {
-            const std::string_view key = field.unescaped_key();
-            od::value v = field.value();
-            if (key == "schemaVersion") {
-                std::string_view raw = v.raw_json_token();
-                while (!raw.empty() && isSpace(raw.back())) raw.remove_suffix(1);
-                if (!raw.empty() && raw.front() == '"') raw = raw.substr(1, raw.size() >= 2 ? raw.size() - 2 : 0);
-                report->meta.version = std::string(raw);
-            } else if (key == "baseTimeNanoseconds") {
-                report->meta.start_utc_ns = toInt(v);
-            } else if (key == "distributedInfo" && v.type() == od::json_type::object) {
-                for (auto f : v.get_object())
-                    if (f.unescaped_key().value() == "rank") report->meta.rank = static_cast<int>(toInt(f.value()));
-            } else if (key == "deviceProperties" && v.type() == od::json_type::array) {
-                for (auto d : v.get_array()) {
-                    od::value dv = d.value();
-                    if (dv.type() != od::json_type::object) continue;
-                    int64_t id = -1;
-                    std::string name;
-                    for (auto f : dv.get_object()) {
-                        const std::string_view k = f.unescaped_key();
-                        if (k == "id") id = toInt(f.value());
-                        else if (k == "name" && f.value().type() == od::json_type::string)
-                            name = std::string(std::string_view(f.value().get_string()));
-                    }
-                    if (id >= 0 && !name.empty()) builder.gpuNames[id] = report->strings.intern(name);
-                }
-            }
-        }
+        simdjson::padded_string header(stream.header());
+        od::document doc = parser.iterate(header);
+        readHeader(doc, *report, builder);
     } catch (const simdjson::simdjson_error& e) {
         return fail(ImportError::Kind::Corrupt, path,
-                    std::string(compressed ? "inflated " : "") + "JSON is invalid (" +
+                    std::string(reader.compressed() ? "inflated " : "") + "JSON is invalid (" +
                         simdjson::error_message(e.error()) + ") after " + std::to_string(builder.events) + " events");
+    } catch (const std::bad_alloc&) {
+        return fail(ImportError::Kind::Unreadable, path, "not enough memory to read the file");
     }
 
-    if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
+    if (stop.stop_requested()) return cancelled();
     progress.progress("building lanes", 0, 0);
     builder.finish();
     return ImportResult(std::move(report));

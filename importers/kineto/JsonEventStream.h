@@ -1,0 +1,87 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "importers/kineto/BlockReader.h"
+
+namespace lanescope::kineto {
+
+// Block sizes of a JsonEventStream, in bytes. Tests make them tiny so that events, strings
+// and header keys straddle block edges.
+struct StreamSizes {
+    size_t block = 4u << 20;         // read (or inflated) at a time
+    size_t piece = 8u << 20;         // a piece of events holds at least this much, in whole events
+    size_t text_limit = 64u << 20;   // the header (the document outside the events), and one event, at most
+};
+
+// Reads a Chrome-trace JSON document block by block (BlockReader) and hands out its
+// "traceEvents" array in pieces of whole events, so that memory holds a piece and the header,
+// never the file. A resumable byte scanner (in a string or not, the nesting depth) finds the
+// array, then the top-level commas between events and the array's end across block edges.
+// Each piece is handed out as a JSON array "[event, event, ...]" of its own, in the rolling
+// buffer itself (the comma before it and the one after it are overwritten by '[' and ']'),
+// with simdjson's padding readable after it. The header is the document with an empty events
+// array, kept as text for the caller to parse at the end (keys may come after the array).
+class JsonEventStream {
+public:
+    enum class Status {
+        Piece,           // piece() holds the next events
+        End,             // the array ended and the document was read to its end: header() is whole
+        NotObject,       // the document is not a JSON object
+        NoEvents,        // the object has no traceEvents array
+        Unterminated,    // the file ended inside the events array
+        Unbalanced,      // a '}' closes the events array
+        TooLarge,        // the header, or one event, is over StreamSizes::text_limit
+        ReadError,       // the reader failed: reader.error() says why
+    };
+
+    JsonEventStream(BlockReader& reader, StreamSizes sizes, size_t padding);
+
+    Status next();
+    // The current piece, "[...]"; `padding` readable bytes follow it. Valid until next().
+    std::string_view piece() const { return piece_; }
+    // After End: the document with "traceEvents": [].
+    const std::string& header() const { return header_; }
+    // Bytes of the document read so far (inflated when gzip).
+    uint64_t bytesRead() const { return bytesRead_; }
+
+private:
+    enum class Phase { Header, Events, Trailer, Done };
+    bool fill();  // reads a block; false at the end of the file or on a read error (status_ set)
+    std::optional<Status> scanHeader();
+    size_t scanEvents();
+
+    BlockReader& reader_;
+    StreamSizes sizes_;
+    size_t padding_;
+    Phase phase_ = Phase::Header;
+    Status status_ = Status::End;  // why fill() returned false
+
+    // The rolling buffer: bytes [0, end_) hold the document from some offset on; buf_.size()
+    // is end_ + a block + padding at least. In the Header phase it holds the document from
+    // its first byte; in the Events phase from start_, the byte before the next piece (the
+    // array's '[' or the comma ending the previous piece).
+    std::vector<char> buf_;
+    size_t end_ = 0, start_ = 0;
+    size_t scan_ = 0;  // the next byte to scan
+
+    // Scanner state across blocks: nesting depth inside the document (Header) or inside the
+    // events array (Events), and the index of the opening quote of a string not yet closed.
+    int depth_ = 0;
+    bool inString_ = false;
+    size_t stringOpen_ = 0;
+    // Header phase: the last string at depth 1 and the key before the last ':' at depth 1,
+    // as [begin, end) indices into buf_.
+    size_t lastString_[2] = {0, 0}, key_[2] = {0, 0};
+    bool begun_ = false;  // the first byte was checked to open an object
+
+    std::string_view piece_;
+    std::string header_;
+    uint64_t bytesRead_ = 0;
+};
+
+}  // namespace lanescope::kineto
