@@ -39,6 +39,17 @@ std::unique_ptr<SqliteDb> SqliteDb::openReadOnly(const std::filesystem::path& pa
 
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
+std::string SqliteDb::truncation() const {
+    SqliteStmt pages(*this, "PRAGMA page_count");
+    SqliteStmt pageSize(*this, "PRAGMA page_size");
+    if (!pages.step() || !pageSize.step()) return {};
+    const auto expected = static_cast<uintmax_t>(pages.i64(0)) * static_cast<uintmax_t>(pageSize.i64(0));
+    std::error_code ec;
+    const auto actual = std::filesystem::file_size(sqlite3_db_filename(db_, "main"), ec);
+    if (ec || actual >= expected) return {};
+    return "truncated (" + std::to_string(actual) + " bytes of " + std::to_string(expected) + ")";
+}
+
 bool SqliteDb::hasTable(std::string_view table) const {
     SqliteStmt stmt(*this, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = '" +
                                std::string(table) + "'");

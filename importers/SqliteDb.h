@@ -27,6 +27,9 @@ public:
     // Column names of a table, in declaration order; empty when the table is absent.
     std::vector<std::string> columns(std::string_view table) const;
     std::string lastError() const { return sqlite3_errmsg(db_); }
+    // "" when the file holds all the pages its header promises, else why not: SQLite reads a
+    // cut-off page as zeros and would not notice a file short by a few bytes.
+    std::string truncation() const;
 
 private:
     explicit SqliteDb(sqlite3* db) : db_(db) {}

@@ -46,6 +46,8 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
         if (!probe.step() || !probe.ok())
             return fail(ImportError::Kind::Corrupt, path, "damaged SQLite database: " + probe.error());
     }
+    if (const std::string cut = db->truncation(); !cut.empty())
+        return fail(ImportError::Kind::Corrupt, path, "damaged SQLite database: " + cut);
     if (!db->hasTable("StringIds"))
         return fail(ImportError::Kind::WrongSchema, path,
                     "not an Nsight Systems SQLite export: no StringIds table");

@@ -52,6 +52,13 @@ TEST_CASE("broken inputs fail with their exact error kind and one-line message")
         CHECK(e.kind == ImportError::Kind::Corrupt);
         CHECK(e.message.starts_with(path.string() + ": damaged"));
     }
+    SECTION("SQLite missing only its last byte") {
+        const auto path = writeFile(dir, "lastbyte.sqlite", sample.substr(0, sample.size() - 1));
+        const auto e = importError(path);
+        CHECK(e.kind == ImportError::Kind::Corrupt);
+        CHECK(e.message == path.string() + ": damaged SQLite database: truncated (" +
+                               std::to_string(sample.size() - 1) + " bytes of " + std::to_string(sample.size()) + ")");
+    }
     SECTION("unrelated SQLite database") {
         const auto path = dir / "other.sqlite";
         runSql(path, "CREATE TABLE recipes(name TEXT, minutes INTEGER); INSERT INTO recipes VALUES('soup', 30);");
