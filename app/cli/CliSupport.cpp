@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "importers/ImportFiles.h"
 #include "importers/Importer.h"
 
 namespace lanescope::cli {
@@ -87,6 +88,21 @@ std::unique_ptr<Report> loadReport(const std::string& path) {
         return nullptr;
     }
     return std::move(result.report());
+}
+
+std::vector<std::shared_ptr<const Report>> loadReports(const std::vector<std::string>& paths) {
+    TerminalProgress progress;
+    std::vector<ImportResult> results =
+        importFiles(std::vector<std::filesystem::path>(paths.begin(), paths.end()), ImportOptions{}, progress);
+    std::vector<std::shared_ptr<const Report>> reports;
+    for (ImportResult& result : results) {
+        if (!result.ok()) {
+            std::fprintf(stderr, "lanescope-cli: %s\n", result.error().message.c_str());
+            return {};
+        }
+        reports.push_back(std::move(result.report()));
+    }
+    return reports;
 }
 
 namespace {

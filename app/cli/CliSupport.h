@@ -27,6 +27,10 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
 // the one-line reason to stderr and returns nullptr.
 std::unique_ptr<Report> loadReport(const std::string& path);
 
+// Imports several files in parallel (the ranks of one job), in the given order. On the first
+// failure prints its one-line reason to stderr and returns an empty list.
+std::vector<std::shared_ptr<const Report>> loadReports(const std::vector<std::string>& paths);
+
 // "START:END" in ns on the report's timeline; nullopt when malformed or START > END.
 std::optional<TimeRange> parseRange(const std::string& text);
 

@@ -13,6 +13,8 @@ constexpr const char* kUsage =
     "  info FILE [--format json|table]\n"
     "  stats FILE --report NAME[,NAME...] [--format csv|json|table] [--range START_NS:END_NS]\n"
     "  analyze FILE --rule NAME[:opt=value...] [--format csv|json|table]\n"
+    "  compare FILE FILE... [--align clock|nccl|none] [--format json|table]\n"
+    "  diff BASELINE CANDIDATE [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
     "  export FILE --to perfetto --out OUT.pftrace\n"
     "  --version\n"
@@ -40,6 +42,8 @@ int main(int argc, char** argv) {
     if (command == "stats") return runStats(argc, argv, 2);
     if (command == "analyze") return runAnalyze(argc, argv, 2);
     if (command == "export") return runExport(argc, argv, 2);
+    if (command == "compare") return runCompare(argc, argv, 2);
+    if (command == "diff") return runDiff(argc, argv, 2);
 #ifdef LANESCOPE_HAS_RENDER
     if (command == "render") return runRender(argc, argv, 2);
 #endif

@@ -1,5 +1,6 @@
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -137,4 +138,50 @@ TEST_CASE("lanescope-cli analyze: every rule's CSV is byte-identical to nsys ana
     CHECK(json.out.find("\"data\"") != std::string::npos);
     CHECK(cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule no_such_rule").status == 1);
     CHECK(cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule gpu_time_util:chunks=x").status == 1);
+}
+
+TEST_CASE("lanescope-cli compare: offsets, ranks, matched collectives and the straggler") {
+    const auto ranks = quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite")) + " " + quoted(dataFile("nsys-2025.3/ddp_rank1.sqlite"));
+    const auto json = cli("compare " + ranks + " --align nccl --format json");
+    REQUIRE(json.status == 0);
+    CHECK(json.err.empty());
+    for (const char* key : {"\"align\": \"nccl\"", "\"offsets_ns\": [", "\"ranks\": [", "\"label\": \"rank 1\"",
+                            "\"compute_share\": ", "\"communication_share\": ", "\"idle_share\": ",
+                            "\"name\": \"AllReduce\"", "\"straggler\": {", "\"basis\": \"collectives\""})
+        CHECK(json.out.find(key) != std::string::npos);
+    // rank 1 moved by about its session start difference (12.94 ms)
+    const size_t at = json.out.find("\"offsets_ns\": [");
+    REQUIRE(at != std::string::npos);
+    const std::string offsets = json.out.substr(at, json.out.find(']', at) - at);
+    CHECK(offsets.find("-1293") != std::string::npos);
+
+    const auto table = cli("compare " + ranks + " --align clock");
+    CHECK(table.status == 0);
+    CHECK(table.out.find("Alignment: clock") != std::string::npos);
+    CHECK(table.out.find("Straggler: rank") != std::string::npos);
+
+    CHECK(cli("compare " + quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite"))).status == 1);
+    CHECK(cli("compare " + ranks + " --align sideways").status == 1);
+    const auto missing = cli("compare " + ranks + " /nonexistent/rank7.sqlite");
+    CHECK(missing.status == 2);
+    CHECK(missing.err.find("rank7.sqlite") != std::string::npos);
+    CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+}
+
+TEST_CASE("lanescope-cli diff: NCCL kernels added from train_1gpu to ddp_rank0, in csv, json and table") {
+    const auto pair = quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " " + quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite"));
+    const auto csv = cli("diff " + pair + " --format csv");
+    REQUIRE(csv.status == 0);
+    CHECK(csv.out.starts_with("Category,Name,Base Count,Base Total (ns),Base Avg (ns),Cand Count,Cand Total (ns),"
+                              "Cand Avg (ns),Delta (ns),Ratio,Status\n"));
+    // nsys's full kernel names; no ratio for a name the baseline lacks
+    CHECK(csv.out.find("kernel,ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>),"
+                       "0,0,0.0,24,57114640,2379776.7,57114640,,added\n") != std::string::npos);
+    const auto json = cli("diff " + pair + " --format json");
+    CHECK(json.status == 0);
+    CHECK(json.out.find("\"status\": \"added\"") != std::string::npos);
+    const auto table = cli("diff " + pair);
+    CHECK(table.status == 0);
+    CHECK(table.out.find("ncclDevKernel_Broadcast_RING_LL") != std::string::npos);
+    CHECK(cli("diff " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite"))).status == 1);
 }

@@ -1,0 +1,218 @@
+// lanescope-cli compare: the reports of several ranks aligned and compared (CLI.md).
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Commands.h"
+#include "app/cli/JsonWriter.h"
+#include "app/cli/TextTable.h"
+#include "model/RankCompare.h"
+
+namespace lanescope::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: lanescope-cli compare FILE FILE... [--align clock|nccl|none] [--format json|table]\n"
+    "  one report per rank; --align nccl (default) lines up matched NCCL collectives,\n"
+    "  clock uses each report's session start (UTC), none leaves each at its own zero\n";
+
+constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
+
+std::string fileName(const Report& r) { return std::filesystem::path(r.meta.source_path).filename().string(); }
+
+std::string ms(int64_t ns) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", double(ns) / 1e6);
+    return buf;
+}
+
+std::string percent(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", share * 100);
+    return buf;
+}
+
+void stragglerJson(JsonWriter& j, const RankComparison& c) {
+    const Straggler& s = c.straggler;
+    if (s.report < 0) {
+        j.raw("straggler", "null");
+        return;
+    }
+    j.beginObject("straggler");
+    j.value("report", s.report);
+    j.value("label", c.ranks[size_t(s.report)].label);
+    j.value("basis", s.basis);
+    j.value("caused_wait_ns", s.caused_wait_ns);
+    j.value("times_last", uint64_t{s.times_last});
+    j.value("contested_collectives", uint64_t{s.collectives});
+    j.value("excess_ns", s.excess_ns);
+    j.endObject();
+}
+
+std::string toJson(const std::vector<std::shared_ptr<const Report>>& reports, const RankComparison& c) {
+    const RankAlignment& a = c.alignment;
+    JsonWriter j;
+    j.beginObject();
+    j.value("align", alignModeName(a.mode));
+    j.beginArray("files");
+    for (const auto& r : reports) j.value("", r->meta.source_path);
+    j.endArray();
+    j.beginArray("offsets_ns");
+    for (int64_t o : a.offsets_ns) j.value("", o);
+    j.endArray();
+    j.value("reference", a.reference);
+    j.beginArray("residual_skew_median_ns");
+    for (int64_t v : a.residual_median_ns) j.value("", v);
+    j.endArray();
+    j.beginArray("residual_skew_max_ns");
+    for (int64_t v : a.residual_max_ns) j.value("", v);
+    j.endArray();
+    j.beginArray("notes");
+    for (const auto& n : a.notes) j.value("", n);
+    j.endArray();
+
+    j.beginArray("ranks");
+    for (size_t i = 0; i < c.ranks.size(); ++i) {
+        const RankMetrics& m = c.ranks[i];
+        j.beginObject();
+        j.value("file", fileName(*reports[i]));
+        j.value("label", m.label);
+        j.value("rank", m.rank);
+        j.value("offset_ns", m.offset_ns);
+        j.beginObject("steps");
+        j.value("count", m.step_ns.count);
+        j.value("total_ns", m.step_ns.total);
+        j.value("mean_ns", m.step_ns.mean, 1);
+        j.value("median_ns", m.step_ns.median, 1);
+        j.value("min_ns", m.step_ns.min);
+        j.value("max_ns", m.step_ns.max);
+        j.beginArray("durations_ns");
+        for (const StepRange& s : m.steps) j.value("", s.end_ns - s.start_ns);
+        j.endArray();
+        j.endObject();
+        const GpuShares& g = m.shares;
+        j.beginObject("gpu");
+        j.value("window_ns", g.window_ns);
+        j.value("compute_ns", g.compute_ns);
+        j.value("communication_ns", g.communication_ns);
+        j.value("overlap_ns", g.overlap_ns);
+        j.value("idle_ns", g.idle_ns);
+        j.value("compute_share", g.share(g.compute_ns), 4);
+        j.value("communication_share", g.share(g.communication_ns), 4);
+        j.value("idle_share", g.share(g.idle_ns), 4);
+        j.value("communication_hidden_share", g.hiddenCommunication(), 4);
+        j.endObject();
+        j.value("wait_ns", m.wait_ns);
+        j.value("caused_wait_ns", m.caused_wait_ns);
+        j.value("times_last", uint64_t{m.times_last});
+        j.beginObject("collectives");
+        for (const auto& [kind, t] : m.collectives) {
+            j.beginObject(kind);
+            j.value("count", uint64_t{t.count});
+            j.value("kernel_ns", t.kernel_ns);
+            j.value("wait_ns", t.wait_ns);
+            j.endObject();
+        }
+        j.endObject();
+        j.endObject();
+    }
+    j.endArray();
+
+    j.beginArray("collectives");
+    for (const MatchedCollective& mc : c.collectives) {
+        j.beginObject();
+        j.value("name", mc.kind);
+        j.value("ordinal", uint64_t{mc.ordinal});
+        j.value("present", mc.present);
+        j.value("last", mc.last);
+        auto times = [&j](const char* key, const std::vector<int64_t>& v) {
+            j.beginArray(key);
+            for (int64_t t : v) t == kMissing ? j.raw("", "null") : j.value("", t);
+            j.endArray();
+        };
+        times("arrival_ns", mc.arrival_ns);
+        times("end_ns", mc.end_ns);
+        times("wait_ns", mc.wait_ns);
+        j.endObject();
+    }
+    j.endArray();
+    stragglerJson(j, c);
+    j.endObject();
+    return j.str();
+}
+
+std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, const RankComparison& c) {
+    const RankAlignment& a = c.alignment;
+    std::string out = std::string("Alignment: ") + alignModeName(a.mode) + "\n";
+    std::vector<std::vector<std::string>> rows;
+    for (size_t i = 0; i < reports.size(); ++i) {
+        const RankMetrics& m = c.ranks[i];
+        rows.push_back({m.label, fileName(*reports[i]), ms(m.offset_ns),
+                        a.residual_median_ns[i] < 0 ? "-" : ms(a.residual_median_ns[i]),
+                        a.residual_max_ns[i] < 0 ? "-" : ms(a.residual_max_ns[i])});
+    }
+    out += renderTextTable({"Rank", "File", "Offset (ms)", "Skew med (ms)", "Skew max (ms)"}, rows,
+                           {false, false, true, true, true}, 60);
+    for (const auto& n : a.notes) out += "note: " + n + "\n";
+
+    out += "\nRanks\n";
+    rows.clear();
+    for (const RankMetrics& m : c.ranks) {
+        const GpuShares& g = m.shares;
+        rows.push_back({m.label, std::to_string(m.step_ns.count), m.step_ns.count ? ms(int64_t(m.step_ns.mean)) : "-",
+                        percent(g.share(g.compute_ns)), percent(g.share(g.communication_ns)), percent(g.share(g.idle_ns)),
+                        percent(g.hiddenCommunication()), ms(m.wait_ns), ms(m.caused_wait_ns), std::to_string(m.times_last)});
+    }
+    out += renderTextTable({"Rank", "Steps", "Step avg (ms)", "Compute %", "Comm %", "Idle %", "Comm hidden %",
+                            "Waited (ms)", "Made wait (ms)", "Last"},
+                           rows, {false, true, true, true, true, true, true, true, true, true}, 40);
+
+    out += "\nCollectives by kind\n";
+    rows.clear();
+    for (const RankMetrics& m : c.ranks)
+        for (const auto& [kind, t] : m.collectives)
+            rows.push_back({m.label, kind, std::to_string(t.count), ms(t.kernel_ns), ms(t.wait_ns)});
+    out += rows.empty() ? "  (no NCCL collectives)\n"
+                        : renderTextTable({"Rank", "Collective", "Count", "Kernel (ms)", "Waited (ms)"}, rows,
+                                          {false, false, true, true, true}, 40);
+
+    const Straggler& s = c.straggler;
+    if (s.report < 0) {
+        out += "\nStraggler: none found (needs two ranks with matched NCCL collectives or steps)\n";
+    } else if (s.basis == "collectives") {
+        out += "\nStraggler: " + c.ranks[size_t(s.report)].label + ", last to arrive in " + std::to_string(s.times_last) +
+               " of " + std::to_string(s.collectives) + " matched collectives; the others waited " +
+               ms(s.caused_wait_ns) + " ms for it (" + ms(s.excess_ns) + " ms more than for the next rank)\n";
+    } else {
+        out += "\nStraggler: " + c.ranks[size_t(s.report)].label + ", the longest mean step (" + ms(s.excess_ns) +
+               " ms longer than the next rank); no matched collectives to measure waits\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+int runCompare(int argc, char** argv, int first) {
+    const ParsedArgs args = parseArgs(argc, argv, first, {"align", "format"});
+    auto usage = [](const std::string& why) {
+        std::fprintf(stderr, "lanescope-cli compare: %s\n%s", why.c_str(), kUsage);
+        return kExitUsage;
+    };
+    if (!args.error.empty()) return usage(args.error);
+    if (args.positional.size() < 2) return usage("expected two FILEs or more");
+    const std::string format = args.options.count("format") ? args.options.at("format") : "table";
+    if (format != "json" && format != "table") return usage("unknown --format " + format);
+    const auto mode = parseAlignMode(args.options.count("align") ? args.options.at("align") : "nccl");
+    if (!mode) return usage("unknown --align " + args.options.at("align"));
+
+    const auto reports = loadReports(args.positional);
+    if (reports.empty()) return kExitBadInput;
+    std::vector<const Report*> raw;
+    for (const auto& r : reports) raw.push_back(r.get());
+    const RankComparison comparison = compareRanks(raw, *mode);
+    return writeOut(format == "json" ? toJson(reports, comparison) : toTable(reports, comparison)) ? kExitOk
+                                                                                                    : kExitBadInput;
+}
+
+}  // namespace lanescope::cli
