@@ -70,7 +70,7 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
     if (!begun_) {
         if (i == 0 && end_ > 0 && p[0] == '\xEF') {  // a UTF-8 byte order mark
             if (end_ < 3) return std::nullopt;
-            if (std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) i = 3;
+            if (std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) i = bom_ = 3;
         }
         while (i < end_ && isSpace(p[i])) ++i;
         scan_ = i;
@@ -112,7 +112,7 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
                 break;
             case '[':
                 if (depth_ == 1 && std::string_view(p + key_[0], key_[1] - key_[0]) == "traceEvents") {
-                    header_.assign(p, i);
+                    header_.assign(p + bom_, i - bom_);
                     phase_ = Phase::Events;
                     start_ = i;
                     scan_ = i + 1;

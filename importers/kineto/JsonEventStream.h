@@ -44,7 +44,7 @@ public:
     Status next();
     // The current piece, "[...]"; `padding` readable bytes follow it. Valid until next().
     std::string_view piece() const { return piece_; }
-    // After End: the document with "traceEvents": [].
+    // After End: the document with "traceEvents": [] (without a byte order mark).
     const std::string& header() const { return header_; }
     // Bytes of the document read so far (inflated when gzip).
     uint64_t bytesRead() const { return bytesRead_; }
@@ -78,6 +78,7 @@ private:
     // as [begin, end) indices into buf_.
     size_t lastString_[2] = {0, 0}, key_[2] = {0, 0};
     bool begun_ = false;  // the first byte was checked to open an object
+    size_t bom_ = 0;      // bytes of the UTF-8 byte order mark before it, left out of the header
 
     std::string_view piece_;
     std::string header_;

@@ -2,9 +2,11 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <sstream>
 
 #include "TestPaths.h"
 #include "importers/Importer.h"
+#include "importers/kineto/KinetoImporter.h"
 #include "model/NsysStats.h"
 
 using namespace lanescope;
@@ -82,6 +84,64 @@ void checkKernelStats(const Report& r) {
     CHECK(instances == r.counts().kernels);
 }
 
+// Imports with the Kineto importer and the given block sizes of its stream.
+ImportResult importWith(const std::filesystem::path& path, kineto::StreamSizes sizes) {
+    NullProgress progress;
+    return KinetoImporter(sizes).import(path, {}, progress, {});
+}
+
+// The whole file (of the test files, inflated too) in one block and one piece: what the
+// streamed imports must equal.
+constexpr kineto::StreamSizes kWholeBuffer{16u << 20, 1u << 30, 1u << 30};
+
+// Everything an import produced, as text: two imports are the same when their dumps are.
+std::string dump(const Report& r) {
+    std::ostringstream o;
+    o << r.meta.format << ' ' << r.meta.version << ' ' << r.meta.rank << ' ' << r.meta.start_utc_ns << ' '
+      << r.meta.begin_ns << ' ' << r.meta.end_ns << '\n';
+    for (const auto& [name, n] : r.diagnostics) o << "diagnostic " << name << ' ' << n << '\n';
+    for (const Process& p : r.processes) o << "process " << p.pid << ' ' << r.str(p.name_id) << '\n';
+    for (const Thread& t : r.threads) o << "thread " << t.tid << ' ' << t.process << ' ' << r.str(t.name_id) << '\n';
+    for (const Gpu& g : r.gpus) o << "gpu " << g.device_id << ' ' << r.str(g.name_id) << '\n';
+    for (const Lane& l : r.lanes) {
+        o << "lane " << static_cast<int>(l.kind) << ' ' << r.str(l.name_id) << ' ' << l.process << ' ' << l.thread
+          << ' ' << l.gpu << ' ' << l.stream_id << ' ' << l.context_id << '\n';
+        const IntervalColumns& e = l.events;
+        for (size_t i = 0; i < e.size(); ++i)
+            o << e.start_ns[i] << ' ' << e.end_ns[i] << ' ' << r.str(e.name_id[i]) << ' ' << e.payload[i] << ' '
+              << static_cast<int>(e.kind[i]) << ' ' << int{e.depth[i]} << '\n';
+        for (size_t i = 0; i < l.instants.size(); ++i)
+            o << "instant " << l.instants.time_ns[i] << ' ' << r.str(l.instants.name_id[i]) << '\n';
+    }
+    for (const Counter& c : r.counters) {
+        o << "counter " << r.str(c.name_id) << ' ' << c.process << '\n';
+        for (size_t i = 0; i < c.time_ns.size(); ++i) o << c.time_ns[i] << ' ' << c.value[i] << '\n';
+    }
+    for (const KernelInfo& k : r.kernels) o << "kernel " << k.config << ' ' << k.correlation_id << '\n';
+    for (const KernelConfig& k : r.kernel_configs)
+        o << "config " << k.grid[0] << ',' << k.grid[1] << ',' << k.grid[2] << ' ' << k.block[0] << ',' << k.block[1]
+          << ',' << k.block[2] << ' ' << k.registers_per_thread << ' ' << k.static_shared_bytes << '\n';
+    for (const MemcpyInfo& m : r.memcpys)
+        o << "memcpy " << m.bytes << ' ' << m.correlation_id << ' ' << static_cast<int>(m.copy_kind) << '\n';
+    for (const MemsetInfo& m : r.memsets) o << "memset " << m.bytes << ' ' << m.correlation_id << '\n';
+    return o.str();
+}
+
+// The import of `path` with the given sizes dumps the same as the whole-buffer import.
+void checkSameAsWhole(const std::filesystem::path& path, const std::vector<kineto::StreamSizes>& sizes) {
+    ImportResult whole = importWith(path, kWholeBuffer);
+    INFO(path.string() << ": " << (whole.ok() ? "" : whole.error().message));
+    REQUIRE(whole.ok());
+    const std::string expected = dump(*whole.report());
+    for (const kineto::StreamSizes& s : sizes) {
+        INFO("block " << s.block << ", piece " << s.piece);
+        ImportResult streamed = importWith(path, s);
+        INFO((streamed.ok() ? "" : streamed.error().message));
+        REQUIRE(streamed.ok());
+        CHECK(dump(*streamed.report()) == expected);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("kineto: single-GPU training trace") {
@@ -109,6 +169,11 @@ TEST_CASE("kineto: single-GPU training trace") {
     CHECK(r->meta.end_ns > 300'000'000);
     CHECK(r->meta.end_ns < 400'000'000);
     CHECK(r->diagnostics.count("json_unknown_category:Trace") == 1);
+    // fwdbwd flows are counted once per flow (its "s" event); ac2g flows are the correlation ids.
+    const std::string fwdbwd = "\"cat\": \"fwdbwd\", \"name\": \"fwdbwd\"";
+    CHECK(r->diagnostics["json_fwdbwd_flows_not_shown"] ==
+          occurrences(text, fwdbwd) - occurrences(text, fwdbwd + ", \"bp\": \"e\""));
+    CHECK(r->diagnostics.count("json_flow_ignored") == 0);
     CHECK(r->profiler_overhead.size() == 2);
     checkLaneInvariants(*r);
     checkKernelStats(*r);
@@ -274,4 +339,185 @@ TEST_CASE("kineto: cancel and progress") {
     ImportResult ok = importFile(path, {}, progress2);
     CHECK(ok.ok());
     CHECK(progress2.calls >= 2);  // reading, then building lanes
+}
+
+namespace {
+
+// A trace whose strings hold escaped quotes, backslashes, brackets, braces and commas, with a
+// byte order mark, "traceEvents" as a value before the key, and header keys after the array
+// (as older Kineto versions write baseTimeNanoseconds, distributedInfo and deviceProperties).
+const std::string kTrickyPrefix =
+    "\xEF\xBB\xBF \n{\"schemaVersion\": 1, \"note\": \"traceEvents\", \"odd \\\"key\\\" {[\": \"a \\\\\\\" ] } , [ {\", "
+    "\"traceEvents\": ";
+const std::string kTrickyBody = R"(
+  {"ph": "M", "name": "thread_name", "pid": 7, "tid": 8, "args": {"name": "worker \"one\" {x}"}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm \"q\" \\ [ ] { } ,", "pid": 7, "tid": 8, "ts": 10, "dur": 5,
+   "args": {"Input Dims": [[64, 10], [10]], "s": "\\\\", "t": "\\\"}"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 7, "tid": 8, "ts": 9, "dur": 20},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": 8, "ts": 11, "dur": 2,
+   "args": {"correlation": 5}},
+  {"ph": "X", "cat": "kernel", "name": "k<\"a\">", "pid": 0, "tid": 7, "ts": 14, "dur": 3,
+   "args": {"device": 0, "stream": 7, "correlation": 5, "grid": [2, 1, 1], "block": [128, 1, 1], "registers per thread": 32}},
+  {"ph": "s", "id": 1, "pid": 7, "tid": 8, "ts": 10, "cat": "fwdbwd", "name": "fwdbwd"},
+  {"ph": "f", "id": 1, "pid": 7, "tid": 8, "ts": 12, "cat": "fwdbwd", "name": "fwdbwd", "bp": "e"},
+  {"ph": "C", "name": "mem", "pid": 7, "ts": 12, "args": {"bytes": 5}}
+ )";
+const std::string kTrickySuffix = R"(,
+ "traceName": "x ] \" }",
+ "baseTimeNanoseconds": 1700000000000000000,
+ "distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 4},
+ "deviceProperties": [{"id": 0, "name": "NVIDIA \"H100\""}]
+}
+)";
+const std::string kTricky = kTrickyPrefix + "[" + kTrickyBody + "]" + kTrickySuffix;
+
+std::filesystem::path gzipFile(const std::string& name, const std::string& text) {
+    const auto path = tempDir("kineto") / name;
+    gzFile f = gzopen(path.c_str(), "wb");
+    gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+    gzclose(f);
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("kineto stream: pieces of whole events and the header across block edges") {
+    const auto path = writeFile("tricky.json", kTricky);
+    for (size_t block : {1, 2, 3, 5, 64, 4096}) {
+        for (size_t piece : {1, 40, 1 << 20}) {
+            INFO("block " << block << ", piece " << piece);
+            kineto::BlockReader reader;
+            REQUIRE(reader.open(path));
+            kineto::JsonEventStream stream(reader, {block, piece, 1 << 20}, 64);
+            std::string events;
+            size_t pieces = 0;
+            kineto::JsonEventStream::Status status;
+            while ((status = stream.next()) == kineto::JsonEventStream::Status::Piece) {
+                const std::string_view p = stream.piece();
+                REQUIRE(p.size() >= 2);
+                CHECK(p.front() == '[');
+                CHECK(p.back() == ']');
+                if (pieces++) events += ',';
+                events += p.substr(1, p.size() - 2);
+            }
+            CHECK(status == kineto::JsonEventStream::Status::End);
+            CHECK(events == kTrickyBody);
+            CHECK(stream.header() == kTrickyPrefix.substr(3) + "[]" + kTrickySuffix);  // without the BOM
+            CHECK(stream.bytesRead() == kTricky.size());
+            if (piece == 1) CHECK(pieces == 8);  // one event a piece
+            if (piece == 1 << 20) CHECK(pieces == 1);
+        }
+    }
+}
+
+TEST_CASE("kineto: streamed imports equal the whole-buffer import") {
+    SECTION("escaped quotes, brackets in strings, header keys after the array") {
+        const auto path = writeFile("tricky.json", kTricky);
+        std::vector<kineto::StreamSizes> sizes;
+        for (size_t block = 1; block <= 17; ++block)
+            for (size_t piece : {1, 7, 100, 1 << 20}) sizes.push_back({block, piece, 1 << 20});
+        checkSameAsWhole(path, sizes);
+
+        ImportResult r = importWith(path, {3, 1, 1 << 20});
+        INFO((r.ok() ? "" : r.error().message));
+        REQUIRE(r.ok());
+        const Report& report = *r.report();
+        CHECK(report.meta.rank == 3);                                      // after the array
+        CHECK(report.meta.start_utc_ns == 1700000000000000000 + 9000);     // after the array, + first ts
+        REQUIRE(report.gpus.size() == 1);
+        CHECK(report.str(report.gpus[0].name_id) == "NVIDIA \"H100\"");  // after the array
+        CHECK(report.counts().kernels == 1);
+        CHECK(report.counts().nvtx == 2);
+        CHECK(report.strings.find("aten::mm \"q\" \\ [ ] { } ,") != UINT32_MAX);
+        CHECK(report.diagnostics.at("json_fwdbwd_flows_not_shown") == 1);
+        bool named = false;
+        for (const Thread& t : report.threads) named |= report.str(t.name_id) == "worker \"one\" {x}";
+        CHECK(named);
+        checkSameAsWhole(gzipFile("tricky.json.gz", kTricky), {{1, 1, 1 << 20}, {5, 100, 1 << 20}});  // last: it empties the folder
+    }
+    SECTION("real traces, JSON and gzip") {
+        checkSameAsWhole(dataFile("kineto/train_1gpu_rank0.pt.trace.json"), {{4099, 1000, 1 << 20}, {65536, 1, 1 << 20}});
+        checkSameAsWhole(dataFile("kineto/ddp_rank0.pt.trace.json.gz"), {{4099, 1000, 1 << 20}, {1 << 20, 1 << 16, 1 << 20}});
+    }
+}
+
+TEST_CASE("kineto stream: broken documents at block edges") {
+    auto errorWith = [](const std::filesystem::path& path, kineto::StreamSizes sizes) {
+        ImportResult r = importWith(path, sizes);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find('\n') == std::string::npos);
+        CHECK(r.error().message.find(path.filename().string()) != std::string::npos);
+        return r.error();
+    };
+    SECTION("truncated inside a string") {
+        const size_t cut = kTricky.find("aten::mm") + 4;
+        const std::string text = kTricky.substr(0, cut);
+        const auto path = writeFile("cut-string.json", text);
+        for (size_t block : {size_t{1}, size_t{2}, size_t{3}, cut / 4, cut / 2, cut, cut + 1}) {
+            INFO("block " << block);
+            const ImportError e = errorWith(path, {block, 1, 1 << 20});
+            CHECK(e.kind == ImportError::Kind::Corrupt);
+            CHECK(e.message.find("JSON is truncated: the traceEvents array does not end (" + std::to_string(cut) +
+                                 " bytes, 1 events read)") != std::string::npos);
+        }
+        const ImportError gz = errorWith(gzipFile("cut-string.json.gz", text), {7, 1, 1 << 20});
+        CHECK(gz.kind == ImportError::Kind::Corrupt);
+        CHECK(gz.message.find("inflated JSON is truncated") != std::string::npos);
+    }
+    SECTION("gzip stream cut short") {
+        std::string gz = test::readFile(dataFile("kineto/ddp_rank0.pt.trace.json.gz"));
+        const auto path = writeFile("cut-stream.json.gz", gz.substr(0, gz.size() - 100));
+        const ImportError e = errorWith(path, {4096, 1000, 1 << 20});
+        CHECK(e.kind == ImportError::Kind::Corrupt);
+        CHECK(e.message.find("truncated gzip stream at byte") != std::string::npos);
+    }
+    SECTION("header or one event over the limit") {
+        const ImportError header = errorWith(writeFile("big-header.json", kTricky), {4, 1, 32});
+        CHECK(header.kind == ImportError::Kind::Corrupt);
+        CHECK(header.message.find("outside the traceEvents array, or in one event") != std::string::npos);
+        const std::string longEvent = R"({"traceEvents": [{"ph": "X", "name": ")" + std::string(1000, 'x') + R"("}]})";
+        const ImportError event = errorWith(writeFile("big-event.json", longEvent), {16, 1, 100});
+        CHECK(event.kind == ImportError::Kind::Corrupt);
+        CHECK(importWith(writeFile("big-event.json", longEvent), {16, 1, 2000}).ok());
+    }
+    SECTION("a brace closes the array") {
+        const ImportError e = errorWith(writeFile("brace.json", R"({"traceEvents": [{"ph": "i"}}, "x": 1})"), {3, 1, 1 << 20});
+        CHECK(e.kind == ImportError::Kind::Corrupt);
+        CHECK(e.message.find("a '}' closes the traceEvents array") != std::string::npos);
+    }
+    SECTION("not an object, no traceEvents, invalid events") {
+        for (size_t block : {1, 4096}) {
+            CHECK(errorWith(writeFile("array.json", "\xEF\xBB\xBF [1, 2]"), {block, 1, 1 << 20}).kind ==
+                  ImportError::Kind::UnknownFormat);
+            const ImportError none = errorWith(writeFile("none.json", R"({"a": [1, {"traceEvents": []}], "b": "traceEvents"})"),
+                                               {block, 1, 1 << 20});
+            CHECK(none.kind == ImportError::Kind::UnknownFormat);
+            CHECK(none.message.find("no traceEvents array") != std::string::npos);
+            const ImportError invalid =
+                errorWith(writeFile("invalid.json", R"({"traceEvents": [{"ph": "i", "ts": 1}, {"ph" "i"}]})"), {block, 1, 1 << 20});
+            CHECK(invalid.kind == ImportError::Kind::Corrupt);
+            CHECK(invalid.message.find("JSON is invalid") != std::string::npos);
+            CHECK(invalid.message.find("after 1 events") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("kineto: progress is bytes of the file read") {
+    struct Recording final : ProgressSink {
+        std::vector<std::pair<uint64_t, uint64_t>> events;
+        void progress(std::string_view stage, uint64_t done, uint64_t total) override {
+            if (stage == "events") events.emplace_back(done, total);
+        }
+    };
+    for (const char* name : {"kineto/train_1gpu_rank0.pt.trace.json", "kineto/ddp_rank0.pt.trace.json.gz"}) {
+        const auto path = dataFile(name);
+        Recording progress;
+        REQUIRE(KinetoImporter({1 << 16, 1 << 18, 1 << 20}).import(path, {}, progress, {}).ok());
+        REQUIRE(progress.events.size() >= 2);
+        for (size_t i = 0; i < progress.events.size(); ++i) {
+            CHECK(progress.events[i].second == std::filesystem::file_size(path));
+            CHECK(progress.events[i].first <= progress.events[i].second);
+            if (i) CHECK(progress.events[i].first >= progress.events[i - 1].first);
+        }
+    }
 }
