@@ -1,8 +1,11 @@
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <string_view>
 #include <thread>
 
 #include "importers/Importer.h"
+#include "importers/kineto/BlockReader.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
@@ -10,9 +13,9 @@
 namespace lanescope::bench {
 namespace {
 
-// What one import run reports from its child process, as one line: "ok SECONDS SLICES BYTES"
-// (wall seconds of importFile, Report::counts().slices, Report::memoryBytes()) or
-// "error MESSAGE" with the importer's one-line message.
+// What one import run reports from its child process, as one line: "ok SECONDS SLICES BYTES
+// FORMAT" (wall seconds of importFile, Report::counts().slices, Report::memoryBytes(),
+// ReportMeta::format) or "error MESSAGE" with the importer's one-line message.
 std::string importOnce(const std::filesystem::path& file, const ImportOptions& options) {
     NullProgress progress;
     const Stopwatch watch;
@@ -20,10 +23,24 @@ std::string importOnce(const std::filesystem::path& file, const ImportOptions& o
     const double seconds = watch.seconds();
     if (!result.ok()) return "error " + result.error().message;
     const Report& report = *result.report();
-    char line[128];
-    std::snprintf(line, sizeof line, "ok %.9f %" PRIu64 " %zu", seconds, report.counts().slices,
-                  report.memoryBytes());
+    char line[160];
+    std::snprintf(line, sizeof line, "ok %.9f %" PRIu64 " %zu %s", seconds, report.counts().slices,
+                  report.memoryBytes(), report.meta.format.c_str());
     return line;
+}
+
+// The size of a JSON trace as the importer parses it, inflated when gzip, in MB; 0 when
+// unreadable.
+double jsonMb(const std::filesystem::path& file) {
+    kineto::BlockReader reader;
+    if (!reader.open(file)) return 0;
+    auto block = std::make_unique<char[]>(4u << 20);
+    uint64_t bytes = 0;
+    while (const auto got = reader.read(block.get(), 4u << 20)) {
+        if (*got == 0) return static_cast<double>(bytes) / kBytesPerMb;
+        bytes += *got;
+    }
+    return 0;
 }
 
 }  // namespace
@@ -42,6 +59,7 @@ int importCommand(int argc, char** argv) {
     options.threads = std::max(1u, std::thread::hardware_concurrency());
     std::vector<double> seconds, peakMb;
     uint64_t slices = 0, bytes = 0;
+    char format[64] = "";
     for (uint64_t run = 0; run < *runs; ++run) {
         const ChildRun child = runInChild([&] { return importOnce(file, options); });
         if (child.output.starts_with("error ")) {
@@ -49,8 +67,8 @@ int importCommand(int argc, char** argv) {
             return kExitBadInput;
         }
         double s = 0;
-        if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %" SCNu64 " %" SCNu64, &s,
-                                     &slices, &bytes) != 3) {
+        if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %" SCNu64 " %" SCNu64 " %63s", &s,
+                                     &slices, &bytes, format) != 4) {
             std::fprintf(stderr, "lanescope-bench: the import of %s crashed\n", file.c_str());
             return kExitBadInput;
         }
@@ -64,6 +82,11 @@ int importCommand(int argc, char** argv) {
     printValue("bytes_per_event", slices ? static_cast<double>(bytes) / slices : 0.0, 1);
     printValue("threads", uint64_t{options.threads});
     printValue("file_mb", fileMb(file), 1);
+    if (std::string_view(format) == "kineto-json") {  // JSON MB parsed per second
+        const double json = jsonMb(file);
+        if (json != fileMb(file)) printValue("json_mb", json, 1);
+        printValue("ingest_mb_s", json / median(seconds), 1);
+    }
     return kExitOk;
 }
 

@@ -10,10 +10,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  lanescope-bench generate --events N --out FILE.sqlite [--force]\n"
-    "      write a synthetic Nsight Systems SQLite export with N interval events\n"
+    "  lanescope-bench generate [--format nsys|kineto] --events N --out FILE [--force]\n"
+    "      write a synthetic Nsight Systems SQLite export (FILE.sqlite, the default) or PyTorch\n"
+    "      profiler trace (FILE.json or FILE.json.gz) with N interval events\n"
     "  lanescope-bench import FILE [--runs K]\n"
-    "      import time and memory, median of K runs (default 5)\n"
+    "      import time and memory, median of K runs (default 5); JSON MB/s for JSON traces\n"
     "  lanescope-bench stats [--events N | FILE] [--runs K]\n"
     "      the six statistics reports over the whole trace and its middle tenth\n"
     "  lanescope-bench render [--events N | FILE] [--size WxH] [--frames K]\n"
