@@ -1,8 +1,11 @@
 #include "importers/kineto/JsonEventStream.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace lanescope::kineto {
 namespace {
@@ -27,12 +30,54 @@ size_t stringEnd(const char* p, size_t open, size_t from, size_t n) {
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-// The bytes the events scanner stops at: quotes, brackets, braces and commas.
-constexpr std::array<bool, 256> kStructural = [] {
-    std::array<bool, 256> t{};
-    for (unsigned char c : {'"', '{', '}', '[', ']', ','}) t[c] = true;
-    return t;
-}();
+// Bit i set where chunk[i] is `c`, for the 64 bytes of a chunk.
+#if defined(__SSE2__)
+struct Chunk {
+    __m128i part[4];
+    explicit Chunk(const char* p) {
+        for (int k = 0; k < 4; ++k) part[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    }
+    uint64_t eq(char c) const {
+        const __m128i v = _mm_set1_epi8(c);
+        uint64_t bits = 0;
+        for (int k = 0; k < 4; ++k)
+            bits |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(part[k], v)))} << (16 * k);
+        return bits;
+    }
+};
+#else
+struct Chunk {
+    const char* p;
+    explicit Chunk(const char* bytes) : p(bytes) {}
+    uint64_t eq(char c) const {
+        uint64_t bits = 0;
+        for (int i = 0; i < 64; ++i) bits |= uint64_t{p[i] == c} << i;
+        return bits;
+    }
+};
+#endif
+
+// Bit i set where the byte is escaped by the backslashes before it (`backslash`: bit i set
+// where byte i is a backslash), given `carry`: whether the previous chunk ended in an odd run of
+// backslashes (updated for the next chunk). The method of simdjson's stage 1 (Langdale and
+// Lemire, "Parsing gigabytes of JSON per second"): a run of backslashes escapes the byte after
+// it when it is odd in length, found with one addition over the runs that start on odd bits.
+uint64_t escapedBits(uint64_t backslash, uint64_t& carry) {
+    constexpr uint64_t even = 0x5555555555555555ull;
+    backslash &= ~carry;
+    const uint64_t followsEscape = backslash << 1 | carry;
+    const uint64_t oddStarts = backslash & ~even & ~followsEscape;
+    uint64_t evenStartRuns = 0;
+    carry = __builtin_add_overflow(oddStarts, backslash, &evenStartRuns) ? 1 : 0;
+    return (even ^ (evenStartRuns << 1)) & followsEscape;
+}
+
+// Bit i set where an odd number of bits 0..i of x are set: with quotes, the bytes inside strings
+// (the opening quote included, the closing one not).
+uint64_t prefixXor(uint64_t x) {
+    for (int shift = 1; shift < 64; shift *= 2) x ^= x << shift;
+    return x;
+}
 
 }  // namespace
 
@@ -46,7 +91,6 @@ bool JsonEventStream::fill() {
         std::memmove(buf_.data(), buf_.data() + start_, end_ - start_);
         end_ -= start_;
         scan_ -= start_;
-        if (inString_) stringOpen_ -= start_;
         start_ = 0;
     }
     const size_t needed = end_ + sizes_.block + padding_;
@@ -133,54 +177,48 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
     return std::nullopt;
 }
 
-// Scans the events array from scan_: the index of the comma that ends a piece (the first
-// top-level one once the piece holds StreamSizes::piece bytes), of the array's closing ']',
-// or of a '}' that unbalances it; npos when the buffered bytes end first.
+// Scans the events array from scan_, 64 bytes at a time (the rest too once the file has
+// ended): the index of the comma that ends a piece (the first top-level one once the piece
+// holds StreamSizes::piece bytes), of the array's closing ']', or of a '}' that unbalances it;
+// npos when the buffered bytes end first. Strings are found with bit masks of the chunk's
+// quotes and backslashes, so that only the brackets, braces and commas outside strings are
+// looked at one by one.
 size_t JsonEventStream::scanEvents() {
-    const char* p = buf_.data();
-    size_t i = scan_;
-    if (inString_) {
-        i = stringEnd(p, stringOpen_, i, end_);
-        if (i == npos) {
-            scan_ = end_;
-            return npos;
+    while (scan_ < end_ && (scan_ + 64 <= end_ || fileEnded_)) {
+        char tail[64];
+        const char* p = buf_.data() + scan_;
+        if (scan_ + 64 > end_) {  // the last bytes of the file, padded with spaces
+            std::memset(tail, ' ', sizeof tail);
+            std::memcpy(tail, p, end_ - scan_);
+            p = tail;
         }
-        inString_ = false;
-    }
-    for (; i < end_; ++i) {
-        while (i < end_ && !kStructural[static_cast<unsigned char>(p[i])]) ++i;
-        if (i == end_) break;
-        switch (p[i]) {
-            case '"': {
-                const size_t e = stringEnd(p, i, i + 1, end_);
-                if (e == npos) {
-                    inString_ = true;
-                    stringOpen_ = i;
-                    scan_ = end_;
-                    return npos;
-                }
-                i = e - 1;
-                break;
+        const Chunk chunk(p);
+        const uint64_t quotes = chunk.eq('"') & ~escapedBits(chunk.eq('\\'), escapeCarry_);
+        const uint64_t inString = prefixXor(quotes) ^ (inString_ ? ~uint64_t{0} : 0);
+        uint64_t structural =
+            (chunk.eq('{') | chunk.eq('}') | chunk.eq('[') | chunk.eq(']') | chunk.eq(',')) & ~inString;
+        for (; structural; structural &= structural - 1) {
+            const int bit = __builtin_ctzll(structural);
+            const size_t at = scan_ + static_cast<size_t>(bit);
+            switch (p[bit]) {
+                case '{':
+                case '[': ++depth_; continue;
+                case '}':
+                case ']':
+                    if (depth_-- > 0) continue;
+                    break;
+                default:  // ','
+                    if (depth_ != 0 || at - start_ <= sizes_.piece) continue;
+                    break;
             }
-            case '{':
-            case '[': ++depth_; break;
-            case '}':
-            case ']':
-                if (depth_ == 0) {
-                    scan_ = i + 1;
-                    return i;
-                }
-                --depth_;
-                break;
-            default:  // ','
-                if (depth_ == 0 && i - start_ > sizes_.piece) {
-                    scan_ = i + 1;
-                    return i;
-                }
-                break;
+            scan_ = at + 1;  // outside any string, after no backslash
+            inString_ = false;
+            escapeCarry_ = 0;
+            return at;
         }
+        inString_ = inString >> 63;
+        scan_ = std::min(scan_ + 64, end_);
     }
-    scan_ = end_;
     return npos;
 }
 
@@ -196,8 +234,12 @@ JsonEventStream::Status JsonEventStream::next() {
             case Phase::Events: {
                 const size_t at = scanEvents();
                 if (at == npos) {
+                    if (fileEnded_) return Status::Unterminated;
                     if (end_ - start_ > sizes_.piece + sizes_.text_limit) return Status::TooLarge;
-                    if (!fill()) return status_ == Status::ReadError ? status_ : Status::Unterminated;
+                    if (!fill()) {
+                        if (status_ == Status::ReadError) return status_;
+                        fileEnded_ = true;  // scan what is left, less than a chunk
+                    }
                     break;
                 }
                 if (buf_[at] == '}') return Status::Unbalanced;

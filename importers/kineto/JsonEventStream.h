@@ -20,8 +20,9 @@ struct StreamSizes {
 
 // Reads a Chrome-trace JSON document block by block (BlockReader) and hands out its
 // "traceEvents" array in pieces of whole events, so that memory holds a piece and the header,
-// never the file. A resumable byte scanner (in a string or not, the nesting depth) finds the
-// array, then the top-level commas between events and the array's end across block edges.
+// never the file. A resumable scanner (in a string or not, after a backslash or not, the
+// nesting depth) finds the array, then the top-level commas between events and the array's end
+// across block edges (the events 64 bytes at a time with bit masks, as simdjson's stage 1).
 // Each piece is handed out as a JSON array "[event, event, ...]" of its own, in the rolling
 // buffer itself (the comma before it and the one after it are overwritten by '[' and ']'),
 // with simdjson's padding readable after it. The header is the document with an empty events
@@ -70,10 +71,14 @@ private:
     size_t scan_ = 0;  // the next byte to scan
 
     // Scanner state across blocks: nesting depth inside the document (Header) or inside the
-    // events array (Events), and the index of the opening quote of a string not yet closed.
+    // events array (Events), whether the scan stopped inside a string, where that string opened
+    // (Header), whether it stopped after an odd run of backslashes (Events, 0 or 1), and
+    // whether the file has ended (Events: the last bytes are scanned).
     int depth_ = 0;
     bool inString_ = false;
     size_t stringOpen_ = 0;
+    uint64_t escapeCarry_ = 0;
+    bool fileEnded_ = false;
     // Header phase: the last string at depth 1 and the key before the last ':' at depth 1,
     // as [begin, end) indices into buf_.
     size_t lastString_[2] = {0, 0}, key_[2] = {0, 0};
