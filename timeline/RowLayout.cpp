@@ -3,6 +3,8 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "model/RankCompare.h"
+
 namespace lanescope {
 
 RowLayout::Node RowLayout::makeNode(const Row& row, const std::string& parentKey) const {
@@ -157,8 +159,10 @@ void RowLayout::rebuild() {
     roots_.clear();
     for (size_t r = 0; r < reports_.size(); ++r) {
         const Report& report = *reports_[r];
-        Row top{Row::Type::Report, QFileInfo(QString::fromStdString(report.meta.source_path)).fileName().toStdString(),
-                -1, 0, buildRowTree(report, order_)};
+        // "rank 1 · ddp_rank1.sqlite" when the rank is known, to tell the ranks of a job apart.
+        std::string label = QFileInfo(QString::fromStdString(report.meta.source_path)).fileName().toStdString();
+        if (const int rank = rankOf(report); rank >= 0) label = "rank " + std::to_string(rank) + " · " + label;
+        Row top{Row::Type::Report, std::move(label), -1, 0, buildRowTree(report, order_)};
         for (const Row& c : top.children) top.events += c.events;
         roots_.push_back(makeNode(top, std::to_string(r)));
     }

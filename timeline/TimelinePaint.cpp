@@ -180,7 +180,7 @@ void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {
     const double minV = std::min(0.0, *lo), maxV = std::max(*hi, minV + 1e-9);
     const int chartTop = top + 4, chartHeight = row.height - 8;
     auto yOf = [&](double v) { return chartTop + chartHeight - (v - minV) / (maxV - minV) * chartHeight; };
-    const auto columns = buildCounterColumns(counter.time_ns, counter.value, mapping());
+    const auto columns = buildCounterColumns(counter.time_ns, counter.value, mapping(row.report));
     QPainterPath area_path;
     bool open = false;
     for (size_t x = 0; x < columns.size(); ++x) {

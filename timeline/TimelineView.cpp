@@ -50,20 +50,36 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports) {
     colors_.clear();
-    int64_t begin = INT64_MAX, end = INT64_MIN;
-    for (const auto& r : reports) {
-        colors_.push_back(std::make_unique<EventColors>(*r));
-        begin = std::min(begin, r->meta.begin_ns);
-        end = std::max(end, r->meta.end_ns);
-    }
+    for (const auto& r : reports) colors_.push_back(std::make_unique<EventColors>(*r));
+    offsets_.resize(reports.size(), 0);
     layout_.setReports(std::move(reports), RowOrder::GpuFirst);
-    if (begin < end) viewport_.setWhole(begin, end);
+    updateWhole();
     history_.clear();
     selected_.reset();
     hovered_.reset();
     linked_.clear();
     range_.reset();
     rowsChanged();
+    viewportMoved();
+}
+
+void TimelineView::updateWhole() {
+    int64_t begin = INT64_MAX, end = INT64_MIN;
+    for (size_t i = 0; i < layout_.reports().size(); ++i) {
+        begin = std::min(begin, layout_.reports()[i]->meta.begin_ns + offsets_[i]);
+        end = std::max(end, layout_.reports()[i]->meta.end_ns + offsets_[i]);
+    }
+    if (begin < end) viewport_.setWhole(begin, end);
+}
+
+void TimelineView::setReportOffsets(std::vector<int64_t> offsets) {
+    offsets.resize(layout_.reports().size(), 0);
+    if (offsets == offsets_) return;
+    offsets_ = std::move(offsets);
+    const int64_t begin = viewport_.visibleBegin(), end = viewport_.visibleEnd();
+    updateWhole();
+    viewport_.setVisible(begin, end);
+    cache_.clear();
     viewportMoved();
 }
 
@@ -82,6 +98,12 @@ int TimelineView::scrollY() const { return vertical_->value(); }
 
 PixelMapping TimelineView::mapping() const {
     return PixelMapping::of(viewport_.visibleBegin(), viewport_.visibleEnd(), laneArea().width());
+}
+
+PixelMapping TimelineView::mapping(int report) const {
+    PixelMapping m = mapping();
+    m.begin_ns -= reportOffset(report);
+    return m;
 }
 
 double TimelineView::xOf(int64_t t) const { return headerWidth_ + mapping().toX(t); }
@@ -124,7 +146,7 @@ void TimelineView::changeEvent(QEvent* event) {
 }
 
 const TimelineView::LaneCache& TimelineView::geometry(int report, int lane, int maxDepths) const {
-    const PixelMapping map = mapping();
+    const PixelMapping map = mapping();  // shared; offsets_ changes clear the cache too
     if (map.begin_ns != cachedMapping_.begin_ns || map.ns_per_px != cachedMapping_.ns_per_px ||
         map.width_px != cachedMapping_.width_px) {
         cache_.clear();
@@ -138,7 +160,7 @@ const TimelineView::LaneCache& TimelineView::geometry(int report, int lane, int 
             void box(const Box& b) override { out.boxes.push_back(b); }
             void marker(const MarkerBox& m) override { out.markers.push_back(m); }
         } sink(it->second);
-        buildLaneGeometry(layout_.reports()[report]->lanes[lane], map, sink, {}, maxDepths);
+        buildLaneGeometry(layout_.reports()[report]->lanes[lane], mapping(report), sink, {}, maxDepths);
     }
     return it->second;
 }
@@ -171,7 +193,8 @@ void TimelineView::fitSelection() {
         zoomTo(range_->first, range_->second);
     } else if (selected_) {
         const Lane& lane = layout_.reports()[selected_->report]->lanes[selected_->lane];
-        const int64_t s = lane.events.start_ns[selected_->event], e = lane.events.end_ns[selected_->event];
+        const int64_t offset = reportOffset(selected_->report);
+        const int64_t s = lane.events.start_ns[selected_->event] + offset, e = lane.events.end_ns[selected_->event] + offset;
         const int64_t margin = std::max<int64_t>((e - s) / 10, 50);
         zoomTo(s - margin, e + margin);
     }
@@ -197,7 +220,8 @@ void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
     linked_.clear();
     if (event && reveal) {
         const Lane& lane = layout_.reports()[event->report]->lanes[event->lane];
-        const int64_t s = lane.events.start_ns[event->event], e = lane.events.end_ns[event->event];
+        const int64_t offset = reportOffset(event->report);
+        const int64_t s = lane.events.start_ns[event->event] + offset, e = lane.events.end_ns[event->event] + offset;
         const int64_t span = std::max<int64_t>((e - s) * 3, 2000);
         zoomTo(s - (span - (e - s)) / 2, s - (span - (e - s)) / 2 + span);
         if (const LayoutRow* row = rowShowing(*event))
@@ -272,8 +296,9 @@ QRect TimelineView::eventRect(const ViewEvent& ev) const {
         const bool summary = row.type != Row::Type::Lane;
         const int depth = summary ? 0 : lane.events.depth[ev.event];
         const int top = row.y - scrollY() + kRulerHeight + RowLayout::kPaddingPx / 2 + depth * RowLayout::kDepthPx;
-        const int x0 = int(std::floor(xOf(lane.events.start_ns[ev.event])));
-        const int x1 = std::max(x0 + 2, int(std::ceil(xOf(lane.events.end_ns[ev.event]))));
+        const int64_t offset = reportOffset(ev.report);
+        const int x0 = int(std::floor(xOf(lane.events.start_ns[ev.event] + offset)));
+        const int x1 = std::max(x0 + 2, int(std::ceil(xOf(lane.events.end_ns[ev.event] + offset))));
         return QRect(QPoint(x0, top), QPoint(x1, top + RowLayout::kDepthPx - 2));
     }
     return {};
@@ -403,7 +428,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
         const LaneCache& g = geometry(row->report, int(ev->lane), row->type == Row::Type::Lane ? 256 : 1);
         for (const Box& b : g.boxes)
             if (b.event(lane) == first) e = lane.events.end_ns[lane.depth_order[b.first + b.count - 1]];
-        zoomTo(s, std::max(e, s + 100));
+        zoomTo(s + reportOffset(ev->report), std::max(e, s + 100) + reportOffset(ev->report));
         return;
     }
     selectEvent(ev);
@@ -477,7 +502,7 @@ void TimelineView::showTooltip(QPoint pos) {
         const int64_t s = lane.events.start_ns[ev->event], e = lane.events.end_ns[ev->event];
         text = QString("<b>%1</b><br>start %2<br>duration %3<br>%4")
                    .arg(qs(r.str(lane.events.name_id[ev->event])).toHtmlEscaped(),
-                        qs(formatDuration(s - viewport_.wholeBegin(), 6)), qs(formatDuration(e - s)),
+                        qs(formatDuration(s + reportOffset(ev->report) - viewport_.wholeBegin(), 6)), qs(formatDuration(e - s)),
                         qs(r.str(lane.name_id)).toHtmlEscaped());
     }
     QToolTip::showText(mapToGlobal(pos), text, this);

@@ -42,6 +42,12 @@ public:
     ~TimelineView() override;
 
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    // Where each report sits on the shared timeline: ns added to its own times (the ranks of one
+    // job aligned, see model/RankAlignment.h). Missing entries are 0. Keeps the zoom.
+    void setReportOffsets(std::vector<int64_t> offsets_ns);
+    int64_t reportOffset(int report) const {
+        return report >= 0 && size_t(report) < offsets_.size() ? offsets_[size_t(report)] : 0;
+    }
     const std::vector<std::shared_ptr<const Report>>& reports() const { return layout_.reports(); }
     RowLayout& rows() { return layout_; }
     void rowsChanged();  // after changing rows() directly
@@ -67,7 +73,8 @@ public:
     void renameMarker(int index, const QString& name);
     void removeMarker(int index);
 
-    // x of a time in widget coordinates, and back; the lane area starts at headerWidth().
+    // x of a time on the shared timeline in widget coordinates, and back; the lane area starts
+    // at headerWidth(). A report's own time t is at xOf(t + reportOffset(report)).
     double xOf(int64_t t_ns) const;
     int64_t timeAt(double x) const;
     int headerWidth() const { return headerWidth_; }
@@ -113,11 +120,13 @@ private:
     };
 
     PixelMapping mapping() const;
+    PixelMapping mapping(int report) const;  // for the report's own times
     const LaneCache& geometry(int report, int lane, int maxDepths) const;
     QRect laneArea() const;
     int scrollY() const;
     void updateScrollBars();
     void viewportMoved();
+    void updateWhole();  // the viewport's whole extent: every report, offsets applied
     void paintRuler(QPainter& p, const struct RulerTicks& ticks);
     void paintRow(QPainter& p, const LayoutRow& row, int top);
     void paintLaneRow(QPainter& p, const LayoutRow& row, int top);
@@ -131,9 +140,10 @@ private:
     TimeViewport viewport_;
     TimelinePalette palette_;
     std::vector<std::unique_ptr<class EventColors>> colors_;  // per report
+    std::vector<int64_t> offsets_;                             // per report, ns (setReportOffsets)
     mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;
     std::unique_ptr<class TextCache> textCache_;
-    mutable PixelMapping cachedMapping_{};
+    mutable PixelMapping cachedMapping_{};  // the shared mapping the cache was built for
     QScrollBar* vertical_;
     QScrollBar* horizontal_;
     int headerWidth_ = 280;

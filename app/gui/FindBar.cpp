@@ -93,7 +93,9 @@ void FindBar::search() {
         if (!found.error.empty()) error = QString::fromStdString(found.error);
         for (const EventRef& h : found.hits) hits_.push_back({int(r), h.lane, h.index});
     }
-    auto startOf = [&](const ViewEvent& e) { return reports_[e.report]->lanes[e.lane].events.start_ns[e.event]; };
+    auto startOf = [&](const ViewEvent& e) {  // on the shared timeline
+        return reports_[e.report]->lanes[e.lane].events.start_ns[e.event] + timeline_->reportOffset(e.report);
+    };
     std::stable_sort(hits_.begin(), hits_.end(), [&](const ViewEvent& a, const ViewEvent& b) { return startOf(a) < startOf(b); });
     status_->setText(!error.isEmpty() ? "invalid regex" : hits_.empty() ? "no match" : QString("%1 hits").arg(hits_.size()));
 }

@@ -159,8 +159,9 @@ void GapsPanel::activateGap(int row) {
     const Found& f = gaps_[row];
     const GpuGap& g = f.gap;
     const int64_t margin = std::max<int64_t>(g.duration_ns / 5, 1000);
-    timeline_->zoomTo(g.start_ns - margin, g.start_ns + g.duration_ns + margin);
-    timeline_->setSelectedRange(std::make_pair(g.start_ns, g.start_ns + g.duration_ns));
+    const int64_t start = g.start_ns + timeline_->reportOffset(f.report);  // on the shared timeline
+    timeline_->zoomTo(start - margin, start + g.duration_ns + margin);
+    timeline_->setSelectedRange(std::make_pair(start, start + g.duration_ns));
     const Report& r = *reports_[f.report];
     std::optional<ViewEvent> cause;
     if (g.blocking_call) cause = ViewEvent{f.report, g.blocking_call->lane, g.blocking_call->index};

@@ -36,8 +36,8 @@ private:
 
 }  // namespace
 
-ImportTask::ImportTask(QString path, QString nsysPath, QObject* parent)
-    : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)) {}
+ImportTask::ImportTask(QString path, QString nsysPath, unsigned threads, QObject* parent)
+    : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)), threads_(threads) {}
 
 void ImportTask::start() {
     QPointer<ImportTask> self(this);
@@ -45,6 +45,7 @@ void ImportTask::start() {
     const std::stop_token stop = stop_.get_token();
     ImportOptions options;
     options.nsys_path = nsysPath_.toStdString();
+    options.threads = threads_;
     (void)QtConcurrent::run([self, file, stop, options] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
         // threads inherit it), so the window stays responsive while both cores import.

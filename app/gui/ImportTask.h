@@ -14,8 +14,9 @@ namespace lanescope {
 class ImportTask : public QObject {
     Q_OBJECT
 public:
-    // nsysPath: the user's configured nsys (empty: look it up).
-    ImportTask(QString path, QString nsysPath, QObject* parent = nullptr);
+    // nsysPath: the user's configured nsys (empty: look it up); threads: the importer's own
+    // threads (0: all cores).
+    ImportTask(QString path, QString nsysPath, unsigned threads = 0, QObject* parent = nullptr);
     void start();
     void cancel() { stop_.request_stop(); }
     const QString& path() const { return path_; }
@@ -30,6 +31,7 @@ signals:
 private:
     QString path_;
     QString nsysPath_;
+    unsigned threads_;
     std::stop_source stop_;
 };
 

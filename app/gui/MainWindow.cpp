@@ -29,7 +29,9 @@
 
 #include "app/gui/EventDetailsHtml.h"
 #include "app/gui/FindBar.h"
-#include "app/gui/ImportTask.h"
+#include "app/gui/ComparePanel.h"
+#include "app/gui/DiffPanel.h"
+#include "app/gui/ImportQueue.h"
 #include "app/gui/ReportSummary.h"
 #include "app/gui/StatsPanel.h"
 #include "app/gui/GapsPanel.h"
@@ -55,6 +57,8 @@ MainWindow::MainWindow() {
     setWindowTitle("Lanescope");
     setAcceptDrops(true);
     timeline_ = new TimelineView;
+    imports_ = new ImportQueue(this);
+    connectImports();
     rowFilter_ = new QLineEdit;
     rowFilter_->setPlaceholderText("Filter rows: text, or /regex/");
     rowFilter_->setClearButtonEnabled(true);
@@ -159,6 +163,17 @@ void MainWindow::buildDocks() {
     addBottom(gaps_, "GPU gaps", "gaps");
     addBottom(rules_, "Rules", "rules");
     addBottom(utilization_, "GPU utilization", "utilization");
+    compare_ = new ComparePanel(timeline_);
+    diff_ = new DiffPanel;
+    addBottom(compare_, "Ranks", "ranks");
+    addBottom(diff_, "Diff", "diff");
+    connect(compare_, &ComparePanel::alignmentChanged, this, [this](std::vector<int64_t> offsets) {
+        timeline_->setReportOffsets(offsets);
+        stats_->setOffsets(std::move(offsets));
+    });
+    connect(diff_, &DiffPanel::showInstances, this, [this](int report, const QString& pattern) {
+        findBar_->findLongest(pattern, report);
+    });
     statsDock->raise();
     resizeDocks({statsDock}, {260}, Qt::Vertical);
     resizeDocks({detailsDock, markersDock}, {420, 140}, Qt::Vertical);
@@ -283,55 +298,50 @@ void MainWindow::exportPerfetto() {
 }
 
 void MainWindow::openFiles(const QStringList& paths) {
-    queue_ += paths;
-    if (!importing_) importNext();
+    if (paths.isEmpty()) {
+        if (allLoaded_ && !imports_->busy()) allLoaded_(true);
+        return;
+    }
+    if (!progress_) {
+        progress_ = new QProgressDialog("Opening…", "Cancel", 0, 100, this);
+        progress_->setWindowTitle("Lanescope");
+        progress_->setMinimumDuration(300);
+        progress_->setAutoClose(false);
+        progress_->setAutoReset(false);
+        progress_->setValue(0);
+        connect(progress_, &QProgressDialog::canceled, imports_, &ImportQueue::cancel);
+    }
+    statusBar()->showMessage(paths.size() == 1 ? "Opening " + paths.front() + "…"
+                                               : QString("Opening %1 files…").arg(paths.size()));
+    imports_->add(paths, QSettings().value("nsys/path").toString());
 }
 
-void MainWindow::importNext() {
-    if (queue_.isEmpty()) {
-        importing_ = false;
+void MainWindow::connectImports() {
+    connect(imports_, &ImportQueue::progress, this, [this](const QString& text, int percent) {
+        if (!progress_) return;
+        progress_->setLabelText(text);
+        progress_->setMaximum(percent < 0 ? 0 : 100);  // 0..0 shows a busy bar
+        if (percent >= 0) progress_->setValue(percent);
+    });
+    connect(imports_, &ImportQueue::reportReady, this,
+            [this](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
+                   const QString& path) {
+                addReport(std::move(report), std::move(correlation));
+                rememberRecent(path);
+            });
+    connect(imports_, &ImportQueue::failed, this, [this](const QString&, const QString& error, bool cancelled) {
+        statusBar()->showMessage(cancelled ? "Opening cancelled" : error);
+        if (!cancelled && !allLoaded_) QMessageBox::warning(this, "Cannot open report", error);
+    });
+    connect(imports_, &ImportQueue::idle, this, [this](bool allOpened) {
+        if (progress_) progress_->deleteLater();
+        progress_ = nullptr;
         if (initialRange_ && !reports_.empty()) {
             timeline_->zoomTo(initialRange_->first, initialRange_->second, false);
             initialRange_.reset();
         }
-        if (allLoaded_) allLoaded_(!anyFailed_);
-        anyFailed_ = false;
-        return;
-    }
-    importing_ = true;
-    const QString path = queue_.takeFirst();
-    auto* task = new ImportTask(path, QSettings().value("nsys/path").toString(), this);
-    progress_ = new QProgressDialog("Opening " + QFileInfo(path).fileName() + "…", "Cancel", 0, 100, this);
-    progress_->setWindowTitle("Lanescope");
-    progress_->setMinimumDuration(300);
-    progress_->setAutoClose(false);
-    progress_->setAutoReset(false);
-    progress_->setValue(0);
-    connect(progress_, &QProgressDialog::canceled, task, &ImportTask::cancel);
-    connect(task, &ImportTask::progress, this, [this, path](const QString& stage, int percent) {
-        if (!progress_) return;
-        progress_->setLabelText(QString("Opening %1…\n%2").arg(QFileInfo(path).fileName(), stage));
-        progress_->setMaximum(percent < 0 ? 0 : 100);  // 0..0 shows a busy bar
-        if (percent >= 0) progress_->setValue(percent);
+        if (allLoaded_) allLoaded_(allOpened);
     });
-    connect(task, &ImportTask::finished, this,
-            [this, task, path](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
-                               const QString& error, bool cancelled) {
-                progress_->deleteLater();
-                progress_ = nullptr;
-                task->deleteLater();
-                if (report) {
-                    addReport(std::move(report), std::move(correlation));
-                    rememberRecent(path);
-                } else {
-                    anyFailed_ = true;
-                    statusBar()->showMessage(cancelled ? "Opening cancelled" : error);
-                    if (!cancelled && !allLoaded_) QMessageBox::warning(this, "Cannot open report", error);
-                }
-                importNext();
-            });
-    statusBar()->showMessage("Opening " + path + "…");
-    task->start();
 }
 
 void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation) {
@@ -349,6 +359,10 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
     gaps_->setReports(reports_);
     rules_->setReports(reports_);
     utilization_->setReports(reports_);
+    compare_->setReports(reports_);
+    diff_->setReports(reports_);
+    if (reports_.size() == 2)  // several ranks: show how they compare
+        if (auto* dock = findChild<QDockWidget*>("ranks")) dock->raise();
     setWindowTitle(QFileInfo(qs(reports_.back()->meta.source_path)).fileName() +
                    (reports_.size() > 1 ? QString(" and %1 more").arg(reports_.size() - 1) : "") + " — Lanescope");
     showDetails(std::nullopt);
@@ -363,6 +377,8 @@ void MainWindow::closeReports() {
     gaps_->setReports({});
     rules_->setReports({});
     utilization_->setReports({});
+    compare_->setReports({});
+    diff_->setReports({});
     setWindowTitle("Lanescope");
     details_->setHtml("<h3>No report open</h3>");
 }

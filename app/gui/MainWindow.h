@@ -19,11 +19,14 @@ class QLabel;
 namespace lanescope {
 
 class CorrelationIndex;
+class ImportQueue;
 class FindBar;
 class StatsPanel;
 class GapsPanel;
 class RulesPanel;
 class UtilizationChart;
+class ComparePanel;
+class DiffPanel;
 
 // The viewer's main window: the timeline with a row filter, a details panel for the
 // selected event (or the report), a list of markers, and a find bar. Imports run off the
@@ -54,7 +57,7 @@ private:
     void exportPerfetto();
     void chooseNsys();
     void showShortcuts();
-    void importNext();
+    void connectImports();
     void addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation);
     void showDetails(std::optional<ViewEvent> event);
     void updateStatus();
@@ -64,9 +67,7 @@ private:
 
     std::vector<std::shared_ptr<const Report>> reports_;
     std::vector<std::shared_ptr<const CorrelationIndex>> correlations_;  // per report
-    QStringList queue_;
-    bool anyFailed_ = false;
-    bool importing_ = false;
+    ImportQueue* imports_;
     TimelineView* timeline_;
     QLineEdit* rowFilter_;
     FindBar* findBar_;
@@ -74,6 +75,8 @@ private:
     GapsPanel* gaps_;
     RulesPanel* rules_;
     UtilizationChart* utilization_;
+    ComparePanel* compare_;
+    DiffPanel* diff_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

@@ -123,9 +123,10 @@ void RulesPanel::activateRow(int row) {
     if (row < 0 || row >= int(result_.findings.size()) || resultReport_ < 0) return;
     const RuleFinding& f = result_.findings[row];
     const int64_t span = std::max<int64_t>(f.end_ns - f.begin_ns, 1000);
-    timeline_->zoomTo(f.begin_ns - span, f.end_ns + span);
+    const int64_t offset = timeline_->reportOffset(resultReport_);  // to the shared timeline
+    timeline_->zoomTo(f.begin_ns + offset - span, f.end_ns + offset + span);
     if (f.event) timeline_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
-    else timeline_->setSelectedRange(std::make_pair(f.begin_ns, f.end_ns));
+    else timeline_->setSelectedRange(std::make_pair(f.begin_ns + offset, f.end_ns + offset));
 }
 
 }  // namespace lanescope

@@ -170,6 +170,12 @@ void StatsPanel::setRange(std::optional<std::pair<int64_t, int64_t>> range) {
     recompute();
 }
 
+void StatsPanel::setOffsets(std::vector<int64_t> offsets) {
+    if (offsets == offsets_) return;
+    offsets_ = std::move(offsets);
+    if (range_) recompute();
+}
+
 void StatsPanel::recompute() {
     const int index = reportChoice_->currentIndex();
     if (index < 0 || index >= int(reports_.size())) {
@@ -178,7 +184,8 @@ void StatsPanel::recompute() {
         return;
     }
     std::shared_ptr<const Report> report = reports_[index];
-    const TimeRange range = range_ ? TimeRange{range_->first, range_->second} : TimeRange::all();
+    const int64_t offset = size_t(index) < offsets_.size() ? offsets_[size_t(index)] : 0;
+    const TimeRange range = range_ ? TimeRange{range_->first - offset, range_->second - offset} : TimeRange::all();
     scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
                                  .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
                            : QString("Whole report"));

@@ -25,7 +25,9 @@ class StatsPanel : public QWidget {
 public:
     explicit StatsPanel(QWidget* parent = nullptr);
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    // A range on the shared timeline; each report's offset on it (TimelineView::setReportOffsets).
     void setRange(std::optional<std::pair<int64_t, int64_t>> range);
+    void setOffsets(std::vector<int64_t> offsets_ns);
     // The table shown in a tab, as computed last (for tests and export).
     const StatsTable* table(const QString& reportName) const;
     bool busy() const { return pending_ > 0 || filling_; }
@@ -50,6 +52,7 @@ private:
 
     std::vector<std::shared_ptr<const Report>> reports_;
     std::optional<std::pair<int64_t, int64_t>> range_;
+    std::vector<int64_t> offsets_;  // per report, ns
     QComboBox* reportChoice_;
     QLabel* scope_;
     QTabWidget* tabs_;

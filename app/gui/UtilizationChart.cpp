@@ -66,6 +66,8 @@ void UtilizationChart::recompute() {
     const int generation = ++generation_;
     ++pending_;
     auto reports = reports_;
+    std::vector<int64_t> offsets;  // each report's place on the shared timeline
+    for (size_t i = 0; i < reports.size(); ++i) offsets.push_back(timeline_->reportOffset(int(i)));
     using Result = std::vector<Curve>;
     auto* watcher = new QFutureWatcher<Result>(this);
     connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation, begin, end] {
@@ -104,16 +106,18 @@ void UtilizationChart::recompute() {
         line->attachAxis(x);
         line->attachAxis(y);
     });
-    watcher->setFuture(QtConcurrent::run([reports, begin, end] {
+    watcher->setFuture(QtConcurrent::run([reports, offsets, begin, end] {
         Result curves;
-        for (const auto& report : reports) {
+        for (size_t r = 0; r < reports.size(); ++r) {
+            const auto& report = reports[r];
+            const int64_t offset = offsets[r];
             const QString file = QFileInfo(QString::fromStdString(report->meta.source_path)).fileName();
             for (size_t g = 0; g < report->gpus.size(); ++g) {
-                const UtilizationSeries s = gpuUtilization(*report, int32_t(g), begin, end, kChunks);
+                const UtilizationSeries s = gpuUtilization(*report, int32_t(g), begin - offset, end - offset, kChunks);
                 Curve c{QString("%1 GPU %2").arg(file).arg(report->gpus[g].device_id), {}};
                 // A step line: each chunk's value held across the chunk.
                 for (size_t i = 0; i < s.busy_fraction.size(); ++i) {
-                    const double x0 = double(s.begin_ns + int64_t(i) * s.chunk_ns - begin) / 1e6;
+                    const double x0 = double(s.begin_ns + offset + int64_t(i) * s.chunk_ns - begin) / 1e6;
                     c.points.emplace_back(x0, 100 * s.busy_fraction[i]);
                     c.points.emplace_back(x0 + double(s.chunk_ns) / 1e6, 100 * s.busy_fraction[i]);
                 }

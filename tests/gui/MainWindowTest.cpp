@@ -13,6 +13,8 @@
 #include "app/gui/GapsPanel.h"
 #include "app/gui/RulesPanel.h"
 #include "app/gui/UtilizationChart.h"
+#include "app/gui/ComparePanel.h"
+#include "app/gui/DiffPanel.h"
 #include <QDockWidget>
 #include "model/NsysStats.h"
 #include "app/gui/MainWindow.h"
@@ -255,6 +257,60 @@ private slots:
               clock.elapsed(), worst, ticks);
         QVERIFY2(worst < 100, qPrintable(QString("GUI thread busy %1 ms at once").arg(worst)));
         std::filesystem::remove_all(dir);
+    }
+
+    // Two ranks of one DDP job opened together (in parallel, shown in the order given):
+    // aligned by NCCL, by clock, none, nudged; the straggler; a collective shown on both; and
+    // the diff of the two runs.
+    void ranksSideBySideAndDiff() {
+        MainWindow window;
+        bool done = false, ok = false;
+        window.setAllLoadedCallback([&](bool allOk) { done = true; ok = allOk; });
+        window.resize(1400, 900);
+        window.show();
+        window.openFiles({QString::fromStdString(test::dataFile("nsys-2025.3/ddp_rank0.sqlite").string()),
+                          QString::fromStdString(test::dataFile("nsys-2025.3/ddp_rank1.sqlite").string())});
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 30000));
+        QVERIFY(ok);
+        TimelineView* view = window.timeline();
+        QCOMPARE(view->reports().size(), size_t(2));
+        QVERIFY(view->reports()[0]->meta.source_path.ends_with("ddp_rank0.sqlite"));
+        QCOMPARE(QString::fromStdString(view->rows().rows().front().label), QString("rank 0 · ddp_rank0.sqlite"));
+        auto* compare = window.findChild<ComparePanel*>();
+        QVERIFY(QTest::qWaitFor([&] { return !compare->busy() && compare->comparison().ranks.size() == 2; }, 10000));
+        // NCCL: rank 1 about 12.94 ms earlier, as its session start says, to a few us.
+        const int64_t clock = view->reports()[1]->meta.start_utc_ns - view->reports()[0]->meta.start_utc_ns;
+        QVERIFY(std::abs(view->reportOffset(1) - clock) < 100'000);
+        QCOMPARE(view->reportOffset(0), int64_t(0));
+        QVERIFY(compare->stragglerText().contains("rank 1"));
+        // Clicking a matched AllReduce shows it on both ranks: the range holds both kernels.
+        int row = -1;
+        for (size_t i = 0; i < compare->comparison().collectives.size(); ++i)
+            if (compare->comparison().collectives[i].kind == "AllReduce" && compare->comparison().collectives[i].present == 2)
+                row = int(i);
+        QVERIFY(row >= 0);
+        compare->activateCollective(row);
+        const auto range = view->selectedRange();
+        QVERIFY(range.has_value());
+        const MatchedCollective& mc = compare->comparison().collectives[size_t(row)];
+        for (int r = 0; r < 2; ++r) {
+            const Lane& lane = view->reports()[r]->lanes[mc.kernels[r].lane];
+            QVERIFY(lane.events.start_ns[mc.kernels[r].index] + view->reportOffset(r) >= range->first);
+            QVERIFY(lane.events.end_ns[mc.kernels[r].index] + view->reportOffset(r) <= range->second);
+            QVERIFY(!view->eventRect(ViewEvent{r, mc.kernels[r].lane, mc.kernels[r].index}).isEmpty());
+        }
+        compare->setMode(AlignMode::None);
+        QVERIFY(QTest::qWaitFor([&] { return !compare->busy() && view->reportOffset(1) == 0; }, 10000));
+        compare->setNudge(1, 250'000);
+        QVERIFY(QTest::qWaitFor([&] { return !compare->busy() && view->reportOffset(1) == 250'000; }, 10000));
+        compare->setMode(AlignMode::Clock);
+        QVERIFY(QTest::qWaitFor([&] { return !compare->busy() && view->reportOffset(1) == clock + 250'000; }, 10000));
+
+        auto* diff = window.findChild<DiffPanel*>();
+        QVERIFY(QTest::qWaitFor([&] { return !diff->busy() && !diff->rows().empty(); }, 10000));
+        for (const DiffRow& r : diff->rows()) QVERIFY(r.base_count > 0 || r.cand_count > 0);
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
+            window.grab().save(dir + "/ranks.png");
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -1,0 +1,47 @@
+#pragma once
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "model/Report.h"
+#include "model/RunDiff.h"
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace lanescope {
+
+// Run-to-run diff of two open reports (baseline, candidate): every kernel, CUDA API and NVTX
+// name with count, total and mean before and after, the change and the ratio, added and
+// removed names first by size of change (model/RunDiff.h, the same as `lanescope-cli diff`).
+// Computed off the GUI thread. Double-clicking a row finds that name's longest instance in
+// the candidate (or the baseline when removed).
+class DiffPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DiffPanel(QWidget* parent = nullptr);
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    void setPair(int baseline, int candidate);
+    const std::vector<DiffRow>& rows() const { return rows_; }
+    bool busy() const { return pending_ > 0; }
+
+signals:
+    void showInstances(int report, const QString& pattern);
+    void updated();
+
+private:
+    void recompute();
+    void fill();
+
+    std::vector<std::shared_ptr<const Report>> reports_;
+    std::vector<DiffRow> rows_;
+    QComboBox* baseline_;
+    QComboBox* candidate_;
+    QLabel* summary_;
+    QTableWidget* table_;
+    int generation_ = 0;
+    int pending_ = 0;
+};
+
+}  // namespace lanescope

@@ -1,0 +1,60 @@
+#pragma once
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+#include "model/Correlation.h"
+#include "model/Report.h"
+
+namespace lanescope {
+
+class ImportTask;
+
+// Opens files several at a time (the ranks of one job): one import per core, each with its
+// share of the cores, and hands the reports over in the order they were asked for, each as
+// soon as it and those before it are done. Signals arrive on the GUI thread.
+class ImportQueue : public QObject {
+    Q_OBJECT
+public:
+    explicit ImportQueue(QObject* parent = nullptr);
+    // Queues files; those added while others import join the same run.
+    void add(const QStringList& paths, const QString& nsysPath);
+    void cancel();  // every running and queued import
+    bool busy() const { return !slots_.empty(); }
+
+signals:
+    // "Opening a.sqlite…\nreading" or "Opening 8 files… (3 done)"; percent -1: unknown.
+    void progress(const QString& text, int percent);
+    void reportReady(std::shared_ptr<const lanescope::Report> report,
+                     std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& path);
+    void failed(const QString& path, const QString& error, bool cancelled);
+    void idle(bool allOpened);  // everything asked for is done
+
+private:
+    // One requested file, in request order.
+    struct Slot {
+        uint64_t id = 0;  // unique: the same file may be asked for twice
+        QString path;
+        QString nsysPath;
+        ImportTask* task = nullptr;  // while it imports
+        bool started = false, done = false;
+        int percent = 0;
+        QString stage;
+        std::shared_ptr<const Report> report;
+        std::shared_ptr<const CorrelationIndex> correlation;
+        QString error;
+        bool cancelled = false;
+    };
+    void launch();
+    void deliver();
+    void showProgress();
+
+    std::vector<Slot> slots_;
+    size_t delivered_ = 0;
+    uint64_t nextId_ = 0;
+    bool allOpened_ = true;
+};
+
+}  // namespace lanescope
