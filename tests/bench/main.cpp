@@ -17,6 +17,8 @@ constexpr const char* kUsage =
     "      import time and memory, median of K runs (default 5); JSON MB/s for JSON traces\n"
     "  lanescope-bench stats [--events N | FILE] [--runs K]\n"
     "      the six statistics reports over the whole trace and its middle tenth\n"
+    "  lanescope-bench compare [--ranks K --events N | FILE...] [--runs R]\n"
+    "      K rank reports opened together and compared (NCCL alignment, metrics, straggler)\n"
     "  lanescope-bench render [--events N | FILE] [--size WxH] [--frames K]\n"
     "      frame build + paint times over 12 zoom levels, whole trace to 1 us (default 1920x1080)\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
     if (command == "import") return importCommand(argc, argv);
     if (command == "stats") return statsCommand(argc, argv);
     if (command == "render") return renderCommand(argc, argv);
+    if (command == "compare") return compareCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;
