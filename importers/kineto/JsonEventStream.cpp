@@ -261,7 +261,7 @@ JsonEventStream::Status JsonEventStream::next() {
                     if (status_ == Status::ReadError) return status_;
                     phase_ = Phase::Done;
                     piece_ = {};
-                    buf_ = {};
+                    std::vector<char>().swap(buf_);  // free the rolling buffer
                 }
                 break;
             case Phase::Done: return Status::End;
