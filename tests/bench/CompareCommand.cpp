@@ -42,7 +42,7 @@ std::string importAndCompare(const std::vector<std::filesystem::path>& paths, in
 }
 
 struct Figures {
-    double import_s = 0, compare_ms = 0, peak_rss_mb = 0;
+    double import_s = 0, compare_ms = 0, peak_rss_mb = 0, cpu_s = 0;
     uint64_t slices = 0, bytes = 0;
 };
 
@@ -59,6 +59,7 @@ std::optional<Figures> measure(const std::vector<std::filesystem::path>& paths, 
         return std::nullopt;
     }
     f.peak_rss_mb = child.peak_rss_mb;
+    f.cpu_s = child.cpu_s;
     return f;
 }
 
@@ -95,7 +96,7 @@ int compareCommand(int argc, char** argv) {
     int exitCode = kExitOk;
     const auto baseline = measure({}, 0);  // the process before any report
     const auto single = baseline ? measure({paths.front()}, 0) : std::nullopt;
-    std::vector<double> importS, compareMs, peakMb;
+    std::vector<double> importS, compareMs, peakMb, busyCores;
     Figures all;
     for (uint64_t run = 0; single && run < *runs; ++run) {
         const auto f = measure(paths, 5);
@@ -104,6 +105,9 @@ int compareCommand(int argc, char** argv) {
         importS.push_back(f->import_s);
         compareMs.push_back(f->compare_ms);
         peakMb.push_back(f->peak_rss_mb);
+        // CPU time per wall second of the import (the compares' share taken out): ~2 = both cores
+        const double compareS = f->compare_ms * 5 / 1e3;
+        busyCores.push_back(f->import_s > 0 ? std::max(0.0, f->cpu_s - compareS) / f->import_s : 0.0);
     }
     if (!single || importS.size() != *runs) {
         exitCode = kExitBadInput;
@@ -114,6 +118,7 @@ int compareCommand(int argc, char** argv) {
         printValue("single_peak_rss_mb", single->peak_rss_mb, 1);
         printValue("import_s", median(importS), 3);
         printValue("import_s_min", minimum(importS), 3);
+        printValue("import_cores_busy", median(busyCores), 2);
         printValue("peak_rss_mb", median(peakMb), 1);
         // What K separate single-report peaks would add up to, the process itself counted once.
         printValue("sum_of_single_peak_rss_mb",

@@ -59,6 +59,8 @@ ChildRun runInChild(const std::function<std::string()>& work) {
     if (wait4(pid, &status, 0, &usage) != pid) return run;
     run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     run.peak_rss_mb = static_cast<double>(usage.ru_maxrss) * 1024.0 / kBytesPerMb;  // KiB
+    run.cpu_s = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     return run;
 }
 

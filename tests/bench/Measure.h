@@ -33,6 +33,7 @@ struct ChildRun {
     bool ok = false;         // the child exited with status 0
     std::string output;      // what the function returned, as the child wrote it to a pipe
     double peak_rss_mb = 0;  // the child's peak RSS (wait4's ru_maxrss), in MB
+    double cpu_s = 0;        // the child's user + system CPU time, all its threads, in s
 };
 
 // Runs `work` in a forked child so that its memory peak is its own and not the maximum over
