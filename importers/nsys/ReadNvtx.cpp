@@ -40,6 +40,7 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             info.start_end = type == kStartEnd;
             const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, row.i64(Tid)};
             const int64_t start = row.i64(Start);
+            if (!validTime(chunk, start)) return;
             if (!range) {
                 InstantColumns& in = chunk.lane(key).instants;
                 in.time_ns.push_back(start);
@@ -53,6 +54,7 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                 return;
             }
             const int64_t end = row.i64(End);
+            if (!validTime(chunk, end)) return;
             if (end < start) {
                 chunk.diagnostics["negative_duration"] += 1;
                 return;

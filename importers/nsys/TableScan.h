@@ -32,14 +32,26 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
     return std::nullopt;
 }
 
-// True when the row's start and end are present and ordered; otherwise counts
-// `<what>_without_end` or `negative_duration` and the row is to be skipped.
+// True when t lies less than 2^62 ns (146 years) from the report's zero, so that the
+// difference of any two accepted times fits in int64; otherwise counts
+// `timestamp_out_of_range`.
+inline bool validTime(EventChunk& chunk, int64_t t) {
+    constexpr int64_t kLimit = int64_t{1} << 62;
+    if (t > -kLimit && t < kLimit) return true;
+    chunk.diagnostics["timestamp_out_of_range"] += 1;
+    return false;
+}
+
+// True when the row's start and end are present, within range and ordered; otherwise counts
+// `<what>_without_end`, `timestamp_out_of_range` or `negative_duration` and the row is to be
+// skipped.
 inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol, int endCol,
                           const char* what) {
     if (row.isNull(startCol) || row.isNull(endCol)) {
         chunk.diagnostics[std::string(what) + "_without_end"] += 1;
         return false;
     }
+    if (!validTime(chunk, row.i64(startCol)) || !validTime(chunk, row.i64(endCol))) return false;
     if (row.i64(endCol) < row.i64(startCol)) {
         chunk.diagnostics["negative_duration"] += 1;
         return false;

@@ -57,12 +57,21 @@ std::vector<Edit> edits() {
              reorder("OSRT_API"),
          Expect::Opens, {}, true},
         {"kernel-start-int64-max", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 9223372036854775807 WHERE " + first,
-         Expect::Opens},
+         Expect::Opens, "timestamp_out_of_range"},
         {"kernel-end-int64-max", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 9223372036854775807 WHERE " + first,
-         Expect::Opens},
+         Expect::Opens, "timestamp_out_of_range"},
         {"api-start-int64-min",
          "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -9223372036854775808 "
          "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_RUNTIME)",
+         Expect::Opens, "timestamp_out_of_range"},
+        {"nvtx-times-int64-limits",
+         "UPDATE NVTX_EVENTS SET start = -9223372036854775808 WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS); "
+         "UPDATE NVTX_EVENTS SET end = 9223372036854775807 WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS)",
+         Expect::Opens, "timestamp_out_of_range"},
+        {"span-of-almost-2^63",  // the widest span whose length still fits in int64
+         "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -4611686018427387903 "
+         "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_RUNTIME); "
+         "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 4611686018427387903 WHERE " + first,
          Expect::Opens},
         {"memcpy-bytes-2^63", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = 9223372036854775807", Expect::Opens},
         {"kernel-grid-2^63", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET gridX = 9223372036854775807, blockX = -1",
