@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/Correlation.h"
+#include "model/EventDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
 namespace lanescope {
@@ -237,6 +240,7 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     // Time order overall; each track's own order (its nesting) is kept on ties.
     std::stable_sort(ops.begin(), ops.end(), [](const Op& x, const Op& y) { return x.ts < y.ts; });
     std::vector<bool> interned(report.strings.size(), false);
+    std::unordered_map<std::string, uint64_t> annotationNames;  // label -> interned id, from 1
     for (const Op& op : ops) {
         packet.Clear();
         if (op.ts < 0) ++stats.negative_times_clamped;
@@ -265,6 +269,21 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
             e->set_name_iid(uint64_t{op.name} + 1);
         }
         if (op.type == OpType::Begin) {
+            // The event's own fields (kernel launch configuration, bytes, correlation id, NVTX
+            // domain...), as the Details panel lists them after the generic ones.
+            const std::vector<DetailField> fields = eventDetails(report, {op.a, op.b});
+            auto own = std::find_if(fields.begin(), fields.end(), [](const DetailField& f) { return f.label == "Depth"; });
+            for (auto f = own == fields.end() ? own : own + 1; f != fields.end(); ++f) {
+                auto [it, added] = annotationNames.try_emplace(f->label, annotationNames.size() + 1);
+                if (added) {
+                    pb::DebugAnnotationName* n = packet.mutable_interned_data()->add_debug_annotation_names();
+                    n->set_iid(it->second);
+                    n->set_name(f->label);
+                }
+                pb::DebugAnnotation* a = e->add_debug_annotations();
+                a->set_name_iid(it->second);
+                a->set_string_value(f->value);
+            }
             const uint64_t key = refKey(op.a, op.b);
             auto range = [&](const std::vector<std::pair<uint64_t, uint64_t>>& flows) {
                 return std::equal_range(flows.begin(), flows.end(), std::pair<uint64_t, uint64_t>{key, 0},

@@ -2,6 +2,8 @@
 #include <chrono>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <set>
 #include <random>
 
 #include <zlib.h>
@@ -10,6 +12,7 @@
 #include "importers/perfetto/PerfettoImporter.h"
 #include "importers/perfetto/PerfettoWriter.h"
 #include "model/NvtxProjection.h"
+#include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -237,4 +240,33 @@ TEST_CASE("perfetto: broken files") {
             CHECK(result.error().message.find('\n') == std::string::npos);
         }
     }
+}
+
+TEST_CASE("perfetto: exported slices carry their details as interned debug annotations") {
+    const auto dir = tempDir("perfetto-args");
+    auto original = importOk(dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    std::string error;
+    REQUIRE(writePerfetto(*original, dir / "args.pftrace", error));
+    lanescope::perfetto_pb::Trace trace;
+    REQUIRE(trace.ParseFromString(readFile(dir / "args.pftrace")));
+    std::map<uint64_t, std::string> names;  // interned annotation names, by iid
+    std::map<std::string, std::set<std::string>> valuesByName;
+    for (const auto& packet : trace.packet()) {
+        for (const auto& n : packet.interned_data().debug_annotation_names()) {
+            CHECK(names.count(n.iid()) == 0);  // each name interned once
+            names[n.iid()] = n.name();
+        }
+        for (const auto& a : packet.track_event().debug_annotations()) {
+            REQUIRE(names.count(a.name_iid()) == 1);  // interned before use
+            if (valuesByName[names[a.name_iid()]].size() < 50) valuesByName[names[a.name_iid()]].insert(a.string_value());
+        }
+    }
+    // Kernel launch configurations, memcpy kinds and correlation ids, as the Details panel shows them.
+    CHECK(valuesByName.count("Grid") == 1);
+    CHECK(valuesByName.count("Block") == 1);
+    CHECK(valuesByName.count("Registers/thread") == 1);
+    CHECK(valuesByName.count("Correlation id") == 1);
+    CHECK(valuesByName["Copy kind"].count("Host-to-Device") == 1);
+    CHECK(valuesByName["Bytes"].size() > 1);
+    CHECK(valuesByName.count("Domain") == 1);  // NVTX ranges
 }
