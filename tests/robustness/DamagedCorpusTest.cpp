@@ -57,8 +57,10 @@ TEST_CASE("every damaged file ends in exit 0 or in exit 2 with one line naming i
     };
 
     int opened = 0, refused = 0;
+    std::pair<double, std::string> slowest = {0, ""};
     for (const DamagedCase& c : cases) {
         const CliRun run = runCli({"info", c.file.string(), "--format", "json"}, kLimit, env);
+        slowest = std::max(slowest, {run.seconds, c.name});
         INFO(c.name << " (" << c.file.filename().string() << "): " << run.describe() << ", expected "
                     << expectText(c.expect) << "\nstderr: " << run.err.substr(0, 2000));
         CHECK(run.exited());
@@ -81,7 +83,7 @@ TEST_CASE("every damaged file ends in exit 0 or in exit 2 with one line naming i
         }
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::printf("damaged corpus: %zu cases, %d opened, %d refused, %.1f s (generation included)\n", cases.size(),
-                opened, refused, seconds);
+    std::printf("damaged corpus: %zu cases, %d opened, %d refused, %.1f s (generation included; slowest %s, %.1f s)\n",
+                cases.size(), opened, refused, seconds, slowest.second.c_str(), slowest.first);
     std::filesystem::remove_all(root);
 }
