@@ -30,7 +30,7 @@ size_t stringEnd(const char* p, size_t open, size_t from, size_t n) {
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-// Bit i set where chunk[i] is `c`, for the 64 bytes of a chunk.
+// 64 bytes of the document as bit masks: eq(c) has bit i set where byte i is `c`.
 #if defined(__SSE2__)
 struct Chunk {
     __m128i part[4];
