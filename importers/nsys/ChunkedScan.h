@@ -9,6 +9,7 @@
 
 #include "importers/Importer.h"
 #include "importers/SqliteDb.h"
+#include "importers/WorkerErrors.h"
 
 namespace lanescope::nsys {
 
@@ -38,16 +39,21 @@ ScanStatus scanInChunks(const std::filesystem::path& file, const SqliteDb& db,
             return {false, false, range.error()};
         }
     }
-    const uint64_t span = hi >= lo ? static_cast<uint64_t>(hi - lo) + 1 : 0;
+    // Rowids may lie anywhere in int64 (a damaged file: -2^63 and 2^63-1): the range is
+    // measured and split in unsigned arithmetic, as offsets from lo.
+    const uint64_t lastOffset = hi >= lo ? static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) : 0;
+    const uint64_t span = hi < lo ? 0 : lastOffset == UINT64_MAX ? UINT64_MAX : lastOffset + 1;
     const unsigned parts = span < 200000 ? 1u : std::max(1u, threads);
     chunks.clear();
     chunks.resize(parts);
     std::atomic<uint64_t> rowsDone{0};
     std::vector<ScanStatus> results(parts);
+    const uint64_t step = lastOffset / parts + 1;  // step * (parts - 1) <= lastOffset when split
+    auto rowidAt = [&](uint64_t offset) { return static_cast<int64_t>(static_cast<uint64_t>(lo) + offset); };
 
     auto scan = [&](unsigned part) {
-        const int64_t first = lo + static_cast<int64_t>(span * part / parts);
-        const int64_t last = lo + static_cast<int64_t>(span * (part + 1) / parts) - 1;
+        const int64_t first = parts == 1 ? lo : rowidAt(step * part);
+        const int64_t last = parts == 1 || part + 1 == parts ? hi : rowidAt(step * (part + 1) - 1);
         std::string openError;
         auto conn = SqliteDb::openReadOnly(file, openError);
         if (!conn) {
@@ -78,8 +84,12 @@ ScanStatus scanInChunks(const std::filesystem::path& file, const SqliteDb& db,
     if (parts == 1) {
         scan(0);
     } else {
-        std::vector<std::jthread> workers;
-        for (unsigned p = 0; p < parts; ++p) workers.emplace_back(scan, p);
+        WorkerErrors errors;
+        {
+            std::vector<std::jthread> workers;
+            for (unsigned p = 0; p < parts; ++p) workers.emplace_back(errors.guard([&scan, p] { scan(p); }));
+        }
+        errors.rethrow();
     }
     for (const auto& r : results) {
         if (r.cancelled) status.cancelled = true;

@@ -6,6 +6,7 @@
 #include <thread>
 #include <tuple>
 
+#include "importers/WorkerErrors.h"
 #include "model/LaneFreezer.h"
 
 namespace lanescope::nsys {
@@ -366,14 +367,16 @@ void ReportBuilder::finish(unsigned threads) {
     const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(order.size())));
     std::vector<Diagnostics> found(workers);
     std::atomic<size_t> next{0};
+    WorkerErrors errors;
     {
         std::vector<std::jthread> pool;
         for (unsigned w = 0; w < workers; ++w)
-            pool.emplace_back([&, w] {
+            pool.emplace_back(errors.guard([&, w] {
                 for (size_t k; (k = next.fetch_add(1)) < order.size();)
                     freezeLane(report_.lanes[order[k]], found[w]);
-            });
+            }));
     }
+    errors.rethrow();
     for (const auto& d : found)
         for (const auto& [name, count] : d) report_.diagnostics[name] += count;
 

@@ -73,6 +73,10 @@ std::vector<Edit> edits() {
          "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_RUNTIME); "
          "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 4611686018427387903 WHERE " + first,
          Expect::Opens},
+        {"rowids-of-int64-min-and-max",  // the scan splits a table by rowid range
+         "UPDATE NVTX_EVENTS SET rowid = -9223372036854775808 WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS);"
+         "UPDATE NVTX_EVENTS SET rowid = 9223372036854775807 WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS);",
+         Expect::Opens, {}, true},
         {"memcpy-bytes-2^63", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = 9223372036854775807", Expect::Opens},
         {"kernel-grid-2^63", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET gridX = 9223372036854775807, blockX = -1",
          Expect::Opens},
