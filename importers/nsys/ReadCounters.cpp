@@ -36,6 +36,7 @@ std::optional<ImportError> readGpuMetrics(ImportContext& ctx) {
     SqliteStmt stmt(ctx.db, *sql);
     uint64_t n = 0;
     while (stmt.step()) {
+        if (!validTime(ctx.report.diagnostics, stmt.i64(0))) continue;
         const std::pair<int64_t, int64_t> key{stmt.i64(1), stmt.i64(2)};
         auto [it, inserted] = counterOf.try_emplace(key, ctx.report.counters.size());
         if (inserted) {
@@ -64,7 +65,11 @@ std::optional<ImportError> readMemoryUsage(ImportContext& ctx) {
                             {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"},
                             {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"});
     if (!sql) return std::nullopt;
-    struct Change { int64_t time, delta; };
+    // A change of the bytes in use; a double, as a damaged byte count of -2^63 has no negation.
+    struct Change {
+        int64_t time;
+        double delta;
+    };
     std::map<std::pair<int64_t, int64_t>, std::vector<Change>> changes;
     SqliteStmt stmt(ctx.db, *sql);
     while (stmt.step()) {
@@ -73,7 +78,9 @@ std::optional<ImportError> readMemoryUsage(ImportContext& ctx) {
             ctx.report.diagnostics["memory_usage_unknown_operation"] += 1;
             continue;
         }
-        changes[{stmt.i64(1), stmt.i64(2)}].push_back({stmt.i64(0), op == 0 ? stmt.i64(3) : -stmt.i64(3)});
+        if (!validTime(ctx.report.diagnostics, stmt.i64(0))) continue;
+        const double bytes = static_cast<double>(stmt.i64(3));
+        changes[{stmt.i64(1), stmt.i64(2)}].push_back({stmt.i64(0), op == 0 ? bytes : -bytes});
     }
     if (!stmt.ok()) return damaged(ctx, "CUDA_GPU_MEMORY_USAGE_EVENTS", stmt);
     for (auto& [key, list] : changes) {
@@ -83,11 +90,11 @@ std::optional<ImportError> readMemoryUsage(ImportContext& ctx) {
         c.unit_id = ctx.report.strings.intern("bytes");
         c.process = ctx.builder.processIndex(key.first);
         c.gpu = ctx.builder.gpuIndex(key.second);
-        int64_t used = 0;
+        double used = 0;
         for (const Change& ch : list) {
             used += ch.delta;
             c.time_ns.push_back(ch.time);
-            c.value.push_back(static_cast<double>(used));
+            c.value.push_back(used);
         }
         ctx.report.counters.push_back(std::move(c));
     }

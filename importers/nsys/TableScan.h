@@ -35,12 +35,13 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
 // True when t lies less than 2^62 ns (146 years) from the report's zero, so that the
 // difference of any two accepted times fits in int64; otherwise counts
 // `timestamp_out_of_range`.
-inline bool validTime(EventChunk& chunk, int64_t t) {
+inline bool validTime(Diagnostics& diagnostics, int64_t t) {
     constexpr int64_t kLimit = int64_t{1} << 62;
     if (t > -kLimit && t < kLimit) return true;
-    chunk.diagnostics["timestamp_out_of_range"] += 1;
+    diagnostics["timestamp_out_of_range"] += 1;
     return false;
 }
+inline bool validTime(EventChunk& chunk, int64_t t) { return validTime(chunk.diagnostics, t); }
 
 // True when the row's start and end are present, within range and ordered; otherwise counts
 // `<what>_without_end`, `timestamp_out_of_range` or `negative_duration` and the row is to be

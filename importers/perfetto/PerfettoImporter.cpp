@@ -15,7 +15,8 @@
 //   counted as `perfetto_unmatched_end`, begins never ended as `perfetto_unterminated_slice`
 //   (and dropped).
 // - Times are TracePacket.timestamp in ns, kept as they are (no rebasing), so an export of a
-//   report reimports with identical times.
+//   report reimports with identical times; a time of 2^62 ns or more is skipped and counted as
+//   `timestamp_out_of_range`.
 // - A file cut short keeps the packets before the cut and counts
 //   `perfetto_truncated_packet`; anything else that does not parse is a Corrupt error.
 #include "importers/perfetto/PerfettoImporter.h"
@@ -215,7 +216,13 @@ private:
     void event(const pb::TracePacket& p, Sequence& seq) {
         const pb::TrackEvent& e = p.track_event();
         const uint64_t uuid = e.has_track_uuid() ? e.track_uuid() : (seq.hasDefaultTrack ? seq.defaultTrack : 0);
-        const auto ts = static_cast<int64_t>(std::min<uint64_t>(p.timestamp(), INT64_MAX));
+        // As in the nsys importer: a time 2^62 ns (146 years) or more from zero is skipped, so
+        // that the difference of any two times kept fits in int64.
+        if (p.timestamp() >= (uint64_t{1} << 62)) {
+            ++r_.diagnostics["timestamp_out_of_range"];
+            return;
+        }
+        const auto ts = static_cast<int64_t>(p.timestamp());
         if (e.debug_annotations_size() > 0)
             r_.diagnostics["perfetto_debug_annotations_ignored"] += static_cast<uint64_t>(e.debug_annotations_size());
         auto name = [&]() -> uint32_t {
@@ -484,7 +491,6 @@ ImportResult PerfettoImporter::import(const std::filesystem::path& path, const I
                                 std::to_string(offset));
             }
             uint32_t length = 0;
-            const uint64_t lengthAt = base + static_cast<uint64_t>(in.CurrentPosition());
             const bool lengthRead = in.ReadVarint32(&length);
             const uint64_t dataAt = base + static_cast<uint64_t>(in.CurrentPosition());
             if (!lengthRead || dataAt + length > fileSize) {
@@ -492,7 +498,6 @@ ImportResult PerfettoImporter::import(const std::filesystem::path& path, const I
                     return fail(ImportError::Kind::Corrupt, path,
                                 "not a Perfetto trace: first packet runs past the end of the file");
                 ++report->diagnostics["perfetto_truncated_packet"];
-                (void)lengthAt;
                 done = true;
                 break;
             }
