@@ -14,6 +14,7 @@ std::string_view errorKindName(ImportError::Kind kind) {
         case ImportError::Kind::NsysTooOld: return "nsys_too_old";
         case ImportError::Kind::NsysFailed: return "nsys_failed";
         case ImportError::Kind::Cancelled: return "cancelled";
+        case ImportError::Kind::TooBig: return "too_big";
     }
     return "unknown";
 }

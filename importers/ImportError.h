@@ -17,6 +17,7 @@ struct ImportError {
         NsysTooOld,      // the nsys found cannot read this report
         NsysFailed,      // nsys ran and failed for another reason
         Cancelled,       // the user cancelled
+        TooBig,          // the report would not fit in the memory available
     };
     Kind kind;
     std::string message;

@@ -1,7 +1,10 @@
 #include <fstream>
+#include <new>
+#include <stdexcept>
 #include <system_error>
 
 #include "importers/Importer.h"
+#include "importers/MemoryEstimate.h"
 #include "importers/kineto/KinetoImporter.h"
 #include "importers/nsys/NsysRepImporter.h"
 #include "importers/nsys/NsysSqliteImporter.h"
@@ -55,8 +58,11 @@ ImportResult importOne(const std::filesystem::path& path, const ImportOptions& o
     head.resize(static_cast<size_t>(in.gcount()));
     if (head.empty()) return ImportError{ImportError::Kind::Empty, path.string() + ": empty file"};
 
-    for (const Importer* importer : importers())
-        if (importer->canRead(head, path)) return importer->import(path, options, progress, stop);
+    for (const Importer* importer : importers()) {
+        if (!importer->canRead(head, path)) continue;
+        if (auto tooBig = refuseIfTooBig(path, importer->formatName(), options, path)) return *tooBig;
+        return importer->import(path, options, progress, stop);
+    }
     return ImportError{ImportError::Kind::UnknownFormat,
                        path.string() + ": unknown format (expected an Nsight Systems report or SQLite export, a PyTorch profiler / Chrome trace JSON, or a Perfetto trace)"};
 }
@@ -65,9 +71,20 @@ ImportResult importOne(const std::filesystem::path& path, const ImportOptions& o
 
 ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
                         ProgressSink& progress, std::stop_token stop) {
-    ImportResult result = importOne(path, options, progress, stop);
-    if (!result.ok()) return oneLine(result.error());
-    return result;
+    // Whatever an importer throws ends this import, not the program: running out of memory
+    // part-way (the estimate is an estimate) or a length beyond what a container can hold.
+    try {
+        ImportResult result = importOne(path, options, progress, stop);
+        if (!result.ok()) return oneLine(result.error());
+        return result;
+    } catch (const std::bad_alloc&) {
+        return ImportError{ImportError::Kind::TooBig, path.string() + ": ran out of memory while opening it (" +
+                                                          humanBytes(availableMemory(options)) + " was available at the start)"};
+    } catch (const std::length_error&) {
+        return ImportError{ImportError::Kind::TooBig, path.string() + ": too big to open (a size beyond what memory can hold)"};
+    } catch (const std::exception& e) {
+        return oneLine({ImportError::Kind::Corrupt, path.string() + ": cannot be opened: " + e.what()});
+    }
 }
 
 }  // namespace lanescope

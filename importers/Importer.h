@@ -30,6 +30,7 @@ struct ImportOptions {
     std::filesystem::path cache_dir;       // empty = $XDG_CACHE_HOME/lanescope or ~/.cache/lanescope
     std::filesystem::path nsys_path;       // empty = LANESCOPE_NSYS, PATH, usual install places
     int nsys_timeout_s = 1800;             // an nsys export taking longer is ended
+    uint64_t memory_limit_bytes = 0;       // 0 = what the machine has (see availableMemory)
 };
 
 // Either a report or the reason there is none.

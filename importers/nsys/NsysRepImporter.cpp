@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "importers/ContentHash.h"
+#include "importers/MemoryEstimate.h"
 #include "importers/Subprocess.h"
 #include "importers/nsys/NsysLocator.h"
 #include "importers/nsys/NsysSqliteImporter.h"
@@ -35,6 +36,7 @@ bool saysTooOld(const std::string& output) {
 
 ImportResult importConverted(const std::filesystem::path& sqlite, const std::filesystem::path& original,
                              const ImportOptions& options, ProgressSink& progress, std::stop_token stop) {
+    if (auto tooBig = refuseIfTooBig(sqlite, "nsys-sqlite", options, original)) return *tooBig;
     ImportResult result = NsysSqliteImporter().import(sqlite, options, progress, stop);
     if (result.ok()) {
         result.report()->meta.format = "nsys-rep";
@@ -62,7 +64,8 @@ ImportResult NsysRepImporter::import(const std::filesystem::path& path, const Im
     std::error_code ec;
     if (std::filesystem::exists(cached, ec)) {
         ImportResult result = importConverted(cached, path, options, progress, stop);
-        if (result.ok() || result.error().kind == ImportError::Kind::Cancelled) return result;
+        const auto kind = result.ok() ? ImportError::Kind::Corrupt : result.error().kind;
+        if (result.ok() || kind == ImportError::Kind::Cancelled || kind == ImportError::Kind::TooBig) return result;
         std::filesystem::remove(cached, ec);  // a damaged cache entry: convert again
     }
 
