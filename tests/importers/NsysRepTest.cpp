@@ -1,6 +1,9 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <sstream>
+#include <stop_token>
+#include <thread>
 
 #include "ImportHelpers.h"
 #include "importers/nsys/NsysLocator.h"
@@ -27,6 +30,30 @@ size_t filesIn(const std::filesystem::path& dir) {
     for (auto it = std::filesystem::recursive_directory_iterator(dir); it != std::filesystem::recursive_directory_iterator(); ++it)
         n += it->is_regular_file();
     return n;
+}
+
+// Processes of a process group still running (zombies waiting for a parent do not count).
+int liveInGroup(long group) {
+    int live = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream stat(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        const size_t close = line.rfind(')');  // the name in parentheses may hold spaces
+        if (close == std::string::npos) continue;
+        std::istringstream fields(line.substr(close + 2));
+        char state = 0;
+        long parent = 0, pgrp = 0;
+        fields >> state >> parent >> pgrp;
+        live += pgrp == group && state != 'Z';
+    }
+    return live;
+}
+
+long readPid(const std::filesystem::path& file) {
+    long pid = 0;
+    std::ifstream(file) >> pid;
+    return pid;
 }
 
 }  // namespace
@@ -73,6 +100,65 @@ TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, 
         CHECK(e.kind == ImportError::Kind::NsysFailed);
         CHECK(e.message.find("took longer than 1 s") != std::string::npos);
         CHECK(filesIn(cache) == 0);
+    }
+    SECTION("nsys crashing after writing part of its output leaves no file in the cache") {
+        options.nsys_path = script(dir, "half-nsys",
+                                   "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
+                                   "head -c 5000 '" + converted.string() + "' > \"$out\"\nkill -SEGV $$\n");
+        const auto e = importError(report, options);
+        CHECK(e.kind == ImportError::Kind::NsysFailed);
+        CHECK(e.message.find("(crashed)") != std::string::npos);
+        CHECK(filesIn(cache) == 0);
+    }
+    SECTION("a hanging nsys is ended with everything it started, even when it ignores SIGTERM") {
+        const auto pidFile = dir / "pid";
+        // The ignored SIGTERM is inherited by sleep; only the SIGKILL 2 s later ends them.
+        options.nsys_path = script(dir, "stubborn-nsys", "trap '' TERM\necho $$ > '" + pidFile.string() + "'\nsleep 1000\n");
+        options.nsys_timeout_s = 1;
+        const auto started = std::chrono::steady_clock::now();
+        const auto e = importError(report, options);
+        const auto took = std::chrono::steady_clock::now() - started;
+        CHECK(took >= std::chrono::seconds(3));  // 1 s, then SIGTERM ignored for 2 s
+        CHECK(took < std::chrono::seconds(8));
+        CHECK(e.kind == ImportError::Kind::NsysFailed);
+        CHECK(e.message.find("took longer than 1 s and was stopped") != std::string::npos);
+        REQUIRE(readPid(pidFile) > 0);
+        CHECK(liveInGroup(readPid(pidFile)) == 0);
+        CHECK(filesIn(cache) == 0);
+    }
+    SECTION("Cancel during a hanging nsys ends it within a second and leaves nothing behind") {
+        const auto pidFile = dir / "pid";
+        options.nsys_path = script(dir, "hanging-nsys", "echo $$ > '" + pidFile.string() + "'\nsleep 1000\n");
+        std::stop_source stop;
+        std::jthread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            stop.request_stop();
+        });
+        NullProgress progress;
+        const auto started = std::chrono::steady_clock::now();
+        ImportResult result = importFile(report, options, progress, stop.get_token());
+        CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(1300));
+        REQUIRE_FALSE(result.ok());
+        CHECK(result.error().kind == ImportError::Kind::Cancelled);
+        REQUIRE(readPid(pidFile) > 0);
+        CHECK(liveInGroup(readPid(pidFile)) == 0);
+        CHECK(filesIn(cache) == 0);
+    }
+    SECTION("a converted report too big for the memory available is refused under its own name") {
+        const auto calls = dir / "calls.txt";
+        options.nsys_path = script(dir, "copy-nsys",
+                                   "echo >> '" + calls.string() + "'\n"
+                                   "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
+                                   "cp '" + converted.string() + "' \"$out\"\n");
+        options.memory_limit_bytes = 1 << 20;
+        for (int attempt = 0; attempt < 2; ++attempt) {  // converted once, then refused from the cache
+            const auto e = importError(report, options);
+            CHECK(e.kind == ImportError::Kind::TooBig);
+            CHECK(e.message.starts_with(report.string() + ": needs about "));
+            CHECK(e.message.find("1.0 MB is available") != std::string::npos);
+        }
+        CHECK(lineCount(calls) == 1);
+        CHECK(filesIn(cache) == 1);
     }
     SECTION("conversion is cached by content and rebuilt when damaged or changed") {
         const auto calls = dir / "calls.txt";
