@@ -119,6 +119,16 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
         while (i < end_ && isSpace(p[i])) ++i;
         scan_ = i;
         if (i == end_) return std::nullopt;
+        if (p[i] == '[') {  // the JSON Array Format: the document is the events array
+            arrayDocument_ = true;
+            begun_ = true;
+            header_ = "{\"traceEvents\": ";
+            phase_ = Phase::Events;
+            start_ = i;
+            scan_ = i + 1;
+            depth_ = 0;
+            return std::nullopt;
+        }
         if (p[i] != '{') return Status::NotObject;
         begun_ = true;
         depth_ = 1;
@@ -222,6 +232,22 @@ size_t JsonEventStream::scanEvents() {
     return npos;
 }
 
+// The JSON Array Format may leave out the closing ']' (a trace written by a process that
+// died): at the end of the file, outside any event and string, the events read so far are the
+// last piece (a trailing comma dropped), and the array ends there.
+JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
+    if (depth_ != 0 || inString_) return Status::Unterminated;
+    size_t last = end_;
+    while (last > start_ + 1 && isSpace(buf_[last - 1])) --last;
+    if (last > start_ + 1 && buf_[last - 1] == ',') --last;
+    buf_[start_] = '[';
+    buf_[last] = ']';  // within the buffer: a block and the padding lie past end_
+    piece_ = std::string_view(buf_.data() + start_, last - start_ + 1);
+    header_ += "[]}";
+    phase_ = Phase::Done;
+    return Status::Piece;
+}
+
 JsonEventStream::Status JsonEventStream::next() {
     while (true) {
         switch (phase_) {
@@ -234,7 +260,7 @@ JsonEventStream::Status JsonEventStream::next() {
             case Phase::Events: {
                 const size_t at = scanEvents();
                 if (at == npos) {
-                    if (fileEnded_) return Status::Unterminated;
+                    if (fileEnded_) return arrayDocument_ ? lastPieceWithoutBracket() : Status::Unterminated;
                     if (end_ - start_ > sizes_.piece + sizes_.text_limit) return Status::TooLarge;
                     if (!fill()) {
                         if (status_ == Status::ReadError) return status_;
@@ -259,12 +285,14 @@ JsonEventStream::Status JsonEventStream::next() {
                 if (header_.size() > sizes_.text_limit) return Status::TooLarge;
                 if (!fill()) {
                     if (status_ == Status::ReadError) return status_;
+                    if (arrayDocument_) header_ += '}';  // closes {"traceEvents": [] and what followed
                     phase_ = Phase::Done;
-                    piece_ = {};
-                    std::vector<char>().swap(buf_);  // free the rolling buffer
                 }
                 break;
-            case Phase::Done: return Status::End;
+            case Phase::Done:
+                piece_ = {};
+                std::vector<char>().swap(buf_);  // free the rolling buffer
+                return Status::End;
         }
     }
 }

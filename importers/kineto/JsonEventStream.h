@@ -27,6 +27,8 @@ struct StreamSizes {
 // buffer itself (the comma before it and the one after it are overwritten by '[' and ']'),
 // with simdjson's padding readable after it. The header is the document with an empty events
 // array, kept as text for the caller to parse at the end (keys may come after the array).
+// A document that is itself the events array (Chrome's JSON Array Format, its closing ']'
+// optional) is read the same way, with the header {"traceEvents": []}.
 class JsonEventStream {
 public:
     enum class Status {
@@ -55,6 +57,7 @@ private:
     bool fill();  // reads a block; false at the end of the file or on a read error (status_ set)
     std::optional<Status> scanHeader();
     size_t scanEvents();
+    Status lastPieceWithoutBracket();
 
     BlockReader& reader_;
     StreamSizes sizes_;
@@ -82,7 +85,8 @@ private:
     // Header phase: the last string at depth 1 and the key before the last ':' at depth 1,
     // as [begin, end) indices into buf_.
     size_t lastString_[2] = {0, 0}, key_[2] = {0, 0};
-    bool begun_ = false;  // the first byte was checked to open an object
+    bool begun_ = false;  // the first byte was checked to open an object (or an array)
+    bool arrayDocument_ = false;  // the JSON Array Format: the document is the events array
     size_t bom_ = 0;      // bytes of the UTF-8 byte order mark before it, left out of the header
 
     std::string_view piece_;

@@ -633,13 +633,14 @@ ImportError streamError(kineto::JsonEventStream::Status status, const std::files
     const std::string json = reader.compressed() ? "inflated JSON" : "JSON";
     switch (status) {
         case Status::NotObject:
-            return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: the JSON is not an object");
+            return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: the JSON is neither an object nor an array");
         case Status::NoEvents:  // either no such key or a document cut short before it
             return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: no traceEvents array");
         case Status::Unterminated:
             return fail(ImportError::Kind::Corrupt, path,
-                        json + " is truncated: the traceEvents array does not end (" +
-                            std::to_string(stream.bytesRead()) + " bytes, " + std::to_string(events) + " events read)");
+                        json + " ends inside the traceEvents array: the file is cut short, or a quote or bracket in it "
+                               "is damaged (" + std::to_string(stream.bytesRead()) + " bytes, " +
+                            std::to_string(events) + " events read)");
         case Status::Unbalanced:
             return fail(ImportError::Kind::Corrupt, path,
                         json + " is invalid (a '}' closes the traceEvents array) after " + std::to_string(events) +
@@ -664,7 +665,13 @@ bool KinetoImporter::canRead(std::string_view head, const std::filesystem::path&
     size_t i = 0;
     if (head.starts_with("\xEF\xBB\xBF")) i = 3;
     while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
-    if (i >= head.size() || head[i] != '{') return false;
+    if (i >= head.size()) return false;
+    if (head[i] == '[') {  // the JSON Array Format: an array of events, each with a phase
+        ++i;
+        while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
+        return i < head.size() && head[i] == '{' && head.find("\"ph\"") != std::string_view::npos;
+    }
+    if (head[i] != '{') return false;
     return head.find("\"traceEvents\"") != std::string_view::npos ||
            head.find("\"schemaVersion\"") != std::string_view::npos ||
            head.find("\"displayTimeUnit\"") != std::string_view::npos;

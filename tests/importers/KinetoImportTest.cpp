@@ -457,12 +457,13 @@ TEST_CASE("kineto stream: broken documents at block edges") {
             INFO("block " << block);
             const ImportError e = errorWith(path, {block, 1, 1 << 20});
             CHECK(e.kind == ImportError::Kind::Corrupt);
-            CHECK(e.message.find("JSON is truncated: the traceEvents array does not end (" + std::to_string(cut) +
-                                 " bytes, 1 events read)") != std::string::npos);
+            CHECK(e.message.find("JSON ends inside the traceEvents array: the file is cut short, or a quote or "
+                                 "bracket in it is damaged (" + std::to_string(cut) + " bytes, 1 events read)") !=
+                  std::string::npos);
         }
         const ImportError gz = errorWith(gzipFile("cut-string.json.gz", text), {7, 1, 1 << 20});
         CHECK(gz.kind == ImportError::Kind::Corrupt);
-        CHECK(gz.message.find("inflated JSON is truncated") != std::string::npos);
+        CHECK(gz.message.find("inflated JSON ends inside the traceEvents array") != std::string::npos);
     }
     SECTION("gzip stream cut short") {
         std::string gz = test::readFile(dataFile("kineto/ddp_rank0.pt.trace.json.gz"));
@@ -487,7 +488,7 @@ TEST_CASE("kineto stream: broken documents at block edges") {
     }
     SECTION("not an object, no traceEvents, invalid events") {
         for (size_t block : {1, 4096}) {
-            CHECK(errorWith(writeFile("array.json", "\xEF\xBB\xBF [1, 2]"), {block, 1, 1 << 20}).kind ==
+            CHECK(errorWith(writeFile("number.json", "\xEF\xBB\xBF 42"), {block, 1, 1 << 20}).kind ==
                   ImportError::Kind::UnknownFormat);
             const ImportError none = errorWith(writeFile("none.json", R"({"a": [1, {"traceEvents": []}], "b": "traceEvents"})"),
                                                {block, 1, 1 << 20});
@@ -500,6 +501,47 @@ TEST_CASE("kineto stream: broken documents at block edges") {
             CHECK(invalid.message.find("after 1 events") != std::string::npos);
         }
     }
+}
+
+TEST_CASE("kineto: Chrome's JSON Array Format, its closing bracket optional") {
+    // The events of a trace in the object format, written as a bare array.
+    const std::string object = test::readFile(dataFile("fuzz/small.json"));
+    const size_t begin = object.find("\"traceEvents\": [") + 15, close = object.rfind(']');
+    REQUIRE(object.substr(close).find_first_not_of("]}\n") == std::string::npos);  // the last key
+    const std::string array = object.substr(begin, close - begin + 1);
+    const EventCounts expected = importOk(dataFile("fuzz/small.json"))->counts();
+    REQUIRE(expected.slices > 20);
+    auto sameEvents = [&](const EventCounts& c) {
+        CHECK(c.slices == expected.slices);
+        CHECK(c.instants == expected.instants);
+        CHECK(c.kernels == expected.kernels);
+        CHECK(c.cuda_api == expected.cuda_api);
+    };
+    // writeFile empties its folder first: each file is written just before it is read.
+    const std::pair<const char*, std::string> opening[] = {
+        {"array.json", array + "\n"},
+        {"array-open.json", array.substr(0, array.size() - 1) + ",\n"},  // a trailing comma, no ']'
+        {"array-bare.json", array.substr(0, array.size() - 1)}};
+    for (size_t block : {size_t{1}, size_t{7}, size_t{4096}}) {
+        INFO("block " << block);
+        for (const auto& [name, text] : opening) {
+            INFO(name);
+            ImportResult r = importWith(writeFile(name, text), {block, 64, 1 << 20});
+            INFO((r.ok() ? "" : r.error().message));
+            REQUIRE(r.ok());
+            sameEvents(r.report()->counts());
+        }
+        ImportResult cut = importWith(writeFile("array-cut.json", array.substr(0, array.size() / 2)), {block, 64, 1 << 20});
+        REQUIRE_FALSE(cut.ok());
+        CHECK(cut.error().message.find("JSON ends inside the traceEvents array") != std::string::npos);
+        ImportResult trailing = importWith(writeFile("array-trailing.json", array + " x"), {block, 64, 1 << 20});
+        REQUIRE_FALSE(trailing.ok());
+        CHECK(trailing.error().message.find("JSON is invalid") != std::string::npos);
+    }
+    auto viaImportFile = importOk(writeFile("array.json", array));  // recognised by its content
+    CHECK(viaImportFile->meta.format == "kineto-json");
+    sameEvents(viaImportFile->counts());
+    CHECK(importError(writeFile("numbers.json", "[1, 2, 3]")).kind == ImportError::Kind::UnknownFormat);
 }
 
 TEST_CASE("kineto: progress is bytes of the file read") {
