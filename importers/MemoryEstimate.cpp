@@ -24,10 +24,9 @@ constexpr uint64_t kBytesPerEvent = 56;
 constexpr uint64_t kFixedBytes = 32ull << 20;
 // A SQLite row takes at least this many bytes of the file, which caps a damaged max(rowid).
 constexpr uint64_t kMinSqliteRowBytes = 8;
-// Bytes of a Perfetto trace per slice event (a begin and an end packet with interned names).
-constexpr uint64_t kPerfettoBytesPerEvent = 20;
-// The JSON sample: the first bytes of the (inflated) file, in which events are counted.
-constexpr size_t kJsonSampleBytes = 4u << 20;
+// The sample of a JSON or Perfetto file: its first bytes (inflated when gzip), in which
+// events are counted.
+constexpr size_t kSampleBytes = 4u << 20;
 
 // The nsys tables the importer turns into events or counter points, one per row.
 constexpr std::array kNsysEventTables = {
@@ -64,7 +63,7 @@ struct JsonSample {
 std::optional<JsonSample> sampleJson(const std::filesystem::path& path, uint64_t fileBytes) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::nullopt;
-    std::vector<char> raw(std::min<uint64_t>(fileBytes, kJsonSampleBytes));
+    std::vector<char> raw(std::min<uint64_t>(fileBytes, kSampleBytes));
     in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
     raw.resize(static_cast<size_t>(in.gcount()));
     JsonSample sample;
@@ -78,7 +77,7 @@ std::optional<JsonSample> sampleJson(const std::filesystem::path& path, uint64_t
     }
     z_stream z{};
     if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return std::nullopt;
-    sample.text.resize(kJsonSampleBytes);
+    sample.text.resize(kSampleBytes);
     z.next_in = reinterpret_cast<Bytef*>(raw.data());
     z.avail_in = static_cast<uInt>(raw.size());
     z.next_out = reinterpret_cast<Bytef*>(sample.text.data());
@@ -111,6 +110,55 @@ uint64_t jsonEvents(const std::filesystem::path& path, uint64_t fileBytes) {
     return static_cast<uint64_t>(std::ceil(static_cast<double>(std::max<uint64_t>(inSample, 1)) * scale));
 }
 
+// Reads a protobuf varint at p[pos] (pos advanced); false when it runs past `end`.
+bool varint(const std::string& p, size_t& pos, size_t end, uint64_t& value) {
+    value = 0;
+    for (int shift = 0; shift < 64 && pos < end; shift += 7) {
+        const auto byte = static_cast<unsigned char>(p[pos++]);
+        value |= uint64_t{byte & 0x7Fu} << shift;
+        if (!(byte & 0x80)) return true;
+    }
+    return false;
+}
+
+// Events of a Perfetto trace: the packets of its first bytes that hold a TrackEvent (field
+// 11; a slice is two, its begin and its end), scaled by the file's size over the bytes of the
+// whole packets sampled.
+uint64_t perfettoEvents(const std::filesystem::path& path, uint64_t fileBytes) {
+    std::ifstream in(path, std::ios::binary);
+    std::string sample(std::min<uint64_t>(fileBytes, kSampleBytes), ' ');
+    in.read(sample.data(), static_cast<std::streamsize>(sample.size()));
+    sample.resize(static_cast<size_t>(in.gcount()));
+    uint64_t trackEvents = 0;
+    size_t pos = 0;
+    while (pos < sample.size() && sample[pos] == 0x0A) {  // Trace.packet, length-delimited
+        size_t at = pos + 1;
+        uint64_t length = 0;
+        if (!varint(sample, at, sample.size(), length) || length > sample.size() - at) break;
+        const size_t end = at + static_cast<size_t>(length);
+        for (uint64_t tag = 0, value = 0; at < end && varint(sample, at, end, tag);) {
+            const uint64_t wire = tag & 7;
+            if (wire == 2) {
+                if (!varint(sample, at, end, value) || value > end - at) break;
+                at += static_cast<size_t>(value);
+                trackEvents += (tag >> 3) == 11;
+            } else if (wire == 0) {
+                if (!varint(sample, at, end, value)) break;
+            } else if (wire == 1 || wire == 5) {
+                at += wire == 1 ? 8 : 4;
+            } else {
+                break;
+            }
+        }
+        pos = end;
+    }
+    if (pos == 0) return 0;
+    const uint64_t events = std::max<uint64_t>(trackEvents / 2, 1);
+    if (pos == fileBytes) return events;
+    return static_cast<uint64_t>(
+        std::ceil(static_cast<double>(events) * static_cast<double>(fileBytes) / static_cast<double>(pos)));
+}
+
 }  // namespace
 
 MemoryEstimate estimateImportMemory(const std::filesystem::path& path, std::string_view format) {
@@ -120,7 +168,7 @@ MemoryEstimate estimateImportMemory(const std::filesystem::path& path, std::stri
     if (ec || estimate.file_bytes == 0) return {};
     if (format == "nsys-sqlite") estimate.events = nsysEventRows(path, estimate.file_bytes);
     else if (format == "kineto-json") estimate.events = jsonEvents(path, estimate.file_bytes);
-    else if (format == "perfetto") estimate.events = estimate.file_bytes / kPerfettoBytesPerEvent;
+    else if (format == "perfetto") estimate.events = perfettoEvents(path, estimate.file_bytes);
     else return estimate;
     estimate.needed_bytes = kFixedBytes + estimate.events * kBytesPerEvent;
     return estimate;
