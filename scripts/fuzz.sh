@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Runs each importer's libFuzzer target for SECONDS (default 60) under clang with ASan, starting
-# from the corpus seeds; new crashes land in build/fuzz/crashes/. Installs clang when missing.
+# Runs each importer's libFuzzer target for SECONDS (default 60) under clang with ASan+UBSan,
+# starting from small seeds (tests/data/fuzz: inputs of at most MAX_LEN bytes, default 128 KiB,
+# run hundreds of times faster than whole reports); new crashes land in build/fuzz/crashes/, each target's full log in
+# build/fuzz/logs/. Prints one summary line per target (runs, seconds, exec/s, coverage, crashes).
+# Installs clang when missing. TARGETS="fuzz_gzip ..." runs a subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -12,20 +15,28 @@ fi
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DLANESCOPE_BUILD_GUI=OFF -DLANESCOPE_LIBFUZZER=ON \
   "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer" >/dev/null
-targets=(fuzz_kineto_json fuzz_gzip fuzz_nsys_sqlite fuzz_perfetto)
+read -r -a targets <<<"${TARGETS:-fuzz_kineto_json fuzz_gzip fuzz_nsys_sqlite fuzz_perfetto}"
 cmake --build build/fuzz --target "${targets[@]}"
-mkdir -p build/fuzz/crashes
+mkdir -p build/fuzz/crashes build/fuzz/logs
 declare -A seeds=(
-  [fuzz_kineto_json]=tests/data/kineto/train_1gpu_rank0.pt.trace.json
-  [fuzz_gzip]=tests/data/kineto/ddp_rank0.pt.trace.json.gz
-  [fuzz_nsys_sqlite]=tests/data/nsys-2022.4/cpu_nvtx_threads.sqlite
+  [fuzz_kineto_json]=tests/data/fuzz/small.json
+  [fuzz_gzip]=tests/data/fuzz/small.json.gz
+  [fuzz_nsys_sqlite]=tests/data/fuzz/small.sqlite
   [fuzz_perfetto]=tests/data/fuzz/small.pftrace)
 for t in "${targets[@]}"; do
   corpus=build/fuzz/corpus/$t
   mkdir -p "$corpus"
   cp -n "${seeds[$t]}" "$corpus/"
+  log=build/fuzz/logs/$t.log
   echo "== $t for ${seconds}s" >&2
-  build/fuzz/tests/fuzz/$t -max_total_time="$seconds" -max_len=8000000 -rss_limit_mb=4096 \
-    -artifact_prefix=build/fuzz/crashes/$t- "$corpus" 2>&1 | grep -E "Done [0-9]+ runs|ERROR|SUMMARY|crash-" || true
+  build/fuzz/tests/fuzz/$t -max_total_time="$seconds" -max_len="${MAX_LEN:-131072}" -timeout=20 -rss_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix=build/fuzz/crashes/$t- "$corpus" >"$log" 2>&1 || true
+  grep -E "ERROR|SUMMARY|crash-|leak-|timeout-|oom-" "$log" | head -20 || true
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log")
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1)
+  crashes=$(ls build/fuzz/crashes | grep -c "^$t-" || true)
+  echo "$t: ${runs:-?} runs in ${secs:-?} s, ${speed:-?} exec/s, ${cov:-cov: ?}, corpus $(ls "$corpus" | wc -l), crashes $crashes"
 done
 ls build/fuzz/crashes
