@@ -28,7 +28,8 @@ constexpr uint64_t kMinSqliteRowBytes = 8;
 // events are counted.
 constexpr size_t kSampleBytes = 4u << 20;
 
-// The nsys tables the importer turns into events or counter points, one per row.
+// The nsys tables the importer turns into events or counter points, one per row, and the
+// strings.
 constexpr std::array kNsysEventTables = {
     "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "OSRT_API",
     "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
