@@ -34,5 +34,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         __builtin_trap();  // errors are one line
     }
     if (result.ok()) (void)result.report()->counts();
+    std::filesystem::remove(file);  // a run may be the last: leave nothing in the temp folder
     return 0;
 }
