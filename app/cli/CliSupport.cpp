@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "app/log/ImportLog.h"
 #include "importers/ImportFiles.h"
 #include "importers/Importer.h"
 
@@ -81,8 +82,10 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
 }
 
 std::unique_ptr<Report> loadReport(const std::string& path) {
-    TerminalProgress progress;
+    TerminalProgress terminal;
+    logging::LoggedProgress progress(path, terminal);
     ImportResult result = importFile(path, ImportOptions{}, progress);
+    logging::logImport(path, result, progress);
     if (!result.ok()) {
         std::fprintf(stderr, "lanescope-cli: %s\n", result.error().message.c_str());
         return nullptr;
@@ -91,10 +94,12 @@ std::unique_ptr<Report> loadReport(const std::string& path) {
 }
 
 std::vector<std::shared_ptr<const Report>> loadReports(const std::vector<std::string>& paths) {
-    TerminalProgress progress;
+    TerminalProgress terminal;
+    logging::LoggedProgress progress(std::to_string(paths.size()) + " files", terminal);
     std::vector<ImportResult> results =
         importFiles(std::vector<std::filesystem::path>(paths.begin(), paths.end()), ImportOptions{}, progress);
     std::vector<std::shared_ptr<const Report>> reports;
+    for (size_t i = 0; i < results.size(); ++i) logging::logImport(paths[i], results[i], progress);
     for (ImportResult& result : results) {
         if (!result.ok()) {
             std::fprintf(stderr, "lanescope-cli: %s\n", result.error().message.c_str());

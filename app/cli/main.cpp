@@ -1,10 +1,13 @@
 // lanescope-cli: the headless front end (CLI.md). Links model and importers only.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <spdlog/spdlog.h>
 #include <string>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/log/Logging.h"
 
 namespace {
 
@@ -18,18 +21,30 @@ constexpr const char* kUsage =
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
     "  export FILE --to perfetto --out OUT.pftrace\n"
     "  --version\n"
+    "  --verbose (before or after COMMAND): debug log lines on stderr (imports, stages, timings)\n"
     "FILE: an Nsight Systems SQLite export, .nsys-rep/.qdrep (converted with nsys, cached),\n"
     "      a PyTorch profiler / Chrome trace (.json, .json.gz), or a Perfetto trace (.pftrace)\n";
+
+// Takes --verbose out of the arguments wherever it stands; true when it was there.
+bool takeVerbose(int& argc, char** argv) {
+    const int before = argc;
+    argc = int(std::remove_if(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--verbose") == 0; }) - argv);
+    argv[argc] = nullptr;
+    return argc != before;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace lanescope::cli;
+    const bool verbose = takeVerbose(argc, argv);
+    lanescope::logging::init("lanescope-cli", false, verbose);
     if (argc < 2) {
         std::fputs(kUsage, stderr);
         return kExitUsage;
     }
     const std::string command = argv[1];
+    spdlog::debug("lanescope-cli {} {}", LANESCOPE_VERSION, command);
     if (command == "--version") {
         std::printf("lanescope-cli %s\n", LANESCOPE_VERSION);
         return kExitOk;
