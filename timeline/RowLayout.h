@@ -51,6 +51,7 @@ public:
     int totalHeight() const { return rows_.empty() ? 0 : rows_.back().y + rows_.back().height; }
     const LayoutRow* rowAt(int y) const;
     int hiddenCount() const { return static_cast<int>(hidden_.size()); }
+    const std::set<std::string>& collapsed() const { return collapsed_; }  // keys of collapsed groups
     const std::vector<std::shared_ptr<const Report>>& reports() const { return reports_; }
 
 private:

@@ -151,6 +151,8 @@ void ComparePanel::setReports(std::vector<std::shared_ptr<const Report>> reports
 
 void ComparePanel::setMode(AlignMode mode) { mode_->setCurrentIndex(mode_->findData(int(mode))); }
 
+AlignMode ComparePanel::mode() const { return AlignMode(mode_->currentData().toInt()); }
+
 void ComparePanel::setNudge(int report, int64_t nudge) {
     if (report < 0 || size_t(report) >= nudges_.size() || nudges_[size_t(report)] == nudge) return;
     nudges_[size_t(report)] = nudge;

@@ -26,6 +26,7 @@ public:
     explicit ComparePanel(TimelineView* timeline, QWidget* parent = nullptr);
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void setMode(AlignMode mode);
+    AlignMode mode() const;
     void setNudge(int report, int64_t nudge_ns);
     const RankComparison& comparison() const { return comparison_; }
     bool busy() const { return pending_ > 0; }

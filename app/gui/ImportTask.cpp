@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 
+#include "app/log/ImportLog.h"
 #include "model/NvtxProjection.h"
 
 namespace lanescope {
@@ -50,8 +51,10 @@ void ImportTask::start() {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
         // threads inherit it), so the window stays responsive while both cores import.
         ::setpriority(PRIO_PROCESS, 0, 10);
-        QueuedProgress progress(self);
+        QueuedProgress queued(self);
+        logging::LoggedProgress progress(file, queued);
         ImportResult result = importFile(file, options, progress, stop);
+        logging::logImport(file, result, progress);
         std::shared_ptr<const Report> report;
         std::shared_ptr<const CorrelationIndex> correlation;
         QString error;

@@ -1,6 +1,6 @@
 #include "app/gui/MainWindow.h"
 
-#include <sqlite3.h>
+#include <spdlog/spdlog.h>
 
 #include <QAction>
 #include <QActionGroup>
@@ -26,8 +26,12 @@
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <map>
 
+#include "app/gui/AboutDialog.h"
 #include "app/gui/EventDetailsHtml.h"
+#include "app/gui/ShortcutsOverlay.h"
+#include "app/gui/Theme.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/ComparePanel.h"
 #include "app/gui/DiffPanel.h"
@@ -51,6 +55,8 @@ const char* kFileFilter =
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
+QString orderName(RowOrder order) { return order == RowOrder::CpuFirst ? "cpu-first" : "gpu-first"; }
+
 }  // namespace
 
 MainWindow::MainWindow() {
@@ -65,6 +71,7 @@ MainWindow::MainWindow() {
     rowFilter_->setToolTip("Show only rows whose name matches (and their groups); /…/ for a regular expression");
     findBar_ = new FindBar(timeline_);
     findBar_->hide();
+    shortcuts_ = new ShortcutsOverlay(this);  // over the whole window: room for one column
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -104,7 +111,7 @@ MainWindow::MainWindow() {
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1400, 900);
     restoreState(settings.value("window/state").toByteArray());
-    if (settings.value("rows/order").toString() == "cpu-first") timeline_->rows().setOrder(RowOrder::CpuFirst);
+    compare_->setMode(parseAlignMode(settings.value("ranks/align").toString().toStdString()).value_or(AlignMode::Nccl));
 }
 
 MainWindow::~MainWindow() = default;
@@ -168,6 +175,7 @@ void MainWindow::buildDocks() {
     addBottom(compare_, "Ranks", "ranks");
     addBottom(diff_, "Diff", "diff");
     connect(compare_, &ComparePanel::alignmentChanged, this, [this](std::vector<int64_t> offsets) {
+        QSettings().setValue("ranks/align", alignModeName(compare_->mode()));
         timeline_->setReportOffsets(offsets);
         stats_->setOffsets(std::move(offsets));
     });
@@ -210,48 +218,88 @@ void MainWindow::buildMenus() {
         timeline_->addMarker(inside ? timeline_->timeAt(cursor.x()) : v.visibleBegin() + v.visibleSpan() / 2);
     });
     view->addSeparator();
-    auto* order = new QActionGroup(this);
-    const bool cpuFirst = QSettings().value("rows/order").toString() == "cpu-first";
+    rowOrder_ = new QActionGroup(this);
+    const QString defaultOrder = QSettings().value("rows/order", "gpu-first").toString();
     for (const auto& [label, value] : {std::pair{"&GPU rows first", RowOrder::GpuFirst}, std::pair{"&CPU rows first", RowOrder::CpuFirst}}) {
         QAction* a = view->addAction(label, this, [this, value] {
-            timeline_->rows().setOrder(value);
-            timeline_->rowsChanged();
-            QSettings().setValue("rows/order", value == RowOrder::CpuFirst ? "cpu-first" : "gpu-first");
+            setRowOrder(value);
+            QSettings().setValue("rows/order", orderName(value));  // the default for formats not seen yet
+            saveRowPresets();
         });
         a->setCheckable(true);
-        a->setChecked((value == RowOrder::CpuFirst) == cpuFirst);
-        order->addAction(a);
+        a->setChecked(orderName(value) == defaultOrder);
+        a->setData(orderName(value));
+        a->setStatusTip("Row order, remembered per report format (Nsight SQLite, .nsys-rep, PyTorch, Perfetto)");
+        rowOrder_->addAction(a);
     }
     view->addAction("Show all &rows", this, [this] { timeline_->rows().showAll(); timeline_->rowsChanged(); });
+    view->addSeparator();
+    buildThemeMenu(view);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu("&Help");
-    help->addAction("&Keyboard shortcuts", QKeySequence("F1"), this, &MainWindow::showShortcuts);
-    help->addAction("&About Lanescope", this, [this] {
-        QMessageBox::about(this, "About Lanescope",
-                           QString("<h3>Lanescope %1</h3><p>A fast timeline viewer for GPU and CPU profiler reports.</p>"
-                                   "<p>Qt %2, SQLite %3</p>").arg(LANESCOPE_VERSION, qVersion(), sqlite3_libversion()));
-    });
+    QAction* keys = help->addAction("&Keyboard shortcuts", shortcuts_, &ShortcutsOverlay::popUp);
+    keys->setShortcuts({QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)});
+    keys->setStatusTip("Every key and mouse gesture, over the window (? or F1)");
+    help->addAction("&About Lanescope", this, [this] { showAbout(this); })
+        ->setStatusTip("Version, the libraries in use, where the log is");
     help->addAction("About &Qt", qApp, &QApplication::aboutQt);
 }
 
-void MainWindow::showShortcuts() {
-    QMessageBox::information(this, "Keyboard shortcuts",
-        "<table cellpadding=3>"
-        "<tr><td><b>Wheel</b>, W / S, ↑ / ↓</td><td>zoom around the cursor</td></tr>"
-        "<tr><td><b>Drag</b>, Shift+wheel, A / D, ← / →</td><td>pan</td></tr>"
-        "<tr><td><b>Ctrl+drag</b>, drag on the ruler</td><td>select a time range</td></tr>"
-        "<tr><td><b>Click</b></td><td>select an event (details, launching call)</td></tr>"
-        "<tr><td><b>Double-click</b>, F</td><td>zoom to the event, merged box or selection</td></tr>"
-        "<tr><td>Home</td><td>fit the whole report</td></tr>"
-        "<tr><td>Backspace</td><td>back in the zoom history</td></tr>"
-        "<tr><td>Ctrl+F, F3, Shift+F3</td><td>find events, next, previous</td></tr>"
-        "<tr><td>Ctrl+M</td><td>drop a marker at the cursor</td></tr>"
-        "<tr><td>Escape</td><td>clear the selection</td></tr>"
-        "<tr><td>Ctrl+O, Ctrl+E, Ctrl+Q</td><td>open, export PNG, quit</td></tr>"
-        "<tr><td>Right-click a row</td><td>hide, show only, expand; drag a row name to reorder</td></tr>"
-        "</table>");
+void MainWindow::buildThemeMenu(QMenu* view) {
+    QMenu* menu = view->addMenu("&Theme");
+    auto* group = new QActionGroup(this);
+    for (const auto& [label, theme] : {std::pair{"&System", Theme::System}, std::pair{"&Light", Theme::Light},
+                                       std::pair{"&Dark", Theme::Dark}}) {
+        QAction* a = menu->addAction(label, this, [theme] {
+            applyTheme(theme);
+            saveTheme(theme);
+            spdlog::info("theme {}", themeName(theme).toStdString());
+        });
+        a->setCheckable(true);
+        a->setChecked(theme == currentTheme());
+        a->setStatusTip("Colours of the window and the timeline (remembered)");
+        group->addAction(a);
+    }
+}
+
+void MainWindow::setRowOrder(RowOrder order) {
+    timeline_->rows().setOrder(order);
+    timeline_->rowsChanged();
+    for (QAction* a : rowOrder_->actions()) a->setChecked(a->data().toString() == orderName(order));
+}
+
+void MainWindow::applyRowPreset(int report) {
+    QSettings settings;
+    const QString format = qs(reports_[size_t(report)]->meta.format);
+    // One order for the whole timeline: the first report's preset, kept as more reports join.
+    const QString order = reports_.size() == 1 || !rowOrder_->checkedAction()
+                              ? settings.value("rows/" + format + "/order", settings.value("rows/order", "gpu-first")).toString()
+                              : rowOrder_->checkedAction()->data().toString();
+    setRowOrder(order == orderName(RowOrder::CpuFirst) ? RowOrder::CpuFirst : RowOrder::GpuFirst);
+    const QStringList collapsed = settings.value("rows/" + format + "/collapsed").toStringList();
+    for (const LayoutRow& row : timeline_->rows().rows())
+        if (row.level == 0 && row.report == report)
+            for (const QString& below : collapsed) timeline_->rows().setExpanded(row.key + below.toStdString(), false);
+    timeline_->rowsChanged();
+}
+
+void MainWindow::saveRowPresets() {
+    QSettings settings;
+    const QString order = rowOrder_->checkedAction() ? rowOrder_->checkedAction()->data().toString() : "gpu-first";
+    std::map<QString, QStringList> collapsedByFormat;  // row keys below the report row
+    for (const LayoutRow& row : timeline_->rows().rows()) {
+        if (row.level != 0) continue;
+        QStringList& collapsed = collapsedByFormat[qs(reports_[size_t(row.report)]->meta.format)];
+        for (const std::string& key : timeline_->rows().collapsed())
+            if (key.starts_with(row.key) && (key.size() == row.key.size() || key[row.key.size()] == '/'))
+                collapsed << qs(key.substr(row.key.size()));
+    }
+    for (const auto& [format, collapsed] : collapsedByFormat) {
+        settings.setValue("rows/" + format + "/order", order);
+        settings.setValue("rows/" + format + "/collapsed", collapsed);
+    }
 }
 
 void MainWindow::openDialog() {
@@ -271,8 +319,12 @@ void MainWindow::chooseNsys() {
 void MainWindow::exportPng() {
     const QString path = QFileDialog::getSaveFileName(this, "Export timeline", "timeline.png", "PNG image (*.png)");
     if (path.isEmpty()) return;
-    if (!timeline_->grab().save(path, "PNG")) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
-    else statusBar()->showMessage("Saved " + path);
+    if (!timeline_->grab().save(path, "PNG")) {
+        spdlog::warn("cannot write {}", path.toStdString());
+        QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+    } else {
+        statusBar()->showMessage("Saved " + path);
+    }
 }
 
 void MainWindow::exportPerfetto() {
@@ -288,8 +340,13 @@ void MainWindow::exportPerfetto() {
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
         const QString error = watcher->result();
         watcher->deleteLater();
-        if (error.isEmpty()) statusBar()->showMessage("Exported " + path, 8000);
-        else QMessageBox::warning(this, "Export failed", error);
+        if (error.isEmpty()) {
+            spdlog::info("exported {}", path.toStdString());
+            statusBar()->showMessage("Exported " + path, 8000);
+        } else {
+            spdlog::warn("export to Perfetto failed: {}", error.toStdString());
+            QMessageBox::warning(this, "Export failed", error);
+        }
     });
     watcher->setFuture(QtConcurrent::run([report, path] {
         std::string error;
@@ -354,6 +411,7 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
     reports_.push_back(std::move(report));
     correlations_.push_back(std::move(correlation));
     timeline_->setReports(reports_);
+    applyRowPreset(int(reports_.size()) - 1);
     findBar_->setReports(reports_);
     stats_->setReports(reports_);
     gaps_->setReports(reports_);
@@ -369,6 +427,7 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
 }
 
 void MainWindow::closeReports() {
+    saveRowPresets();
     reports_.clear();
     correlations_.clear();
     timeline_->setReports({});
@@ -452,6 +511,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    saveRowPresets();
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

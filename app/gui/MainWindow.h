@@ -15,6 +15,7 @@ class QMenu;
 class QListWidget;
 class QProgressDialog;
 class QLabel;
+class QActionGroup;
 
 namespace lanescope {
 
@@ -27,6 +28,7 @@ class RulesPanel;
 class UtilizationChart;
 class ComparePanel;
 class DiffPanel;
+class ShortcutsOverlay;
 
 // The viewer's main window: the timeline with a row filter, a details panel for the
 // selected event (or the report), a list of markers, and a find bar. Imports run off the
@@ -56,7 +58,12 @@ private:
     void exportPng();
     void exportPerfetto();
     void chooseNsys();
-    void showShortcuts();
+    void buildThemeMenu(QMenu* view);
+    void setRowOrder(RowOrder order);
+    // Row presets per report format ("rows/<format>/order" and ".../collapsed"): an Nsight
+    // report and a PyTorch trace have different rows, so each keeps its own.
+    void applyRowPreset(int report);
+    void saveRowPresets();
     void connectImports();
     void addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation);
     void showDetails(std::optional<ViewEvent> event);
@@ -80,6 +87,8 @@ private:
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;
+    ShortcutsOverlay* shortcuts_;
+    QActionGroup* rowOrder_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QProgressDialog* progress_ = nullptr;
     std::function<void(bool)> allLoaded_;

@@ -89,6 +89,7 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
         auto* filter = new QLineEdit;
         filter->setPlaceholderText("Filter by name");
         filter->setClearButtonEnabled(true);
+        filter->setToolTip("Show only the rows containing this text in any column (case-insensitive)");
         auto* view = new QTableView;
         auto* model = new QStandardItemModel(view);
         auto* proxy = new NumericProxy(view);

@@ -3,9 +3,13 @@
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
+#include <spdlog/spdlog.h>
 
+#include "app/gui/AppIcon.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleReport.h"
+#include "app/gui/Theme.h"
+#include "app/log/Logging.h"
 
 namespace {
 
@@ -16,6 +20,7 @@ void arrangeScreenshot(lanescope::MainWindow& window, const QString& out) {
             window.repaint();
             const bool saved = window.grab().save(out, "PNG");
             if (!saved) std::fprintf(stderr, "lanescope: cannot write %s\n", qPrintable(out));
+            spdlog::info("screenshot {} {}", out.toStdString(), saved ? "saved" : "not written");
             QApplication::exit(!ok ? 2 : saved ? 0 : 1);
         });
     });
@@ -28,6 +33,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName("Lanescope");
     QApplication::setApplicationName("Lanescope");
     QApplication::setApplicationVersion(LANESCOPE_VERSION);
+    QGuiApplication::setDesktopFileName("lanescope");  // matches lanescope.desktop: the task bar finds the icon
+    QApplication::setWindowIcon(lanescope::applicationIcon());
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Timeline viewer for GPU and CPU profiler reports");
@@ -36,9 +43,24 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot("screenshot", "Open the files, save a PNG of the window to OUT, exit.", "OUT");
     const QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT.", "WxH", "1400x900");
     const QCommandLineOption range("range", "Show this time range once loaded (ns on the report's timeline).", "START:END");
-    parser.addOptions({screenshot, size, range});
+    const QCommandLineOption theme("theme", "Colours for this run: system, light or dark (View > Theme remembers one).", "NAME");
+    const QCommandLineOption verbose("verbose", "Debug lines in the log, and the log on stderr too.");
+    parser.addOptions({screenshot, size, range, theme, verbose});
     parser.addPositionalArgument("files", "Reports to open (the bundled sample when none).", "[FILE...]");
     parser.process(app);
+
+    const std::filesystem::path log = lanescope::logging::init("lanescope", true, parser.isSet(verbose));
+    spdlog::info("lanescope {} starting: Qt {}, platform {}, log {}", LANESCOPE_VERSION, qVersion(),
+                 QGuiApplication::platformName().toStdString(), log.empty() ? "(none)" : log.string());
+    std::optional<lanescope::Theme> chosen = lanescope::savedTheme();
+    if (parser.isSet(theme)) {
+        chosen = lanescope::themeFromName(parser.value(theme));
+        if (!chosen) {
+            std::fprintf(stderr, "lanescope: --theme wants system, light or dark\n");
+            return 1;
+        }
+    }
+    lanescope::applyTheme(*chosen);
 
     QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
