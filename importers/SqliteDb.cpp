@@ -1,6 +1,7 @@
 #include "importers/SqliteDb.h"
 
 #include <algorithm>
+#include <new>
 
 namespace lanescope {
 namespace {
@@ -19,6 +20,12 @@ std::string fileUri(const std::filesystem::path& path) {
         }
     }
     return uri + "?mode=ro&immutable=1";
+}
+
+// SQLite running out of memory is not a damaged table: it ends the import the way a failed
+// allocation of ours does (importFile turns it into "ran out of memory while opening it").
+void throwIfOutOfMemory(int rc) {
+    if ((rc & 0xff) == SQLITE_NOMEM) throw std::bad_alloc();
 }
 
 }  // namespace
@@ -64,11 +71,10 @@ std::vector<std::string> SqliteDb::columns(std::string_view table) const {
 }
 
 SqliteStmt::SqliteStmt(const SqliteDb& db, const std::string& sql) : db_(db) {
-    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
+    if (const int rc = sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr); rc != SQLITE_OK) {
+        throwIfOutOfMemory(rc);  // stmt_ is null when preparing fails
         ok_ = false;
         error_ = db.lastError();
-        sqlite3_finalize(stmt_);
-        stmt_ = nullptr;
     }
 }
 
@@ -79,6 +85,7 @@ bool SqliteStmt::step() {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc != SQLITE_DONE) {
+        throwIfOutOfMemory(rc);
         ok_ = false;
         error_ = db_.lastError();
     }
