@@ -1,7 +1,6 @@
 #include "model/RankAlignment.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 #include <map>
 
@@ -83,10 +82,6 @@ int64_t medianShift(const Pairs& pairs, const std::vector<Collective>& refList, 
     return median(together.empty() ? std::move(all) : std::move(together));
 }
 
-std::string fileName(const Report& report) {
-    return std::filesystem::path(report.meta.source_path).filename().string();
-}
-
 }  // namespace
 
 std::optional<AlignMode> parseAlignMode(std::string_view name) {
@@ -156,11 +151,11 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
     }
     for (size_t i = 0; i < n; ++i) {
         if (mode == AlignMode::Clock && i > 0 && !(clockKnown(0) && clockKnown(i)))
-            a.notes.push_back(fileName(*reports[i]) + ": no session start time on both sides; not moved");
+            a.notes.push_back(reports[i]->meta.fileName() + ": no session start time on both sides; not moved");
         if (mode == AlignMode::Nccl && collectives[i].empty())
-            a.notes.push_back(fileName(*reports[i]) + ": no NCCL collectives; aligned by clock");
+            a.notes.push_back(reports[i]->meta.fileName() + ": no NCCL collectives; aligned by clock");
         else if (mode == AlignMode::Nccl && a.matches[i].empty())
-            a.notes.push_back(fileName(*reports[i]) + ": no collective matches the first report's; aligned by clock");
+            a.notes.push_back(reports[i]->meta.fileName() + ": no collective matches the first report's; aligned by clock");
     }
 
     if (a.reference >= 0) {

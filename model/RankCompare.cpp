@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <filesystem>
 #include <limits>
 #include <thread>
 
@@ -11,10 +10,6 @@ namespace lanescope {
 namespace {
 
 constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
-
-std::string fileName(const Report& report) {
-    return std::filesystem::path(report.meta.source_path).filename().string();
-}
 
 // The per-report part, independent of the others: steps, GPU shares, collectives per kind.
 void measureRank(const Report& report, const std::vector<Collective>& collectives, RankMetrics& m) {
@@ -85,7 +80,7 @@ Straggler findStraggler(const std::vector<RankMetrics>& ranks, uint32_t conteste
 
 int rankOf(const Report& report) {
     if (report.meta.rank >= 0) return report.meta.rank;
-    std::string name = fileName(report);
+    std::string name = report.meta.fileName();
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     for (size_t at = name.find("rank"); at != std::string::npos; at = name.find("rank", at + 1)) {
         size_t i = at + 4;
@@ -100,7 +95,12 @@ int rankOf(const Report& report) {
 
 std::string rankLabel(const Report& report) {
     const int rank = rankOf(report);
-    return rank >= 0 ? "rank " + std::to_string(rank) : fileName(report);
+    return rank >= 0 ? "rank " + std::to_string(rank) : report.meta.fileName();
+}
+
+std::string reportTitle(const Report& report) {
+    const int rank = rankOf(report);
+    return rank >= 0 ? "rank " + std::to_string(rank) + " · " + report.meta.fileName() : report.meta.fileName();
 }
 
 RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode) {

@@ -18,6 +18,8 @@ namespace lanescope {
 int rankOf(const Report& report);
 // "rank 1", or the file name when the rank is unknown.
 std::string rankLabel(const Report& report);
+// "rank 1 · ddp_rank1.sqlite", or the file name when the rank is unknown.
+std::string reportTitle(const Report& report);
 
 // Per collective kind on one rank: its kernels and the time they spent waiting for the
 // other ranks to arrive (only collectives matched on at least two ranks count as waiting).

@@ -1,5 +1,7 @@
 #include "model/Report.h"
 
+#include <filesystem>
+
 namespace lanescope {
 
 std::string_view laneKindName(LaneKind kind) {
@@ -82,5 +84,7 @@ size_t Report::memoryBytes() const {
              nvtx.capacity() * sizeof(NvtxInfo) + profiler_overhead.capacity() * sizeof(OverheadRange);
     return bytes;
 }
+
+std::string Metadata::fileName() const { return std::filesystem::path(source_path).filename().string(); }
 
 }  // namespace lanescope

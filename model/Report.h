@@ -49,6 +49,8 @@ struct Metadata {
     int64_t end_ns = 0;          // last time on the report's timeline
     int rank = -1;               // distributed rank when known
     std::string source_path;     // the file the user opened
+
+    std::string fileName() const;  // the last part of source_path
 };
 
 // Named counts of data-quality problems found while importing, by name, sorted by name.

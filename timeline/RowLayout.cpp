@@ -1,6 +1,5 @@
 #include "timeline/RowLayout.h"
 
-#include <QFileInfo>
 #include <algorithm>
 
 #include "model/RankCompare.h"
@@ -160,9 +159,7 @@ void RowLayout::rebuild() {
     for (size_t r = 0; r < reports_.size(); ++r) {
         const Report& report = *reports_[r];
         // "rank 1 · ddp_rank1.sqlite" when the rank is known, to tell the ranks of a job apart.
-        std::string label = QFileInfo(QString::fromStdString(report.meta.source_path)).fileName().toStdString();
-        if (const int rank = rankOf(report); rank >= 0) label = "rank " + std::to_string(rank) + " · " + label;
-        Row top{Row::Type::Report, std::move(label), -1, 0, buildRowTree(report, order_)};
+        Row top{Row::Type::Report, reportTitle(report), -1, 0, buildRowTree(report, order_)};
         for (const Row& c : top.children) top.events += c.events;
         roots_.push_back(makeNode(top, std::to_string(r)));
     }

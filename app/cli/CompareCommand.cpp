@@ -1,6 +1,5 @@
 // lanescope-cli compare: the reports of several ranks aligned and compared (CLI.md).
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 
 #include "app/cli/CliSupport.h"
@@ -18,8 +17,6 @@ constexpr const char* kUsage =
     "  clock uses each report's session start (UTC), none leaves each at its own zero\n";
 
 constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
-
-std::string fileName(const Report& r) { return std::filesystem::path(r.meta.source_path).filename().string(); }
 
 std::string ms(int64_t ns) {
     char buf[32];
@@ -76,7 +73,7 @@ std::string toJson(const std::vector<std::shared_ptr<const Report>>& reports, co
     for (size_t i = 0; i < c.ranks.size(); ++i) {
         const RankMetrics& m = c.ranks[i];
         j.beginObject();
-        j.value("file", fileName(*reports[i]));
+        j.value("file", reports[i]->meta.fileName());
         j.value("label", m.label);
         j.value("rank", m.rank);
         j.value("offset_ns", m.offset_ns);
@@ -148,7 +145,7 @@ std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, c
     std::vector<std::vector<std::string>> rows;
     for (size_t i = 0; i < reports.size(); ++i) {
         const RankMetrics& m = c.ranks[i];
-        rows.push_back({m.label, fileName(*reports[i]), ms(m.offset_ns),
+        rows.push_back({m.label, reports[i]->meta.fileName(), ms(m.offset_ns),
                         a.residual_median_ns[i] < 0 ? "-" : ms(a.residual_median_ns[i]),
                         a.residual_max_ns[i] < 0 ? "-" : ms(a.residual_max_ns[i])});
     }

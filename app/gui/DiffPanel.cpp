@@ -1,7 +1,6 @@
 #include "app/gui/DiffPanel.h"
 
 #include <QComboBox>
-#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,12 +14,6 @@
 
 namespace lanescope {
 namespace {
-
-QString label(const Report& r) {
-    const int rank = rankOf(r);
-    const QString file = QFileInfo(QString::fromStdString(r.meta.source_path)).fileName();
-    return rank >= 0 ? QString("rank %1 · %2").arg(rank).arg(file) : file;
-}
 
 QTableWidgetItem* cell(const QString& text, bool number, double sortKey = 0) {
     auto* item = new QTableWidgetItem;
@@ -85,8 +78,8 @@ void DiffPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
     baseline_->clear();
     candidate_->clear();
     for (const auto& r : reports_) {
-        baseline_->addItem(label(*r));
-        candidate_->addItem(label(*r));
+        baseline_->addItem(QString::fromStdString(reportTitle(*r)));
+        candidate_->addItem(QString::fromStdString(reportTitle(*r)));
     }
     baseline_->setCurrentIndex(0);
     candidate_->setCurrentIndex(int(reports_.size()) - 1);
