@@ -6,6 +6,8 @@
 #include <string>
 #include <thread>
 
+#include "importers/MemoryEstimate.h"
+
 namespace lanescope {
 
 std::vector<ImportResult> importFiles(const std::vector<std::filesystem::path>& paths, const ImportOptions& options,
@@ -14,6 +16,13 @@ std::vector<ImportResult> importFiles(const std::vector<std::filesystem::path>& 
     const size_t workers = std::min<size_t>(paths.size(), cores);
     ImportOptions each = options;
     each.threads = std::max<unsigned>(1, cores / std::max<size_t>(1, workers));
+    // The reports share the memory there is when they start (the finished ones stay open):
+    // each is refused when it would not fit beside the estimates of those let in before it.
+    std::atomic<uint64_t> promised{0};
+    if (!each.memory_promised) {
+        each.memory_limit_bytes = availableMemory(options);
+        each.memory_promised = &promised;
+    }
 
     std::vector<std::optional<ImportResult>> results(paths.size());
     std::atomic<size_t> next{0}, done{0};

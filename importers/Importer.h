@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -31,6 +32,9 @@ struct ImportOptions {
     std::filesystem::path nsys_path;       // empty = LANESCOPE_NSYS, PATH, usual install places
     int nsys_timeout_s = 1800;             // an nsys export taking longer is ended
     uint64_t memory_limit_bytes = 0;       // 0 = what the machine has (see availableMemory)
+    // Several reports opened together (importFiles) share memory_limit_bytes: each one let in
+    // adds its estimated bytes here, and the next is measured against what the others left.
+    std::atomic<uint64_t>* memory_promised = nullptr;
 };
 
 // Either a report or the reason there is none.

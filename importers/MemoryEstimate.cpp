@@ -206,12 +206,26 @@ std::optional<ImportError> refuseIfTooBig(const std::filesystem::path& path, std
     const uint64_t available = availableMemory(options);
     if (available == 0) return std::nullopt;
     const MemoryEstimate estimate = estimateImportMemory(path, format);
-    if (estimate.needed_bytes <= available) return std::nullopt;
-    return ImportError{ImportError::Kind::TooBig,
-                       shown.string() + ": needs about " + humanBytes(estimate.needed_bytes) +
-                           " of memory to open (" + humanBytes(estimate.file_bytes) + " file, " +
-                           aboutEvents(estimate.events) + "), " + humanBytes(available) +
-                           " is available; close other programs or open it on a machine with more memory"};
+    // Alone: compared with what is available. Opened with others: with what their estimates
+    // left, taking this one's share at once so that two imports never count the same bytes.
+    uint64_t promised = options.memory_promised ? options.memory_promised->load() : 0;
+    for (;;) {
+        const uint64_t left = available > promised ? available - promised : 0;
+        if (estimate.needed_bytes > left) {
+            const std::string others =
+                promised ? " (of " + humanBytes(available) + ", the other reports being opened take about " +
+                               humanBytes(promised) + ")"
+                         : "";
+            return ImportError{ImportError::Kind::TooBig,
+                               shown.string() + ": needs about " + humanBytes(estimate.needed_bytes) +
+                                   " of memory to open (" + humanBytes(estimate.file_bytes) + " file, " +
+                                   aboutEvents(estimate.events) + "), " + humanBytes(left) + " is available" +
+                                   others + "; close other programs or open it on a machine with more memory"};
+        }
+        if (!options.memory_promised ||
+            options.memory_promised->compare_exchange_weak(promised, promised + estimate.needed_bytes))
+            return std::nullopt;
+    }
 }
 
 }  // namespace lanescope

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "app/gui/ImportTask.h"
+#include "importers/MemoryEstimate.h"
 
 namespace lanescope {
 namespace {
@@ -16,6 +17,10 @@ unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
 ImportQueue::ImportQueue(QObject* parent) : QObject(parent) {}
 
 void ImportQueue::add(const QStringList& paths, const QString& nsysPath) {
+    if (slots_.empty()) {  // a new run
+        memoryLimit_ = availableMemory({});
+        memoryPromised_ = std::make_shared<std::atomic<uint64_t>>(0);
+    }
     for (const QString& path : paths) {
         Slot& s = slots_.emplace_back();
         s.id = ++nextId_;
@@ -51,6 +56,7 @@ void ImportQueue::launch() {
         s.started = true;
         ++running;
         s.task = new ImportTask(s.path, s.nsysPath, threadsEach, this);
+        s.task->shareMemory(memoryLimit_, memoryPromised_);
         auto slotOf = [this, id = s.id]() -> Slot* {  // slots_ may have grown: find it again
             for (Slot& x : slots_)
                 if (x.id == id) return &x;

@@ -2,6 +2,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -52,6 +53,10 @@ private:
     void showProgress();
 
     std::vector<Slot> slots_;
+    // The files of one run share the memory available when it began (reports stay open): the
+    // estimate of each one let in is added to memoryPromised_ (ImportOptions::memory_promised).
+    uint64_t memoryLimit_ = 0;
+    std::shared_ptr<std::atomic<uint64_t>> memoryPromised_;
     size_t delivered_ = 0;
     uint64_t nextId_ = 0;
     bool allOpened_ = true;

@@ -47,7 +47,10 @@ void ImportTask::start() {
     ImportOptions options;
     options.nsys_path = nsysPath_.toStdString();
     options.threads = threads_;
-    (void)QtConcurrent::run([self, file, stop, options] {
+    options.memory_limit_bytes = memoryLimit_;
+    options.memory_promised = memoryPromised_.get();
+    // `promised` keeps what options.memory_promised points to alive while the import runs.
+    (void)QtConcurrent::run([self, file, stop, options, promised = memoryPromised_] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
         // threads inherit it), so the window stays responsive while both cores import.
         ::setpriority(PRIO_PROCESS, 0, 10);

@@ -1,6 +1,7 @@
 #pragma once
 #include <QObject>
 #include <QString>
+#include <atomic>
 #include <memory>
 #include <stop_token>
 
@@ -17,6 +18,11 @@ public:
     // nsysPath: the user's configured nsys (empty: look it up); threads: the importer's own
     // threads (0: all cores).
     ImportTask(QString path, QString nsysPath, unsigned threads = 0, QObject* parent = nullptr);
+    // Opened with other files: `limit` bytes shared by them all, `promised` what the others took.
+    void shareMemory(uint64_t limit, std::shared_ptr<std::atomic<uint64_t>> promised) {
+        memoryLimit_ = limit;
+        memoryPromised_ = std::move(promised);
+    }
     void start();
     void cancel() { stop_.request_stop(); }
     const QString& path() const { return path_; }
@@ -32,6 +38,8 @@ private:
     QString path_;
     QString nsysPath_;
     unsigned threads_;
+    uint64_t memoryLimit_ = 0;
+    std::shared_ptr<std::atomic<uint64_t>> memoryPromised_;
     std::stop_source stop_;
 };
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "ImportHelpers.h"
+#include "importers/ImportFiles.h"
 #include "importers/MemoryEstimate.h"
 
 using namespace lanescope;
@@ -72,6 +73,33 @@ TEST_CASE("a report needing more memory than is available is refused with both s
         options.memory_limit_bytes = e.needed_bytes;  // just enough
         importOk(path, options);
     }
+}
+
+TEST_CASE("reports opened together share the memory: the one that does not fit beside the others is refused") {
+    const auto path = dataFile("nsys-2025.3/train_1gpu.sqlite");
+    const MemoryEstimate e = estimateImportMemory(path, "nsys-sqlite");
+    REQUIRE(e.needed_bytes > 0);
+    NullProgress progress;
+    ImportOptions options;
+    options.memory_limit_bytes = e.needed_bytes * 3 / 2;  // room for one, not for two
+    const std::vector<ImportResult> oneFits = importFiles({path, path}, options, progress);
+    REQUIRE(oneFits.size() == 2);
+    CHECK(oneFits[0].ok() != oneFits[1].ok());  // either may start first
+    for (const ImportResult& r : oneFits) {
+        if (r.ok()) continue;
+        INFO(r.error().message);
+        CHECK(r.error().kind == ImportError::Kind::TooBig);
+        CHECK(r.error().message.find(", " + humanBytes(options.memory_limit_bytes - e.needed_bytes) +
+                                     " is available (of " + humanBytes(options.memory_limit_bytes) +
+                                     ", the other reports being opened take about " + humanBytes(e.needed_bytes) +
+                                     ")") != std::string::npos);
+    }
+
+    options.memory_limit_bytes = e.needed_bytes * 2;  // room for both
+    for (const ImportResult& r : importFiles({path, path}, options, progress)) CHECK(r.ok());
+    // Alone, each is measured against the whole limit again (nothing stays promised).
+    options.memory_limit_bytes = e.needed_bytes;
+    importOk(path, options);
 }
 
 TEST_CASE("the memory available: the option, else LANESCOPE_MEMORY_LIMIT_MB, else the machine's") {
