@@ -143,4 +143,35 @@ foreach(type_glob x-nsys-rep:*.nsys-rep x-nsys-rep:*.qdrep x-nsys-sqlite:*.nsys.
   endif()
 endforeach()
 
+# The viewer starts from where the package puts it, under Xvfb, and with no file given shows the
+# sample report the package installed beside it (not the one in the source tree): its log names
+# the file it imported and its screenshot is a full window, not an empty one.
+require_tool(XVFB_RUN xvfb-run xvfb)
+set(home ${WORK_DIR}/home)  # settings and log of this run, not the user's
+file(MAKE_DIRECTORY ${home})
+set(shot ${WORK_DIR}/installed.png)
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env HOME=${home} XDG_CONFIG_HOME=${home}/.config XDG_STATE_HOME=${home}/.state
+          QT_QPA_PLATFORM=xcb
+          ${XVFB_RUN} -a -s "-screen 0 1600x1000x24"
+          ${WORK_DIR}/root/usr/bin/lanescope --verbose --screenshot ${shot} --size 1400x900
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the installed lanescope failed (${rc}):\n${out}${err}")
+endif()
+set(installed_sample ${share}/lanescope/train_1gpu.sqlite)
+file(REAL_PATH ${installed_sample} installed_sample)
+string(FIND "${err}" "${installed_sample}: imported as nsys-sqlite" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "the installed lanescope did not import ${installed_sample}:\n${err}")
+endif()
+file(READ ${shot} png_head OFFSET 16 LIMIT 8 HEX)
+string(SUBSTRING "${png_head}" 0 8 width)
+math(EXPR width "0x${width}")
+file(SIZE ${shot} shot_bytes)
+if(NOT width EQUAL 1400 OR shot_bytes LESS 40000)
+  message(FATAL_ERROR "the installed lanescope's screenshot is ${width} px wide, ${shot_bytes} bytes")
+endif()
+message(STATUS "installed lanescope showed ${installed_sample} (${shot}, ${shot_bytes} bytes)")
+
 message(STATUS "${deb}: contents, Depends, .desktop entry and MIME types as expected")
