@@ -1,8 +1,12 @@
+#include <QApplication>
+#include <QEventLoop>
+#include <QTimer>
 #include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <thread>
 
+#include "app/gui/ComparePanel.h"
 #include "importers/ImportFiles.h"
 #include "model/RankCompare.h"
 #include "tests/bench/Args.h"
@@ -13,13 +17,44 @@
 namespace lanescope::bench {
 namespace {
 
+// Milliseconds from handing the reports to the viewer's Ranks panel until it has filled in
+// (alignment and comparison off the GUI thread, then its tables and Qt charts); -1 when it
+// did not within a minute. Offscreen, in this (child) process.
+double panelFillMs(const std::vector<std::shared_ptr<const Report>>& reports) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // The offscreen platform's notices would land between the figures.
+    qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString&) {});
+    int argc = 1;
+    char name[] = "lanescope-bench";
+    char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+    TimelineView timeline;
+    ComparePanel panel(&timeline);
+    panel.resize(1400, 500);
+    panel.show();
+    QEventLoop loop;
+    bool filled = false;
+    QObject::connect(&panel, &ComparePanel::updated, &loop, [&] {
+        filled = true;
+        loop.quit();
+    });
+    QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
+    const Stopwatch watch;
+    panel.setReports(reports);
+    if (!filled) loop.exec();
+    return filled ? watch.seconds() * 1e3 : -1;
+}
+
 // One child run: imports `paths` together (importFiles: one import per core), then compares
-// them `compares` times. Prints "ok IMPORT_S COMPARE_MS SLICES MODEL_BYTES" or "error MESSAGE".
-std::string importAndCompare(const std::vector<std::filesystem::path>& paths, int compares) {
+// them `compares` times, or with `panel` fills the Ranks panel once instead (a run of its own,
+// so that Qt's memory is not counted in the others). Prints "ok IMPORT_S COMPARE_MS SLICES
+// MODEL_BYTES PANEL_MS" or "error MESSAGE".
+std::string importAndCompare(const std::vector<std::filesystem::path>& paths, int compares, bool panel) {
     NullProgress progress;
     const Stopwatch watch;
     std::vector<ImportResult> results = importFiles(paths, ImportOptions{}, progress);
     const double importS = watch.seconds();
+    std::vector<std::shared_ptr<const Report>> owned;
     std::vector<const Report*> reports;
     uint64_t slices = 0;
     size_t bytes = 0;
@@ -28,6 +63,7 @@ std::string importAndCompare(const std::vector<std::filesystem::path>& paths, in
         reports.push_back(r.report().get());
         slices += r.report()->counts().slices;
         bytes += r.report()->memoryBytes();
+        owned.push_back(std::move(r.report()));
     }
     std::vector<double> ms;
     for (int i = 0; i < compares; ++i) {
@@ -36,25 +72,27 @@ std::string importAndCompare(const std::vector<std::filesystem::path>& paths, in
         ms.push_back(c.seconds() * 1e3);
         if (comparison.ranks.size() != reports.size()) return "error compare lost a rank";
     }
-    char line[160];
-    std::snprintf(line, sizeof line, "ok %.9f %.6f %" PRIu64 " %zu", importS, compares ? median(ms) : 0.0, slices, bytes);
+    const double panelMs = panel ? panelFillMs(owned) : 0.0;
+    char line[200];
+    std::snprintf(line, sizeof line, "ok %.9f %.6f %" PRIu64 " %zu %.6f", importS, compares ? median(ms) : 0.0, slices,
+                  bytes, panelMs);
     return line;
 }
 
 struct Figures {
-    double import_s = 0, compare_ms = 0, peak_rss_mb = 0, cpu_s = 0;
+    double import_s = 0, compare_ms = 0, panel_ms = 0, peak_rss_mb = 0, cpu_s = 0;
     uint64_t slices = 0, bytes = 0;
 };
 
-std::optional<Figures> measure(const std::vector<std::filesystem::path>& paths, int compares) {
-    const ChildRun child = runInChild([&] { return importAndCompare(paths, compares); });
+std::optional<Figures> measure(const std::vector<std::filesystem::path>& paths, int compares, bool panel = false) {
+    const ChildRun child = runInChild([&] { return importAndCompare(paths, compares, panel); });
     Figures f;
     if (child.output.starts_with("error ")) {
         std::fprintf(stderr, "%s\n", child.output.substr(6).c_str());
         return std::nullopt;
     }
-    if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %lf %" SCNu64 " %" SCNu64, &f.import_s, &f.compare_ms,
-                                 &f.slices, &f.bytes) != 4) {
+    if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %lf %" SCNu64 " %" SCNu64 " %lf", &f.import_s,
+                                 &f.compare_ms, &f.slices, &f.bytes, &f.panel_ms) != 5 || f.panel_ms < 0) {
         std::fprintf(stderr, "lanescope-bench: the compare run crashed\n");
         return std::nullopt;
     }
@@ -96,14 +134,16 @@ int compareCommand(int argc, char** argv) {
     int exitCode = kExitOk;
     const auto baseline = measure({}, 0);  // the process before any report
     const auto single = baseline ? measure({paths.front()}, 0) : std::nullopt;
-    std::vector<double> importS, compareMs, peakMb, busyCores;
+    std::vector<double> importS, compareMs, panelMs, peakMb, busyCores;
     Figures all;
     for (uint64_t run = 0; single && run < *runs; ++run) {
         const auto f = measure(paths, 5);
-        if (!f) break;
+        const auto panel = f ? measure(paths, 0, true) : std::nullopt;
+        if (!panel) break;
         all = *f;
         importS.push_back(f->import_s);
         compareMs.push_back(f->compare_ms);
+        panelMs.push_back(panel->panel_ms);
         peakMb.push_back(f->peak_rss_mb);
         // CPU time per wall second of the import (the compares' share taken out): ~2 = both cores
         const double compareS = f->compare_ms * 5 / 1e3;
@@ -125,6 +165,7 @@ int compareCommand(int argc, char** argv) {
                    baseline->peak_rss_mb + (single->peak_rss_mb - baseline->peak_rss_mb) * double(paths.size()), 1);
         printValue("model_mb", double(all.bytes) / kBytesPerMb, 1);
         printValue("compare_ms", median(compareMs), 1);
+        printValue("panel_fill_ms", median(panelMs), 1);
         printValue("threads", uint64_t{std::max(1u, std::thread::hardware_concurrency())});
     }
     if (temp) std::filesystem::remove(*temp);
