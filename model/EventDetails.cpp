@@ -21,6 +21,12 @@ std::string triple(uint64_t x, uint64_t y, uint64_t z) {
            std::to_string(z);
 }
 
+bool isGpuLane(LaneKind kind) {
+    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || holdsDerivedEvents(kind);
+}
+
+}  // namespace
+
 const char* launchTypeLabel(uint8_t type) {
     switch (type) {  // ENUM_CUDA_KERNEL_LAUNCH_TYPE
         case 1:
@@ -48,12 +54,6 @@ const char* syncTypeLabel(uint8_t type) {
             return "Unknown";
     }
 }
-
-bool isGpuLane(LaneKind kind) {
-    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || holdsDerivedEvents(kind);
-}
-
-}  // namespace
 
 const char* eventKindLabel(EventKind kind) {
     switch (kind) {

@@ -30,6 +30,10 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref);
 
 // "Kernel", "Memcpy", "Memset", "CUDA API", "NVTX range", "OS runtime", "Sync".
 const char* eventKindLabel(EventKind kind);
+// "Regular", "Cooperative (single device)", "Cooperative (multi-device)", else "Unknown".
+const char* launchTypeLabel(uint8_t type);
+// "Event sync", "Stream wait sync", "Stream sync", "Context sync", else "Unknown".
+const char* syncTypeLabel(uint8_t type);
 
 // A duration in the largest unit that keeps it >= 1, three decimals: "850 ns", "12.345 µs",
 // "1.235 ms", "2.000 s" (rounded half up; negative values get a leading '-').

@@ -3,10 +3,16 @@
 // Mapping:
 // - TrackDescriptor with `process` -> Process (by pid); with `thread` -> Thread (by pid, tid;
 //   a pid without a process track gets a "Process <pid>" process).
-// - Every track holding slices or instants -> one LaneKind::Nvtx lane, owned by the nearest
-//   thread/process track up its parent chain. Slices are EventKind::NvtxRange events whose
-//   payload is one shared Report::nvtx row (has_color = false); instants go to the lane's
-//   instants. A parentless named track "GPU <n>: <name>" (as PerfettoWriter writes GPUs)
+// - Every track holding slices or instants -> one lane, owned by the nearest thread/process
+//   track up its parent chain. A slice whose category names an event kind (as Lanescope's
+//   exports write them: PerfettoSliceDetails.h) is an event of that kind, its side-table row
+//   and correlation id rebuilt from its debug annotations, and the track's first slice gives
+//   the lane's kind (a slice of a kind that lane cannot hold becomes a plain range, counted as
+//   `perfetto_kind_mixed_on_track`). Other slices are EventKind::NvtxRange events of a
+//   LaneKind::Nvtx lane whose payload is one shared Report::nvtx row (has_color = false), and
+//   their debug annotations are counted as `perfetto_debug_annotations_ignored`. Instants go
+//   to the lane's instants. A GPU stream track named "... Stream <n>" gives the stream id; a
+//   track "<process> [<pid>], context <n>" between a GPU and its lanes their process and context. A parentless named track "GPU <n>: <name>" (as PerfettoWriter writes GPUs)
 //   becomes a Gpu and owns the lanes and counters below it; a child track named "NCCL" of
 //   such a GPU track (or "NCCL [row d]") becomes a LaneKind::Nccl lane (derived copies,
 //   as in nsys reports).
@@ -39,6 +45,7 @@
 
 #include <zlib.h>
 
+#include "importers/perfetto/PerfettoSliceDetails.h"
 #include "model/LaneFreezer.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
@@ -51,9 +58,12 @@ ImportError fail(ImportError::Kind kind, const std::filesystem::path& path, cons
     return ImportError{kind, path.string() + ": " + why};
 }
 
+// A slice begun and not yet ended on its track.
 struct OpenSlice {
     int64_t start;
     uint32_t name;
+    EventKind kind;
+    uint32_t payload;  // kNoPayload on a plain range: the shared row is set when the lane is made
 };
 
 struct Track {
@@ -78,6 +88,7 @@ struct Track {
 struct Sequence {
     bool valid = false;  // incremental state seen since the last clear
     std::unordered_map<uint64_t, uint32_t> names;
+    std::unordered_map<uint64_t, std::string> annotationNames, categories;
     bool hasDefaultTrack = false;
     uint64_t defaultTrack = 0;
     std::vector<uint64_t> extraCounterTracks, extraDoubleCounterTracks;
@@ -102,11 +113,35 @@ bool parseGpuTrackName(const std::string& name, int64_t& device, std::string& gp
     return true;
 }
 
+// "python3 [1365], context 1" or "python3 [1365]": a GPU's work for one process (PerfettoWriter).
+bool parseGpuProcessTrackName(const std::string& name, int64_t& pid, int64_t& context) {
+    const size_t open = name.rfind(" [");
+    if (open == std::string::npos) return false;
+    size_t i = open + 2;
+    const size_t digits = i;
+    pid = 0;
+    for (; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && pid < (int64_t{1} << 40); ++i)
+        pid = pid * 10 + (name[i] - '0');
+    if (i == digits || i >= name.size() || name[i] != ']') return false;
+    context = -1;
+    if (++i == name.size()) return true;
+    constexpr std::string_view kContext = ", context ";
+    if (name.compare(i, kContext.size(), kContext) != 0) return false;
+    i += kContext.size();
+    if (i == name.size()) return false;
+    context = 0;
+    for (; i < name.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(name[i])) || context >= (int64_t{1} << 40)) return false;
+        context = context * 10 + (name[i] - '0');
+    }
+    return true;
+}
+
 bool inflateAll(const std::string& in, std::string& out);
 
 class Builder {
 public:
-    explicit Builder(Report& report) : r_(report) {}
+    explicit Builder(Report& report) : r_(report), details_(report) {}
 
     Track& track(uint64_t uuid) {
         auto [it, inserted] = index_.try_emplace(uuid, tracks_.size());
@@ -144,8 +179,12 @@ public:
             seq.extraDoubleCounterTracks.assign(d.extra_double_counter_track_uuids().begin(),
                                                 d.extra_double_counter_track_uuids().end());
         }
-        if (p.has_interned_data())
-            for (const pb::EventName& n : p.interned_data().event_names()) seq.names[n.iid()] = r_.strings.intern(n.name());
+        if (p.has_interned_data()) {
+            const pb::InternedData& d = p.interned_data();
+            for (const pb::EventName& n : d.event_names()) seq.names[n.iid()] = r_.strings.intern(n.name());
+            for (const pb::DebugAnnotationName& n : d.debug_annotation_names()) seq.annotationNames[n.iid()] = n.name();
+            for (const pb::EventCategory& c : d.event_categories()) seq.categories[c.iid()] = c.name();
+        }
         if (p.has_track_descriptor()) descriptor(p.track_descriptor());
         if (p.has_track_event()) event(p, seq);
     }
@@ -175,6 +214,11 @@ public:
     void finish();
 
 private:
+    bool isStartEnd(EventKind kind, uint32_t payload) const;
+    // The kind of lane a track's events go to: that of its first slice (Nvtx when none).
+    LaneKind laneKind(const IntervalColumns& events) const;
+    // The stream id in a track name such as "Stream 7" or "Sync, stream 7"; -1 without one.
+    static int64_t streamOf(const std::string& trackName);
     bool seenSequence(uint32_t id) { return !seenSequences_.insert(id).second; }
 
     void descriptor(const pb::TrackDescriptor& d) {
@@ -223,8 +267,6 @@ private:
             return;
         }
         const auto ts = static_cast<int64_t>(p.timestamp());
-        if (e.debug_annotations_size() > 0)
-            r_.diagnostics["perfetto_debug_annotations_ignored"] += static_cast<uint64_t>(e.debug_annotations_size());
         auto name = [&]() -> uint32_t {
             if (e.has_name()) return r_.strings.intern(e.name());
             if (e.has_name_iid()) {
@@ -235,7 +277,13 @@ private:
             return 0;
         };
         switch (e.type()) {
-            case pb::TrackEvent::TYPE_SLICE_BEGIN: track(uuid).stack.push_back({ts, name()}); break;
+            case pb::TrackEvent::TYPE_SLICE_BEGIN: {
+                const uint32_t sliceName = name();
+                const std::optional<EventKind> kind = kindOf(e, seq);
+                const uint32_t payload = kind ? details_.payload(*kind, annotations(e, seq)) : kNoPayload;
+                track(uuid).stack.push_back({ts, sliceName, kind.value_or(EventKind::NvtxRange), payload});
+                break;
+            }
             case pb::TrackEvent::TYPE_SLICE_END: {
                 Track& t = track(uuid);
                 if (t.stack.empty()) {
@@ -248,8 +296,8 @@ private:
                 t.events.start_ns.push_back(open.start);
                 t.events.end_ns.push_back(std::max(ts, open.start));
                 t.events.name_id.push_back(open.name);
-                t.events.payload.push_back(0);
-                t.events.kind.push_back(EventKind::NvtxRange);
+                t.events.payload.push_back(open.payload);
+                t.events.kind.push_back(open.kind);
                 break;
             }
             case pb::TrackEvent::TYPE_INSTANT: {
@@ -265,6 +313,8 @@ private:
                 break;
             default: ++r_.diagnostics["perfetto_untyped_event_ignored"]; break;
         }
+        if (e.debug_annotations_size() > 0 && !(e.type() == pb::TrackEvent::TYPE_SLICE_BEGIN && kindOf(e, seq)))
+            r_.diagnostics["perfetto_debug_annotations_ignored"] += static_cast<uint64_t>(e.debug_annotations_size());
         const auto& extra = e.extra_counter_track_uuids_size() > 0
                                 ? std::vector<uint64_t>(e.extra_counter_track_uuids().begin(), e.extra_counter_track_uuids().end())
                                 : seq.extraCounterTracks;
@@ -282,6 +332,33 @@ private:
         }
     }
 
+    // The event kind the event's first category names (interned or inline), if any.
+    static std::optional<EventKind> kindOf(const pb::TrackEvent& e, const Sequence& seq) {
+        if (e.categories_size() > 0) return eventKindOfPerfettoCategory(e.categories(0));
+        if (e.category_iids_size() == 0) return std::nullopt;
+        auto it = seq.categories.find(e.category_iids(0));
+        return it == seq.categories.end() ? std::nullopt : eventKindOfPerfettoCategory(it->second);
+    }
+
+    // The event's debug annotations as (name, value as text); unnamed ones are left out.
+    static SliceAnnotations annotations(const pb::TrackEvent& e, const Sequence& seq) {
+        SliceAnnotations out;
+        for (const pb::DebugAnnotation& a : e.debug_annotations()) {
+            std::string label;
+            if (a.has_name()) {
+                label = a.name();
+            } else if (auto it = seq.annotationNames.find(a.name_iid()); it != seq.annotationNames.end()) {
+                label = it->second;
+            } else {
+                continue;
+            }
+            if (a.has_string_value()) out.emplace_back(std::move(label), a.string_value());
+            else if (a.has_int_value()) out.emplace_back(std::move(label), std::to_string(a.int_value()));
+            else if (a.has_uint_value()) out.emplace_back(std::move(label), std::to_string(a.uint_value()));
+        }
+        return out;
+    }
+
     int32_t processOfPid(int64_t pid, const std::string& name) {
         auto [it, inserted] = processes_.try_emplace(pid, static_cast<int32_t>(r_.processes.size()));
         if (inserted) {
@@ -293,12 +370,35 @@ private:
     }
 
     Report& r_;
+    SliceDetailsReader details_;
     std::vector<Track> tracks_;
     std::unordered_map<uint64_t, size_t> index_;
     std::unordered_map<uint32_t, Sequence> sequences_;
     std::unordered_set<uint32_t> seenSequences_;
     std::unordered_map<int64_t, int32_t> processes_;  // pid -> index
 };
+
+bool Builder::isStartEnd(EventKind kind, uint32_t payload) const {
+    return kind == EventKind::NvtxRange && payload < r_.nvtx.size() && r_.nvtx[payload].start_end;
+}
+
+LaneKind Builder::laneKind(const IntervalColumns& events) const {
+    if (events.size() == 0) return LaneKind::Nvtx;
+    return laneKindOf(events.kind[0], isStartEnd(events.kind[0], events.payload[0]));
+}
+
+int64_t Builder::streamOf(const std::string& trackName) {
+    const size_t at = trackName.rfind("tream ");
+    if (at == std::string::npos) return -1;
+    int64_t id = 0;
+    size_t i = at + 6;
+    if (i >= trackName.size()) return -1;
+    for (; i < trackName.size() && std::isdigit(static_cast<unsigned char>(trackName[i])); ++i) {
+        if (id > (int64_t{1} << 40)) return -1;
+        id = id * 10 + (trackName[i] - '0');
+    }
+    return i == at + 6 ? -1 : id;
+}
 
 void Builder::finish() {
     // Processes and threads, in the order their tracks were first met.
@@ -331,6 +431,17 @@ void Builder::finish() {
             }
         }
     }
+    // Under a GPU, a track named for a process and context owns that process's lanes there.
+    std::vector<int64_t> contextOf(tracks_.size(), -1);
+    for (size_t i = 0; i < tracks_.size(); ++i) {
+        const Track& t = tracks_[i];
+        const auto parent = index_.find(t.parent);
+        if (t.parent == 0 || t.isCounter || parent == index_.end() || gpuOf[parent->second] < 0) continue;
+        int64_t pid = 0, context = -1;
+        if (!parseGpuProcessTrackName(t.name, pid, context)) continue;
+        processOf[i] = processOfPid(pid, "");
+        contextOf[i] = context;
+    }
     // Owners up the parent chain (bounded, in case of a cycle).
     auto owner = [&](size_t i, int32_t& thread, int32_t& process, int32_t& gpu, size_t& parentIndex) {
         thread = process = gpu = -1;
@@ -359,9 +470,23 @@ void Builder::finish() {
         owner(i, thread, process, gpu, parentIndex);
         if (t.events.size() > 0 || t.instants.size() > 0) {
             Lane lane;
-            lane.kind = LaneKind::Nvtx;
             const bool ncclName = t.name == "NCCL" || t.name.starts_with("NCCL [row ");
-            if (ncclName && parentIndex != SIZE_MAX && gpuOf[parentIndex] >= 0) lane.kind = LaneKind::Nccl;
+            if (ncclName && parentIndex != SIZE_MAX && gpuOf[parentIndex] >= 0) {
+                lane.kind = LaneKind::Nccl;  // copies of kernels and NVTX ranges: both kinds stay
+            } else {
+                lane.kind = laneKind(t.events);
+                for (size_t e = 0; e < t.events.size(); ++e) {
+                    if (laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
+                        continue;
+                    ++r_.diagnostics["perfetto_kind_mixed_on_track"];
+                    t.events.kind[e] = EventKind::NvtxRange;
+                    t.events.payload[e] = kNoPayload;
+                }
+            }
+            if (lane.kind == LaneKind::GpuStream || lane.kind == LaneKind::CudaSync) {
+                lane.stream_id = streamOf(t.name);
+                if (parentIndex != SIZE_MAX) lane.context_id = contextOf[parentIndex];
+            }
             std::string name = t.name;
             if (name.empty() && thread >= 0) name = std::string(r_.str(r_.threads[thread].name_id));
             if (name.empty() && process >= 0) name = std::string(r_.str(r_.processes[process].name_id));
@@ -370,11 +495,16 @@ void Builder::finish() {
             lane.thread = thread;
             lane.process = process >= 0 ? process : (thread >= 0 ? r_.threads[thread].process : -1);
             lane.gpu = gpu;
-            for (auto& p : t.events.payload) p = nvtxRow;
+            // Plain ranges and instants share one NVTX row without attributes.
+            for (size_t e = 0; e < t.events.size(); ++e) {
+                if (t.events.kind[e] != EventKind::NvtxRange || t.events.payload[e] != kNoPayload) continue;
+                t.events.payload[e] = nvtxRow;
+                usedNvtx = true;
+            }
             for (auto& p : t.instants.payload) p = nvtxRow;
+            usedNvtx = usedNvtx || t.instants.size() > 0;
             lane.events = std::move(t.events);
             lane.instants = std::move(t.instants);
-            usedNvtx = true;
             freezeLane(lane, r_.diagnostics);
             r_.lanes.push_back(std::move(lane));
         }

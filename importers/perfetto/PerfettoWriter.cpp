@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
 #include "model/Correlation.h"
+#include "importers/perfetto/PerfettoSliceDetails.h"
 #include "model/EventDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
@@ -161,6 +164,23 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         stats.flows = next - 1;
     }
 
+    // A GPU's work for one process and CUDA context sits under a track of its own, named
+    // "python3 [1365], context 1", as Nsight groups it; the importer reads the pid and context
+    // back from that name. Made on first use.
+    std::map<std::tuple<int32_t, int32_t, int64_t>, uint64_t> gpuProcessUuid;
+    auto gpuProcessTrack = [&](const Lane& lane) {
+        auto [it, added] = gpuProcessUuid.try_emplace({lane.gpu, lane.process, lane.context_id}, 0);
+        if (added) {
+            const Process& p = report.processes[lane.process];
+            pb::TrackDescriptor* d = descriptorPacket(gpuUuid[lane.gpu]);
+            d->set_name(str(p.name_id) + " [" + std::to_string(p.pid) + "]" +
+                        (lane.context_id >= 0 ? ", context " + std::to_string(lane.context_id) : ""));
+            it->second = d->uuid();
+            out.packet(packet);
+        }
+        return it->second;
+    };
+
     std::vector<Op> ops;
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
@@ -168,7 +188,8 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         if (lane.events.size() == 0 && lane.instants.size() == 0) continue;
         const IntervalColumns& ev = lane.events;
         uint64_t parent = 0;
-        if (lane.gpu >= 0) parent = gpuUuid[lane.gpu];
+        if (lane.gpu >= 0 && lane.process >= 0 && !holdsDerivedEvents(lane.kind)) parent = gpuProcessTrack(lane);
+        else if (lane.gpu >= 0) parent = gpuUuid[lane.gpu];
         else if (lane.thread >= 0) parent = threadUuid[lane.thread];
         else if (lane.process >= 0) parent = processUuid[lane.process];
         const std::string name = lane.kind == LaneKind::Nccl ? std::string("NCCL") : str(lane.name_id);
@@ -241,6 +262,7 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     std::stable_sort(ops.begin(), ops.end(), [](const Op& x, const Op& y) { return x.ts < y.ts; });
     std::vector<bool> interned(report.strings.size(), false);
     std::unordered_map<std::string, uint64_t> annotationNames;  // label -> interned id, from 1
+    std::unordered_map<std::string_view, uint64_t> categories;   // category -> interned id, from 1
     for (const Op& op : ops) {
         packet.Clear();
         if (op.ts < 0) ++stats.negative_times_clamped;
@@ -269,6 +291,15 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
             e->set_name_iid(uint64_t{op.name} + 1);
         }
         if (op.type == OpType::Begin) {
+            // The event's kind as its category, which the importer reads back.
+            const std::string_view category = perfettoCategory(report.lanes[op.a].events.kind[op.b]);
+            auto [cat, addedCategory] = categories.try_emplace(category, categories.size() + 1);
+            if (addedCategory) {
+                pb::EventCategory* c = packet.mutable_interned_data()->add_event_categories();
+                c->set_iid(cat->second);
+                c->set_name(std::string(category));
+            }
+            e->add_category_iids(cat->second);
             // The event's own fields (kernel launch configuration, bytes, correlation id, NVTX
             // domain...), as the Details panel lists them after the generic ones.
             const std::vector<DetailField> fields = eventDetails(report, {op.a, op.b});
