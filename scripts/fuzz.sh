@@ -22,11 +22,12 @@ declare -A seeds=(
   [fuzz_kineto_json]=tests/data/fuzz/small.json
   [fuzz_gzip]=tests/data/fuzz/small.json.gz
   [fuzz_nsys_sqlite]=tests/data/fuzz/small.sqlite
-  [fuzz_perfetto]=tests/data/fuzz/small.pftrace)
+  [fuzz_perfetto]="tests/data/fuzz/small.pftrace tests/data/fuzz/small_kinds.pftrace")
 for t in "${targets[@]}"; do
   corpus=build/fuzz/corpus/$t
   mkdir -p "$corpus"
-  cp -n "${seeds[$t]}" "$corpus/"
+  read -r -a seed_files <<<"${seeds[$t]}"
+  cp -n "${seed_files[@]}" "$corpus/"
   log=build/fuzz/logs/$t.log
   echo "== $t for ${seconds}s" >&2
   build/fuzz/tests/fuzz/$t -max_total_time="$seconds" -max_len="${MAX_LEN:-131072}" -timeout=20 -rss_limit_mb=4096 \

@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
+#include <string_view>
 #include <spdlog/spdlog.h>
 
 #include "app/gui/AppIcon.h"
@@ -26,28 +27,59 @@ void arrangeScreenshot(lanescope::MainWindow& window, const QString& out) {
     });
 }
 
+// The command line (CLI.md).
+struct Options {
+    QCommandLineOption screenshot{"screenshot", "Open the files, save a PNG of the window to OUT, exit.", "OUT"};
+    QCommandLineOption size{"size", "Window size for --screenshot, WIDTHxHEIGHT.", "WxH", "1400x900"};
+    QCommandLineOption range{"range", "Show this time range once loaded (ns on the report's timeline).", "START:END"};
+    QCommandLineOption theme{"theme", "Colours for this run: system, light or dark (View > Theme remembers one).", "NAME"};
+    QCommandLineOption verbose{"verbose", "Debug lines in the log, and the log on stderr too."};
+
+    void addTo(QCommandLineParser& parser) const {
+        parser.setApplicationDescription("Timeline viewer for GPU and CPU profiler reports");
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({screenshot, size, range, theme, verbose});
+        parser.addPositionalArgument("files", "Reports to open (the bundled sample when none).", "[FILE...]");
+    }
+};
+
+void nameApplication() {
+    QCoreApplication::setOrganizationName("Lanescope");
+    QCoreApplication::setApplicationName("Lanescope");
+    QCoreApplication::setApplicationVersion(LANESCOPE_VERSION);
+}
+
+// --version and --help print text and exit: they need no display (over ssh, in scripts).
+bool onlyAsksForText(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--version" || arg == "-v" || arg == "--help" || arg == "-h" || arg == "--help-all") return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    const Options options;
+    if (onlyAsksForText(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        nameApplication();
+        QCommandLineParser parser;
+        options.addTo(parser);
+        parser.process(app);  // prints and exits
+        return 0;
+    }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName("Lanescope");
-    QApplication::setApplicationName("Lanescope");
-    QApplication::setApplicationVersion(LANESCOPE_VERSION);
+    nameApplication();
     QGuiApplication::setDesktopFileName("lanescope");  // matches lanescope.desktop: the task bar finds the icon
     QApplication::setWindowIcon(lanescope::applicationIcon());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("Timeline viewer for GPU and CPU profiler reports");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption screenshot("screenshot", "Open the files, save a PNG of the window to OUT, exit.", "OUT");
-    const QCommandLineOption size("size", "Window size for --screenshot, WIDTHxHEIGHT.", "WxH", "1400x900");
-    const QCommandLineOption range("range", "Show this time range once loaded (ns on the report's timeline).", "START:END");
-    const QCommandLineOption theme("theme", "Colours for this run: system, light or dark (View > Theme remembers one).", "NAME");
-    const QCommandLineOption verbose("verbose", "Debug lines in the log, and the log on stderr too.");
-    parser.addOptions({screenshot, size, range, theme, verbose});
-    parser.addPositionalArgument("files", "Reports to open (the bundled sample when none).", "[FILE...]");
+    options.addTo(parser);
     parser.process(app);
+    const auto& [screenshot, size, range, theme, verbose] = options;
 
     const std::filesystem::path log = lanescope::logging::init("lanescope", true, parser.isSet(verbose));
     spdlog::info("lanescope {} starting: Qt {}, platform {}, log {}", LANESCOPE_VERSION, qVersion(),

@@ -143,6 +143,19 @@ foreach(type_glob x-nsys-rep:*.nsys-rep x-nsys-rep:*.qdrep x-nsys-sqlite:*.nsys.
   endif()
 endforeach()
 
+# Both installed programs print the version from CMake, the viewer with no display at all.
+foreach(program_expected "lanescope=Lanescope ${VERSION}" "lanescope-cli=lanescope-cli ${VERSION}")
+  string(REPLACE "=" ";" pe "${program_expected}")
+  list(GET pe 0 program)
+  list(GET pe 1 expected)
+  run(${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY --unset=QT_QPA_PLATFORM
+      ${WORK_DIR}/root/usr/bin/${program} --version)
+  string(STRIP "${RUN_OUT}" printed)
+  if(NOT printed STREQUAL expected)
+    message(FATAL_ERROR "${program} --version printed '${printed}', expected '${expected}'")
+  endif()
+endforeach()
+
 # The viewer starts from where the package puts it, under Xvfb, and with no file given shows the
 # sample report the package installed beside it (not the one in the source tree): its log names
 # the file it imported and its screenshot is a full window, not an empty one.
