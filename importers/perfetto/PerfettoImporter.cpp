@@ -11,11 +11,13 @@
 //   `perfetto_kind_mixed_on_track`). Other slices are EventKind::NvtxRange events of a
 //   LaneKind::Nvtx lane whose payload is one shared Report::nvtx row (has_color = false), and
 //   their debug annotations are counted as `perfetto_debug_annotations_ignored`. Instants go
-//   to the lane's instants. A GPU stream track named "... Stream <n>" gives the stream id; a
-//   track "<process> [<pid>], context <n>" between a GPU and its lanes their process and context. A parentless named track "GPU <n>: <name>" (as PerfettoWriter writes GPUs)
-//   becomes a Gpu and owns the lanes and counters below it; a child track named "NCCL" of
-//   such a GPU track (or "NCCL [row d]") becomes a LaneKind::Nccl lane (derived copies,
-//   as in nsys reports).
+//   to the lane's instants. Sibling tracks "<name> [row d]" (PerfettoWriter's rows of a lane
+//   whose events overlap without nesting) are one lane named <name>.
+// - A parentless named track "GPU <n>: <name>" (as PerfettoWriter writes GPUs) becomes a Gpu
+//   and owns the lanes and counters below it; below it, a track "<process> [<pid>], context
+//   <n>" gives its lanes their process and CUDA context, a track named "... Stream <n>" its
+//   stream id, and a track named "NCCL" becomes a LaneKind::Nccl lane (derived copies, as in
+//   nsys reports).
 // - Counter tracks (or tracks receiving counter values) -> Report::counters.
 // - Begin/end pair per track with a stack (as Perfetto does). Ends without a begin are
 //   counted as `perfetto_unmatched_end`, begins never ended as `perfetto_unterminated_slice`
@@ -37,6 +39,7 @@
 #include <unordered_set>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -83,6 +86,7 @@ struct Track {
     std::vector<int64_t> counterTime;
     std::vector<double> counterValue;
     std::vector<OpenSlice> stack;
+    std::optional<EventKind> instantKind;  // the category of its first instant, if it names a kind
 };
 
 struct Sequence {
@@ -111,6 +115,25 @@ bool parseGpuTrackName(const std::string& name, int64_t& device, std::string& gp
     device = n;
     gpuName = name.substr(i + 2);
     return true;
+}
+
+// "Stream 7" for "Stream 7 [row 1]" (PerfettoWriter's track per row of a lane whose events
+// overlap without nesting); "" for any other name.
+std::string rowTrackBaseName(const std::string& name) {
+    constexpr std::string_view kRow = " [row ";
+    const size_t at = name.rfind(kRow);
+    if (at == std::string::npos || at == 0 || name.back() != ']') return {};
+    const size_t digits = at + kRow.size();
+    if (digits + 1 >= name.size()) return {};
+    for (size_t i = digits; i + 1 < name.size(); ++i)
+        if (!std::isdigit(static_cast<unsigned char>(name[i]))) return {};
+    return name.substr(0, at);
+}
+
+template <typename T>
+void appendColumn(std::vector<T>& to, std::vector<T>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+    std::vector<T>().swap(from);
 }
 
 // "python3 [1365], context 1" or "python3 [1365]": a GPU's work for one process (PerfettoWriter).
@@ -215,8 +238,9 @@ public:
 
 private:
     bool isStartEnd(EventKind kind, uint32_t payload) const;
-    // The kind of lane a track's events go to: that of its first slice (Nvtx when none).
-    LaneKind laneKind(const IntervalColumns& events) const;
+    // The kind of lane a track's events go to: that of its first slice, or of its first
+    // instant's category when it has no slice (Nvtx when neither names one).
+    LaneKind laneKind(const Track& t) const;
     // The stream id in a track name such as "Stream 7" or "Sync, stream 7"; -1 without one.
     static int64_t streamOf(const std::string& trackName);
     bool seenSequence(uint32_t id) { return !seenSequences_.insert(id).second; }
@@ -302,6 +326,7 @@ private:
             }
             case pb::TrackEvent::TYPE_INSTANT: {
                 Track& t = track(uuid);
+                if (t.instants.size() == 0) t.instantKind = kindOf(e, seq);
                 t.instants.time_ns.push_back(ts);
                 t.instants.name_id.push_back(name());
                 t.instants.payload.push_back(0);
@@ -382,9 +407,9 @@ bool Builder::isStartEnd(EventKind kind, uint32_t payload) const {
     return kind == EventKind::NvtxRange && payload < r_.nvtx.size() && r_.nvtx[payload].start_end;
 }
 
-LaneKind Builder::laneKind(const IntervalColumns& events) const {
-    if (events.size() == 0) return LaneKind::Nvtx;
-    return laneKindOf(events.kind[0], isStartEnd(events.kind[0], events.payload[0]));
+LaneKind Builder::laneKind(const Track& t) const {
+    if (t.events.size() == 0) return t.instantKind ? laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
+    return laneKindOf(t.events.kind[0], isStartEnd(t.events.kind[0], t.events.payload[0]));
 }
 
 int64_t Builder::streamOf(const std::string& trackName) {
@@ -431,6 +456,26 @@ void Builder::finish() {
             }
         }
     }
+    // The rows of one lane, split into "<name> [row d]" tracks, are one lane again: the events
+    // of the later rows move to the first row's track, which takes the lane's name.
+    std::map<std::pair<uint64_t, std::string>, size_t> firstRow;  // (parent, name) -> track
+    for (size_t i = 0; i < tracks_.size(); ++i) {
+        Track& t = tracks_[i];
+        std::string base = rowTrackBaseName(t.name);
+        if (base.empty()) continue;
+        auto [it, first] = firstRow.try_emplace({t.parent, base}, i);
+        t.name = std::move(base);
+        if (first) continue;
+        Track& into = tracks_[it->second];
+        appendColumn(into.events.start_ns, t.events.start_ns);
+        appendColumn(into.events.end_ns, t.events.end_ns);
+        appendColumn(into.events.name_id, t.events.name_id);
+        appendColumn(into.events.payload, t.events.payload);
+        appendColumn(into.events.kind, t.events.kind);
+        appendColumn(into.instants.time_ns, t.instants.time_ns);
+        appendColumn(into.instants.name_id, t.instants.name_id);
+        appendColumn(into.instants.payload, t.instants.payload);
+    }
     // Under a GPU, a track named for a process and context owns that process's lanes there.
     std::vector<int64_t> contextOf(tracks_.size(), -1);
     for (size_t i = 0; i < tracks_.size(); ++i) {
@@ -470,11 +515,11 @@ void Builder::finish() {
         owner(i, thread, process, gpu, parentIndex);
         if (t.events.size() > 0 || t.instants.size() > 0) {
             Lane lane;
-            const bool ncclName = t.name == "NCCL" || t.name.starts_with("NCCL [row ");
+            const bool ncclName = t.name == "NCCL";
             if (ncclName && parentIndex != SIZE_MAX && gpuOf[parentIndex] >= 0) {
                 lane.kind = LaneKind::Nccl;  // copies of kernels and NVTX ranges: both kinds stay
             } else {
-                lane.kind = laneKind(t.events);
+                lane.kind = laneKind(t);
                 for (size_t e = 0; e < t.events.size(); ++e) {
                     if (laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
                         continue;

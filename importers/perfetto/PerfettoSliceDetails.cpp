@@ -113,6 +113,16 @@ LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
     return LaneKind::Nvtx;
 }
 
+EventKind eventKindHeldBy(LaneKind kind) {
+    switch (kind) {
+        case LaneKind::OsRuntime: return EventKind::OsRuntimeCall;
+        case LaneKind::CudaApi: return EventKind::CudaApiCall;
+        case LaneKind::GpuStream: return EventKind::Kernel;
+        case LaneKind::CudaSync: return EventKind::Sync;
+        default: return EventKind::NvtxRange;
+    }
+}
+
 uint32_t SliceDetailsReader::payload(EventKind kind, const SliceAnnotations& a) {
     const auto correlation = narrow<uint32_t>(firstInteger(find(a, "Correlation id")));
     auto row = [](const auto& table) { return static_cast<uint32_t>(table.size() - 1); };

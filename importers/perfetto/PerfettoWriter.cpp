@@ -290,9 +290,11 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
             }
             e->set_name_iid(uint64_t{op.name} + 1);
         }
-        if (op.type == OpType::Begin) {
-            // The event's kind as its category, which the importer reads back.
-            const std::string_view category = perfettoCategory(report.lanes[op.a].events.kind[op.b]);
+        // The event's kind as its category (an instant: its lane's), which the importer reads back.
+        if (op.type == OpType::Begin || op.type == OpType::Instant) {
+            const Lane& lane = report.lanes[op.a];
+            const std::string_view category = perfettoCategory(
+                op.type == OpType::Begin ? lane.events.kind[op.b] : eventKindHeldBy(lane.kind));
             auto [cat, addedCategory] = categories.try_emplace(category, categories.size() + 1);
             if (addedCategory) {
                 pb::EventCategory* c = packet.mutable_interned_data()->add_event_categories();
@@ -300,6 +302,8 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
                 c->set_name(std::string(category));
             }
             e->add_category_iids(cat->second);
+        }
+        if (op.type == OpType::Begin) {
             // The event's own fields (kernel launch configuration, bytes, correlation id, NVTX
             // domain...), as the Details panel lists them after the generic ones.
             const std::vector<DetailField> fields = eventDetails(report, {op.a, op.b});
