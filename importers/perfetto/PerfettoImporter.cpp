@@ -99,13 +99,23 @@ struct Sequence {
     void clear() { *this = Sequence{}; }
 };
 
+// Reads the decimal number at name[i..], moving i past it. False when there is none, or when
+// it reaches 2^40 (no id in a track name is that large).
+bool readNumber(const std::string& name, size_t& i, int64_t& value) {
+    const size_t first = i;
+    value = 0;
+    for (; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])); ++i) {
+        if (value >= (int64_t{1} << 40)) return false;
+        value = value * 10 + (name[i] - '0');
+    }
+    return i > first;
+}
+
 bool parseGpuTrackName(const std::string& name, int64_t& device, std::string& gpuName) {
     if (!name.starts_with("GPU ")) return false;
     size_t i = 4;
-    if (i >= name.size() || !std::isdigit(static_cast<unsigned char>(name[i]))) return false;
     int64_t n = 0;
-    while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && n < (int64_t{1} << 40))
-        n = n * 10 + (name[i++] - '0');
+    if (!readNumber(name, i, n)) return false;
     if (i == name.size()) {
         device = n;
         gpuName = name;
@@ -123,10 +133,9 @@ std::string rowTrackBaseName(const std::string& name) {
     constexpr std::string_view kRow = " [row ";
     const size_t at = name.rfind(kRow);
     if (at == std::string::npos || at == 0 || name.back() != ']') return {};
-    const size_t digits = at + kRow.size();
-    if (digits + 1 >= name.size()) return {};
-    for (size_t i = digits; i + 1 < name.size(); ++i)
-        if (!std::isdigit(static_cast<unsigned char>(name[i]))) return {};
+    size_t i = at + kRow.size();
+    int64_t row = 0;
+    if (!readNumber(name, i, row) || i + 1 != name.size()) return {};
     return name.substr(0, at);
 }
 
@@ -141,23 +150,13 @@ bool parseGpuProcessTrackName(const std::string& name, int64_t& pid, int64_t& co
     const size_t open = name.rfind(" [");
     if (open == std::string::npos) return false;
     size_t i = open + 2;
-    const size_t digits = i;
-    pid = 0;
-    for (; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && pid < (int64_t{1} << 40); ++i)
-        pid = pid * 10 + (name[i] - '0');
-    if (i == digits || i >= name.size() || name[i] != ']') return false;
+    if (!readNumber(name, i, pid) || i >= name.size() || name[i] != ']') return false;
     context = -1;
     if (++i == name.size()) return true;
     constexpr std::string_view kContext = ", context ";
     if (name.compare(i, kContext.size(), kContext) != 0) return false;
     i += kContext.size();
-    if (i == name.size()) return false;
-    context = 0;
-    for (; i < name.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(name[i])) || context >= (int64_t{1} << 40)) return false;
-        context = context * 10 + (name[i] - '0');
-    }
-    return true;
+    return readNumber(name, i, context) && i == name.size();
 }
 
 bool inflateAll(const std::string& in, std::string& out);
@@ -291,6 +290,7 @@ private:
             return;
         }
         const auto ts = static_cast<int64_t>(p.timestamp());
+        const std::optional<EventKind> kind = kindOf(e, seq);  // from the category, if it names one
         auto name = [&]() -> uint32_t {
             if (e.has_name()) return r_.strings.intern(e.name());
             if (e.has_name_iid()) {
@@ -303,7 +303,6 @@ private:
         switch (e.type()) {
             case pb::TrackEvent::TYPE_SLICE_BEGIN: {
                 const uint32_t sliceName = name();
-                const std::optional<EventKind> kind = kindOf(e, seq);
                 const uint32_t payload = kind ? details_.payload(*kind, annotations(e, seq)) : kNoPayload;
                 track(uuid).stack.push_back({ts, sliceName, kind.value_or(EventKind::NvtxRange), payload});
                 break;
@@ -326,7 +325,7 @@ private:
             }
             case pb::TrackEvent::TYPE_INSTANT: {
                 Track& t = track(uuid);
-                if (t.instants.size() == 0) t.instantKind = kindOf(e, seq);
+                if (t.instants.size() == 0) t.instantKind = kind;
                 t.instants.time_ns.push_back(ts);
                 t.instants.name_id.push_back(name());
                 t.instants.payload.push_back(0);
@@ -338,7 +337,7 @@ private:
                 break;
             default: ++r_.diagnostics["perfetto_untyped_event_ignored"]; break;
         }
-        if (e.debug_annotations_size() > 0 && !(e.type() == pb::TrackEvent::TYPE_SLICE_BEGIN && kindOf(e, seq)))
+        if (e.debug_annotations_size() > 0 && !(e.type() == pb::TrackEvent::TYPE_SLICE_BEGIN && kind))
             r_.diagnostics["perfetto_debug_annotations_ignored"] += static_cast<uint64_t>(e.debug_annotations_size());
         const auto& extra = e.extra_counter_track_uuids_size() > 0
                                 ? std::vector<uint64_t>(e.extra_counter_track_uuids().begin(), e.extra_counter_track_uuids().end())
@@ -415,14 +414,9 @@ LaneKind Builder::laneKind(const Track& t) const {
 int64_t Builder::streamOf(const std::string& trackName) {
     const size_t at = trackName.rfind("tream ");
     if (at == std::string::npos) return -1;
-    int64_t id = 0;
     size_t i = at + 6;
-    if (i >= trackName.size()) return -1;
-    for (; i < trackName.size() && std::isdigit(static_cast<unsigned char>(trackName[i])); ++i) {
-        if (id > (int64_t{1} << 40)) return -1;
-        id = id * 10 + (trackName[i] - '0');
-    }
-    return i == at + 6 ? -1 : id;
+    int64_t id = 0;
+    return readNumber(trackName, i, id) ? id : -1;
 }
 
 void Builder::finish() {
