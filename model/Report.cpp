@@ -1,5 +1,7 @@
 #include "model/Report.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace lanescope {
@@ -86,5 +88,30 @@ size_t Report::memoryBytes() const {
 }
 
 std::string Metadata::fileName() const { return std::filesystem::path(source_path).filename().string(); }
+
+int rankOf(const Report& report) {
+    if (report.meta.rank >= 0) return report.meta.rank;
+    std::string name = report.meta.fileName();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (size_t at = name.find("rank"); at != std::string::npos; at = name.find("rank", at + 1)) {
+        size_t i = at + 4;
+        while (i < name.size() && (name[i] == '_' || name[i] == '-' || name[i] == '.')) ++i;
+        int rank = -1;
+        for (; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && rank < 1'000'000; ++i)
+            rank = std::max(rank, 0) * 10 + (name[i] - '0');
+        if (rank >= 0) return rank;
+    }
+    return -1;
+}
+
+std::string rankLabel(const Report& report) {
+    const int rank = rankOf(report);
+    return rank >= 0 ? "rank " + std::to_string(rank) : report.meta.fileName();
+}
+
+std::string reportTitle(const Report& report) {
+    const int rank = rankOf(report);
+    return rank >= 0 ? "rank " + std::to_string(rank) + " · " + report.meta.fileName() : report.meta.fileName();
+}
 
 }  // namespace lanescope

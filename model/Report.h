@@ -95,4 +95,12 @@ struct Report {
     std::string_view str(uint32_t id) const { return strings.str(id); }
 };
 
+// The rank a report belongs to: its own metadata (Kineto distributedInfo), else "rank<N>"
+// in its file name (ddp_rank1.sqlite), else -1.
+int rankOf(const Report& report);
+// "rank 1", or the file name when the rank is unknown.
+std::string rankLabel(const Report& report);
+// "rank 1 · ddp_rank1.sqlite", or the file name when the rank is unknown.
+std::string reportTitle(const Report& report);
+
 }  // namespace lanescope

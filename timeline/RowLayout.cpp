@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "model/RankCompare.h"
+#include "model/Report.h"
 
 namespace lanescope {
 

@@ -43,7 +43,7 @@ public:
 
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     // Where each report sits on the shared timeline: ns added to its own times (the ranks of one
-    // job aligned, see model/RankAlignment.h). Missing entries are 0. Keeps the zoom.
+    // job aligned, see analysis/ranks/RankAlignment.h). Missing entries are 0. Keeps the zoom.
     void setReportOffsets(std::vector<int64_t> offsets_ns);
     int64_t reportOffset(int report) const {
         return report >= 0 && size_t(report) < offsets_.size() ? offsets_[size_t(report)] : 0;

@@ -5,9 +5,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "model/GpuGaps.h"
-#include "model/GpuUtilization.h"
-#include "model/Rules.h"
+#include "analysis/GpuGaps.h"
+#include "analysis/Registry.h"
 
 namespace lanescope::cli {
 namespace {
@@ -44,20 +43,15 @@ int runAnalyze(int argc, char** argv, int first) {
     if (!spec) return usage(specError);
     const std::string name = spec->name;
     const RuleOptions& options = spec->options;
-    const auto& rules = ruleNames();
-    if (name != "gpu_gaps" && std::find(rules.begin(), rules.end(), name) == rules.end())
-        return usage("unknown rule " + name);
-
+    const RuleEntry* rule = findRule(name);
+    if (!rule) return usage("unknown rule " + name);
     GapOptions gapOptions;
-    if (name == "gpu_gaps") {
-        for (const auto& [key, value] : options.values) {
-            char* end = nullptr;
-            if (key == "gap") gapOptions.gap_ms = std::strtod(value.c_str(), &end);
-            else if (key == "rows") gapOptions.rows = std::strtoll(value.c_str(), &end, 10);
-            else return usage("gpu_gaps takes gap=MS and rows=N");
-            if (!end || *end || value.empty()) return usage("bad value for " + key + ": " + value);
+    if (name == "gpu_gaps") {  // checked before the report is read: a usage error, exit 1
+        try {
+            gapOptions = gapOptionsFrom(options);
+        } catch (const std::invalid_argument& e) {
+            return usage(e.what());
         }
-        if (gapOptions.gap_ms < 0) return usage("gap must be >= 0");
     }
     auto report = loadReport(args.positional[0]);
     if (!report) return kExitBadInput;
@@ -65,11 +59,11 @@ int runAnalyze(int argc, char** argv, int first) {
     std::vector<GpuGap> gaps;
     StatsTable table;
     try {
-        if (name == "gpu_gaps") {
+        if (name == "gpu_gaps") {  // the gaps themselves, for their causes below
             gaps = findGpuGaps(*report, gapOptions);
             table = gpuGapsTable(*report, gaps);
         } else {
-            table = runRule(*report, name, options)->table;
+            table = rule->run(*report, options).table;
         }
     } catch (const std::invalid_argument& e) {  // a rule's option out of range
         return usage(e.what());

@@ -6,7 +6,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "model/RankCompare.h"
+#include "analysis/ranks/RankCompare.h"
 
 namespace lanescope::cli {
 namespace {

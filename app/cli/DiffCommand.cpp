@@ -5,7 +5,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "model/RunDiff.h"
+#include "analysis/ranks/RunDiff.h"
 
 namespace lanescope::cli {
 namespace {

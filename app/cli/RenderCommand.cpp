@@ -4,7 +4,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "model/NvtxProjection.h"
+#include "analysis/NvtxProjection.h"
 #include "timeline/TimelineView.h"
 
 namespace lanescope::cli {

@@ -6,29 +6,17 @@
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "model/NsysStats.h"
-#include "model/NvtxProjection.h"
+#include "analysis/Registry.h"
 
 namespace lanescope::cli {
 namespace {
 
-constexpr std::string_view kProjection = "nvtx_gpu_proj_sum";
-
-// NVTX ranges projected onto the GPU, counting the ranges lying wholly inside `range`.
-StatsTable projectionTable(const Report& report, TimeRange range) {
-    std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
-    std::erase_if(projected, [&](const ProjectedRange& p) {
-        const IntervalColumns& ev = report.lanes[p.range.lane].events;
-        return !range.contains(ev.start_ns[p.range.index], ev.end_ns[p.range.index]);
-    });
-    return nvtxGpuProjSum(report, projected);
+std::string usageText() {
+    std::string names;
+    for (const StatsReportEntry& entry : statsReports()) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    return "usage: lanescope-cli stats FILE --report NAME[,NAME...] [--format csv|json|table] "
+           "[--range START_NS:END_NS]\n  NAME: " + names + "\n";
 }
-
-constexpr const char* kUsage =
-    "usage: lanescope-cli stats FILE --report NAME[,NAME...] [--format csv|json|table] "
-    "[--range START_NS:END_NS]\n"
-    "  NAME: cuda_gpu_kern_sum, cuda_api_sum, nvtx_sum, cuda_gpu_mem_time_sum, "
-    "cuda_gpu_mem_size_sum, osrt_sum, nvtx_gpu_proj_sum\n";
 
 std::vector<std::string> splitNames(const std::string& list) {
     std::vector<std::string> names;
@@ -78,7 +66,7 @@ int runStats(int argc, char** argv, int first) {
     const ParsedArgs args = parseArgs(argc, argv, first, {"report", "format", "range"});
     const std::string format = args.options.count("format") ? args.options.at("format") : "table";
     auto usage = [&](const std::string& why) {
-        std::fprintf(stderr, "lanescope-cli stats: %s\n%s", why.c_str(), kUsage);
+        std::fprintf(stderr, "lanescope-cli stats: %s\n%s", why.c_str(), usageText().c_str());
         return kExitUsage;
     };
     if (!args.error.empty()) return usage(args.error);
@@ -86,10 +74,10 @@ int runStats(int argc, char** argv, int first) {
     if (!args.options.count("report")) return usage("--report is required");
     if (format != "csv" && format != "json" && format != "table") return usage("unknown --format " + format);
     const auto names = splitNames(args.options.at("report"));
+    std::vector<const StatsReportEntry*> entries;
     for (const auto& name : names) {
-        const auto& known = statsReportNames();
-        if (std::find(known.begin(), known.end(), name) == known.end() && name != kProjection)
-            return usage("unknown report " + name);
+        entries.push_back(findStatsReport(name));
+        if (!entries.back()) return usage("unknown report " + name);
     }
     TimeRange range;
     if (args.options.count("range")) {
@@ -103,10 +91,9 @@ int runStats(int argc, char** argv, int first) {
     std::string out;
     JsonWriter json;
     if (format == "json") json.beginArray();
-    for (const auto& name : names) {
-        const StatsTable table = name == kProjection ? projectionTable(*report, range)
-                                                     : *computeStats(*report, name, range);
-        if (format == "csv") out += (names.size() > 1 ? "# " + name + "\n" : "") + toCsv(table);
+    for (const StatsReportEntry* entry : entries) {
+        const StatsTable table = entry->compute(*report, range);
+        if (format == "csv") out += (entries.size() > 1 ? "# " + std::string(entry->name) + "\n" : "") + toCsv(table);
         else if (format == "json") appendJson(json, table);
         else out += textTable(table);
     }

@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "model/RankCompare.h"
+#include "analysis/ranks/RankCompare.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"
 

@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "model/RankCompare.h"
+#include "analysis/ranks/RankCompare.h"
 
 namespace lanescope {
 namespace {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "model/Report.h"
-#include "model/RunDiff.h"
+#include "analysis/ranks/RunDiff.h"
 
 class QComboBox;
 class QLabel;
@@ -14,7 +14,7 @@ namespace lanescope {
 
 // Run-to-run diff of two open reports (baseline, candidate): every kernel, CUDA API and NVTX
 // name with count, total and mean before and after, the change and the ratio, added and
-// removed names first by size of change (model/RunDiff.h, the same as `lanescope-cli diff`).
+// removed names first by size of change (analysis/ranks/RunDiff.h, the same as `lanescope-cli diff`).
 // Computed off the GUI thread. Double-clicking a row finds that name's longest instance in
 // the candidate (or the baseline when removed).
 class DiffPanel : public QWidget {

@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "model/GpuGaps.h"
+#include "analysis/GpuGaps.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"
 

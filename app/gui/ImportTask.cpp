@@ -9,7 +9,7 @@
 #include <chrono>
 
 #include "app/log/ImportLog.h"
-#include "model/NvtxProjection.h"
+#include "analysis/NvtxProjection.h"
 
 namespace lanescope {
 namespace {

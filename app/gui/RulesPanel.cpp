@@ -12,7 +12,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <stdexcept>
 
-#include "model/GpuUtilization.h"
+#include "analysis/Registry.h"
 
 namespace lanescope {
 
@@ -23,7 +23,9 @@ RulesPanel::RulesPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent
     report_ = new QComboBox;
     report_->setToolTip("Report the rule runs on");
     rule_ = new QComboBox;
-    for (std::string_view name : ruleNames()) rule_->addItem(QString::fromUtf8(name.data(), qsizetype(name.size())));
+    for (const RuleEntry& rule : rules())
+        if (rule.name != "gpu_gaps")  // the GPU gaps panel shows those, with their causes
+            rule_->addItem(QString::fromUtf8(rule.name.data(), qsizetype(rule.name.size())));
     rule_->setToolTip("cuda_api_sync: synchronizing CUDA calls; cuda_memcpy_async: async copies of pageable memory;\n"
                       "cuda_memcpy_sync / cuda_memset_sync: synchronous copies and sets; gpu_time_util: low GPU use");
     options_ = new QLineEdit;
@@ -111,7 +113,9 @@ void RulesPanel::recompute() {
         const auto parsed = parseRuleSpec(spec, &error);
         if (!parsed) return Outcome{{}, QString::fromStdString(error)};
         try {
-            outcome.result = *runRule(*report, parsed->name, parsed->options);
+            const RuleEntry* rule = findRule(parsed->name);
+            if (!rule) return Outcome{{}, "unknown rule " + QString::fromStdString(parsed->name)};
+            outcome.result = rule->run(*report, parsed->options);
         } catch (const std::invalid_argument& e) {
             outcome.error = e.what();
         }

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "model/Report.h"
-#include "model/Rules.h"
+#include "analysis/Rules.h"
 #include "timeline/TimelineView.h"
 
 class QComboBox;

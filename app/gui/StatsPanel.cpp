@@ -25,19 +25,13 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "model/NsysStats.h"
+#include "analysis/Registry.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
 namespace {
 
-struct TabSpec {
-    const char* report;
-    const char* title;
-};
-constexpr TabSpec kTabs[] = {{"cuda_gpu_kern_sum", "Kernels"},          {"cuda_api_sum", "CUDA API"},
-                             {"cuda_gpu_mem_time_sum", "Memory (time)"}, {"cuda_gpu_mem_size_sum", "Memory (size)"},
-                             {"nvtx_sum", "NVTX"},                      {"osrt_sum", "OS runtime"}};
+QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
 
 constexpr int kSortRole = Qt::UserRole + 1;
 
@@ -82,7 +76,7 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     layout->addWidget(tabs_, 1);
-    for (const TabSpec& spec : kTabs) {
+    for (const StatsReportEntry& spec : statsReports()) {  // one tab per report, in registry order
         auto* page = new QWidget;
         auto* pageLayout = new QVBoxLayout(page);
         pageLayout->setContentsMargins(0, 2, 0, 0);
@@ -110,8 +104,8 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
         connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
         pageLayout->addWidget(filter);
         pageLayout->addWidget(view, 1);
-        tabs_->addTab(page, spec.title);
-        tabList_.push_back({spec.report, view, model, {}});
+        tabs_->addTab(page, qs(spec.title));
+        tabList_.push_back({qs(spec.name), view, model, {}});
     }
     for (size_t i = 0; i < tabList_.size(); ++i) {
         QTableView* view = tabList_[i].view;
@@ -217,14 +211,7 @@ void StatsPanel::recompute() {
                 }
             });
     });
-    watcher->setFuture(QtConcurrent::run([report, range] {
-        std::vector<StatsTable> all = computeAllStats(*report, range, 2);
-        Result tables;  // in tab order
-        for (const TabSpec& spec : kTabs)
-            for (StatsTable& t : all)
-                if (t.name == spec.report) tables.push_back(t);
-        return tables;
-    }));
+    watcher->setFuture(QtConcurrent::run([report, range] { return computeAllStats(*report, range, 2); }));  // in tab order
 }
 
 void StatsPanel::fill(Tab& tab, StatsTable table) {

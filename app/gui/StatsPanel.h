@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "model/Report.h"
-#include "model/StatsTable.h"
+#include "analysis/StatsTable.h"
 #include "model/TimeRange.h"
 
 class QComboBox;

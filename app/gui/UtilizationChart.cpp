@@ -13,7 +13,7 @@
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "model/GpuUtilization.h"
+#include "analysis/GpuUtilization.h"
 
 namespace lanescope {
 namespace {

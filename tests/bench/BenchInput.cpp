@@ -9,7 +9,7 @@
 
 #include "importers/Importer.h"
 #include "tests/bench/Commands.h"
-#include "tests/bench/SyntheticReport.h"
+#include "tests/support/SyntheticReport.h"
 
 namespace lanescope::bench {
 namespace {

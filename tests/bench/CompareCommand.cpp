@@ -8,11 +8,11 @@
 
 #include "app/gui/ComparePanel.h"
 #include "importers/ImportFiles.h"
-#include "model/RankCompare.h"
+#include "analysis/ranks/RankCompare.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
-#include "tests/bench/SyntheticReport.h"
+#include "tests/support/SyntheticReport.h"
 
 namespace lanescope::bench {
 namespace {

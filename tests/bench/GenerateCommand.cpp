@@ -5,7 +5,7 @@
 #include "tests/bench/KinetoTraceWriter.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
-#include "tests/bench/SyntheticReport.h"
+#include "tests/support/SyntheticReport.h"
 
 namespace lanescope::bench {
 

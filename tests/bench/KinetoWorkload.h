@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tests/bench/Rng.h"
+#include "tests/support/Rng.h"
 
 namespace lanescope::bench {
 

@@ -9,7 +9,7 @@
 #include "tests/bench/Args.h"
 #include "tests/bench/BenchInput.h"
 #include "tests/bench/Commands.h"
-#include "model/NvtxProjection.h"
+#include "analysis/NvtxProjection.h"
 #include "tests/bench/Measure.h"
 #include "timeline/TimelineView.h"
 

@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "importers/Importer.h"
-#include "model/GpuGaps.h"
-#include "model/NsysStats.h"
+#include "analysis/GpuGaps.h"
+#include "analysis/Registry.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"

@@ -16,9 +16,9 @@
 #include "app/gui/ComparePanel.h"
 #include "app/gui/DiffPanel.h"
 #include <QDockWidget>
-#include "model/NsysStats.h"
+#include "analysis/Registry.h"
 #include "app/gui/MainWindow.h"
-#include "tests/bench/SyntheticReport.h"
+#include "tests/support/SyntheticReport.h"
 #include "timeline/TimelineView.h"
 
 using namespace lanescope;

@@ -13,7 +13,7 @@
 #include <stop_token>
 
 #include "ImportHelpers.h"
-#include "tests/bench/SyntheticReport.h"
+#include "tests/support/SyntheticReport.h"
 
 using namespace lanescope;
 using namespace lanescope::test;

@@ -8,7 +8,7 @@
 
 #include "TestPaths.h"
 #include "importers/Importer.h"
-#include "model/NvtxProjection.h"
+#include "analysis/NvtxProjection.h"
 
 namespace lanescope::test {
 

@@ -7,7 +7,7 @@
 #include "TestPaths.h"
 #include "importers/Importer.h"
 #include "importers/kineto/KinetoImporter.h"
-#include "model/NsysStats.h"
+#include "analysis/Registry.h"
 
 using namespace lanescope;
 using namespace lanescope::test;

@@ -11,8 +11,8 @@
 #include "ImportHelpers.h"
 #include "importers/perfetto/PerfettoImporter.h"
 #include "importers/perfetto/PerfettoWriter.h"
-#include "model/NsysStats.h"
-#include "model/NvtxProjection.h"
+#include "analysis/Registry.h"
+#include "analysis/NvtxProjection.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
 using namespace lanescope;
@@ -145,7 +145,8 @@ TEST_CASE("perfetto: every corpus report round-trips through an export") {
         if (a.kernels > 0) CHECK(stats.flows > 0);
         // Details, correlation ids, processes, streams and contexts come back too: every
         // statistic is the same table, and exporting the reimport links the same launches.
-        for (std::string_view report : statsReportNames()) {
+        for (const StatsReportEntry& entry : statsReports()) {
+            const std::string_view report = entry.name;
             INFO(report);
             CHECK(toCsv(*computeStats(*back, report)) == toCsv(*computeStats(*original, report)));
         }

@@ -2,7 +2,7 @@
 
 #include "CsvCompare.h"
 #include "ImportHelpers.h"
-#include "model/NsysStats.h"
+#include "analysis/Registry.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -21,7 +21,8 @@ void checkSameTable(const std::string& expected, const std::string& actual) {
 TEST_CASE("stats CSV equals nsys stats 2025.3 on train_1gpu and both DDP ranks") {
     for (const char* report : {"train_1gpu", "ddp_rank0", "ddp_rank1"}) {
         const auto r = importOk(dataFile(std::string("nsys-2025.3/") + report + ".sqlite"));
-        for (std::string_view name : statsReportNames()) {
+        for (const StatsReportEntry& entry : statsReports()) {
+            const std::string_view name = entry.name;
             INFO(report << " " << name);
             const auto table = computeStats(*r, name);
             REQUIRE(table);

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "model/Correlation.h"
-#include "model/ReportSql.h"
+#include "support/ReportSql.h"
 
 using namespace lanescope;
 using namespace lanescope::test;

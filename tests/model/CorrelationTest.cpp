@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/Correlation.h"
-#include "model/TinyReport.h"
+#include "support/TinyReport.h"
 
 using namespace lanescope;
 using lanescope::test::TinyReport;

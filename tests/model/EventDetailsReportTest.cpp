@@ -2,7 +2,7 @@
 #include <cstdlib>
 
 #include "model/EventDetails.h"
-#include "model/ReportSql.h"
+#include "support/ReportSql.h"
 
 using namespace lanescope;
 using namespace lanescope::test;

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "model/Find.h"
-#include "model/ReportSql.h"
+#include "support/ReportSql.h"
 
 using namespace lanescope;
 using namespace lanescope::test;

@@ -1,0 +1,18 @@
+#pragma once
+#include "analysis/StatsTable.h"
+#include "model/Report.h"
+#include "model/TimeRange.h"
+
+namespace lanescope {
+
+// The summary reports of `nsys stats`, with its columns, units, rounding and row order
+// (total descending; ties by name), over the events lying wholly inside `range`. Found by
+// name through analysis/Registry.h.
+StatsTable cudaGpuKernSum(const Report& report, TimeRange range = TimeRange::all());
+StatsTable cudaApiSum(const Report& report, TimeRange range = TimeRange::all());
+StatsTable nvtxSum(const Report& report, TimeRange range = TimeRange::all());
+StatsTable cudaGpuMemTimeSum(const Report& report, TimeRange range = TimeRange::all());
+StatsTable cudaGpuMemSizeSum(const Report& report, TimeRange range = TimeRange::all());
+StatsTable osrtSum(const Report& report, TimeRange range = TimeRange::all());
+
+}  // namespace lanescope

@@ -1,0 +1,65 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "model/Find.h"
+#include "model/Report.h"
+#include "model/TimeRange.h"
+#include "analysis/StatsTable.h"
+
+namespace lanescope {
+
+// One NVTX range projected onto the GPU: the GPU work its CUDA calls launched.
+//
+// Nsight Systems' definition (`nsys stats -r nvtx_gpu_proj_trace` / `nvtx_gpu_proj_sum`):
+// a GPU operation (kernel, memcpy, memset) belongs to every NVTX range, push/pop or
+// start/end, of the thread whose CUDA API call launched it (same correlation id, same
+// process) when that call lies wholly inside the range (range.start <= call.start and
+// call.end <= range.end). Not only the innermost range: all ranges of the stack get it.
+struct ProjectedRange {
+    EventRef range;            // the NVTX range, in its Nvtx or NvtxStartEnd lane
+    int64_t gpu_start_ns = 0;  // start of the first of its GPU operations
+    int64_t gpu_end_ns = 0;    // end of the last one (the span, not the union of busy time)
+    // Its GPU operations counted as nsys counts them: distinct correlation ids of the
+    // launching calls, so a graph launch counts once (equal to the number of operations
+    // when every call launches one).
+    uint32_t gpu_ops = 0;
+    int32_t gpu = -1;  // index into Report::gpus when all its operations ran on one GPU, else -1
+    // nsys's stack level, 0 outermost: the number of ancestors of the range among all NVTX
+    // ranges of its thread (projected or not), the parent being the shortest other range
+    // that contains it (ties: the later one in (start, longer first, lane, index) order).
+    int32_t level = 0;
+    // Child ranges (ranges whose parent this is) that are themselves projected.
+    uint32_t children = 0;
+};
+
+// All push/pop and start/end ranges with at least one GPU operation, sorted by
+// gpu_start_ns, then longer projection first, then (lane, index). NCCL lane copies are
+// skipped (their originals are in the thread's own lanes). O(n log n): a CorrelationIndex,
+// binary searches per depth slice of the thread's NVTX lanes for each launching call, and
+// one sweep with a Fenwick tree for the parents.
+//
+// Differences from nsys, from what the model keeps: ranges without an end are dropped by the
+// importer (nsys extends them to the last NVTX timestamp), a start/end range ended on another
+// thread is kept on its start thread (nsys leaves it out), and GPU work with correlation
+// id 0 is never linked (nsys would join it to calls with id 0).
+std::vector<ProjectedRange> projectNvtxToGpu(const Report& report);
+
+// Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
+// as an NVTX event spanning its GPU work (name and colour of the range), frozen. Called once
+// by what shows a timeline (the viewer's import worker, `render`), not by the importers, so
+// the command line and statistics do not pay for it; ranges whose work ran on several GPUs
+// are left out.
+void addNvtxProjectionLanes(Report& report);
+
+// `nsys stats -r nvtx_gpu_proj_sum` of those projections, one row per range label
+// ("<domain>:<name>") and style: Range, Style, Total Proj Time (ns), Total Range Time (ns),
+// Range Instances, Proj Avg/Med/Min/Max/StdDev (ns), Total GPU Ops, Avg GPU Ops,
+// Avg Range Lvl, Avg Num Child. Sorted by total projected time descending (ties by label,
+// then style). Statistics as in analysis/Summary.h.
+StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange>& projections);
+
+// nvtx_gpu_proj_sum over the ranges lying wholly inside `range` (all of them by default).
+StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range);
+
+}  // namespace lanescope

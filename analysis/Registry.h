@@ -1,0 +1,48 @@
+#pragma once
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "analysis/Rules.h"
+#include "analysis/StatsTable.h"
+#include "model/Report.h"
+#include "model/TimeRange.h"
+
+namespace lanescope {
+
+// Every statistics report and rule Lanescope computes, found by name: the command line's
+// `stats --report` and `analyze --rule`, the viewer's Statistics and Rules panels and the
+// benchmarks all go through these two tables, so a new report or rule is added in one place
+// (analysis/Registry.cpp).
+
+// One `nsys stats` report, computed over the events lying wholly inside a time range.
+struct StatsReportEntry {
+    std::string_view name;   // nsys's report name, e.g. "cuda_gpu_kern_sum"
+    std::string_view title;  // for people, e.g. "CUDA kernels"
+    StatsTable (*compute)(const Report& report, TimeRange range);
+};
+
+// In the order the viewer shows them as tabs.
+const std::vector<StatsReportEntry>& statsReports();
+const StatsReportEntry* findStatsReport(std::string_view name);
+
+// One `nsys analyze` rule (and gpu_gaps), with its options ("name:opt=value").
+struct RuleEntry {
+    std::string_view name;   // e.g. "cuda_api_sync"
+    std::string_view title;  // for people
+    // Throws std::invalid_argument with nsys's message for a bad option.
+    RuleResult (*run)(const Report& report, const RuleOptions& options);
+};
+
+// In the order the viewer lists them.
+const std::vector<RuleEntry>& rules();
+const RuleEntry* findRule(std::string_view name);
+
+// Conveniences over the tables: one report by name (nullopt when unknown), and every report
+// computed on up to `threads` threads, in statsReports() order.
+std::optional<StatsTable> computeStats(const Report& report, std::string_view name,
+                                       TimeRange range = TimeRange::all());
+std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range = TimeRange::all(),
+                                        unsigned threads = 2);
+
+}  // namespace lanescope

@@ -1,0 +1,77 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/ranks/Collectives.h"
+#include "analysis/ranks/GpuShares.h"
+#include "analysis/ranks/RankAlignment.h"
+#include "model/Report.h"
+#include "analysis/ranks/Steps.h"
+#include "analysis/Summary.h"
+
+namespace lanescope {
+
+// Per collective kind on one rank: its kernels and the time they spent waiting for the
+// other ranks to arrive (only collectives matched on at least two ranks count as waiting).
+struct CollectiveKindTimes {
+    uint32_t count = 0;
+    int64_t kernel_ns = 0;
+    int64_t wait_ns = 0;
+};
+
+struct RankMetrics {
+    std::string label;
+    int rank = -1;
+    int64_t offset_ns = 0;           // where the alignment put it (RankAlignment::offsets_ns)
+    std::vector<StepRange> steps;    // on its own timeline
+    Summary step_ns;                 // of the step durations
+    GpuShares shares;
+    std::map<std::string, CollectiveKindTimes> collectives;  // by kind, sorted by name
+    int64_t wait_ns = 0;             // total time this rank waited inside collectives
+    int64_t caused_wait_ns = 0;      // total time the others waited for this rank
+    uint32_t times_last = 0;         // collectives in which it arrived last
+};
+
+// One collective matched across ranks (the reference report's collective `ordinal` of `kind`
+// and its matches). Times are on the shared, aligned timeline; a rank without a match has
+// arrival_ns == end_ns == INT64_MIN and wait 0.
+struct MatchedCollective {
+    std::string kind;
+    uint32_t ordinal = 0;            // k-th of its kind on the reference report, from 0
+    std::vector<EventRef> kernels;   // per report; lane == UINT32_MAX where missing
+    std::vector<int64_t> arrival_ns; // kernel start, aligned
+    std::vector<int64_t> end_ns;     // kernel end, aligned
+    std::vector<int64_t> wait_ns;    // last arrival minus own arrival, within the own kernel
+    int last = -1;                   // the report that arrived last
+    int present = 0;                 // how many reports ran it
+};
+
+// The rank the others wait for most. Basis "collectives": the most caused wait in matched
+// collectives; "steps": without collectives two ranks ran, the longest mean step; none
+// (report -1) when neither exists or the top is a tie.
+struct Straggler {
+    int report = -1;                 // index into the inputs, -1 when none
+    std::string basis;
+    int64_t caused_wait_ns = 0;      // collectives: the wait it caused
+    uint32_t times_last = 0;
+    uint32_t collectives = 0;        // matched collectives with two ranks or more
+    int64_t excess_ns = 0;           // how much it exceeds the next rank (caused wait or mean step)
+};
+
+// Reports of several ranks of one job, compared. Sorted as the inputs.
+struct RankComparison {
+    RankAlignment alignment;
+    std::vector<RankMetrics> ranks;
+    std::vector<MatchedCollective> collectives;  // by the reference's collective start
+    Straggler straggler;
+};
+
+// Aligns (alignRanks) and compares. O(n log n) in the events of all reports.
+RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode);
+// The same with an alignment the caller chose (offsets nudged by hand, say).
+RankComparison compareRanks(const std::vector<const Report*>& reports,
+                            const std::vector<std::vector<Collective>>& collectives, RankAlignment alignment);
+
+}  // namespace lanescope

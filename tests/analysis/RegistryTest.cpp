@@ -1,0 +1,71 @@
+// The registry of statistics reports and rules: names, lookup, and that running a report or
+// rule through it gives the table nsys gives (the corpus's expected CSVs).
+#include <set>
+
+#include "CsvCompare.h"
+#include "TestPaths.h"
+#include "analysis/GpuGaps.h"
+#include "analysis/Registry.h"
+#include "importers/Importer.h"
+
+using namespace lanescope;
+using namespace lanescope::test;
+
+namespace {
+
+std::unique_ptr<Report> train1gpu() {
+    NullProgress progress;
+    ImportResult result = importFile(dataFile("nsys-2025.3/train_1gpu.sqlite"), {}, progress);
+    REQUIRE(result.ok());
+    return std::move(result.report());
+}
+
+}  // namespace
+
+TEST_CASE("registry: every name once, found by name, unknown names not found") {
+    std::set<std::string_view> names;
+    for (const StatsReportEntry& entry : statsReports()) {
+        CHECK(names.insert(entry.name).second);
+        CHECK(findStatsReport(entry.name) == &entry);
+        CHECK(!entry.title.empty());
+    }
+    for (const RuleEntry& entry : rules()) {
+        CHECK(names.insert(entry.name).second);
+        CHECK(findRule(entry.name) == &entry);
+    }
+    CHECK(names.count("nvtx_gpu_proj_sum"));
+    CHECK(names.count("gpu_gaps"));
+    CHECK(findStatsReport("no_such_report") == nullptr);
+    CHECK(findRule("cuda_gpu_kern_sum") == nullptr);
+    CHECK_FALSE(computeStats(Report{}, "no_such_report"));
+}
+
+TEST_CASE("registry: computeAllStats gives every report in registry order, equal to nsys") {
+    const auto report = train1gpu();
+    const std::vector<StatsTable> all = computeAllStats(*report);
+    REQUIRE(all.size() == statsReports().size());
+    for (size_t i = 0; i < all.size(); ++i) {
+        const std::string name(statsReports()[i].name);
+        INFO(name);
+        CHECK(all[i].name == name);
+        const auto expected = lines(readFile(dataFile("expected/train_1gpu/" + name + ".csv")));
+        const auto actual = lines(toCsv(all[i]));
+        REQUIRE(actual.size() == expected.size());
+        CHECK(actual[0] == expected[0]);
+    }
+}
+
+TEST_CASE("registry: gpu_gaps as a rule equals nsys analyze, with a finding per row") {
+    const auto report = train1gpu();
+    const RuleEntry* gaps = findRule("gpu_gaps");
+    REQUIRE(gaps);
+    const RuleResult result = gaps->run(*report, RuleOptions{{{"gap", "1"}}});
+    CHECK(toCsv(result.table) == readFile(dataFile("expected/train_1gpu/gpu_gaps_1ms.csv")));
+    REQUIRE(result.findings.size() == result.table.rows.size());
+    REQUIRE(!result.findings.empty());
+    for (const RuleFinding& f : result.findings) CHECK(f.end_ns > f.begin_ns);
+    // The default 500 ms finds nothing in this report, as nsys.
+    CHECK(gaps->run(*report, {}).table.rows.empty());
+    CHECK_THROWS_WITH(gapOptionsFrom(RuleOptions{{{"gap", "-1"}}}), "gap must be >= 0");
+    CHECK_THROWS_WITH(gapOptionsFrom(RuleOptions{{{"gap", "x"}}}), "bad value for gap: x");
+}
