@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "importers/FinishReport.h"
 #include "importers/Importer.h"
 #include "importers/MemoryEstimate.h"
 #include "importers/kineto/KinetoImporter.h"
@@ -76,6 +77,9 @@ ImportResult importFile(const std::filesystem::path& path, const ImportOptions& 
     try {
         ImportResult result = importOne(path, options, progress, stop);
         if (!result.ok()) return oneLine(result.error());
+        if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
+        progress.progress("building lanes", 0, 0);
+        finishReport(*result.report(), options.threads);
         return result;
     } catch (const std::bad_alloc&) {
         return ImportError{ImportError::Kind::TooBig, path.string() + ": ran out of memory while opening it (" +

@@ -11,7 +11,6 @@
 
 #include "importers/kineto/BlockReader.h"
 #include "importers/kineto/JsonEventStream.h"
-#include "model/LaneFreezer.h"
 
 namespace lanescope {
 namespace {
@@ -478,33 +477,6 @@ void Builder::finish() {
     }
     std::sort(r_.profiler_overhead.begin(), r_.profiler_overhead.end(),
               [](const OverheadRange& a, const OverheadRange& b) { return a.start_ns < b.start_ns; });
-
-    // NCCL lanes: copies of nccl* kernels, one lane per process and GPU (as nsys's importer).
-    std::map<std::pair<int32_t, int32_t>, Lane> nccl;
-    for (const Lane& l : r_.lanes) {
-        if (l.kind != LaneKind::GpuStream) continue;
-        for (size_t i = 0; i < l.events.size(); ++i) {
-            if (l.events.kind[i] != EventKind::Kernel || !r_.str(l.events.name_id[i]).starts_with("nccl")) continue;
-            Lane& n = nccl[{l.process, l.gpu}];
-            n.events.start_ns.push_back(l.events.start_ns[i]);
-            n.events.end_ns.push_back(l.events.end_ns[i]);
-            n.events.name_id.push_back(l.events.name_id[i]);
-            n.events.payload.push_back(l.events.payload[i]);
-            n.events.kind.push_back(l.events.kind[i]);
-        }
-    }
-    for (auto& [owner, n] : nccl) {
-        n.kind = LaneKind::Nccl;
-        n.process = owner.first;
-        n.gpu = owner.second;
-        n.name_id = r_.strings.intern(std::string(laneKindName(LaneKind::Nccl)));
-        r_.lanes.push_back(std::move(n));
-    }
-
-    for (Lane& l : r_.lanes) freezeLane(l, r_.diagnostics);
-    for (Counter& c : r_.counters) freezeCounter(c);
-
-    setTimeSpan(r_);
 }
 
 int64_t toInt(od::value v) {

@@ -1,13 +1,9 @@
 #include "importers/nsys/ReportBuilder.h"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
-#include <thread>
 #include <tuple>
 
-#include "importers/WorkerErrors.h"
-#include "model/LaneFreezer.h"
 
 namespace lanescope::nsys {
 namespace {
@@ -291,45 +287,6 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks) {
     }
 }
 
-void ReportBuilder::buildNcclLanes() {
-    const uint32_t ncclDomain = report_.strings.find("NCCL");
-    // The GPU a process works on: the first GPU lane of that process.
-    std::unordered_map<int32_t, int32_t> gpuOfProcess;
-    for (const Lane& l : report_.lanes)
-        if (l.kind == LaneKind::GpuStream) gpuOfProcess.try_emplace(l.process, l.gpu);
-    std::unordered_map<int64_t, int64_t> globalPidOfProcess;
-    for (const auto& [globalPid, index] : processes_) globalPidOfProcess[index] = globalPid;
-
-    struct Copy { LaneKey key; size_t lane; size_t event; };
-    std::vector<Copy> copies;
-    for (size_t li = 0; li < report_.lanes.size(); ++li) {
-        const Lane& l = report_.lanes[li];
-        const IntervalColumns& ev = l.events;
-        for (size_t i = 0; i < ev.size(); ++i) {
-            bool nccl = false;
-            if (ev.kind[i] == EventKind::Kernel) {
-                nccl = report_.str(ev.name_id[i]).starts_with("nccl");
-            } else if (ev.kind[i] == EventKind::NvtxRange && ncclDomain != UINT32_MAX) {
-                nccl = report_.nvtx[ev.payload[i]].domain_name_id == ncclDomain;
-            }
-            if (!nccl) continue;
-            auto gpu = gpuOfProcess.find(l.process);
-            const int64_t device =
-                gpu != gpuOfProcess.end() && gpu->second >= 0 ? report_.gpus[gpu->second].device_id : -1;
-            copies.push_back({{LaneKind::Nccl, globalPidOfProcess[l.process], device, -1}, li, i});
-        }
-    }
-    for (const Copy& c : copies) {
-        Lane& target = lane(c.key);  // may grow report_.lanes: index the source afresh
-        const IntervalColumns& src = report_.lanes[c.lane].events;
-        target.events.start_ns.push_back(src.start_ns[c.event]);
-        target.events.end_ns.push_back(src.end_ns[c.event]);
-        target.events.name_id.push_back(src.name_id[c.event]);
-        target.events.payload.push_back(src.payload[c.event]);
-        target.events.kind.push_back(src.kind[c.event]);
-    }
-}
-
 void ReportBuilder::sortGpus() {
     std::vector<int32_t> order(report_.gpus.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
@@ -350,38 +307,12 @@ void ReportBuilder::sortGpus() {
     for (auto& [device, index] : gpus_) index = newIndex[index];
 }
 
-void ReportBuilder::finish(unsigned threads) {
+void ReportBuilder::complete() {
     for (NvtxInfo& info : report_.nvtx) {
         auto it = domainNames_.find(info.domain_name_id);
         info.domain_name_id = it != domainNames_.end() ? it->second : 0;
     }
-    buildNcclLanes();
     sortGpus();
-
-    // Freeze lanes in parallel, largest first; each worker keeps its own diagnostics.
-    std::vector<size_t> order(report_.lanes.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return report_.lanes[a].events.size() > report_.lanes[b].events.size();
-    });
-    const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(order.size())));
-    std::vector<Diagnostics> found(workers);
-    std::atomic<size_t> next{0};
-    WorkerErrors errors;
-    {
-        std::vector<std::jthread> pool;
-        for (unsigned w = 0; w < workers; ++w)
-            pool.emplace_back(errors.guard([&, w] {
-                for (size_t k; (k = next.fetch_add(1)) < order.size();)
-                    freezeLane(report_.lanes[order[k]], found[w]);
-            }));
-    }
-    errors.rethrow();
-    for (const auto& d : found)
-        for (const auto& [name, count] : d) report_.diagnostics[name] += count;
-
-    for (Counter& c : report_.counters) freezeCounter(c);
-    setTimeSpan(report_);
 }
 
 }  // namespace lanescope::nsys

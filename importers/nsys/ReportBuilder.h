@@ -100,7 +100,8 @@ private:
 };
 
 // Assembles a Report from the tables of an nsys export: resolves nsys ids (strings,
-// threads, processes, devices) to model indexes, merges chunks in order, and freezes.
+// threads, processes, devices) to model indexes and merges chunks in order; importFile then
+// finishes the report (importers/FinishReport.h).
 class ReportBuilder {
 public:
     explicit ReportBuilder(Report& report) : report_(report) {}
@@ -117,16 +118,15 @@ public:
     int32_t processIndex(int64_t globalPid);
     int32_t gpuIndex(int64_t deviceId);
 
-    // Resolves NVTX domains, builds NCCL lanes, freezes every lane (in parallel), and sets
-    // the report's time span.
-    void finish(unsigned threads);
+    // Resolves NVTX domain names and orders GPUs by CUDA device id. The report is then ready
+    // for the finishing step every import shares (importers/FinishReport.h).
+    void complete();
 
 private:
     // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
     void resolveChunk(EventChunk& chunk);
     int32_t threadIndex(int64_t globalTid);
     std::string laneName(const LaneKey& key) const;
-    void buildNcclLanes();
     void sortGpus();  // GPUs by CUDA device id, lane and counter references remapped
 
     Report& report_;

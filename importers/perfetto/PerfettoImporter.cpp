@@ -49,7 +49,6 @@
 #include <zlib.h>
 
 #include "importers/perfetto/PerfettoSliceDetails.h"
-#include "model/LaneFreezer.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
 namespace lanescope {
@@ -544,7 +543,6 @@ void Builder::finish() {
             usedNvtx = usedNvtx || t.instants.size() > 0;
             lane.events = std::move(t.events);
             lane.instants = std::move(t.instants);
-            freezeLane(lane, r_.diagnostics);
             r_.lanes.push_back(std::move(lane));
         }
         if (t.isCounter || !t.counterTime.empty()) {
@@ -557,13 +555,10 @@ void Builder::finish() {
             c.process = process >= 0 ? process : (thread >= 0 ? r_.threads[thread].process : -1);
             c.time_ns = std::move(t.counterTime);
             c.value = std::move(t.counterValue);
-            freezeCounter(c);
             r_.counters.push_back(std::move(c));
         }
     }
     if (usedNvtx) r_.nvtx.push_back(NvtxInfo{});
-
-    setTimeSpan(r_);
 }
 
 bool inflateAll(const std::string& in, std::string& out) {

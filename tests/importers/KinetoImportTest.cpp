@@ -6,6 +6,7 @@
 
 #include "TestPaths.h"
 #include "importers/Importer.h"
+#include "importers/FinishReport.h"
 #include "importers/kineto/KinetoImporter.h"
 #include "analysis/Registry.h"
 
@@ -84,10 +85,13 @@ void checkKernelStats(const Report& r) {
     CHECK(instances == r.counts().kernels);
 }
 
-// Imports with the Kineto importer and the given block sizes of its stream.
+// Imports with the Kineto importer and the given block sizes of its stream, then finishes the
+// report as importFile does.
 ImportResult importWith(const std::filesystem::path& path, kineto::StreamSizes sizes) {
     NullProgress progress;
-    return KinetoImporter(sizes).import(path, {}, progress, {});
+    ImportResult result = KinetoImporter(sizes).import(path, {}, progress, {});
+    if (result.ok()) finishReport(*result.report(), 0);
+    return result;
 }
 
 // The whole file (of the test files, inflated too) in one block and one piece: what the

@@ -1,0 +1,17 @@
+#pragma once
+#include "model/Report.h"
+
+namespace lanescope {
+
+// The one finishing step of every import: importFile runs it once on whatever an importer
+// built, in any format. It
+//   - derives the NCCL lanes (unless the importer read them from the file, as a Perfetto
+//     export carries them): one lane per process and GPU holding copies of the nccl* kernels
+//     and of the ranges of the NVTX domain "NCCL";
+//   - freezes every lane (in parallel on up to `threads` threads, largest first) and counter;
+//   - sets the report's time span.
+// After it the report is immutable; what only some readers need (the correlation index, NVTX
+// on the GPU) is derived on first use and kept in Report::derived.
+void finishReport(Report& report, unsigned threads);
+
+}  // namespace lanescope
