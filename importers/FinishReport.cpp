@@ -81,10 +81,11 @@ void freezeLanes(Report& report, unsigned threads) {
 
 }  // namespace
 
-void finishReport(Report& report, unsigned threads) {
+void finishReport(Report& report, unsigned threads, const std::function<void(Report&)>& addViewLanes) {
     deriveNcclLanes(report);
     freezeLanes(report, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
     for (Counter& c : report.counters) freezeCounter(c);
+    if (addViewLanes) addViewLanes(report);
     setTimeSpan(report);
 }
 

@@ -1,4 +1,6 @@
 #pragma once
+#include <functional>
+
 #include "model/Report.h"
 
 namespace lanescope {
@@ -9,9 +11,10 @@ namespace lanescope {
 //     export carries them): one lane per process and GPU holding copies of the nccl* kernels
 //     and of the ranges of the NVTX domain "NCCL";
 //   - freezes every lane (in parallel on up to `threads` threads, largest first) and counter;
+//   - adds the lanes a viewer asked for (ImportOptions::add_view_lanes), when given;
 //   - sets the report's time span.
 // After it the report is immutable; what only some readers need (the correlation index, NVTX
 // on the GPU) is derived on first use and kept in Report::derived.
-void finishReport(Report& report, unsigned threads);
+void finishReport(Report& report, unsigned threads, const std::function<void(Report&)>& addViewLanes = {});
 
 }  // namespace lanescope

@@ -2,6 +2,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
@@ -35,6 +36,10 @@ struct ImportOptions {
     // Several reports opened together (importFiles) share memory_limit_bytes: each one let in
     // adds its estimated bytes here, and the next is measured against what the others left.
     std::atomic<uint64_t>* memory_promised = nullptr;
+    // Lanes a viewer shows beside the imported ones (NVTX on the GPU): the finishing step runs
+    // this on the frozen lanes, once, before the report is handed over and becomes immutable.
+    // Empty for the command line, which never shows them.
+    std::function<void(Report&)> add_view_lanes;
 };
 
 // Either a report or the reason there is none.

@@ -121,4 +121,8 @@ size_t CorrelationIndex::memoryBytes() const {
     return sizeof(*this) + (calls_.capacity() + ops_.capacity()) * sizeof(Entry);
 }
 
+const CorrelationIndex& correlationIndex(const Report& report) {
+    return report.derived.get<CorrelationIndex>([&] { return CorrelationIndex(report); });
+}
+
 }  // namespace lanescope

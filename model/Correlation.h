@@ -51,4 +51,7 @@ private:
 // for other kinds, an invalid ref, a missing side-table row or an API call without one.
 std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref);
 
+// The report's correlation index, built on first use and kept with the report.
+const CorrelationIndex& correlationIndex(const Report& report);
+
 }  // namespace lanescope

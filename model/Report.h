@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "model/DerivedCache.h"
 #include "model/Lane.h"
 #include "model/SideTables.h"
 #include "model/StringPool.h"
@@ -88,6 +89,8 @@ struct Report {
     std::vector<NvtxInfo> nvtx;
     std::vector<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     Diagnostics diagnostics;
+    // What only some readers need, computed on first use (see model/DerivedCache.h).
+    DerivedCache derived;
 
     EventCounts counts() const;
     // Resident bytes of the model: columns, side tables, counters and the string pool.

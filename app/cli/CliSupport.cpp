@@ -81,10 +81,10 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
     return parsed;
 }
 
-std::unique_ptr<Report> loadReport(const std::string& path) {
+std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options) {
     TerminalProgress terminal;
     logging::LoggedProgress progress(path, terminal);
-    ImportResult result = importFile(path, ImportOptions{}, progress);
+    ImportResult result = importFile(path, options, progress);
     logging::logImport(path, result, progress);
     if (!result.ok()) {
         std::fprintf(stderr, "lanescope-cli: %s\n", result.error().message.c_str());

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "importers/Importer.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
 
@@ -25,7 +26,7 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
 
 // Imports a file, showing a progress line on stderr when it is a terminal. On failure prints
 // the one-line reason to stderr and returns nullptr.
-std::unique_ptr<Report> loadReport(const std::string& path);
+std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options = {});
 
 // Imports several files in parallel (the ranks of one job), in the given order. On the first
 // failure prints its one-line reason to stderr and returns an empty list.

@@ -37,9 +37,10 @@ int runRender(int argc, char** argv, int first) {
         range = parseRange(args.options.at("range"));
         if (!range || range->end_ns <= range->begin_ns) return usage("--range wants START_NS:END_NS with START < END");
     }
-    std::unique_ptr<Report> loaded = loadReport(args.positional[0]);
+    ImportOptions options;
+    options.add_view_lanes = addNvtxProjectionLanes;  // the rows the viewer shows
+    std::unique_ptr<Report> loaded = loadReport(args.positional[0], options);
     if (!loaded) return kExitBadInput;
-    addNvtxProjectionLanes(*loaded);  // the rows the viewer shows
     const std::shared_ptr<const Report> report = std::move(loaded);
 
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -49,6 +49,7 @@ void ImportTask::start() {
     options.threads = threads_;
     options.memory_limit_bytes = memoryLimit_;
     options.memory_promised = memoryPromised_.get();
+    options.add_view_lanes = addNvtxProjectionLanes;  // the "NVTX on GPU" rows
     // `promised` keeps what options.memory_promised points to alive while the import runs.
     (void)QtConcurrent::run([self, file, stop, options, promised = memoryPromised_] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
@@ -63,10 +64,9 @@ void ImportTask::start() {
         QString error;
         bool cancelled = false;
         if (result.ok()) {
-            progress.progress("projecting NVTX onto the GPU", 0, 0);
-            addNvtxProjectionLanes(*result.report());
             report = std::move(result.report());
-            correlation = std::make_shared<const CorrelationIndex>(*report);
+            // Built now, off the GUI thread, and kept with the report (sharing its lifetime).
+            correlation = std::shared_ptr<const CorrelationIndex>(report, &correlationIndex(*report));
         } else {
             cancelled = result.error().kind == ImportError::Kind::Cancelled;
             error = QString::fromStdString(result.error().message);

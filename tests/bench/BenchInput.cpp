@@ -26,7 +26,7 @@ struct TempFile {
 
 }  // namespace
 
-BenchInput loadBenchInput(const Args& args) {
+BenchInput loadBenchInput(const Args& args, const ImportOptions& options) {
     BenchInput input;
     if (args.has("events") == (args.positional.size() == 1) || args.positional.size() > 1) {
         input.exit_code = usageError("needs either --events N or one FILE");
@@ -54,7 +54,7 @@ BenchInput loadBenchInput(const Args& args) {
         file = args.positional.front();
     }
     NullProgress progress;
-    ImportResult result = importFile(file, ImportOptions{}, progress);
+    ImportResult result = importFile(file, options, progress);
     if (!result.ok()) {
         std::fprintf(stderr, "%s\n", result.error().message.c_str());
         input.exit_code = kExitBadInput;

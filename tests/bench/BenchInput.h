@@ -1,6 +1,7 @@
 #pragma once
 #include <memory>
 
+#include "importers/Importer.h"
 #include "model/Report.h"
 #include "tests/bench/Args.h"
 
@@ -13,6 +14,6 @@ struct BenchInput {
     std::unique_ptr<Report> report;
     int exit_code = 0;
 };
-BenchInput loadBenchInput(const Args& args);
+BenchInput loadBenchInput(const Args& args, const ImportOptions& options = {});
 
 }  // namespace lanescope::bench

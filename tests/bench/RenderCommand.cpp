@@ -44,9 +44,10 @@ int renderCommand(int argc, char** argv) {
         return usageError("--size wants WIDTHxHEIGHT");
     const auto frames = args.options.count("frames") ? parseCount(args.options.at("frames")) : 8;
     if (!frames || width < 400 || height < 200) return usageError("--frames needs a count, --size at least 400x200");
-    BenchInput input = loadBenchInput(args);
+    ImportOptions options;
+    options.add_view_lanes = addNvtxProjectionLanes;  // the rows the viewer shows
+    BenchInput input = loadBenchInput(args, options);
     if (!input.report) return input.exit_code;
-    addNvtxProjectionLanes(*input.report);  // the rows the viewer shows
     const std::shared_ptr<const Report> report = std::move(input.report);
 
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -22,9 +22,9 @@ inline std::unique_ptr<Report> importOk(const std::filesystem::path& path, Impor
 
 // The report as the viewer holds it: imported, plus the derived "NVTX on GPU" lanes.
 inline std::unique_ptr<Report> importAsViewed(const std::filesystem::path& path) {
-    auto report = importOk(path);
-    addNvtxProjectionLanes(*report);
-    return report;
+    ImportOptions options;
+    options.add_view_lanes = addNvtxProjectionLanes;
+    return importOk(path, options);
 }
 
 inline ImportError importError(const std::filesystem::path& path, ImportOptions options = {}) {

@@ -103,8 +103,7 @@ TEST_CASE("perfetto: every corpus report round-trips through an export") {
                              "nsys-2022.4/cpu_nvtx_threads.sqlite", "kineto/train_1gpu_rank0.pt.trace.json",
                              "kineto/ddp_rank0.pt.trace.json.gz", "kineto/ddp_rank1.pt.trace.json.gz"}) {
         INFO(name);
-        auto original = importOk(dataFile(name));
-        addNvtxProjectionLanes(*original);  // as the viewer has it: derived lanes are not exported
+        auto original = importAsViewed(dataFile(name));  // as the viewer has it: derived lanes are not exported
         const auto out = dir / (std::filesystem::path(name).filename().string() + ".pftrace");
         std::string error;
         PerfettoWriteStats stats;
