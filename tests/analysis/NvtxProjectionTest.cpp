@@ -3,6 +3,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "Absent.h"
 #include "CsvCompare.h"
 #include "analysis/NvtxProjection.h"
 #include "support/ReportSql.h"
@@ -288,8 +289,7 @@ TEST_CASE("each projected range equals SQL's join of its calls' GPU work (corpus
 TEST_CASE("projection of 19,289 emit_nvtx ranges equals SQL (public 2022.2 capture)") {
     const auto path = sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.sqlite");
     if (path.empty()) {
-        WARN("../shared/corpus/public is absent: skipping projection on baseline_nvtx");
-        return;
+        LANESCOPE_SKIP_ABSENT("../shared/corpus/public (baseline_nvtx)");
     }
     checkAgainstSql(path);  // 13,123 projected ranges
 }

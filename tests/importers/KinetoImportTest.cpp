@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "Absent.h"
 #include "TestPaths.h"
 #include "importers/Importer.h"
 #include "importers/FinishReport.h"
@@ -219,8 +220,7 @@ TEST_CASE("kineto: DDP ranks from distributedInfo, gzip") {
 TEST_CASE("kineto: HTA public trace, displayTimeUnit ns with microsecond values") {
     const auto path = sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
     if (path.empty()) {
-        WARN("public HTA trace absent (../shared/corpus/public): skipped");
-        return;
+        LANESCOPE_SKIP_ABSENT("../shared/corpus/public (the HTA trace)");
     }
     const std::string text = inflated(path);
     REQUIRE(text.find("\"displayTimeUnit\": \"ns\"") != std::string::npos);

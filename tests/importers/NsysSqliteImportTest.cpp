@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <set>
 
+#include "Absent.h"
 #include "ImportHelpers.h"
 
 using namespace lanescope;
@@ -196,8 +197,7 @@ TEST_CASE("nsys 2022.4 schema: names inline, markers as instants, three NVTX thr
 TEST_CASE("public 2022.2 capture exported by 2022.4 (../shared/corpus/public)") {
     const auto path = sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.sqlite");
     if (path.empty()) {
-        WARN("../shared/corpus/public is absent: skipping the public baseline_nvtx report");
-        return;
+        LANESCOPE_SKIP_ABSENT("../shared/corpus/public (baseline_nvtx)");
     }
     const auto r = importOk(path);
     const auto c = r->counts();
