@@ -61,7 +61,7 @@ ImportResult importOne(const std::filesystem::path& path, const ImportOptions& o
 
     for (const Importer* importer : importers()) {
         if (!importer->canRead(head, path)) continue;
-        if (auto tooBig = refuseIfTooBig(path, importer->formatName(), options, path)) return *tooBig;
+        if (auto tooBig = refuseIfTooBig(importer->estimateMemory(path), options, path)) return *tooBig;
         return importer->import(path, options, progress, stop);
     }
     return ImportError{ImportError::Kind::UnknownFormat,
@@ -69,6 +69,12 @@ ImportResult importOne(const std::filesystem::path& path, const ImportOptions& o
 }
 
 }  // namespace
+
+MemoryEstimate estimateImportMemory(const std::filesystem::path& path, std::string_view format) {
+    for (const Importer* importer : importers())
+        if (importer->formatName() == format) return importer->estimateMemory(path);
+    return {};
+}
 
 ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
                         ProgressSink& progress, std::stop_token stop) {

@@ -55,6 +55,15 @@ private:
     std::variant<std::unique_ptr<Report>, ImportError> value_;
 };
 
+// What an import of one file is expected to need at its peak, from a quick look at the file
+// (never a full read): event rows counted or extrapolated from a sample, times the bytes an
+// event takes while importing, plus a fixed allowance for buffers (importers/MemoryEstimate.h).
+struct MemoryEstimate {
+    uint64_t file_bytes = 0;
+    uint64_t events = 0;        // rows of the event tables, or events extrapolated from a sample
+    uint64_t needed_bytes = 0;  // 0 when the content gave no estimate (then nothing is refused)
+};
+
 // One file format. canRead looks only at the first bytes and the path.
 class Importer {
 public:
@@ -63,11 +72,17 @@ public:
     virtual bool canRead(std::string_view head, const std::filesystem::path& path) const = 0;
     virtual ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
                                 ProgressSink& progress, std::stop_token stop) const = 0;
+    // The memory an import of `path` will need (see MemoryEstimate); none by default.
+    virtual MemoryEstimate estimateMemory(const std::filesystem::path&) const { return {}; }
 };
 
 // Opens any supported file: checks it exists and is not empty, picks the importer from the
 // content (then the extension) and runs it.
 ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
                         ProgressSink& progress, std::stop_token stop = {});
+
+// The estimate of the importer whose formatName() is `format` ("nsys-sqlite", "kineto-json",
+// "perfetto", ...); none for an unknown format.
+MemoryEstimate estimateImportMemory(const std::filesystem::path& path, std::string_view format);
 
 }  // namespace lanescope

@@ -36,6 +36,9 @@ public:
     bool compressed() const { return compressed_; }
     uint64_t fileSize() const { return fileSize_; }
     uint64_t fileBytesRead() const { return fileBytesRead_; }  // of the file, compressed when gzip
+    // Bytes of the file behind the content read so far: for gzip the compressed bytes inflated
+    // (fileBytesRead() counts whole compressed blocks read ahead).
+    uint64_t contentSourceBytes() const { return compressed_ ? consumed_ : fileBytesRead_; }
     const std::string& error() const { return error_; }
 
 private:

@@ -36,7 +36,7 @@ bool saysTooOld(const std::string& output) {
 
 ImportResult importConverted(const std::filesystem::path& sqlite, const std::filesystem::path& original,
                              const ImportOptions& options, ProgressSink& progress, std::stop_token stop) {
-    if (auto tooBig = refuseIfTooBig(sqlite, "nsys-sqlite", options, original)) return *tooBig;
+    if (auto tooBig = refuseIfTooBig(NsysSqliteImporter().estimateMemory(sqlite), options, original)) return *tooBig;
     ImportResult result = NsysSqliteImporter().import(sqlite, options, progress, stop);
     if (result.ok()) {
         result.report()->meta.format = "nsys-rep";

@@ -11,6 +11,7 @@ public:
     bool canRead(std::string_view head, const std::filesystem::path& path) const override;
     ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
                         ProgressSink& progress, std::stop_token stop) const override;
+    MemoryEstimate estimateMemory(const std::filesystem::path& path) const override;
 };
 
 }  // namespace lanescope

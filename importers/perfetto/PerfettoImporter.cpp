@@ -48,6 +48,7 @@
 
 #include <zlib.h>
 
+#include "importers/ProtoVarint.h"
 #include "importers/perfetto/PerfettoSliceDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
@@ -579,17 +580,6 @@ bool inflateAll(const std::string& in, std::string& out) {
     return rc == Z_STREAM_END;
 }
 
-// Reads a varint from the start of `s`; false when it does not fit.
-bool headVarint(std::string_view s, size_t& pos, uint64_t& value) {
-    value = 0;
-    for (int shift = 0; shift < 64 && pos < s.size(); shift += 7) {
-        const auto byte = static_cast<uint8_t>(s[pos++]);
-        value |= uint64_t{byte & 0x7Fu} << shift;
-        if (byte < 0x80) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 bool PerfettoImporter::canRead(std::string_view head, const std::filesystem::path& path) const {
@@ -600,7 +590,7 @@ bool PerfettoImporter::canRead(std::string_view head, const std::filesystem::pat
     if (head.size() < 3 || static_cast<uint8_t>(head[0]) != 0x0A) return false;
     size_t pos = 1;
     uint64_t length = 0;
-    if (!headVarint(head, pos, length) || length == 0 || length > (uint64_t{64} << 20)) return false;
+    if (!readVarint(head, pos, length) || length == 0 || length > (uint64_t{64} << 20)) return false;
     // importFile passes the first 4096 bytes: a shorter head is the whole file.
     if (pos + length > head.size() && head.size() < 4096) return false;
     if (pos + length <= head.size()) {
@@ -608,7 +598,7 @@ bool PerfettoImporter::canRead(std::string_view head, const std::filesystem::pat
         return packet.ParseFromArray(head.data() + pos, static_cast<int>(length));
     }
     uint64_t tag = 0;
-    if (!headVarint(head, pos, tag)) return false;
+    if (!readVarint(head, pos, tag)) return false;
     const uint64_t wire = tag & 7, field = tag >> 3;
     return field > 0 && field < 100000 && (wire == 0 || wire == 1 || wire == 2 || wire == 5);
 }
