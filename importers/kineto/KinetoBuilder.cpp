@@ -1,0 +1,319 @@
+// The model from the events of a PyTorch profiler (Kineto) trace.
+#include "importers/kineto/KinetoBuilder.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace lanescope::kineto {
+namespace {
+
+Cat categoryOf(std::string_view cat, std::string_view name) {
+    if (cat == "cpu_op" || cat == "Operator" || cat == "cpu_instant_event") return Cat::CpuOp;
+    if (cat == "user_annotation") return Cat::Annotation;
+    if (cat == "python_function") return Cat::Python;
+    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return Cat::CudaApi;
+    if (cat == "kernel" || cat == "Kernel") {
+        if (name.starts_with("Memcpy")) return Cat::Memcpy;  // old traces filed copies under Kernel
+        if (name.starts_with("Memset")) return Cat::Memset;
+        return Cat::Kernel;
+    }
+    if (cat == "gpu_memcpy" || cat == "Memcpy") return Cat::Memcpy;
+    if (cat == "gpu_memset" || cat == "Memset") return Cat::Memset;
+    if (cat == "gpu_user_annotation") return Cat::GpuAnnotation;
+    if (cat == "overhead") return Cat::Overhead;
+    return Cat::Unknown;
+}
+
+const char* cpuLaneName(Cat c) {
+    switch (c) {
+        case Cat::CpuOp: return "CPU ops";
+        case Cat::Python: return "Python";
+        default: return "Annotations";
+    }
+}
+
+MemKind memKindOf(std::string_view s) {
+    if (s == "Pageable") return MemKind::Pageable;
+    if (s == "Pinned") return MemKind::Pinned;
+    if (s == "Device") return MemKind::Device;
+    if (s == "Array") return MemKind::Array;
+    if (s == "Managed") return MemKind::Managed;
+    return MemKind::Unknown;
+}
+
+// "Memcpy HtoD (Pageable -> Device)" -> HtoD, Pageable, Device.
+void parseMemcpyName(std::string_view name, MemcpyInfo& m) {
+    static const std::pair<std::string_view, CopyKind> kinds[] = {
+        {"HtoD", CopyKind::HtoD}, {"DtoH", CopyKind::DtoH}, {"HtoA", CopyKind::HtoA}, {"AtoH", CopyKind::AtoH},
+        {"AtoA", CopyKind::AtoA}, {"AtoD", CopyKind::AtoD}, {"DtoA", CopyKind::DtoA}, {"DtoD", CopyKind::DtoD},
+        {"HtoH", CopyKind::HtoH}, {"PtoP", CopyKind::PtoP}};
+    for (const auto& [label, kind] : kinds)
+        if (name.find(label) != std::string_view::npos) {
+            m.copy_kind = kind;
+            break;
+        }
+    const size_t open = name.find('('), arrow = name.find(" -> "), close = name.rfind(')');
+    if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos &&
+        open < arrow && arrow < close) {
+        m.src_kind = memKindOf(name.substr(open + 1, arrow - open - 1));
+        m.dst_kind = memKindOf(name.substr(arrow + 4, close - arrow - 4));
+    }
+}
+
+}  // namespace
+
+int32_t Builder::process(int64_t pid) {
+    auto [it, inserted] = processes_.try_emplace(pid, static_cast<int32_t>(r_.processes.size()));
+    if (inserted) {
+        Process p;
+        p.pid = pid;
+        auto name = processNames_.find(pid);
+        p.name_id = name != processNames_.end() ? name->second : r_.strings.intern("Process " + std::to_string(pid));
+        r_.processes.push_back(p);
+    }
+    return it->second;
+}
+
+int32_t Builder::thread(int64_t pid, int64_t tid) {
+    auto it = threads_.find({pid, tid});
+    if (it != threads_.end()) return it->second;
+    Thread t;
+    t.tid = tid;
+    t.process = process(pid);
+    auto name = threadNames_.find({pid, tid});
+    t.name_id = name != threadNames_.end() ? name->second : r_.strings.intern("Thread " + std::to_string(tid));
+    const auto index = static_cast<int32_t>(r_.threads.size());
+    r_.threads.push_back(t);
+    threads_.emplace(std::make_pair(pid, tid), index);
+    return index;
+}
+
+int32_t Builder::gpu(int64_t device) {
+    auto [it, inserted] = gpus_.try_emplace(device, static_cast<int32_t>(r_.gpus.size()));
+    if (inserted) {
+        Gpu g;
+        g.device_id = device;
+        auto name = gpuNames.find(device);
+        g.name_id = name != gpuNames.end() ? name->second : r_.strings.intern("GPU " + std::to_string(device));
+        r_.gpus.push_back(g);
+    }
+    return it->second;
+}
+
+void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
+    const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
+    switch (c) {
+        case Cat::CpuOp:
+        case Cat::Annotation:
+        case Cat::Python:
+            interval({LaneKind::Nvtx, static_cast<uint8_t>(c), pid, tid}, start, end, r_.strings.intern(e.name),
+                     nvtxRow(), EventKind::NvtxRange);
+            break;
+        case Cat::CudaApi:
+            ++apiCallsOfPid_[pid];
+            interval({LaneKind::CudaApi, 0, pid, tid}, start, end, r_.strings.intern(e.name),
+                     static_cast<uint32_t>(e.correlation), EventKind::CudaApiCall);
+            break;
+        case Cat::Kernel: {
+            KernelConfig k;
+            for (int i = 0; i < 3; ++i) {
+                k.grid[i] = e.grid[i];
+                k.block[i] = static_cast<uint16_t>(std::min<uint32_t>(e.block[i], UINT16_MAX));
+            }
+            k.registers_per_thread = static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX));
+            // Kineto reports static + dynamic shared memory as one number.
+            k.static_shared_bytes = static_cast<uint32_t>(std::clamp<int64_t>(e.shared, 0, UINT32_MAX));
+            k.launch_type = 1;
+            auto [it, inserted] = configs_.try_emplace(k, static_cast<uint32_t>(r_.kernel_configs.size()));
+            if (inserted) r_.kernel_configs.push_back(k);
+            const auto row = static_cast<uint32_t>(r_.kernels.size());
+            r_.kernels.push_back({it->second, static_cast<uint32_t>(e.correlation)});
+            Key key{LaneKind::GpuStream, 0, e.device >= 0 ? e.device : e.pid, e.stream >= 0 ? e.stream : e.tid};
+            lane(key).context = e.context;
+            interval(key, start, end, r_.strings.intern(e.name), row, EventKind::Kernel);
+            break;
+        }
+        case Cat::Memcpy: {
+            MemcpyInfo m;
+            m.bytes = static_cast<uint64_t>(std::max<int64_t>(e.bytes, 0));
+            m.correlation_id = static_cast<uint32_t>(e.correlation);
+            parseMemcpyName(e.name, m);
+            const auto row = static_cast<uint32_t>(r_.memcpys.size());
+            r_.memcpys.push_back(m);
+            Key key{LaneKind::GpuStream, 0, e.device >= 0 ? e.device : e.pid, e.stream >= 0 ? e.stream : e.tid};
+            lane(key).context = e.context;
+            interval(key, start, end,
+                     r_.strings.intern(std::string("[CUDA memcpy ") + copyKindLabel(m.copy_kind) + "]"), row,
+                     EventKind::Memcpy);
+            break;
+        }
+        case Cat::Memset: {
+            MemsetInfo m;
+            m.bytes = static_cast<uint64_t>(std::max<int64_t>(e.bytes, 0));
+            m.correlation_id = static_cast<uint32_t>(e.correlation);
+            const size_t open = e.name.find('('), close = e.name.rfind(')');
+            if (open != std::string_view::npos && close != std::string_view::npos && open < close)
+                m.mem_kind = memKindOf(e.name.substr(open + 1, close - open - 1));
+            const auto row = static_cast<uint32_t>(r_.memsets.size());
+            r_.memsets.push_back(m);
+            Key key{LaneKind::GpuStream, 0, e.device >= 0 ? e.device : e.pid, e.stream >= 0 ? e.stream : e.tid};
+            lane(key).context = e.context;
+            interval(key, start, end, r_.strings.intern("[CUDA memset]"), row, EventKind::Memset);
+            break;
+        }
+        case Cat::GpuAnnotation:
+            interval({LaneKind::NvtxStartEnd, 0, e.device >= 0 ? e.device : e.pid, -1}, start, end,
+                     r_.strings.intern(e.name), startEndRow(), EventKind::NvtxRange);
+            break;
+        case Cat::Overhead:
+            r_.profiler_overhead.push_back({start, end, -1, r_.strings.intern(e.name)});
+            break;
+        case Cat::Unknown:
+            ++r_.diagnostics["json_unknown_category:" + std::string(e.cat)];
+            break;
+    }
+}
+
+void Builder::add(Event& e) {
+    ++events;
+    switch (e.ph) {
+        case 'X': {
+            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            int64_t dur = e.hasDur ? e.dur : 0;
+            if (dur < 0) { ++r_.diagnostics["json_negative_duration"]; dur = 0; }
+            complete(e, categoryOf(e.cat, e.name), e.ts, e.ts + dur);
+            return;
+        }
+        case 'B': {
+            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
+            stacks_[{pid, tid}].push_back({e.ts, r_.strings.intern(e.name), categoryOf(e.cat, e.name), std::string(e.cat)});
+            return;
+        }
+        case 'E': {
+            const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
+            auto it = stacks_.find({pid, tid});
+            if (it == stacks_.end() || it->second.empty() || !e.hasTs) {
+                ++r_.diagnostics["json_unmatched_end"];
+                return;
+            }
+            Open open = std::move(it->second.back());
+            it->second.pop_back();
+            Event b = e;
+            b.name = r_.str(open.name);
+            b.cat = open.catText;
+            if (e.ts < open.ts) { ++r_.diagnostics["json_negative_duration"]; b.ts = open.ts; }
+            complete(b, open.cat, open.ts, std::max(open.ts, e.ts));
+            return;
+        }
+        case 'i':
+        case 'I':
+        case 'R': {
+            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
+            Pending& p = lane({LaneKind::Nvtx, static_cast<uint8_t>(Cat::Annotation), pid, tid});
+            p.instants.time_ns.push_back(e.ts);
+            p.instants.name_id.push_back(r_.strings.intern(e.name));
+            p.instants.payload.push_back(nvtxRow());
+            return;
+        }
+        case 'C': {
+            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            const int64_t pid = idOf(e.pidText, e.pid);
+            for (const auto& [series, value] : e.counterValues) {
+                auto [it, inserted] = counters_.try_emplace({pid, std::string(e.name), std::string(series)}, r_.counters.size());
+                if (inserted) {
+                    Counter c;
+                    c.name_id = r_.strings.intern(series == "value" || series == e.name
+                                                      ? std::string(e.name)
+                                                      : std::string(e.name) + " " + std::string(series));
+                    counterPids_.push_back(pid);  // the process is made in finish, once named
+                    r_.counters.push_back(std::move(c));
+                }
+                r_.counters[it->second].time_ns.push_back(e.ts);
+                r_.counters[it->second].value.push_back(value);
+            }
+            return;
+        }
+        case 'M': {
+            const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
+            if (e.name == "process_name" && !e.argName.empty()) processNames_[pid] = r_.strings.intern(e.argName);
+            else if (e.name == "thread_name" && !e.argName.empty()) threadNames_[{pid, tid}] = r_.strings.intern(e.argName);
+            return;
+        }
+        case 's':
+        case 't':
+        case 'f':
+            if (e.cat == "fwdbwd") {
+                if (e.ph == 's') ++r_.diagnostics["json_fwdbwd_flows_not_shown"];  // one per flow
+            } else if (e.cat != "ac2g") ++r_.diagnostics["json_flow_ignored"];  // ac2g: correlation is in args
+            return;
+        default:
+            ++r_.diagnostics[std::string("json_unsupported_phase:") + (e.ph ? std::string(1, e.ph) : "")];
+            return;
+    }
+}
+
+void Builder::finish() {
+    for (auto& [key, stack] : stacks_)
+        if (!stack.empty()) r_.diagnostics["json_unmatched_begin"] += stack.size();
+
+    // Kineto puts GPU work under pid = device; the model files it under the process whose
+    // CUDA calls launched it (correlation ids are per process): the process with most calls.
+    int64_t mainPid = std::numeric_limits<int64_t>::min();
+    uint64_t most = 0;
+    for (const auto& [pid, calls] : apiCallsOfPid_)
+        if (calls > most || (calls == most && pid < mainPid)) { most = calls; mainPid = pid; }
+
+    // Time origin: the first time in the report.
+    int64_t origin = std::numeric_limits<int64_t>::max();
+    for (const auto& [key, p] : lanes_) {
+        for (int64_t t : p.events.start_ns) origin = std::min(origin, t);
+        for (int64_t t : p.instants.time_ns) origin = std::min(origin, t);
+    }
+    for (const Counter& c : r_.counters)
+        for (int64_t t : c.time_ns) origin = std::min(origin, t);
+    if (origin == std::numeric_limits<int64_t>::max()) origin = 0;
+    if (r_.meta.start_utc_ns) r_.meta.start_utc_ns += origin;           // baseTimeNanoseconds + offset
+    else if (origin > 946684800'000'000'000) r_.meta.start_utc_ns = origin;  // ts were since the epoch
+
+    std::vector<Key> ncclKeys;
+    for (auto& [key, p] : lanes_) {
+        Lane l;
+        l.kind = key.kind;
+        if (key.kind == LaneKind::GpuStream || key.kind == LaneKind::NvtxStartEnd) {
+            l.process = process(most ? mainPid : key.a);
+            l.gpu = gpu(key.a);
+            if (key.kind == LaneKind::GpuStream) {
+                l.stream_id = key.b;
+                l.context_id = p.context;
+                l.name_id = r_.strings.intern("Stream " + std::to_string(key.b));
+            } else {
+                l.name_id = r_.strings.intern("GPU annotations");
+            }
+        } else {
+            l.thread = thread(key.a, key.b);
+            l.process = r_.threads[static_cast<size_t>(l.thread)].process;
+            l.name_id = r_.strings.intern(key.kind == LaneKind::CudaApi ? "CUDA API" : cpuLaneName(static_cast<Cat>(key.sub)));
+        }
+        for (int64_t& t : p.events.start_ns) t -= origin;
+        for (int64_t& t : p.events.end_ns) t -= origin;
+        for (int64_t& t : p.instants.time_ns) t -= origin;
+        l.events = std::move(p.events);
+        l.instants = std::move(p.instants);
+        r_.lanes.push_back(std::move(l));
+    }
+    lanes_.clear();
+    for (size_t i = 0; i < r_.counters.size(); ++i) {
+        r_.counters[i].process = process(counterPids_[i]);
+        for (int64_t& t : r_.counters[i].time_ns) t -= origin;
+    }
+    for (OverheadRange& o : r_.profiler_overhead) {
+        o.start_ns -= origin;
+        o.end_ns -= origin;
+    }
+    std::sort(r_.profiler_overhead.begin(), r_.profiler_overhead.end(),
+              [](const OverheadRange& a, const OverheadRange& b) { return a.start_ns < b.start_ns; });
+}
+
+}  // namespace lanescope::kineto

@@ -1,0 +1,113 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "importers/kineto/KinetoEvent.h"
+#include "model/Report.h"
+
+namespace lanescope::kineto {
+
+// What a category becomes.
+enum class Cat : uint8_t { CpuOp, Annotation, Python, CudaApi, Kernel, Memcpy, Memset, GpuAnnotation, Overhead, Unknown };
+
+// Identity of a lane while importing: CPU lanes by (pid, tid, category), GPU lanes by
+// (device, stream).
+struct Key {
+    LaneKind kind;
+    uint8_t sub = 0;  // Cat of CPU NVTX-like lanes
+    int64_t a = 0, b = 0;
+    bool operator<(const Key& o) const {
+        return std::tie(kind, sub, a, b) < std::tie(o.kind, o.sub, o.a, o.b);
+    }
+};
+
+struct Pending {
+    IntervalColumns events;
+    InstantColumns instants;
+    int64_t context = -1;
+};
+
+struct ConfigHash {
+    size_t operator()(const KernelConfig& c) const {
+        uint64_t h = 0xCBF29CE484222325ull;
+        for (uint64_t v : {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]},
+                           uint64_t{c.block[1]}, uint64_t{c.block[2]}, uint64_t{c.registers_per_thread},
+                           uint64_t{c.static_shared_bytes}, uint64_t{c.short_name_id}})
+            h = (h ^ v) * 0x100000001B3ull;
+        return h;
+    }
+};
+
+// Builds the report from a trace's events, in file order: pairs B/E per thread, files each
+// category into its lane (CPU ops, annotations, CUDA API, GPU streams...), and on finish()
+// moves GPU work under its process and the timeline to its first event. Lanes are left for
+// the finishing step every import shares (importers/FinishReport.h).
+class Builder {
+public:
+    Builder(Report& r) : r_(r) {}
+
+    void add(Event& e);
+    void finish();
+
+    std::unordered_map<int64_t, uint32_t> gpuNames;  // device id -> name
+    uint64_t events = 0;
+
+private:
+    Pending& lane(const Key& k) { return lanes_[k]; }
+    void interval(const Key& k, int64_t start, int64_t end, uint32_t name, uint32_t payload, EventKind kind) {
+        Pending& p = lane(k);
+        p.events.start_ns.push_back(start);
+        p.events.end_ns.push_back(end);
+        p.events.name_id.push_back(name);
+        p.events.payload.push_back(payload);
+        p.events.kind.push_back(kind);
+    }
+    void complete(const Event& e, Cat c, int64_t start, int64_t end);
+    uint32_t nvtxRow() {
+        if (nvtxRow_ == UINT32_MAX) {
+            nvtxRow_ = static_cast<uint32_t>(r_.nvtx.size());
+            r_.nvtx.push_back(NvtxInfo{});
+        }
+        return nvtxRow_;
+    }
+    uint32_t startEndRow() {
+        if (startEndRow_ == UINT32_MAX) {
+            startEndRow_ = static_cast<uint32_t>(r_.nvtx.size());
+            NvtxInfo info;
+            info.start_end = true;
+            r_.nvtx.push_back(info);
+        }
+        return startEndRow_;
+    }
+    int64_t idOf(std::string_view text, int64_t number) {
+        if (text.empty()) return number;
+        auto [it, inserted] = stringIds_.try_emplace(std::string(text), -1000000 - static_cast<int64_t>(stringIds_.size()));
+        if (inserted) processNames_[it->second] = r_.strings.intern(text);
+        return it->second;
+    }
+    int32_t process(int64_t pid);
+    int32_t thread(int64_t pid, int64_t tid);
+    int32_t gpu(int64_t device);
+
+    Report& r_;
+    std::map<Key, Pending> lanes_;
+    struct Open { int64_t ts; uint32_t name; Cat cat; std::string catText; };
+    std::map<std::pair<int64_t, int64_t>, std::vector<Open>> stacks_;  // B/E per (pid, tid)
+    std::unordered_map<int64_t, uint32_t> processNames_;
+    std::map<std::pair<int64_t, int64_t>, uint32_t> threadNames_;
+    std::unordered_map<std::string, int64_t> stringIds_;  // string pid/tid -> synthetic id
+    std::unordered_map<int64_t, int32_t> processes_;
+    std::map<std::pair<int64_t, int64_t>, int32_t> threads_;
+    std::unordered_map<int64_t, int32_t> gpus_;
+    std::unordered_map<int64_t, uint64_t> apiCallsOfPid_;
+    std::map<std::tuple<int64_t, std::string, std::string>, size_t> counters_;
+    std::vector<int64_t> counterPids_;  // parallel to Report::counters
+    std::unordered_map<KernelConfig, uint32_t, ConfigHash> configs_;
+    uint32_t nvtxRow_ = UINT32_MAX, startEndRow_ = UINT32_MAX;
+};
+
+}  // namespace lanescope::kineto

@@ -1,0 +1,136 @@
+// Reading one Chrome-trace event of a PyTorch profiler (Kineto) trace into an Event.
+#include "importers/kineto/KinetoEvent.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+
+namespace lanescope::kineto {
+
+namespace od = simdjson::ondemand;
+
+bool microsToNs(std::string_view text, int64_t& ns) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
+                             text.back() == '\t'))
+        text.remove_suffix(1);
+    if (text.empty()) return false;
+    size_t i = 0;
+    const bool negative = text[0] == '-';
+    if (negative) ++i;
+    int64_t whole = 0;
+    size_t digits = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+        if (whole > (std::numeric_limits<int64_t>::max() / 1000 - 9) / 10) return false;
+        whole = whole * 10 + (text[i] - '0');
+    }
+    if (digits == 0) return false;
+    int64_t frac = 0;
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        int n = 0;
+        bool roundUp = false;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++n) {
+            if (n < 3) frac = frac * 10 + (text[i] - '0');
+            else if (n == 3) roundUp = text[i] >= '5';
+        }
+        for (int k = std::min(n, 3); k < 3; ++k) frac *= 10;
+        if (roundUp) ++frac;
+    }
+    if (i < text.size()) {  // exponent: fall back to double
+        double v = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || !std::isfinite(v) || std::fabs(v) > 9e15) return false;
+        ns = static_cast<int64_t>(std::llround(v * 1000.0));
+        return true;
+    }
+    ns = whole * 1000 + frac;
+    if (negative) ns = -ns;
+    return true;
+}
+
+int64_t toInt(od::value v) {
+    switch (v.type()) {
+        case od::json_type::number: {
+            int64_t i = 0;
+            if (v.get_int64().get(i) == simdjson::SUCCESS) return i;
+            double d = 0;
+            if (v.get_double().get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
+            return 0;
+        }
+        case od::json_type::string: {
+            std::string_view s = v.get_string();
+            int64_t i = 0;
+            std::from_chars(s.data(), s.data() + s.size(), i);
+            return i;
+        }
+        default: return 0;
+    }
+}
+
+namespace {
+
+void readTriple(od::value v, uint32_t out[3]) {
+    if (v.type() != od::json_type::array) return;
+    int i = 0;
+    for (auto element : v.get_array()) {
+        const int64_t n = toInt(element.value());
+        if (i < 3) out[i++] = static_cast<uint32_t>(std::clamp<int64_t>(n, 0, UINT32_MAX));
+    }
+}
+
+}  // namespace
+
+void readEvent(od::object obj, Event& e) {
+    for (auto field : obj) {
+        const std::string_view key = field.unescaped_key();
+        od::value v = field.value();
+        if (key == "ph") {
+            if (v.type() != od::json_type::string) continue;
+            std::string_view ph = v.get_string();
+            e.ph = ph.empty() ? 0 : ph[0];
+        } else if (key == "cat") {
+            if (v.type() == od::json_type::string) e.cat = v.get_string();
+        } else if (key == "name") {
+            if (v.type() == od::json_type::string) e.name = v.get_string();
+        } else if (key == "pid" || key == "tid") {
+            int64_t& n = key == "pid" ? e.pid : e.tid;
+            std::string_view& text = key == "pid" ? e.pidText : e.tidText;
+            if (v.type() == od::json_type::string) {
+                std::string_view s = v.get_string();
+                auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+                if (s.empty() || ec != std::errc() || p != s.data() + s.size()) text = s.empty() ? "\"\"" : s;
+            } else {
+                n = toInt(v);
+            }
+        } else if (key == "ts" || key == "dur") {
+            int64_t ns = 0;
+            if (v.type() == od::json_type::number && microsToNs(v.raw_json_token(), ns)) {
+                if (key == "ts") e.ts = ns, e.hasTs = true;
+                else e.dur = ns, e.hasDur = true;
+            }
+        } else if (key == "args") {
+            if (v.type() != od::json_type::object) continue;
+            for (auto arg : v.get_object()) {
+                const std::string_view k = arg.unescaped_key();
+                od::value a = arg.value();
+                if (e.ph == 'C') {
+                    if (a.type() == od::json_type::number) e.counterValues.emplace_back(k, double(a.get_double()));
+                    continue;
+                }
+                if (k == "device") e.device = toInt(a);
+                else if (k == "stream") e.stream = toInt(a);
+                else if (k == "context") e.context = toInt(a);
+                else if (k == "correlation") e.correlation = toInt(a);
+                else if (k == "bytes") e.bytes = toInt(a);
+                else if (k == "registers per thread") e.registers = toInt(a);
+                else if (k == "shared memory") e.shared = toInt(a);
+                else if (k == "grid") readTriple(a, e.grid);
+                else if (k == "block") readTriple(a, e.block);
+                else if (k == "name" && a.type() == od::json_type::string) e.argName = a.get_string();
+            }
+        }
+    }
+}
+
+}  // namespace lanescope::kineto

@@ -1,0 +1,35 @@
+#pragma once
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lanescope::kineto {
+
+// One parsed trace event; views point into the parser's buffers, valid while the document lives.
+struct Event {
+    char ph = 0;
+    std::string_view cat, name, pidText, tidText;
+    int64_t pid = 0, tid = 0, ts = 0, dur = 0;
+    bool hasTs = false, hasDur = false;
+    // args
+    int64_t device = -1, stream = -1, context = -1, correlation = 0, bytes = 0, registers = 0, shared = 0,
+            sortIndex = 0, rank = -1;
+    uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    std::string_view argName;
+    std::vector<std::pair<std::string_view, double>> counterValues;
+};
+
+// Microseconds as JSON number text ("4459284064454.059", "-3", "1.5e3") -> nanoseconds,
+// exact for plain decimals (digits past the third fraction digit are rounded half up).
+bool microsToNs(std::string_view text, int64_t& ns);
+
+// An integer from a JSON number (truncated) or a string of digits; 0 otherwise.
+int64_t toInt(simdjson::ondemand::value v);
+
+// Reads the fields of one trace event in document order (on-demand parsing cannot go back).
+void readEvent(simdjson::ondemand::object obj, Event& e);
+
+}  // namespace lanescope::kineto
