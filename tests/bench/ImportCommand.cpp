@@ -45,18 +45,22 @@ double jsonMb(const std::filesystem::path& file) {
 
 }  // namespace
 
-// lanescope-bench import FILE [--runs K]: each run imports in a fresh child process, so that
-// peak RSS is that run's own and the page cache is the only thing runs share.
+// lanescope-bench import FILE [--runs K] [--threads N]: each run imports in a fresh child
+// process, so that peak RSS is that run's own and the page cache is the only thing runs share.
+// N threads import (default: every core).
 int importCommand(int argc, char** argv) {
-    const Args args = parseArgs(argc, argv, 2, {"runs"});
+    const Args args = parseArgs(argc, argv, 2, {"runs", "threads"});
     if (!args.error.empty()) return usageError(args.error);
     if (args.positional.size() != 1) return usageError("import needs one FILE");
     const auto runs = args.options.count("runs") ? parseCount(args.options.at("runs")) : 5;
     if (!runs) return usageError("--runs needs a positive count");
 
     const std::filesystem::path file = args.positional.front();
+    const auto threads = args.options.count("threads") ? parseCount(args.options.at("threads"))
+                                                       : std::optional<uint64_t>(std::thread::hardware_concurrency());
+    if (!threads || *threads == 0 || *threads > 1024) return usageError("--threads needs a count from 1 to 1024");
     ImportOptions options;
-    options.threads = std::max(1u, std::thread::hardware_concurrency());
+    options.threads = static_cast<unsigned>(std::max<uint64_t>(1, *threads));
     std::vector<double> seconds, peakMb;
     uint64_t slices = 0, bytes = 0;
     char format[64] = "";

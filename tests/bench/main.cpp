@@ -13,7 +13,7 @@ constexpr const char* kUsage =
     "  lanescope-bench generate [--format nsys|kineto] --events N --out FILE [--force]\n"
     "      write a synthetic Nsight Systems SQLite export (FILE.sqlite, the default) or PyTorch\n"
     "      profiler trace (FILE.json or FILE.json.gz) with N interval events\n"
-    "  lanescope-bench import FILE [--runs K]\n"
+    "  lanescope-bench import FILE [--runs K] [--threads N]\n"
     "      import time and memory, median of K runs (default 5); JSON MB/s for JSON traces\n"
     "  lanescope-bench stats [--events N | FILE] [--runs K]\n"
     "      the six statistics reports over the whole trace and its middle tenth\n"
