@@ -27,9 +27,14 @@ public:
     void progress(std::string_view, uint64_t, uint64_t) override {}
 };
 
+// How an .nsys-rep/.qdrep is read: by Lanescope itself (the default), or converted by the
+// `nsys export` of an installed Nsight Systems (the fallback a user can ask for).
+enum class NsysReader : uint8_t { Native, NsysExport };
+
 struct ImportOptions {
     unsigned threads = 0;                  // 0 = hardware concurrency
     std::filesystem::path cache_dir;       // empty = $XDG_CACHE_HOME/lanescope or ~/.cache/lanescope
+    NsysReader nsys_reader = NsysReader::Native;
     std::filesystem::path nsys_path;       // empty = LANESCOPE_NSYS, PATH, usual install places
     int nsys_timeout_s = 1800;             // an nsys export taking longer is ended
     uint64_t memory_limit_bytes = 0;       // 0 = what the machine has (see availableMemory)

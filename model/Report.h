@@ -49,6 +49,8 @@ struct Metadata {
     int64_t begin_ns = 0;        // first time on the report's timeline
     int64_t end_ns = 0;          // last time on the report's timeline
     int rank = -1;               // distributed rank when known
+    std::string reader;          // Nsight Systems reports: "native" or "nsys-export"; else empty
+    std::string nsys_version;    // Nsight Systems reports: the version that recorded it, if known
     std::string source_path;     // the file the user opened
 
     std::string fileName() const;  // the last part of source_path

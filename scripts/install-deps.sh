@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev libqt6opengl6-dev
           libsqlite3-dev libprotobuf-dev protobuf-compiler libspdlog-dev catch2
-          libsimdjson-dev zlib1g-dev xvfb xauth
+          libsimdjson-dev zlib1g-dev liblz4-dev xvfb xauth
           clang-format clang-tidy dpkg-dev file desktop-file-utils shared-mime-info libxml2-utils xz-utils)
 
 missing=()

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -17,6 +18,11 @@ bool isExecutable(const std::filesystem::path& p) {
 }
 
 }  // namespace
+
+bool nsysForbidden() {
+    const char* env = std::getenv("LANESCOPE_NSYS");
+    return env && std::string_view(env) == "off";
+}
 
 std::filesystem::path locateNsys(const std::filesystem::path& configured) {
     if (!configured.empty()) return isExecutable(configured) ? configured : std::filesystem::path{};

@@ -8,6 +8,9 @@ namespace lanescope {
 // Empty when none is found.
 std::filesystem::path locateNsys(const std::filesystem::path& configured);
 
+// True when LANESCOPE_NSYS=off: Nsight Systems must never be run.
+bool nsysForbidden();
+
 // $XDG_CACHE_HOME/lanescope, else ~/.cache/lanescope, else a folder under the temp dir.
 std::filesystem::path defaultCacheDir();
 

@@ -10,6 +10,7 @@
 #include "importers/Subprocess.h"
 #include "importers/nsys/NsysLocator.h"
 #include "importers/nsys/NsysSqliteImporter.h"
+#include "importers/nsysrep/NativeReader.h"
 
 namespace lanescope {
 namespace {
@@ -39,8 +40,11 @@ ImportResult importConverted(const std::filesystem::path& sqlite, const std::fil
     if (auto tooBig = refuseIfTooBig(NsysSqliteImporter().estimateMemory(sqlite), options, original)) return *tooBig;
     ImportResult result = NsysSqliteImporter().import(sqlite, options, progress, stop);
     if (result.ok()) {
-        result.report()->meta.format = "nsys-rep";
-        result.report()->meta.source_path = original.string();
+        Metadata& meta = result.report()->meta;
+        meta.format = "nsys-rep";
+        meta.source_path = original.string();
+        meta.reader = "nsys-export";
+        meta.nsys_version = nsysrep::recordedVersion(original);
     }
     return result;
 }
@@ -52,8 +56,23 @@ bool NsysRepImporter::canRead(std::string_view head, const std::filesystem::path
     return head.starts_with("NVIDIA Tegra Profiler Report") || ext == ".nsys-rep" || ext == ".qdrep";
 }
 
+MemoryEstimate NsysRepImporter::estimateMemory(const std::filesystem::path& path) const {
+    // The nsys-export path measures the converted SQLite file itself, once it exists.
+    return nsysrep::estimateNative(path);
+}
+
 ImportResult NsysRepImporter::import(const std::filesystem::path& path, const ImportOptions& options,
                                      ProgressSink& progress, std::stop_token stop) const {
+    if (options.nsys_reader == NsysReader::Native) return nsysrep::importNative(path, options, progress, stop);
+    if (nsysForbidden())
+        return fail(ImportError::Kind::NsysMissing, path,
+                    "reading it through nsys export was asked for, but LANESCOPE_NSYS=off forbids running Nsight "
+                    "Systems; open it with the native reader instead");
+    return importThroughNsys(path, options, progress, stop);
+}
+
+ImportResult NsysRepImporter::importThroughNsys(const std::filesystem::path& path, const ImportOptions& options,
+                                                ProgressSink& progress, std::stop_token stop) const {
     progress.progress("checking the conversion cache", 0, 0);
     const auto key = contentKey(path, stop);
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};

@@ -3,7 +3,8 @@
 
 namespace lanescope {
 
-// .nsys-rep / .qdrep reports: converted by the installed `nsys export --type=sqlite` into a
+// .nsys-rep / .qdrep reports: read natively (importers/nsysrep), or, when the user asks for it
+// (ImportOptions::nsys_reader), converted by the installed `nsys export --type=sqlite` into a
 // per-user cache keyed by the report's content, then read by NsysSqliteImporter.
 class NsysRepImporter final : public Importer {
 public:
@@ -11,6 +12,11 @@ public:
     bool canRead(std::string_view head, const std::filesystem::path& path) const override;
     ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
                         ProgressSink& progress, std::stop_token stop) const override;
+    MemoryEstimate estimateMemory(const std::filesystem::path& path) const override;
+
+private:
+    ImportResult importThroughNsys(const std::filesystem::path& path, const ImportOptions& options,
+                                   ProgressSink& progress, std::stop_token stop) const;
 };
 
 }  // namespace lanescope

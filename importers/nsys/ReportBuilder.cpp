@@ -67,6 +67,24 @@ bool ReportBuilder::loadStringIds(const SqliteDb& db, std::string& error) {
     return stmt.ok();
 }
 
+void ReportBuilder::setStrings(const std::vector<std::string>& strings) {
+    stringIds_.resize(strings.size());
+    for (size_t i = 0; i < strings.size(); ++i) stringIds_[i] = report_.strings.intern(strings[i]);
+}
+
+void ReportBuilder::setProcessName(int64_t globalPid, std::string_view name) {
+    processNames_[globalPid] = report_.strings.intern(name);
+}
+
+void ReportBuilder::setThreadName(int64_t globalTid, int64_t nsysStringId) {
+    const uint32_t name = string(nsysStringId);
+    if (name != UINT32_MAX) threadNames_[globalTid] = name;
+}
+
+void ReportBuilder::setGpuName(int64_t cudaDeviceId, std::string_view name) {
+    gpuNames_[cudaDeviceId] = report_.strings.intern(name);
+}
+
 uint32_t ReportBuilder::string(int64_t nsysId) const {
     if (nsysId >= 0 && static_cast<uint64_t>(nsysId) < stringIds_.size() &&
         stringIds_[static_cast<size_t>(nsysId)] != UINT32_MAX)

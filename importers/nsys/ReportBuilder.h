@@ -111,6 +111,12 @@ public:
     uint32_t string(int64_t nsysId) const;
     void loadProcessesAndThreads(const SqliteDb& db);
     void loadGpus(const SqliteDb& db);
+    // The same, for a reader of the report file itself (importers/nsysrep): the string table
+    // in id order, and names as it finds them.
+    void setStrings(const std::vector<std::string>& strings);
+    void setProcessName(int64_t globalPid, std::string_view name);
+    void setThreadName(int64_t globalTid, int64_t nsysStringId);
+    void setGpuName(int64_t cudaDeviceId, std::string_view name);
 
     // Appends the chunks' lanes, in chunk order, to the report's lanes and frees the chunks.
     void merge(std::vector<EventChunk>& chunks);

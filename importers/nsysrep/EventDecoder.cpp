@@ -1,0 +1,361 @@
+#include "importers/nsysrep/EventDecoder.h"
+
+#include <algorithm>
+#include <bitset>
+
+#include "importers/nsys/TableScan.h"
+#include "importers/nsysrep/ProtoReader.h"
+
+namespace lanescope::nsysrep {
+namespace {
+
+using nsys::EventChunk;
+using nsys::LaneKey;
+
+// Event types (ENUM_NSYS_EVENT_TYPE of the export) and their payload fields.
+enum Type : uint32_t {
+    kProcess = 27, kSample = 28, kCpuSample = 31, kNvtxCategory = 33, kNvtxMark = 34, kNvtxThreadName = 39,
+    kSchedule = 41, kCpuMarker = 47, kCpuTrace = 48, kDiagnostic = 49, kNvtxPushPop = 59, kNvtxStartEnd = 60,
+    kNvtxDomainCreate = 75, kKernel = 79, kMemory = 80, kSync = 106, kCudaMemoryUsage = 117, kCudaEventRecord = 127,
+};
+// Classes of CPU-trace events (payload 108, field 6), as the export's eventClass.
+enum CpuClass : uint64_t {
+    kRuntime = 0, kDriver = 1, kOverhead = 3, kOsRuntime = 27, kOsRuntimeBegin = 31, kOsRuntimeEnd = 32,
+    kRuntimeWithBacktrace = 67,
+};
+// Classes of GPU activity (payload 107, field 7).
+enum GpuClass : uint64_t { kMemcpy = 1, kMemset = 2, kKernelClass = 3, kSyncClass = 5 };
+
+uint32_t clampU32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX)); }
+uint16_t clampU16(uint64_t v) { return static_cast<uint16_t>(std::min<uint64_t>(v, 65535)); }
+
+// The fields of one message by number (the last occurrence wins, as protobuf's own parsers);
+// numbers below 128, which is all these payloads use. Absent fields read as 0.
+struct Fields {
+    static constexpr uint32_t kMax = 128;
+    uint64_t value[kMax] = {};
+    std::string_view bytes[kMax];
+    std::bitset<kMax> present;
+    bool has(uint32_t n) const { return n < kMax && present[n]; }
+    int64_t i64(uint32_t n) const { return static_cast<int64_t>(value[n]); }
+};
+
+void readFields(std::string_view message, uint64_t offset, Fields& out, EventChunk& chunk) {
+    ProtoReader reader(message, offset);
+    for (ProtoField f; reader.next(f);) {
+        if (f.number >= Fields::kMax) {
+            ++chunk.diagnostics["nsys_rep_unknown_field"];
+            continue;
+        }
+        out.value[f.number] = f.value;
+        out.bytes[f.number] = f.bytes;
+        out.present.set(f.number);
+    }
+}
+
+bool validSpan(EventChunk& chunk, const Fields& p, uint32_t startField, uint32_t endField, const char* what) {
+    if (!p.has(startField) || !p.has(endField)) {
+        chunk.diagnostics[std::string(what) + "_without_end"] += 1;
+        return false;
+    }
+    const int64_t start = p.i64(startField), end = p.i64(endField);
+    if (!nsys::validTime(chunk, start) || !nsys::validTime(chunk, end)) return false;
+    if (end < start) {
+        chunk.diagnostics["negative_duration"] += 1;
+        return false;
+    }
+    return true;
+}
+
+class Decoder {
+public:
+    Decoder(const nsys::ReportBuilder& builder, const VersionQuirks& quirks, TableChunks& chunks, BlockExtras& extras)
+        : builder_(builder), quirks_(quirks), chunks_(chunks), extras_(extras) {}
+
+    void event(std::string_view message, uint64_t offset) {
+        ProtoReader reader(message, offset);
+        uint64_t type = 0;
+        std::string_view payload;
+        uint32_t payloadField = 0;
+        uint64_t payloadOffset = 0;
+        for (ProtoField f; reader.next(f);) {
+            if (f.number == 1 && f.wire == 0) type = f.value;
+            else if (f.number >= 100 && f.wire == 2) {
+                payload = f.bytes;
+                payloadField = f.number;
+                payloadOffset = reader.offsetOf(f.bytes);
+            }
+        }
+        switch (type) {
+            case kKernel:
+            case kMemory:
+            case kSync:
+                if (payloadField == 107) return gpuActivity(payload, payloadOffset);
+                break;
+            case kCpuTrace:
+            case kCpuMarker:
+                if (payloadField == 108) return cpuTrace(payload, payloadOffset);
+                break;
+            case kNvtxPushPop:
+            case kNvtxStartEnd:
+            case kNvtxMark:
+            case kNvtxDomainCreate:
+            case kNvtxCategory:
+            case kNvtxThreadName:
+                if (payloadField == 102) return nvtx(type, payload, payloadOffset);
+                break;
+            case kProcess:
+                if (payloadField == 113) return process(payload, payloadOffset);
+                break;
+            case kCudaMemoryUsage:
+                if (payloadField == 123) return memoryUsage(payload, payloadOffset);
+                break;
+            // Known and not read yet, as the SQLite importer does not read their tables: CPU
+            // samples, scheduling and mmap (for the CPU-side views to come), DIAGNOSTIC_EVENT,
+            // CUDA event records.
+            case kSample:
+            case kCpuSample:
+            case kSchedule:
+            case kDiagnostic:
+            case kCudaEventRecord:  // CUDA_EVENTS of the export, not read by the SQLite importer either
+                return;
+            default:
+                break;
+        }
+        ++chunk_->diagnostics["nsys_rep_unknown_event_type"];
+    }
+
+private:
+    void gpuActivity(std::string_view payload, uint64_t offset) {
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        const LaneKey lane{LaneKind::GpuStream, p.i64(8), p.i64(4), p.i64(6), p.i64(5)};
+        const uint32_t correlation = clampU32(p.value[3]);
+        switch (p.value[7]) {
+            case kKernelClass: chunk_ = &chunks_.kernels; return kernel(p, lane, correlation, offset);
+            case kMemcpy: chunk_ = &chunks_.memcpy; return memcpy(p, lane, correlation, offset);
+            case kMemset: chunk_ = &chunks_.memset; return memset(p, lane, correlation, offset);
+            case kSyncClass: chunk_ = &chunks_.sync; return sync(p, lane, correlation, offset);
+            default: ++chunk_->diagnostics["nsys_rep_unknown_event_type"];
+        }
+    }
+
+    void kernel(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
+        if (!validSpan(*chunk_, p, 1, 2, "kernel")) return;
+        Fields k;
+        readFields(p.bytes[101], offset, k, *chunk_);
+        KernelConfig c;
+        for (int i = 0; i < 3; ++i) {
+            c.grid[i] = clampU32(k.value[10 + i]);
+            c.block[i] = clampU16(k.value[13 + i]);
+        }
+        c.static_shared_bytes = clampU32(k.value[16]);
+        c.dynamic_shared_bytes = clampU32(k.value[17]);
+        c.local_bytes_per_thread = clampU32(k.value[18]);
+        c.registers_per_thread = clampU16(k.value[21]);
+        c.launch_type = static_cast<uint8_t>(std::min<uint64_t>(k.value[24], 255));
+        c.short_name_id = k.has(2) ? name(k.i64(2)) : 0;
+        const uint32_t shown = k.has(1) ? name(k.i64(1)) : c.short_name_id;
+        chunk_->kernels.push_back({chunk_->kernelConfigRow(c), correlation});
+        nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), shown, EventKind::Kernel,
+                           static_cast<uint32_t>(chunk_->kernels.size() - 1));
+    }
+
+    static MemKind memKind(const Fields& f, uint32_t n) {
+        if (!f.has(n)) return MemKind::Unknown;
+        return static_cast<MemKind>(f.value[n] <= 7 ? f.value[n] : 7);
+    }
+
+    void memcpy(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
+        if (!validSpan(*chunk_, p, 1, 2, "memcpy")) return;
+        Fields m;
+        readFields(p.bytes[102], offset, m, *chunk_);
+        MemcpyInfo info;
+        info.bytes = m.value[1];
+        if (m.value[2] > static_cast<uint64_t>(CopyKind::UvmDtoD)) chunk_->diagnostics["memcpy_unknown_copy_kind"] += 1;
+        info.copy_kind = static_cast<CopyKind>(m.value[2] <= 13 ? m.value[2] : 0);
+        info.src_kind = memKind(m, 4);
+        info.dst_kind = memKind(m, 5);
+        info.correlation_id = correlation;
+        chunk_->memcpys.push_back(info);
+        const uint32_t shown = chunk_->localString(std::string("[CUDA memcpy ") + copyKindLabel(info.copy_kind) + "]");
+        nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), shown, EventKind::Memcpy,
+                           static_cast<uint32_t>(chunk_->memcpys.size() - 1));
+    }
+
+    void memset(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
+        if (!validSpan(*chunk_, p, 1, 2, "memset")) return;
+        Fields m;
+        readFields(p.bytes[103], offset, m, *chunk_);
+        MemsetInfo info;
+        info.bytes = m.value[1];
+        info.value = static_cast<uint32_t>(m.value[2]);
+        info.mem_kind = memKind(m, 4);
+        info.correlation_id = correlation;
+        chunk_->memsets.push_back(info);
+        nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), chunk_->localString("[CUDA memset]"), EventKind::Memset,
+                           static_cast<uint32_t>(chunk_->memsets.size() - 1));
+    }
+
+    void sync(const Fields& p, LaneKey lane, uint32_t correlation, uint64_t offset) {
+        static const char* const labels[] = {"Unknown sync", "Event sync", "Stream wait sync", "Stream sync",
+                                             "Context sync"};
+        if (!validSpan(*chunk_, p, 1, 2, "sync")) return;
+        Fields s;
+        readFields(p.bytes[105], offset, s, *chunk_);
+        const uint64_t type = s.value[quirks_.sync_type_field];
+        SyncInfo info;
+        info.sync_type = static_cast<uint8_t>(type <= 4 ? type : 0);
+        info.correlation_id = correlation;
+        chunk_->syncs.push_back(info);
+        lane.kind = LaneKind::CudaSync;
+        nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), chunk_->localString(labels[info.sync_type]),
+                           EventKind::Sync, static_cast<uint32_t>(chunk_->syncs.size() - 1));
+    }
+
+    void cpuTrace(std::string_view payload, uint64_t offset) {
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        const int64_t tid = p.i64(13);
+        const uint64_t eventClass = p.value[6];
+        chunk_ = eventClass == kRuntime || eventClass == kDriver || eventClass == kRuntimeWithBacktrace ? &chunks_.cuda_api
+                                                                                                      : &chunks_.osrt;
+        switch (eventClass) {
+            case kRuntime:
+            case kDriver:
+            case kRuntimeWithBacktrace:
+                if (!validSpan(*chunk_, p, 1, 2, "cuda_api")) return;
+                nsys::pushInterval(*chunk_, {LaneKind::CudaApi, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
+                                   EventKind::CudaApiCall, static_cast<uint32_t>(p.value[3]));
+                return;
+            case kOsRuntime:
+                if (!validSpan(*chunk_, p, 1, 2, "osrt")) return;
+                nsys::pushInterval(*chunk_, {LaneKind::OsRuntime, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
+                                   EventKind::OsRuntimeCall, kNoPayload);
+                return;
+            case kOsRuntimeBegin:
+            case kOsRuntimeEnd: {  // OS runtime tracing started / stopped: instants
+                if (!nsys::validTime(*chunk_, p.i64(1))) return;
+                InstantColumns& in = chunk_->lane({LaneKind::OsRuntime, tid}).instants;
+                in.time_ns.push_back(p.i64(1));
+                in.name_id.push_back(name(p.i64(7)));
+                in.payload.push_back(kNoPayload);
+                return;
+            }
+            case kOverhead: {
+                if (!p.has(1) || !p.has(2)) {
+                    chunk_->diagnostics["profiler_overhead_without_end"] += 1;
+                    return;
+                }
+                if (p.i64(2) < p.i64(1)) {
+                    chunk_->diagnostics["negative_duration"] += 1;
+                    return;
+                }
+                OverheadRange o;
+                o.start_ns = p.i64(1);
+                o.end_ns = p.i64(2);
+                o.process = p.has(13) ? static_cast<int32_t>((p.i64(13) >> 24) & 0xFFFFFF) : -1;  // a pid for now
+                o.name_id = name(p.i64(7));
+                extras_.overhead.push_back(o);
+                return;
+            }
+            default:
+                return;  // markers the export leaves out (profiling started, ...)
+        }
+    }
+
+    void nvtx(uint64_t type, std::string_view payload, uint64_t offset) {
+        chunk_ = &chunks_.nvtx;
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        auto text = [&] {
+            if (p.has(7)) return chunk_->localString(p.bytes[7]);
+            if (p.has(12)) return name(p.i64(12));
+            return 0u;
+        };
+        if (type == kNvtxDomainCreate) {
+            chunk_->domainNames.emplace_back(p.i64(13), text());
+            return;
+        }
+        if (type == kNvtxCategory || type == kNvtxThreadName) return;
+        NvtxInfo info;
+        info.has_color = p.has(6);
+        info.color = static_cast<uint32_t>(p.value[6]);
+        info.domain_name_id = static_cast<uint32_t>(p.value[13]);
+        info.category = static_cast<uint32_t>(p.value[5]);
+        info.start_end = type == kNvtxStartEnd;
+        const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, p.i64(9)};
+        const int64_t start = p.i64(2);
+        if (!nsys::validTime(*chunk_, start)) return;
+        if (type == kNvtxMark) {
+            InstantColumns& in = chunk_->lane(key).instants;
+            in.time_ns.push_back(start);
+            in.name_id.push_back(text());
+            in.payload.push_back(chunk_->nvtxRow(info));
+            return;
+        }
+        if (!p.has(10)) {
+            chunk_->diagnostics["nvtx_range_without_end"] += 1;
+            return;
+        }
+        const int64_t end = p.i64(10);
+        if (!nsys::validTime(*chunk_, end)) return;
+        if (end < start) {
+            chunk_->diagnostics["negative_duration"] += 1;
+            return;
+        }
+        nsys::pushInterval(*chunk_, key, start, end, text(), EventKind::NvtxRange, chunk_->nvtxRow(info));
+    }
+
+    // PROCESSES.name is field 6, or for the process nsys launched (which has none) field 5.
+    void process(std::string_view payload, uint64_t offset) {
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        if (!p.has(6) && !p.has(5)) return;
+        extras_.processes.emplace_back(p.i64(2), std::string(p.has(6) ? p.bytes[6] : p.bytes[5]));
+    }
+
+    // CUDA_GPU_MEMORY_USAGE_EVENTS: start 1, deviceId 2, globalPid 5, bytes 8, operation 10.
+    void memoryUsage(std::string_view payload, uint64_t offset) {
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        const uint64_t op = p.value[10];
+        if (op != 0 && op != 1) {
+            chunk_->diagnostics["memory_usage_unknown_operation"] += 1;
+            return;
+        }
+        if (!nsys::validTime(*chunk_, p.i64(1))) return;
+        const double bytes = static_cast<double>(static_cast<int64_t>(p.value[8]));
+        extras_.memory.push_back({p.i64(1), p.i64(5), p.i64(2), op == 0 ? bytes : -bytes});
+    }
+
+    uint32_t name(int64_t id) { return nsys::nameOf(builder_, *chunk_, id); }
+
+    const nsys::ReportBuilder& builder_;
+    const VersionQuirks& quirks_;
+    TableChunks& chunks_;
+    EventChunk* chunk_ = &chunks_.nvtx;  // the table the event at hand belongs to
+    BlockExtras& extras_;
+};
+
+}  // namespace
+
+void decodeBlock(std::string_view block, uint64_t offset, const nsys::ReportBuilder& builder,
+                 const VersionQuirks& quirks, TableChunks& chunks, BlockExtras& extras) {
+    size_t pos = 0;
+    uint64_t length = 0;
+    if (!readVarint(block, pos, length) || length > block.size() - pos)
+        throw MalformedProto("a block whose message is longer than the block, inflated from byte " +
+                             std::to_string(offset));
+    ProtoReader reader(block.substr(pos, static_cast<size_t>(length)), offset);
+    Decoder decoder(builder, quirks, chunks, extras);
+    for (ProtoField f; reader.next(f);) {
+        if (f.number == 1 && f.wire == 2) {
+            decoder.event(f.bytes, offset);
+            ++extras.events;
+        }
+        // Field 2 holds generic events (GPU metrics), read apart.
+    }
+}
+
+}  // namespace lanescope::nsysrep

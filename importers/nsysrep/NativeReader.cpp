@@ -1,0 +1,236 @@
+#include "importers/nsysrep/NativeReader.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <thread>
+
+#include "importers/MemoryEstimate.h"
+#include "importers/WorkerErrors.h"
+#include "importers/nsysrep/EventDecoder.h"
+#include "importers/nsysrep/ProtoReader.h"
+#include "importers/nsysrep/RepFile.h"
+#include "importers/nsysrep/SessionClock.h"
+
+namespace lanescope::nsysrep {
+namespace {
+
+ImportError corrupt(const std::filesystem::path& path, const std::string& why) {
+    return {ImportError::Kind::Corrupt, path.string() + ": " + why};
+}
+
+// Thread names: { repeated 1 { 1 tid, 2 name string id, 3 priority, 4 globalTid } }.
+void readThreadNames(const RepLayout& layout, nsys::ReportBuilder& builder) {
+    ProtoReader names(layout.thread_names, 0);
+    for (ProtoField entry; names.next(entry);) {
+        if (entry.number != 1 || entry.wire != 2) continue;
+        ProtoReader fields(entry.bytes, 0);
+        int64_t globalTid = 0, name = -1;
+        for (ProtoField f; fields.next(f);) {
+            if (f.number == 2 && f.wire == 0) name = f.i64();
+            else if (f.number == 4 && f.wire == 0) globalTid = f.i64();
+        }
+        if (name >= 0) builder.setThreadName(globalTid, name);
+    }
+}
+
+// GPUs of the system information: { 1 { 2 { repeated 7 GPU { 1 id, 2 name, ... },
+// repeated 9 { 1 gpuId, 2 cudaId, 3 pid } } } }, named by CUDA device id as the export's
+// TARGET_INFO_GPU joined with TARGET_INFO_CUDA_DEVICE.
+void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder) {
+    std::map<int64_t, std::string> nameOfGpu;
+    std::map<int64_t, int64_t> cudaOfGpu;
+    ProtoReader top(layout.system_info, 0);
+    for (ProtoField vm; top.next(vm);) {
+        if (vm.number != 1 || vm.wire != 2) continue;
+        ProtoReader vmFields(vm.bytes, 0);
+        for (ProtoField system; vmFields.next(system);) {
+            if (system.number != 2 || system.wire != 2) continue;
+            ProtoReader systemFields(system.bytes, 0);
+            for (ProtoField f; systemFields.next(f);) {
+                if (f.wire != 2 || (f.number != 7 && f.number != 9)) continue;
+                ProtoReader entry(f.bytes, 0);
+                int64_t first = 0, second = 0;
+                std::string name;
+                for (ProtoField e; entry.next(e);) {
+                    if (e.number == 1 && e.wire == 0) first = e.i64();
+                    else if (e.number == 2 && e.wire == 0) second = e.i64();
+                    else if (e.number == 2 && e.wire == 2) name = std::string(e.bytes);
+                }
+                if (f.number == 7) nameOfGpu[first] = name;
+                else cudaOfGpu[first] = second;
+            }
+        }
+    }
+    for (const auto& [gpu, name] : nameOfGpu) {
+        auto cuda = cudaOfGpu.find(gpu);
+        builder.setGpuName(cuda != cudaOfGpu.end() ? cuda->second : gpu, name);
+    }
+}
+
+// Index field 1: the number of events the file holds.
+uint64_t totalEvents(const RepLayout& layout) {
+    ProtoReader index(layout.index, 0);
+    for (ProtoField f; index.next(f);)
+        if (f.number == 1 && f.wire == 0) return f.value;
+    return 0;
+}
+
+// CUDA memory in use per (process, device) over time, as the SQLite importer builds it.
+void buildMemoryCounters(std::vector<MemoryChange>& changes, Report& report, nsys::ReportBuilder& builder) {
+    std::map<std::pair<int64_t, int64_t>, std::vector<MemoryChange>> byOwner;
+    for (const MemoryChange& c : changes) byOwner[{c.global_pid, c.device}].push_back(c);
+    for (auto& [key, list] : byOwner) {
+        std::stable_sort(list.begin(), list.end(),
+                         [](const MemoryChange& a, const MemoryChange& b) { return a.time_ns < b.time_ns; });
+        Counter c;
+        c.name_id = report.strings.intern("CUDA memory usage");
+        c.unit_id = report.strings.intern("bytes");
+        c.process = builder.processIndex(key.first);
+        c.gpu = builder.gpuIndex(key.second);
+        double used = 0;
+        for (const MemoryChange& ch : list) {
+            used += ch.bytes;
+            c.time_ns.push_back(ch.time_ns);
+            c.value.push_back(used);
+        }
+        report.counters.push_back(std::move(c));
+    }
+}
+
+// Profiler overhead ranges, their pid resolved to a process as the SQLite importer does.
+void addOverhead(std::vector<OverheadRange>& ranges, Report& report) {
+    std::map<int64_t, int32_t> processOfPid;
+    for (size_t p = 0; p < report.processes.size(); ++p)
+        processOfPid.try_emplace(report.processes[p].pid, static_cast<int32_t>(p));
+    for (OverheadRange& o : ranges) {
+        auto it = processOfPid.find(o.process);
+        o.process = it == processOfPid.end() ? -1 : it->second;
+        if (o.name_id == UINT32_MAX) o.name_id = report.strings.intern("[unknown name]");
+    }
+    std::stable_sort(ranges.begin(), ranges.end(),
+                     [](const OverheadRange& a, const OverheadRange& b) { return a.start_ns < b.start_ns; });
+    report.profiler_overhead = std::move(ranges);
+}
+
+}  // namespace
+
+std::string recordedVersion(const std::filesystem::path& path) {
+    try {
+        return readLayout(path).nsys_version;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+MemoryEstimate estimateNative(const std::filesystem::path& path) {
+    try {
+        return estimateFromEvents(path, totalEvents(readLayout(path)));
+    } catch (const std::exception&) {
+        return {};  // no estimate: the import will say what is wrong
+    }
+}
+
+ImportResult importNative(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                          std::stop_token stop) {
+    progress.progress("reading the table of contents", 0, 0);
+    RepLayout layout;
+    try {
+        layout = readLayout(path);
+    } catch (const BadReport& e) {
+        return corrupt(path, e.what());
+    } catch (const MalformedProto& e) {
+        return corrupt(path, std::string("damaged report structure: ") + e.what());
+    }
+
+    auto report = std::make_unique<Report>();
+    Metadata& meta = report->meta;
+    meta.format = "nsys-rep";
+    meta.producer = "NVIDIA Nsight Systems";
+    meta.version = layout.nsys_version;
+    meta.nsys_version = layout.nsys_version;
+    meta.reader = "native";
+    meta.source_path = path.string();
+    meta.start_utc_ns = sessionStartUtc(layout.summary).value_or(0);
+    const VersionQuirks quirks = quirksFor(layout.nsys_version);
+    if (!quirks.verified) report->diagnostics["nsys_rep_version_unverified"] += 1;
+
+    nsys::ReportBuilder builder(*report);
+    try {
+        builder.setStrings(layout.strings);
+        readThreadNames(layout, builder);
+        readGpus(layout, builder);
+    } catch (const MalformedProto& e) {
+        return corrupt(path, std::string("damaged thread or system information: ") + e.what());
+    }
+
+    // Decode: each worker a contiguous run of blocks, so chunks in order are the file in order.
+    const size_t blocks = layout.event_blocks.size();
+    const unsigned threads = std::max<unsigned>(
+        1, std::min<size_t>(options.threads ? options.threads : std::thread::hardware_concurrency(), std::max<size_t>(blocks, 1)));
+    std::vector<TableChunks> chunks(threads);
+    std::vector<BlockExtras> extras(threads);
+    std::vector<std::string> errors(threads);
+    std::atomic<uint64_t> done{0};
+    std::atomic<bool> failed{false};
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ImportError{ImportError::Kind::Unreadable, path.string() + ": cannot be read"};
+    WorkerErrors workerErrors;
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned w = 0; w < threads; ++w)
+            pool.emplace_back(workerErrors.guard([&, w] {
+                const size_t first = blocks * w / threads, last = blocks * (w + 1) / threads;
+                std::string scratch;
+                for (size_t b = first; b < last && !failed && !stop.stop_requested(); ++b) {
+                    const BlockRef& block = layout.event_blocks[b];
+                    try {
+                        const std::string raw = inflateBlock(fd, block, scratch);
+                        decodeBlock(raw, block.offset, builder, quirks, chunks[w], extras[w]);
+                    } catch (const BadReport& e) {
+                        errors[w] = e.what();
+                        failed = true;
+                    } catch (const MalformedProto& e) {
+                        errors[w] = "damaged event block at byte " + std::to_string(block.offset) + ": " + e.what();
+                        failed = true;
+                    }
+                    progress.progress("decoding event blocks", done.fetch_add(1) + 1, blocks);
+                }
+            }));
+    }
+    ::close(fd);
+    workerErrors.rethrow();
+    if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
+    for (const std::string& e : errors)
+        if (!e.empty()) return corrupt(path, e);
+
+    // Names first (lanes take their process's name when created), then the events table by
+    // table in the SQLite importer's order, then what depends on the processes.
+    for (BlockExtras& e : extras)
+        for (const auto& [globalPid, name] : e.processes) builder.setProcessName(globalPid, name);
+    for (auto table : {&TableChunks::nvtx, &TableChunks::cuda_api, &TableChunks::osrt, &TableChunks::kernels,
+                       &TableChunks::memcpy, &TableChunks::memset, &TableChunks::sync}) {
+        std::vector<nsys::EventChunk> ordered;
+        ordered.reserve(threads);
+        for (TableChunks& c : chunks) ordered.push_back(std::move(c.*table));
+        builder.merge(ordered);
+    }
+    std::vector<MemoryChange> memory;
+    std::vector<OverheadRange> overhead;
+    for (BlockExtras& e : extras) {
+        memory.insert(memory.end(), e.memory.begin(), e.memory.end());
+        overhead.insert(overhead.end(), e.overhead.begin(), e.overhead.end());
+    }
+    buildMemoryCounters(memory, *report, builder);
+    addOverhead(overhead, *report);
+    builder.complete();
+    uint64_t decoded = 0;
+    for (const BlockExtras& e : extras) decoded += e.events;
+    if (decoded != totalEvents(layout)) report->diagnostics["nsys_rep_event_count_mismatch"] += 1;
+    return ImportResult(std::move(report));
+}
+
+}  // namespace lanescope::nsysrep

@@ -1,0 +1,50 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace lanescope::nsysrep {
+
+// A file that cannot be read as an Nsight Systems report: what is wrong and where, one line.
+struct BadReport : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// One LZ4 block of Raw Sampling Data: where its compressed bytes are in the file and the size
+// its framing says it inflates to (checked against the output, never trusted for allocation
+// beyond a cap).
+struct BlockRef {
+    uint64_t offset = 0;  // file offset of the compressed bytes
+    uint32_t compressed = 0;
+    uint32_t raw = 0;
+};
+
+// The parts of an .nsys-rep/.qdrep that the importer reads (docs/nsys-rep-format.md): found
+// through the table of contents at the file's end, every offset and size checked against the
+// file before use. Event blocks are listed, not read: they are read and inflated by the
+// decoding workers, one at a time, so memory holds the model and not the file.
+struct RepLayout {
+    uint64_t file_size = 0;
+    std::string header_version;      // the header's version text ("1", "36398880", ...)
+    std::string nsys_version;        // "2025.3.1.0" from the UI Data section; empty if absent
+    std::string summary;             // the first message of Raw Sampling Data
+    std::string index;               // the second: totals
+    std::vector<BlockRef> event_blocks;  // in file order
+    std::vector<std::string> strings;    // the string table: position = the ids events use
+    std::string thread_names;        // message { repeated 1 { 1 tid, 2 name id, 3 prio, 4 globalTid } }
+    std::string system_info;         // message with the GPUs and CUDA devices
+};
+
+// Reads the layout of `path`; throws BadReport naming what is wrong and where.
+RepLayout readLayout(const std::filesystem::path& path);
+
+// Reads `size` bytes at `offset` of an open file descriptor; throws BadReport when it cannot.
+std::string readAt(int fd, uint64_t offset, uint64_t size);
+
+// Inflates one block (LZ4 block format, no frame); throws BadReport when it does not decode
+// to exactly its stated size.
+std::string inflateBlock(int fd, const BlockRef& block, std::string& compressedScratch);
+
+}  // namespace lanescope::nsysrep

@@ -1,0 +1,64 @@
+#include "importers/nsysrep/SessionClock.h"
+
+#include <charconv>
+#include <map>
+#include <utility>
+
+#include "importers/nsysrep/ProtoReader.h"
+
+namespace lanescope::nsysrep {
+namespace {
+
+// An offset written as decimal text of a 64-bit two's-complement value, either signed
+// ("-7646435850") or as its unsigned wrap ("18446743826464792440").
+std::optional<int64_t> parseOffset(std::string_view text) {
+    if (text.empty()) return std::nullopt;
+    if (text.front() == '-') {
+        int64_t v = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+        return v;
+    }
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+    return static_cast<int64_t>(v);
+}
+
+}  // namespace
+
+std::optional<int64_t> sessionStartUtc(std::string_view summary) {
+    std::map<std::pair<uint64_t, uint64_t>, int64_t> offsets;  // (from, to) clock -> offset
+    try {
+        ProtoReader reader(summary, 0);
+        for (ProtoField f; reader.next(f);) {
+            if (f.number != 16 || f.wire != 2) continue;
+            ProtoReader table(f.bytes, 0);
+            for (ProtoField entry; table.next(entry);) {
+                if (entry.number != 1 || entry.wire != 2) continue;
+                ProtoReader fields(entry.bytes, 0);
+                uint64_t from = 0, to = 0;
+                std::optional<int64_t> offset;
+                for (ProtoField e; fields.next(e);) {
+                    if (e.number == 1 && e.wire == 0) from = e.value;
+                    else if (e.number == 2 && e.wire == 0) to = e.value;
+                    else if (e.number == 5 && e.wire == 2) offset = parseOffset(e.bytes);
+                }
+                if (offset) offsets[{from, to}] = *offset;
+            }
+        }
+    } catch (const MalformedProto&) {
+        return std::nullopt;  // the start stays unknown; the events do not depend on it
+    }
+    auto at = [&](uint64_t from, uint64_t to) -> std::optional<int64_t> {
+        auto it = offsets.find({from, to});
+        return it == offsets.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    };
+    const auto eventsToSession = at(7, 1), sessionToMonotonic = at(1, 3), monotonicToUtc = at(3, 9);
+    if (!eventsToSession || !sessionToMonotonic || !monotonicToUtc) return std::nullopt;
+    // In unsigned arithmetic: the terms are two's complement and their sum fits.
+    return static_cast<int64_t>(0ull - static_cast<uint64_t>(*eventsToSession) - static_cast<uint64_t>(*sessionToMonotonic) -
+                                static_cast<uint64_t>(*monotonicToUtc));
+}
+
+}  // namespace lanescope::nsysrep
