@@ -3,7 +3,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "importers/perfetto/PerfettoWriter.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 
 namespace lanescope::cli {
 

@@ -11,9 +11,9 @@
 //   `perfetto_kind_mixed_on_track`). Other slices are EventKind::NvtxRange events of a
 //   LaneKind::Nvtx lane whose payload is one shared Report::nvtx row (has_color = false), and
 //   their debug annotations are counted as `perfetto_debug_annotations_ignored`. Instants go
-//   to the lane's instants. Sibling tracks "<name> [row d]" (PerfettoWriter's rows of a lane
+//   to the lane's instants. Sibling tracks "<name> [row d]" (the Perfetto exporter's rows of a lane
 //   whose events overlap without nesting) are one lane named <name>.
-// - A parentless named track "GPU <n>: <name>" (as PerfettoWriter writes GPUs) becomes a Gpu
+// - A parentless named track "GPU <n>: <name>" (as the Perfetto exporter writes GPUs) becomes a Gpu
 //   and owns the lanes and counters below it; below it, a track "<process> [<pid>], context
 //   <n>" gives its lanes their process and CUDA context, a track named "... Stream <n>" its
 //   stream id, and a track named "NCCL" becomes a LaneKind::Nccl lane (derived copies, as in
@@ -127,7 +127,7 @@ bool parseGpuTrackName(const std::string& name, int64_t& device, std::string& gp
     return true;
 }
 
-// "Stream 7" for "Stream 7 [row 1]" (PerfettoWriter's track per row of a lane whose events
+// "Stream 7" for "Stream 7 [row 1]" (the Perfetto exporter's track per row of a lane whose events
 // overlap without nesting); "" for any other name.
 std::string rowTrackBaseName(const std::string& name) {
     constexpr std::string_view kRow = " [row ";
@@ -145,7 +145,7 @@ void appendColumn(std::vector<T>& to, std::vector<T>& from) {
     std::vector<T>().swap(from);
 }
 
-// "python3 [1365], context 1" or "python3 [1365]": a GPU's work for one process (PerfettoWriter).
+// "python3 [1365], context 1" or "python3 [1365]": a GPU's work for one process (the Perfetto exporter).
 bool parseGpuProcessTrackName(const std::string& name, int64_t& pid, int64_t& context) {
     const size_t open = name.rfind(" [");
     if (open == std::string::npos) return false;
@@ -358,10 +358,10 @@ private:
 
     // The event kind the event's first category names (interned or inline), if any.
     static std::optional<EventKind> kindOf(const pb::TrackEvent& e, const Sequence& seq) {
-        if (e.categories_size() > 0) return eventKindOfPerfettoCategory(e.categories(0));
+        if (e.categories_size() > 0) return perfetto_format::eventKindOfCategory(e.categories(0));
         if (e.category_iids_size() == 0) return std::nullopt;
         auto it = seq.categories.find(e.category_iids(0));
-        return it == seq.categories.end() ? std::nullopt : eventKindOfPerfettoCategory(it->second);
+        return it == seq.categories.end() ? std::nullopt : perfetto_format::eventKindOfCategory(it->second);
     }
 
     // The event's debug annotations as (name, value as text); unnamed ones are left out.
@@ -407,8 +407,8 @@ bool Builder::isStartEnd(EventKind kind, uint32_t payload) const {
 }
 
 LaneKind Builder::laneKind(const Track& t) const {
-    if (t.events.size() == 0) return t.instantKind ? laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
-    return laneKindOf(t.events.kind[0], isStartEnd(t.events.kind[0], t.events.payload[0]));
+    if (t.events.size() == 0) return t.instantKind ? perfetto_format::laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
+    return perfetto_format::laneKindOf(t.events.kind[0], isStartEnd(t.events.kind[0], t.events.payload[0]));
 }
 
 int64_t Builder::streamOf(const std::string& trackName) {
@@ -515,7 +515,7 @@ void Builder::finish() {
             } else {
                 lane.kind = laneKind(t);
                 for (size_t e = 0; e < t.events.size(); ++e) {
-                    if (laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
+                    if (perfetto_format::laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
                         continue;
                     ++r_.diagnostics["perfetto_kind_mixed_on_track"];
                     t.events.kind[e] = EventKind::NvtxRange;

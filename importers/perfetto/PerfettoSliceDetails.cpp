@@ -1,24 +1,11 @@
 #include "importers/perfetto/PerfettoSliceDetails.h"
 
-#include <array>
 #include <limits>
 
 #include "model/EventDetails.h"
 
 namespace lanescope {
 namespace {
-
-struct Category {
-    EventKind kind;
-    std::string_view name;
-};
-constexpr std::array<Category, 7> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
-                                                  {EventKind::CudaApiCall, "cuda_api"},
-                                                  {EventKind::NvtxRange, "nvtx"},
-                                                  {EventKind::Kernel, "kernel"},
-                                                  {EventKind::Memcpy, "memcpy"},
-                                                  {EventKind::Memset, "memset"},
-                                                  {EventKind::Sync, "cuda_sync"}}};
 
 const std::string* find(const SliceAnnotations& annotations, std::string_view label) {
     for (const auto& [name, value] : annotations)
@@ -87,41 +74,6 @@ std::string keyOf(const SliceAnnotations& annotations, std::initializer_list<std
 }
 
 }  // namespace
-
-std::string_view perfettoCategory(EventKind kind) {
-    for (const Category& c : kCategories)
-        if (c.kind == kind) return c.name;
-    return "nvtx";
-}
-
-std::optional<EventKind> eventKindOfPerfettoCategory(std::string_view category) {
-    for (const Category& c : kCategories)
-        if (c.name == category) return c.kind;
-    return std::nullopt;
-}
-
-LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
-    switch (kind) {
-        case EventKind::OsRuntimeCall: return LaneKind::OsRuntime;
-        case EventKind::CudaApiCall: return LaneKind::CudaApi;
-        case EventKind::NvtxRange: return nvtxStartEnd ? LaneKind::NvtxStartEnd : LaneKind::Nvtx;
-        case EventKind::Kernel:
-        case EventKind::Memcpy:
-        case EventKind::Memset: return LaneKind::GpuStream;
-        case EventKind::Sync: return LaneKind::CudaSync;
-    }
-    return LaneKind::Nvtx;
-}
-
-EventKind eventKindHeldBy(LaneKind kind) {
-    switch (kind) {
-        case LaneKind::OsRuntime: return EventKind::OsRuntimeCall;
-        case LaneKind::CudaApi: return EventKind::CudaApiCall;
-        case LaneKind::GpuStream: return EventKind::Kernel;
-        case LaneKind::CudaSync: return EventKind::Sync;
-        default: return EventKind::NvtxRange;
-    }
-}
 
 uint32_t SliceDetailsReader::payload(EventKind kind, const SliceAnnotations& a) {
     const auto correlation = narrow<uint32_t>(firstInteger(find(a, "Correlation id")));

@@ -11,21 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "formats/perfetto/PerfettoConventions.h"
 #include "model/Report.h"
 
 namespace lanescope {
-
-// The category of an exported slice of `kind`: "os_runtime", "cuda_api", "nvtx", "kernel",
-// "memcpy", "memset" or "cuda_sync".
-std::string_view perfettoCategory(EventKind kind);
-// The kind that one of those categories names; nullopt for any other category.
-std::optional<EventKind> eventKindOfPerfettoCategory(std::string_view category);
-
-// The lane kind that holds events of `kind` (NVTX start/end ranges: NvtxStartEnd).
-LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd);
-// The other way: the kind whose category an instant of a lane of `kind` carries, so that a
-// lane holding only instants comes back as the same kind of lane (GPU streams: Kernel).
-EventKind eventKindHeldBy(LaneKind kind);
 
 // One slice's debug annotations as (label, display value), in the order they were written.
 using SliceAnnotations = std::vector<std::pair<std::string, std::string>>;

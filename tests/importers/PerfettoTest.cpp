@@ -11,7 +11,7 @@
 #include "Absent.h"
 #include "ImportHelpers.h"
 #include "importers/perfetto/PerfettoImporter.h"
-#include "importers/perfetto/PerfettoWriter.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 #include "analysis/Registry.h"
 #include "analysis/NvtxProjection.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree

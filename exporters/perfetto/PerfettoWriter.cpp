@@ -1,4 +1,4 @@
-#include "importers/perfetto/PerfettoWriter.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 
 #include <algorithm>
 #include <cstring>
@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/perfetto/PerfettoConventions.h"
 #include "model/Correlation.h"
-#include "importers/perfetto/PerfettoSliceDetails.h"
 #include "model/EventDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
@@ -293,8 +293,8 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         // The event's kind as its category (an instant: its lane's), which the importer reads back.
         if (op.type == OpType::Begin || op.type == OpType::Instant) {
             const Lane& lane = report.lanes[op.a];
-            const std::string_view category = perfettoCategory(
-                op.type == OpType::Begin ? lane.events.kind[op.b] : eventKindHeldBy(lane.kind));
+            const std::string_view category = perfetto_format::categoryOf(
+                op.type == OpType::Begin ? lane.events.kind[op.b] : perfetto_format::eventKindHeldBy(lane.kind));
             auto [cat, addedCategory] = categories.try_emplace(category, categories.size() + 1);
             if (addedCategory) {
                 pb::EventCategory* c = packet.mutable_interned_data()->add_event_categories();
