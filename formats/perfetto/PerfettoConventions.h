@@ -56,13 +56,18 @@ constexpr std::optional<EventKind> eventKindOfCategory(std::string_view category
 // The lane kind that holds events of `kind` (NVTX start/end ranges: NvtxStartEnd).
 constexpr LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
     switch (kind) {
-        case EventKind::OsRuntimeCall: return LaneKind::OsRuntime;
-        case EventKind::CudaApiCall: return LaneKind::CudaApi;
-        case EventKind::NvtxRange: return nvtxStartEnd ? LaneKind::NvtxStartEnd : LaneKind::Nvtx;
+        case EventKind::OsRuntimeCall:
+            return LaneKind::OsRuntime;
+        case EventKind::CudaApiCall:
+            return LaneKind::CudaApi;
+        case EventKind::NvtxRange:
+            return nvtxStartEnd ? LaneKind::NvtxStartEnd : LaneKind::Nvtx;
         case EventKind::Kernel:
         case EventKind::Memcpy:
-        case EventKind::Memset: return LaneKind::GpuStream;
-        case EventKind::Sync: return LaneKind::CudaSync;
+        case EventKind::Memset:
+            return LaneKind::GpuStream;
+        case EventKind::Sync:
+            return LaneKind::CudaSync;
     }
     return LaneKind::Nvtx;
 }
@@ -71,11 +76,16 @@ constexpr LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
 // lane holding only instants comes back as the same kind of lane (GPU streams: Kernel).
 constexpr EventKind eventKindHeldBy(LaneKind kind) {
     switch (kind) {
-        case LaneKind::OsRuntime: return EventKind::OsRuntimeCall;
-        case LaneKind::CudaApi: return EventKind::CudaApiCall;
-        case LaneKind::GpuStream: return EventKind::Kernel;
-        case LaneKind::CudaSync: return EventKind::Sync;
-        default: return EventKind::NvtxRange;
+        case LaneKind::OsRuntime:
+            return EventKind::OsRuntimeCall;
+        case LaneKind::CudaApi:
+            return EventKind::CudaApiCall;
+        case LaneKind::GpuStream:
+            return EventKind::Kernel;
+        case LaneKind::CudaSync:
+            return EventKind::Sync;
+        default:
+            return EventKind::NvtxRange;
     }
 }
 
@@ -89,18 +99,26 @@ enum class ValueType : uint8_t {
 };
 
 enum class Key : uint8_t {
-    Kind,  // string: the slice's event kind, as its category names it (categoryOf)
+    Kind,           // string: the slice's event kind, as its category names it (categoryOf)
     CorrelationId,  // uint: CUDA correlation id (API calls, kernels, memcpy, memset, sync)
     // Kernel launch configuration (model/SideTables.h KernelConfig)
-    GridX, GridY, GridZ, BlockX, BlockY, BlockZ,
-    RegistersPerThread, StaticSharedBytes, DynamicSharedBytes, LocalBytesPerThread,
+    GridX,
+    GridY,
+    GridZ,
+    BlockX,
+    BlockY,
+    BlockZ,
+    RegistersPerThread,
+    StaticSharedBytes,
+    DynamicSharedBytes,
+    LocalBytesPerThread,
     LaunchType,  // uint: ENUM_CUDA_KERNEL_LAUNCH_TYPE (1 regular, 2/3 cooperative)
     ShortName,   // string: the kernel's short name
     // Memcpy and memset
-    Bytes,       // uint: bytes moved or set
-    CopyKind,    // uint: ENUM_CUDA_MEMCPY_OPER (1 host-to-device, 2 device-to-host, ...)
-    SrcMemKind,  // uint: ENUM_CUDA_MEM_KIND of a memcpy's source (0 pageable, 1 pinned, 2 device, ...)
-    DstMemKind,  // uint: ENUM_CUDA_MEM_KIND of a memcpy's destination
+    Bytes,        // uint: bytes moved or set
+    CopyKind,     // uint: ENUM_CUDA_MEMCPY_OPER (1 host-to-device, 2 device-to-host, ...)
+    SrcMemKind,   // uint: ENUM_CUDA_MEM_KIND of a memcpy's source (0 pageable, 1 pinned, 2 device, ...)
+    DstMemKind,   // uint: ENUM_CUDA_MEM_KIND of a memcpy's destination
     MemsetValue,  // uint: the byte value a memset writes
     MemKind,      // uint: ENUM_CUDA_MEM_KIND of a memset's memory
     // Sync

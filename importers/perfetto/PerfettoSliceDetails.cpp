@@ -39,10 +39,12 @@ uint32_t SliceDetailsReader::payload(EventKind kind, const SliceFields& f) {
     if (f.wrongTypes() > 0) r_.diagnostics["perfetto_annotation_invalid"] += f.wrongTypes();
     auto row = [](const auto& table) { return static_cast<uint32_t>(table.size() - 1); };
     switch (kind) {
-        case EventKind::OsRuntimeCall: return kNoPayload;
+        case EventKind::OsRuntimeCall:
+            return kNoPayload;
         case EventKind::CudaApiCall:
             return f.uint(Key::CorrelationId) ? number<uint32_t>(f, Key::CorrelationId) : kNoPayload;
-        case EventKind::NvtxRange: return nvtxRow(f);
+        case EventKind::NvtxRange:
+            return nvtxRow(f);
         case EventKind::Kernel:
             r_.kernels.push_back({kernelConfig(f), number<uint32_t>(f, Key::CorrelationId)});
             return row(r_.kernels);
@@ -79,10 +81,10 @@ uint32_t SliceDetailsReader::kernelConfig(const SliceFields& f) {
     c.launch_type = number<uint8_t>(f, Key::LaunchType);
     const std::string* shortName = f.string(Key::ShortName);
     std::string key;
-    for (uint64_t v : {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]},
-                       uint64_t{c.block[1]}, uint64_t{c.block[2]}, uint64_t{c.registers_per_thread},
-                       uint64_t{c.static_shared_bytes}, uint64_t{c.dynamic_shared_bytes},
-                       uint64_t{c.local_bytes_per_thread}, uint64_t{c.launch_type}})
+    for (uint64_t v :
+         {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]}, uint64_t{c.block[1]},
+          uint64_t{c.block[2]}, uint64_t{c.registers_per_thread}, uint64_t{c.static_shared_bytes},
+          uint64_t{c.dynamic_shared_bytes}, uint64_t{c.local_bytes_per_thread}, uint64_t{c.launch_type}})
         append(key, v);
     if (shortName) key += *shortName;
     auto [it, added] = configs_.try_emplace(std::move(key), static_cast<uint32_t>(r_.kernel_configs.size()));
