@@ -1,18 +1,19 @@
-// lanescope-cli export FILE --to perfetto --out OUT.pftrace
+// lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]
+// (the format: docs/perfetto-export.md)
 #include <cstdio>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "importers/perfetto/PerfettoWriter.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 
 namespace lanescope::cli {
 
 int runExport(int argc, char** argv, int first) {
-    const ParsedArgs args = parseArgs(argc, argv, first, {"to", "out"});
+    const ParsedArgs args = parseArgs(argc, argv, first, {"to", "out"}, {"no-display-annotations"});
     const std::string to = args.options.count("to") ? args.options.at("to") : "";
     const std::string out = args.options.count("out") ? args.options.at("out") : "";
     if (!args.error.empty() || args.positional.size() != 1 || to != "perfetto" || out.empty()) {
-        std::fprintf(stderr, "%s\nusage: lanescope-cli export FILE --to perfetto --out OUT.pftrace\n",
+        std::fprintf(stderr, "%s\nusage: lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n",
                      args.error.empty() ? "lanescope-cli export: bad arguments"
                                         : ("lanescope-cli export: " + args.error).c_str());
         return kExitUsage;
@@ -21,7 +22,9 @@ int runExport(int argc, char** argv, int first) {
     if (!report) return kExitBadInput;
     std::string error;
     PerfettoWriteStats stats;
-    if (!writePerfetto(*report, out, error, &stats)) {
+    PerfettoWriteOptions options;
+    options.display_annotations = args.options.count("no-display-annotations") == 0;
+    if (!writePerfetto(*report, out, error, &stats, options)) {
         std::fprintf(stderr, "lanescope-cli export: %s\n", error.c_str());
         return kExitBadInput;
     }

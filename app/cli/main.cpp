@@ -19,7 +19,7 @@ constexpr const char* kUsage =
     "  compare FILE FILE... [--align clock|nccl|none] [--format json|table]\n"
     "  diff BASELINE CANDIDATE [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
-    "  export FILE --to perfetto --out OUT.pftrace\n"
+    "  export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
     "  --version\n"
     "  --verbose (before or after COMMAND): debug log lines on stderr (imports, stages, timings)\n"
     "FILE: an Nsight Systems SQLite export, .nsys-rep/.qdrep (converted with nsys, cached),\n"

@@ -41,7 +41,7 @@
 #include "app/gui/GapsPanel.h"
 #include "app/gui/RulesPanel.h"
 #include "app/gui/UtilizationChart.h"
-#include "importers/perfetto/PerfettoWriter.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 #include "model/Correlation.h"
 #include "timeline/TimeFormat.h"
 

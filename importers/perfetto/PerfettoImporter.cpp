@@ -4,16 +4,18 @@
 // - TrackDescriptor with `process` -> Process (by pid); with `thread` -> Thread (by pid, tid;
 //   a pid without a process track gets a "Process <pid>" process).
 // - Every track holding slices or instants -> one lane, owned by the nearest thread/process
-//   track up its parent chain. A slice whose category names an event kind (as Lanescope's
-//   exports write them: PerfettoSliceDetails.h) is an event of that kind, its side-table row
-//   and correlation id rebuilt from its debug annotations, and the track's first slice gives
+//   track up its parent chain. A slice whose lanescope.kind annotation or else category names
+//   an event kind (as Lanescope's exports write them: formats/perfetto/PerfettoConventions.h)
+//   is an event of that kind, its side-table row and correlation id rebuilt from its machine
+//   annotations (PerfettoSliceDetails.h; values of the wrong type or range are counted as
+//   `perfetto_annotation_invalid`), and the track's first slice gives
 //   the lane's kind (a slice of a kind that lane cannot hold becomes a plain range, counted as
 //   `perfetto_kind_mixed_on_track`). Other slices are EventKind::NvtxRange events of a
 //   LaneKind::Nvtx lane whose payload is one shared Report::nvtx row (has_color = false), and
 //   their debug annotations are counted as `perfetto_debug_annotations_ignored`. Instants go
-//   to the lane's instants. Sibling tracks "<name> [row d]" (PerfettoWriter's rows of a lane
+//   to the lane's instants. Sibling tracks "<name> [row d]" (the Perfetto exporter's rows of a lane
 //   whose events overlap without nesting) are one lane named <name>.
-// - A parentless named track "GPU <n>: <name>" (as PerfettoWriter writes GPUs) becomes a Gpu
+// - A parentless named track "GPU <n>: <name>" (as the Perfetto exporter writes GPUs) becomes a Gpu
 //   and owns the lanes and counters below it; below it, a track "<process> [<pid>], context
 //   <n>" gives its lanes their process and CUDA context, a track named "... Stream <n>" its
 //   stream id, and a track named "NCCL" becomes a LaneKind::Nccl lane (derived copies, as in
@@ -92,7 +94,10 @@ struct Track {
 struct Sequence {
     bool valid = false;  // incremental state seen since the last clear
     std::unordered_map<uint64_t, uint32_t> names;
-    std::unordered_map<uint64_t, std::string> annotationNames, categories;
+    std::unordered_map<uint64_t, std::string> categories;
+    // Interned debug annotation names that are Lanescope machine keys; other names (display
+    // labels, other producers' arguments) are never read, so they are not kept.
+    std::unordered_map<uint64_t, perfetto_format::Key> annotationKeys;
     bool hasDefaultTrack = false;
     uint64_t defaultTrack = 0;
     std::vector<uint64_t> extraCounterTracks, extraDoubleCounterTracks;
@@ -127,7 +132,7 @@ bool parseGpuTrackName(const std::string& name, int64_t& device, std::string& gp
     return true;
 }
 
-// "Stream 7" for "Stream 7 [row 1]" (PerfettoWriter's track per row of a lane whose events
+// "Stream 7" for "Stream 7 [row 1]" (the Perfetto exporter's track per row of a lane whose events
 // overlap without nesting); "" for any other name.
 std::string rowTrackBaseName(const std::string& name) {
     constexpr std::string_view kRow = " [row ";
@@ -145,7 +150,7 @@ void appendColumn(std::vector<T>& to, std::vector<T>& from) {
     std::vector<T>().swap(from);
 }
 
-// "python3 [1365], context 1" or "python3 [1365]": a GPU's work for one process (PerfettoWriter).
+// "python3 [1365], context 1" or "python3 [1365]": a GPU's work for one process (the Perfetto exporter).
 bool parseGpuProcessTrackName(const std::string& name, int64_t& pid, int64_t& context) {
     const size_t open = name.rfind(" [");
     if (open == std::string::npos) return false;
@@ -204,7 +209,10 @@ public:
         if (p.has_interned_data()) {
             const pb::InternedData& d = p.interned_data();
             for (const pb::EventName& n : d.event_names()) seq.names[n.iid()] = r_.strings.intern(n.name());
-            for (const pb::DebugAnnotationName& n : d.debug_annotation_names()) seq.annotationNames[n.iid()] = n.name();
+            for (const pb::DebugAnnotationName& n : d.debug_annotation_names()) {
+                if (const auto key = perfetto_format::keyOfName(n.name())) seq.annotationKeys[n.iid()] = *key;
+                else seq.annotationKeys.erase(n.iid());
+            }
             for (const pb::EventCategory& c : d.event_categories()) seq.categories[c.iid()] = c.name();
         }
         if (p.has_track_descriptor()) descriptor(p.track_descriptor());
@@ -290,7 +298,9 @@ private:
             return;
         }
         const auto ts = static_cast<int64_t>(p.timestamp());
-        const std::optional<EventKind> kind = kindOf(e, seq);  // from the category, if it names one
+        // From the lanescope.kind annotation or else the category, if either names one.
+        const SliceFields fields = machineFields(e, seq);
+        const std::optional<EventKind> kind = SliceDetailsReader::kindOf(fields, kindOf(e, seq));
         auto name = [&]() -> uint32_t {
             if (e.has_name()) return r_.strings.intern(e.name());
             if (e.has_name_iid()) {
@@ -303,7 +313,7 @@ private:
         switch (e.type()) {
             case pb::TrackEvent::TYPE_SLICE_BEGIN: {
                 const uint32_t sliceName = name();
-                const uint32_t payload = kind ? details_.payload(*kind, annotations(e, seq)) : kNoPayload;
+                const uint32_t payload = kind ? details_.payload(*kind, fields) : kNoPayload;
                 track(uuid).stack.push_back({ts, sliceName, kind.value_or(EventKind::NvtxRange), payload});
                 break;
             }
@@ -358,27 +368,41 @@ private:
 
     // The event kind the event's first category names (interned or inline), if any.
     static std::optional<EventKind> kindOf(const pb::TrackEvent& e, const Sequence& seq) {
-        if (e.categories_size() > 0) return eventKindOfPerfettoCategory(e.categories(0));
+        if (e.categories_size() > 0) return perfetto_format::eventKindOfCategory(e.categories(0));
         if (e.category_iids_size() == 0) return std::nullopt;
         auto it = seq.categories.find(e.category_iids(0));
-        return it == seq.categories.end() ? std::nullopt : eventKindOfPerfettoCategory(it->second);
+        return it == seq.categories.end() ? std::nullopt : perfetto_format::eventKindOfCategory(it->second);
     }
 
-    // The event's debug annotations as (name, value as text); unnamed ones are left out.
-    static SliceAnnotations annotations(const pb::TrackEvent& e, const Sequence& seq) {
-        SliceAnnotations out;
+    // The event's debug annotations that are Lanescope machine keys, with the value of the type
+    // the key declares (a non-negative int_value counts as a uint). Display labels and unknown
+    // or unnamed annotations are skipped: nothing is ever parsed from display text.
+    static SliceFields machineFields(const pb::TrackEvent& e, const Sequence& seq) {
+        SliceFields out;
+        if (e.debug_annotations_size() == 0) return out;
         for (const pb::DebugAnnotation& a : e.debug_annotations()) {
-            std::string label;
+            std::optional<perfetto_format::Key> key;
             if (a.has_name()) {
-                label = a.name();
-            } else if (auto it = seq.annotationNames.find(a.name_iid()); it != seq.annotationNames.end()) {
-                label = it->second;
-            } else {
-                continue;
+                key = perfetto_format::keyOfName(a.name());
+            } else if (auto it = seq.annotationKeys.find(a.name_iid()); it != seq.annotationKeys.end()) {
+                key = it->second;
             }
-            if (a.has_string_value()) out.emplace_back(std::move(label), a.string_value());
-            else if (a.has_int_value()) out.emplace_back(std::move(label), std::to_string(a.int_value()));
-            else if (a.has_uint_value()) out.emplace_back(std::move(label), std::to_string(a.uint_value()));
+            if (!key) continue;
+            switch (perfetto_format::spec(*key).type) {
+                case perfetto_format::ValueType::Uint:
+                    if (a.has_uint_value()) out.setUint(*key, a.uint_value());
+                    else if (a.has_int_value() && a.int_value() >= 0) out.setUint(*key, static_cast<uint64_t>(a.int_value()));
+                    else out.wrongType();
+                    break;
+                case perfetto_format::ValueType::String:
+                    if (a.has_string_value()) out.setString(*key, a.string_value());
+                    else out.wrongType();
+                    break;
+                case perfetto_format::ValueType::Bool:
+                    if (a.has_bool_value()) out.setBool(*key, a.bool_value());
+                    else out.wrongType();
+                    break;
+            }
         }
         return out;
     }
@@ -407,8 +431,8 @@ bool Builder::isStartEnd(EventKind kind, uint32_t payload) const {
 }
 
 LaneKind Builder::laneKind(const Track& t) const {
-    if (t.events.size() == 0) return t.instantKind ? laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
-    return laneKindOf(t.events.kind[0], isStartEnd(t.events.kind[0], t.events.payload[0]));
+    if (t.events.size() == 0) return t.instantKind ? perfetto_format::laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
+    return perfetto_format::laneKindOf(t.events.kind[0], isStartEnd(t.events.kind[0], t.events.payload[0]));
 }
 
 int64_t Builder::streamOf(const std::string& trackName) {
@@ -515,7 +539,7 @@ void Builder::finish() {
             } else {
                 lane.kind = laneKind(t);
                 for (size_t e = 0; e < t.events.size(); ++e) {
-                    if (laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
+                    if (perfetto_format::laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
                         continue;
                     ++r_.diagnostics["perfetto_kind_mixed_on_track"];
                     t.events.kind[e] = EventKind::NvtxRange;

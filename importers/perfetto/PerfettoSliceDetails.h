@@ -1,53 +1,86 @@
 #pragma once
 // Lanescope's own Perfetto exports give each slice its event kind as its category and its
-// details as debug annotations (the labels and display values of model/EventDetails). These
-// functions name the categories for the writer and read both back for the importer, so that
-// an export reimports with the kinds, side tables and correlation ids it was written from.
+// side-table fields as debug annotations under machine keys, numbers as numbers
+// (formats/perfetto/PerfettoConventions.h, docs/perfetto-export.md). This reads them back, so
+// that an export reimports with the kinds, side tables and correlation ids it was written
+// from. Display annotations ("Bytes" = "16,777,216 B (16.78 MB)") are never read: changing a
+// Details-panel label cannot change what an export means.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <utility>
-#include <vector>
 
+#include "formats/perfetto/PerfettoConventions.h"
 #include "model/Report.h"
 
 namespace lanescope {
 
-// The category of an exported slice of `kind`: "os_runtime", "cuda_api", "nvtx", "kernel",
-// "memcpy", "memset" or "cuda_sync".
-std::string_view perfettoCategory(EventKind kind);
-// The kind that one of those categories names; nullopt for any other category.
-std::optional<EventKind> eventKindOfPerfettoCategory(std::string_view category);
+// One slice's machine annotations, by key. A key given twice keeps its last value; a value of
+// the wrong type (a number as text, a string for a number) is not kept and counted instead.
+class SliceFields {
+public:
+    using Key = perfetto_format::Key;
+    void setUint(Key key, uint64_t value) { at(key) = {Value::Uint, value, {}}; }
+    void setBool(Key key, bool value) { at(key) = {Value::Bool, value ? 1u : 0u, {}}; }
+    void setString(Key key, std::string value) { at(key) = {Value::String, 0, std::move(value)}; }
+    void wrongType() { ++wrong_types_; }
 
-// The lane kind that holds events of `kind` (NVTX start/end ranges: NvtxStartEnd).
-LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd);
-// The other way: the kind whose category an instant of a lane of `kind` carries, so that a
-// lane holding only instants comes back as the same kind of lane (GPU streams: Kernel).
-EventKind eventKindHeldBy(LaneKind kind);
+    bool has(Key key) const { return values_[index(key)].type != Value::None; }
+    std::optional<uint64_t> uint(Key key) const {
+        const Value& v = values_[index(key)];
+        return v.type == Value::Uint ? std::optional<uint64_t>(v.number) : std::nullopt;
+    }
+    std::optional<bool> boolean(Key key) const {
+        const Value& v = values_[index(key)];
+        return v.type == Value::Bool ? std::optional<bool>(v.number != 0) : std::nullopt;
+    }
+    const std::string* string(Key key) const {
+        const Value& v = values_[index(key)];
+        return v.type == Value::String ? &v.text : nullptr;
+    }
+    uint64_t wrongTypes() const { return wrong_types_; }
 
-// One slice's debug annotations as (label, display value), in the order they were written.
-using SliceAnnotations = std::vector<std::pair<std::string, std::string>>;
+private:
+    struct Value {
+        enum Type : uint8_t { None, Uint, Bool, String } type = None;
+        uint64_t number = 0;
+        std::string text;
+    };
+    static size_t index(Key key) { return static_cast<size_t>(key); }
+    Value& at(Key key) { return values_[index(key)]; }
 
-// Rebuilds side-table rows from annotations. Kernel configurations and NVTX attributes are
-// shared by the slices that have equal ones, as the other importers share them; the maps
-// below remember the rows made so far, keyed by the annotations' text.
+    std::array<Value, perfetto_format::kKeyCount> values_{};
+    uint64_t wrong_types_ = 0;
+};
+
+// Rebuilds side-table rows from machine annotations. Kernel configurations and NVTX
+// attributes are shared by the slices that have equal ones, as the other importers share
+// them; the maps below remember the rows made so far, keyed by their values.
 class SliceDetailsReader {
 public:
     explicit SliceDetailsReader(Report& report) : r_(report) {}
-    // Appends the side-table row of a slice of `kind` (fields missing or unreadable keep the
-    // row's defaults) and returns the slice's payload: the row, the correlation id of a CUDA
-    // API call (kNoPayload without one), kNoPayload for an OS runtime call.
-    uint32_t payload(EventKind kind, const SliceAnnotations& annotations);
+    // The slice's kind: its lanescope.kind annotation when that names a kind, else `category`
+    // (the kind its category names, if any).
+    static std::optional<EventKind> kindOf(const SliceFields& fields, std::optional<EventKind> category);
+    // Appends the side-table row of a slice of `kind` (fields missing, of the wrong type or
+    // out of range keep the row's defaults) and returns the slice's payload: the row, the
+    // correlation id of a CUDA API call (kNoPayload without one), kNoPayload for an OS runtime
+    // call. Counts values of the wrong type or out of range as `perfetto_annotation_invalid`.
+    uint32_t payload(EventKind kind, const SliceFields& fields);
 
 private:
-    uint32_t kernelConfig(const SliceAnnotations& annotations);
-    uint32_t nvtxRow(const SliceAnnotations& annotations);
+    uint32_t kernelConfig(const SliceFields& fields);
+    uint32_t nvtxRow(const SliceFields& fields);
+    // The value of an enumeration key within 0..count-1; `fallback` when absent or beyond.
+    uint8_t enumValue(const SliceFields& fields, perfetto_format::Key key, uint8_t count, uint8_t fallback);
+    template <typename T>
+    T number(const SliceFields& fields, perfetto_format::Key key);
 
     Report& r_;
-    std::unordered_map<std::string, uint32_t> configs_;  // annotation text -> kernel_configs row
-    std::unordered_map<std::string, uint32_t> nvtx_;     // annotation text -> nvtx row
+    std::unordered_map<std::string, uint32_t> configs_;  // values -> kernel_configs row
+    std::unordered_map<std::string, uint32_t> nvtx_;     // values -> nvtx row
 };
 
 }  // namespace lanescope

@@ -86,6 +86,23 @@ TEST_CASE("lanescope-cli exit codes: 1 for usage, 2 with one line for unreadable
     CHECK(cli("--version").out == std::string("lanescope-cli ") + LANESCOPE_VERSION + "\n");
 }
 
+TEST_CASE("lanescope-cli export writes a Perfetto trace that opens as the same report, labels optional") {
+    const auto dir = tempDir("cli-export");
+    const auto report = dataFile("nsys-2025.3/train_1gpu.sqlite");
+    const auto full = dir / "full.pftrace", bare = dir / "bare.pftrace";
+    const Run a = cli("export " + quoted(report) + " --to perfetto --out " + quoted(full));
+    REQUIRE(a.status == 0);
+    CHECK(a.err.starts_with("wrote "));
+    REQUIRE(cli("export " + quoted(report) + " --to perfetto --out " + quoted(bare) + " --no-display-annotations").status == 0);
+    CHECK(std::filesystem::file_size(bare) < std::filesystem::file_size(full));
+    // The machine keys carry the details: the statistics are the same without the labels.
+    const std::string want = cli("stats " + quoted(report) + " --report cuda_gpu_mem_size_sum --format csv").out;
+    CHECK(!want.empty());
+    CHECK(cli("stats " + quoted(bare) + " --report cuda_gpu_mem_size_sum --format csv").out == want);
+    CHECK(cli("stats " + quoted(full) + " --report cuda_gpu_mem_size_sum --format csv").out == want);
+    CHECK(cli("export " + quoted(report) + " --to json --out " + quoted(dir / "x.json")).status == 1);
+}
+
 #ifdef LANESCOPE_HAS_RENDER
 TEST_CASE("lanescope-cli render draws the timeline offscreen into a PNG of the asked size") {
     const auto dir = tempDir("render");

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -11,9 +12,11 @@
 #include "Absent.h"
 #include "ImportHelpers.h"
 #include "importers/perfetto/PerfettoImporter.h"
-#include "importers/perfetto/PerfettoWriter.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 #include "analysis/Registry.h"
 #include "analysis/NvtxProjection.h"
+#include "formats/perfetto/PerfettoConventions.h"
+#include "model/EventDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
 using namespace lanescope;
@@ -69,6 +72,26 @@ Span span(const Report& r) {
         }
     }
     return s;
+}
+
+// Every event's own fields as the Details panel shows them (name, kind, start, and the
+// kind's fields after "Depth": launch configuration, bytes, copy kind, correlation id, NVTX
+// attributes...), one string an event: equal multisets mean equal side tables.
+std::multiset<std::string> eventFields(const Report& r) {
+    std::multiset<std::string> out;
+    for (uint32_t li = 0; li < r.lanes.size(); ++li) {
+        if (holdsDerivedEvents(r.lanes[li].kind)) continue;
+        for (uint32_t i = 0; i < r.lanes[li].events.size(); ++i) {
+            std::string line;
+            bool own = false;
+            for (const DetailField& f : eventDetails(r, {li, i})) {
+                if (own || f.label == "Name" || f.label == "Kind" || f.label == "Start") line += f.label + "=" + f.value + ";";
+                own = own || f.label == "Depth";
+            }
+            out.insert(std::move(line));
+        }
+    }
+    return out;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -269,7 +292,7 @@ TEST_CASE("perfetto: broken files") {
     }
 }
 
-TEST_CASE("perfetto: exported slices carry their details as interned debug annotations") {
+TEST_CASE("perfetto: exported slices also carry their details as display annotations, interned") {
     const auto dir = tempDir("perfetto-args");
     auto original = importOk(dataFile("nsys-2025.3/train_1gpu.sqlite"));
     std::string error;
@@ -296,4 +319,214 @@ TEST_CASE("perfetto: exported slices carry their details as interned debug annot
     CHECK(valuesByName["Copy kind"].count("Host-to-Device") == 1);
     CHECK(valuesByName["Bytes"].size() > 1);
     CHECK(valuesByName.count("Domain") == 1);  // NVTX ranges
+}
+
+TEST_CASE("perfetto: exported slices carry their fields under machine keys, numbers as numbers") {
+    namespace fmt = lanescope::perfetto_format;
+    const auto dir = tempDir("perfetto-machine-keys");
+    auto original = importOk(dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    std::string error;
+    REQUIRE(writePerfetto(*original, dir / "keys.pftrace", error));
+    lanescope::perfetto_pb::Trace trace;
+    REQUIRE(trace.ParseFromString(readFile(dir / "keys.pftrace")));
+    std::map<uint64_t, std::string> names;  // interned annotation names, by iid
+    std::map<std::string, uint64_t> slicesOfKind;  // lanescope.kind -> slices
+    uint64_t begins = 0, memcpyBytes = 0, memsetBytes = 0, wrongType = 0;
+    std::set<uint64_t> copyKinds, correlationIds;
+    std::set<std::string> keysSeen;
+    for (const auto& packet : trace.packet()) {
+        for (const auto& n : packet.interned_data().debug_annotation_names()) names[n.iid()] = n.name();
+        const auto& e = packet.track_event();
+        if (e.type() != lanescope::perfetto_pb::TrackEvent::TYPE_SLICE_BEGIN) continue;
+        ++begins;
+        std::string kind;
+        std::map<fmt::Key, uint64_t> numbers;
+        for (const auto& a : e.debug_annotations()) {
+            const std::optional<fmt::Key> key = fmt::keyOfName(names.at(a.name_iid()));
+            if (!key) {
+                CHECK_FALSE(names.at(a.name_iid()).starts_with(fmt::kKeyPrefix));  // no unknown lanescope.* key
+                continue;  // a display label
+            }
+            keysSeen.insert(names.at(a.name_iid()));
+            // The value travels in the field the key declares, and only there.
+            const bool ok = [&] {
+                switch (fmt::spec(*key).type) {
+                    case fmt::ValueType::Uint:
+                        return a.has_uint_value() && !a.has_string_value() && !a.has_int_value() && !a.has_double_value();
+                    case fmt::ValueType::String: return a.has_string_value() && !a.has_uint_value();
+                    case fmt::ValueType::Bool: return a.has_bool_value() && !a.has_string_value();
+                }
+                return false;
+            }();
+            if (!ok) ++wrongType;
+            if (*key == fmt::Key::Kind) kind = a.string_value();
+            if (a.has_uint_value()) numbers[*key] = a.uint_value();
+        }
+        ++slicesOfKind[kind];
+        if (kind == "memcpy") {
+            memcpyBytes += numbers[fmt::Key::Bytes];
+            copyKinds.insert(numbers[fmt::Key::CopyKind]);
+        }
+        if (kind == "memset") memsetBytes += numbers[fmt::Key::Bytes];
+        if (numbers.count(fmt::Key::CorrelationId)) correlationIds.insert(numbers[fmt::Key::CorrelationId]);
+    }
+    CHECK(wrongType == 0);
+    CHECK(slicesOfKind.count("") == 0);  // every slice says its kind
+    const EventCounts c = original->counts();
+    CHECK(slicesOfKind["kernel"] == c.kernels);
+    CHECK(slicesOfKind["memcpy"] == c.memcpy);
+    CHECK(slicesOfKind["cuda_api"] == c.cuda_api);
+    // The numbers are the model's own: bytes add up to the side tables' totals.
+    uint64_t wantMemcpy = 0, wantMemset = 0;
+    for (const MemcpyInfo& m : original->memcpys) wantMemcpy += m.bytes;
+    for (const MemsetInfo& m : original->memsets) wantMemset += m.bytes;
+    CHECK(memcpyBytes == wantMemcpy);
+    CHECK(memsetBytes == wantMemset);
+    CHECK(memcpyBytes > 0);
+    CHECK(copyKinds.count(static_cast<uint64_t>(CopyKind::HtoD)) == 1);
+    CHECK(correlationIds.size() > 100);
+    for (const char* key : {"lanescope.kind", "lanescope.correlation_id", "lanescope.grid_x", "lanescope.block_x",
+                            "lanescope.registers_per_thread", "lanescope.launch_type", "lanescope.short_name",
+                            "lanescope.bytes", "lanescope.copy_kind", "lanescope.src_mem_kind",
+                            "lanescope.nvtx.start_end"})
+        CHECK(keysSeen.count(key) == 1);
+}
+
+TEST_CASE("perfetto: re-import reads the machine keys, never the display text") {
+    namespace pb = lanescope::perfetto_pb;
+    const auto dir = tempDir("perfetto-no-display");
+    for (const char* name : {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite",
+                             "nsys-2022.4/cpu_nvtx_threads.sqlite"}) {
+        INFO(name);
+        auto original = importAsViewed(dataFile(name));
+        const std::multiset<std::string> want = eventFields(*original);
+        auto sameAsOriginal = [&](const std::filesystem::path& path) {
+            auto back = importOk(path);
+            std::string said;
+            for (const auto& [diagnostic, count] : back->diagnostics) said += diagnostic + " = " + std::to_string(count) + "; ";
+            INFO(said);
+            CHECK(back->diagnostics.empty());
+            CHECK(back->counts().slices == original->counts().slices);
+            CHECK(eventFields(*back) == want);
+            for (const StatsReportEntry& entry : statsReports()) {
+                INFO(entry.name);
+                CHECK(toCsv(*computeStats(*back, entry.name)) == toCsv(*computeStats(*original, entry.name)));
+            }
+        };
+        std::string error;
+        SECTION("display annotations left out") {
+            PerfettoWriteOptions options;
+            options.display_annotations = false;
+            const auto path = dir / "bare.pftrace";
+            REQUIRE(writePerfetto(*original, path, error, nullptr, options));
+            pb::Trace trace;
+            REQUIRE(trace.ParseFromString(readFile(path)));
+            for (const auto& packet : trace.packet())
+                for (const auto& n : packet.interned_data().debug_annotation_names())
+                    CHECK(n.name().starts_with(perfetto_format::kKeyPrefix));
+            sameAsOriginal(path);
+        }
+        SECTION("display labels renamed and their values garbled") {
+            const auto path = dir / "full.pftrace";
+            REQUIRE(writePerfetto(*original, path, error));
+            pb::Trace trace;
+            REQUIRE(trace.ParseFromString(readFile(path)));
+            std::set<uint64_t> display;  // iids of display labels
+            uint64_t garbled = 0;
+            for (auto& packet : *trace.mutable_packet()) {
+                if (!packet.has_track_event()) continue;  // (mutable_* would add an empty one)
+                for (auto& n : *packet.mutable_interned_data()->mutable_debug_annotation_names()) {
+                    if (n.name().starts_with(perfetto_format::kKeyPrefix)) continue;
+                    display.insert(n.iid());
+                    n.set_name("Renamed " + n.name());
+                }
+                for (auto& a : *packet.mutable_track_event()->mutable_debug_annotations()) {
+                    if (display.count(a.name_iid()) == 0) continue;
+                    a.set_string_value("9,999 B (garbage #123456, 7 × 7 × 7)");
+                    ++garbled;
+                }
+            }
+            REQUIRE(garbled > 0);
+            std::string bytes;
+            REQUIRE(trace.SerializeToString(&bytes));
+            sameAsOriginal(writeFile(dir / "garbled.pftrace", bytes));
+        }
+    }
+}
+
+TEST_CASE("perfetto: a slice's fields come from machine keys of the declared type only") {
+    namespace pb = lanescope::perfetto_pb;
+    const auto dir = tempDir("perfetto-key-types");
+    pb::Trace trace;
+    auto* first = trace.add_packet();
+    first->set_trusted_packet_sequence_id(1);
+    first->set_sequence_flags(pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
+    first->mutable_track_descriptor()->set_uuid(1);
+    first->mutable_track_descriptor()->set_name("Stream 7");
+    int64_t ts = 100;
+    // One memcpy slice (category "memcpy") with the given annotations, inline names.
+    auto memcpySlice = [&](const std::vector<std::pair<std::string, std::function<void(pb::DebugAnnotation&)>>>& args) {
+        auto* begin = trace.add_packet();
+        begin->set_trusted_packet_sequence_id(1);
+        begin->set_timestamp(static_cast<uint64_t>(ts));
+        auto* e = begin->mutable_track_event();
+        e->set_type(pb::TrackEvent::TYPE_SLICE_BEGIN);
+        e->set_track_uuid(1);
+        e->set_name("copy");
+        e->add_categories("memcpy");
+        for (const auto& [name, set] : args) {
+            auto* a = e->add_debug_annotations();
+            a->set_name(name);
+            set(*a);
+        }
+        auto* end = trace.add_packet();
+        end->set_trusted_packet_sequence_id(1);
+        end->set_timestamp(static_cast<uint64_t>(ts + 10));
+        end->mutable_track_event()->set_type(pb::TrackEvent::TYPE_SLICE_END);
+        end->mutable_track_event()->set_track_uuid(1);
+        ts += 100;
+    };
+    // 1. Display annotations only (what exports wrote before the machine keys): not parsed.
+    memcpySlice({{"Bytes", [](pb::DebugAnnotation& a) { a.set_string_value("16,777,216 B (16.78 MB)"); }},
+                 {"Copy kind", [](pb::DebugAnnotation& a) { a.set_string_value("Host-to-Device"); }},
+                 {"Correlation id", [](pb::DebugAnnotation& a) { a.set_string_value("42"); }}});
+    // 2. Machine keys as numbers (an int_value >= 0 reads as a uint).
+    memcpySlice({{"lanescope.bytes", [](pb::DebugAnnotation& a) { a.set_uint_value(16777216); }},
+                 {"lanescope.copy_kind", [](pb::DebugAnnotation& a) { a.set_int_value(2); }},
+                 {"lanescope.correlation_id", [](pb::DebugAnnotation& a) { a.set_uint_value(42); }},
+                 {"Bytes", [](pb::DebugAnnotation& a) { a.set_string_value("1 B"); }}});
+    // 3. Machine keys with numbers as text, a copy kind out of range: defaults, counted.
+    memcpySlice({{"lanescope.bytes", [](pb::DebugAnnotation& a) { a.set_string_value("16777216"); }},
+                 {"lanescope.copy_kind", [](pb::DebugAnnotation& a) { a.set_uint_value(99); }},
+                 {"lanescope.correlation_id", [](pb::DebugAnnotation& a) { a.set_int_value(-1); }}});
+    // 4. lanescope.kind outranks the category: a kernel, its launch configuration read.
+    memcpySlice({{"lanescope.kind", [](pb::DebugAnnotation& a) { a.set_string_value("kernel"); }},
+                 {"lanescope.grid_x", [](pb::DebugAnnotation& a) { a.set_uint_value(128); }},
+                 {"lanescope.block_x", [](pb::DebugAnnotation& a) { a.set_uint_value(1u << 20); }}});  // > uint16
+    std::string bytes;
+    REQUIRE(trace.SerializeToString(&bytes));
+    auto r = importOk(writeFile(dir / "types.pftrace", bytes));
+    REQUIRE(r->lanes.size() == 1);
+    const Lane& lane = r->lanes[0];
+    REQUIRE(lane.events.size() == 4);
+    REQUIRE(r->memcpys.size() == 3);
+    const MemcpyInfo& displayOnly = r->memcpys.at(lane.events.payload[0]);
+    CHECK(displayOnly.bytes == 0);
+    CHECK(displayOnly.copy_kind == CopyKind::Unknown);
+    CHECK(displayOnly.correlation_id == 0);
+    const MemcpyInfo& machine = r->memcpys.at(lane.events.payload[1]);
+    CHECK(machine.bytes == 16777216);
+    CHECK(machine.copy_kind == CopyKind::DtoH);
+    CHECK(machine.correlation_id == 42);
+    const MemcpyInfo& wrong = r->memcpys.at(lane.events.payload[2]);
+    CHECK(wrong.bytes == 0);
+    CHECK(wrong.copy_kind == CopyKind::Unknown);
+    CHECK(wrong.correlation_id == 0);
+    CHECK(lane.events.kind[3] == EventKind::Kernel);
+    const KernelConfig& config = r->kernel_configs.at(r->kernels.at(lane.events.payload[3]).config);
+    CHECK(config.grid[0] == 128);
+    CHECK(config.block[0] == UINT16_MAX);  // cut to its column's range, and counted
+    // bytes as text, copy kind 99, correlation id -1, block_x beyond uint16.
+    CHECK(r->diagnostics["perfetto_annotation_invalid"] == 4);
+    CHECK(lane.kind == LaneKind::GpuStream);  // kernels and memcpys share a stream
 }

@@ -13,6 +13,14 @@ struct PerfettoWriteStats {
     uint64_t negative_times_clamped = 0;
 };
 
+// How writePerfetto writes.
+struct PerfettoWriteOptions {
+    // Also write each slice's details as the Details panel shows them ("Grid" = "128 × 1 × 1",
+    // "Bytes" = "16,777,216 B (16.78 MB)"), for people reading the trace in ui.perfetto.dev.
+    // Readers never use them: the machine keys carry the same fields.
+    bool display_annotations = true;
+};
+
 // Writes any report as a Perfetto protobuf trace (Trace of TracePackets, one packet
 // sequence, interned event names):
 // - a process track per process, a thread track per thread, a parentless "GPU <id>: <name>"
@@ -23,10 +31,15 @@ struct PerfettoWriteStats {
 //   NVTX GPU projections (derived) are not written;
 // - slices as SLICE_BEGIN/SLICE_END in nesting order, instants as INSTANT;
 // - counters as counter tracks with COUNTER events (double values);
-// - CUDA correlations as flows from the API call to the GPU operations it launched.
+// - CUDA correlations as flows from the API call to the GPU operations it launched;
+// - each slice's event kind as its category, and its side-table fields (launch
+//   configuration, bytes, copy kind, correlation id, NVTX domain/colour/category...) as debug
+//   annotations under the machine keys of formats/perfetto/PerfettoConventions.h, numbers as
+//   uint values (the format: docs/perfetto-export.md), plus the display annotations of
+//   `options`.
 // Times are the report's own nanoseconds (negative ones are clamped to 0).
 // Returns false with `error` set when the file cannot be written.
 bool writePerfetto(const Report& report, const std::filesystem::path& out, std::string& error,
-                   PerfettoWriteStats* stats = nullptr);
+                   PerfettoWriteStats* stats = nullptr, const PerfettoWriteOptions& options = {});
 
 }  // namespace lanescope

@@ -1,6 +1,7 @@
-#include "importers/perfetto/PerfettoWriter.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -9,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/perfetto/PerfettoConventions.h"
 #include "model/Correlation.h"
-#include "importers/perfetto/PerfettoSliceDetails.h"
 #include "model/EventDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
@@ -93,10 +94,123 @@ bool nests(const IntervalColumns& ev) {
 
 uint64_t refKey(uint32_t lane, uint32_t index) { return (uint64_t{lane} << 32) | index; }
 
+// Writes a slice's debug annotations, interning their names once per trace (one iid space
+// for machine keys and display labels; they never collide: machine keys start "lanescope.").
+class AnnotationWriter {
+public:
+    // The event's kind and side-table fields under the machine keys of
+    // formats/perfetto/PerfettoConventions.h. Fields whose side-table row is missing are left
+    // out, as the Details panel leaves them out.
+    void machine(const Report& report, EventRef ref, pb::TrackEvent& e, pb::TracePacket& packet) {
+        using K = perfetto_format::Key;
+        const Lane& lane = report.lanes[ref.lane];
+        const EventKind kind = lane.events.kind[ref.index];
+        const uint32_t payload = lane.events.payload[ref.index];
+        put(K::Kind, e, packet)->set_string_value(std::string(perfetto_format::categoryOf(kind)));
+        auto u = [&](K key, uint64_t value) { put(key, e, packet)->set_uint_value(value); };
+        switch (kind) {
+            case EventKind::OsRuntimeCall: break;
+            case EventKind::CudaApiCall:
+                if (payload != kNoPayload) u(K::CorrelationId, payload);
+                break;
+            case EventKind::Kernel: {
+                if (payload >= report.kernels.size()) break;
+                const KernelInfo& k = report.kernels[payload];
+                u(K::CorrelationId, k.correlation_id);
+                if (k.config >= report.kernel_configs.size()) break;
+                const KernelConfig& c = report.kernel_configs[k.config];
+                u(K::GridX, c.grid[0]);
+                u(K::GridY, c.grid[1]);
+                u(K::GridZ, c.grid[2]);
+                u(K::BlockX, c.block[0]);
+                u(K::BlockY, c.block[1]);
+                u(K::BlockZ, c.block[2]);
+                u(K::RegistersPerThread, c.registers_per_thread);
+                u(K::StaticSharedBytes, c.static_shared_bytes);
+                u(K::DynamicSharedBytes, c.dynamic_shared_bytes);
+                u(K::LocalBytesPerThread, c.local_bytes_per_thread);
+                u(K::LaunchType, c.launch_type);
+                if (c.short_name_id != 0)
+                    put(K::ShortName, e, packet)->set_string_value(std::string(report.str(c.short_name_id)));
+                break;
+            }
+            case EventKind::Memcpy: {
+                if (payload >= report.memcpys.size()) break;
+                const MemcpyInfo& m = report.memcpys[payload];
+                u(K::CorrelationId, m.correlation_id);
+                u(K::Bytes, m.bytes);
+                u(K::CopyKind, static_cast<uint64_t>(m.copy_kind));
+                u(K::SrcMemKind, static_cast<uint64_t>(m.src_kind));
+                u(K::DstMemKind, static_cast<uint64_t>(m.dst_kind));
+                break;
+            }
+            case EventKind::Memset: {
+                if (payload >= report.memsets.size()) break;
+                const MemsetInfo& m = report.memsets[payload];
+                u(K::CorrelationId, m.correlation_id);
+                u(K::Bytes, m.bytes);
+                u(K::MemsetValue, m.value);
+                u(K::MemKind, static_cast<uint64_t>(m.mem_kind));
+                break;
+            }
+            case EventKind::Sync: {
+                if (payload >= report.syncs.size()) break;
+                const SyncInfo& s = report.syncs[payload];
+                u(K::CorrelationId, s.correlation_id);
+                u(K::SyncType, s.sync_type);
+                break;
+            }
+            case EventKind::NvtxRange: {
+                if (payload >= report.nvtx.size()) break;
+                const NvtxInfo& n = report.nvtx[payload];
+                if (n.domain_name_id != 0)
+                    put(K::NvtxDomain, e, packet)->set_string_value(std::string(report.str(n.domain_name_id)));
+                if (n.has_color) u(K::NvtxColor, n.color);
+                if (n.category != 0) u(K::NvtxCategory, n.category);
+                put(K::NvtxStartEnd, e, packet)->set_bool_value(n.start_end);
+                break;
+            }
+        }
+    }
+
+    // The event's own fields as the Details panel lists them after the generic ones (display
+    // text under display labels).
+    void display(const Report& report, EventRef ref, pb::TrackEvent& e, pb::TracePacket& packet) {
+        const std::vector<DetailField> fields = eventDetails(report, ref);
+        auto own = std::find_if(fields.begin(), fields.end(), [](const DetailField& f) { return f.label == "Depth"; });
+        for (auto f = own == fields.end() ? own : own + 1; f != fields.end(); ++f) {
+            auto [it, added] = labels_.try_emplace(f->label, 0);
+            if (added) it->second = intern(f->label, packet);
+            pb::DebugAnnotation* a = e.add_debug_annotations();
+            a->set_name_iid(it->second);
+            a->set_string_value(f->value);
+        }
+    }
+
+private:
+    pb::DebugAnnotation* put(perfetto_format::Key key, pb::TrackEvent& e, pb::TracePacket& packet) {
+        uint64_t& iid = keys_[static_cast<size_t>(key)];
+        if (iid == 0) iid = intern(perfetto_format::keyName(key), packet);
+        pb::DebugAnnotation* a = e.add_debug_annotations();
+        a->set_name_iid(iid);
+        return a;
+    }
+    uint64_t intern(std::string_view name, pb::TracePacket& packet) {
+        pb::DebugAnnotationName* n = packet.mutable_interned_data()->add_debug_annotation_names();
+        n->set_iid(next_);
+        n->set_name(std::string(name));
+        return next_++;
+    }
+
+    uint64_t next_ = 1;  // interned ids start at 1
+    std::array<uint64_t, perfetto_format::kKeyCount> keys_{};  // 0: not interned yet
+    std::unordered_map<std::string, uint64_t> labels_;        // display label -> iid
+};
+
 }  // namespace
 
 bool writePerfetto(const Report& report, const std::filesystem::path& outPath, std::string& error,
-                   PerfettoWriteStats* statsOut) {
+                   PerfettoWriteStats* statsOut, const PerfettoWriteOptions& options) {
     PerfettoWriteStats stats;
     Output out(outPath);
     if (!out.ok()) {
@@ -261,7 +375,7 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     // Time order overall; each track's own order (its nesting) is kept on ties.
     std::stable_sort(ops.begin(), ops.end(), [](const Op& x, const Op& y) { return x.ts < y.ts; });
     std::vector<bool> interned(report.strings.size(), false);
-    std::unordered_map<std::string, uint64_t> annotationNames;  // label -> interned id, from 1
+    AnnotationWriter annotations;
     std::unordered_map<std::string_view, uint64_t> categories;   // category -> interned id, from 1
     for (const Op& op : ops) {
         packet.Clear();
@@ -293,8 +407,8 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         // The event's kind as its category (an instant: its lane's), which the importer reads back.
         if (op.type == OpType::Begin || op.type == OpType::Instant) {
             const Lane& lane = report.lanes[op.a];
-            const std::string_view category = perfettoCategory(
-                op.type == OpType::Begin ? lane.events.kind[op.b] : eventKindHeldBy(lane.kind));
+            const std::string_view category = perfetto_format::categoryOf(
+                op.type == OpType::Begin ? lane.events.kind[op.b] : perfetto_format::eventKindHeldBy(lane.kind));
             auto [cat, addedCategory] = categories.try_emplace(category, categories.size() + 1);
             if (addedCategory) {
                 pb::EventCategory* c = packet.mutable_interned_data()->add_event_categories();
@@ -304,21 +418,12 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
             e->add_category_iids(cat->second);
         }
         if (op.type == OpType::Begin) {
-            // The event's own fields (kernel launch configuration, bytes, correlation id, NVTX
-            // domain...), as the Details panel lists them after the generic ones.
-            const std::vector<DetailField> fields = eventDetails(report, {op.a, op.b});
-            auto own = std::find_if(fields.begin(), fields.end(), [](const DetailField& f) { return f.label == "Depth"; });
-            for (auto f = own == fields.end() ? own : own + 1; f != fields.end(); ++f) {
-                auto [it, added] = annotationNames.try_emplace(f->label, annotationNames.size() + 1);
-                if (added) {
-                    pb::DebugAnnotationName* n = packet.mutable_interned_data()->add_debug_annotation_names();
-                    n->set_iid(it->second);
-                    n->set_name(f->label);
-                }
-                pb::DebugAnnotation* a = e->add_debug_annotations();
-                a->set_name_iid(it->second);
-                a->set_string_value(f->value);
-            }
+            const EventRef ref{op.a, op.b};
+            // The event's fields under machine keys, numbers as numbers: what a reader reads.
+            annotations.machine(report, ref, *e, packet);
+            // The same fields as the Details panel shows them ("Grid" = "128 × 1 × 1"), for
+            // people reading the trace in ui.perfetto.dev; no reader looks at them.
+            if (options.display_annotations) annotations.display(report, ref, *e, packet);
             const uint64_t key = refKey(op.a, op.b);
             auto range = [&](const std::vector<std::pair<uint64_t, uint64_t>>& flows) {
                 return std::equal_range(flows.begin(), flows.end(), std::pair<uint64_t, uint64_t>{key, 0},
