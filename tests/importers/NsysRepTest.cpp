@@ -69,6 +69,7 @@ TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, 
     std::filesystem::copy_file(dataFile("nsys-2025.3/train_1gpu.nsys-rep"), report);
     const auto converted = dataFile("nsys-2025.3/train_1gpu.sqlite");
     ImportOptions options;
+    options.nsys_reader = NsysReader::NsysExport;  // the fallback through nsys, tested with stand-ins
     options.cache_dir = cache;
 
     SECTION("nsys missing") {
@@ -203,11 +204,14 @@ TEST_CASE("the installed nsys, when there is one, converts its own reports or sa
     }
     const auto dir = tempDir("realnsys");
     ImportOptions options;
+    options.nsys_reader = NsysReader::NsysExport;
     options.cache_dir = dir;
     const auto fromRep = importOk(dataFile("nsys-2022.4/cpu_nvtx_threads.nsys-rep"), options);
     const auto fromSqlite = importOk(dataFile("nsys-2022.4/cpu_nvtx_threads.sqlite"));
     CHECK(fromRep->counts().nvtx == fromSqlite->counts().nvtx);
     CHECK(fromRep->counts().osrt == fromSqlite->counts().osrt);
+    CHECK(fromRep->meta.reader == "nsys-export");
+    CHECK(fromRep->meta.nsys_version.starts_with("2022.4"));
 
     NullProgress progress;
     ImportResult newer = importFile(dataFile("nsys-2025.3/train_1gpu.nsys-rep"), options, progress);

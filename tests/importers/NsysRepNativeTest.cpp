@@ -1,0 +1,255 @@
+// The native .nsys-rep reader against the SQLite export of the same file: the two reports
+// compared in full (every lane, event, field, side-table row, thread, process, GPU, counter,
+// overhead range and diagnostic, strings by their text), and every statistics table and rule.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "Absent.h"
+#include "ImportHelpers.h"
+#include "analysis/Registry.h"
+#include "importers/nsysrep/NativeReader.h"
+
+using namespace lanescope;
+using namespace lanescope::test;
+
+namespace {
+
+// What differs between the two readers on purpose, named so that nothing else may differ.
+struct Tolerated {
+    // GPU metrics (generic events) are not decoded natively yet: the native report lacks the
+    // counters the export's GPU_METRICS table gives, so counters are compared by name only
+    // for "CUDA memory usage", and the time span may start later (the first metric sample).
+    bool gpu_metrics_missing = false;
+    // An export made by a newer nsys from an older report may hold what the file has but the
+    // recording version did not export (none seen so far).
+};
+
+std::string text(const Report& r, uint32_t id) { return id == UINT32_MAX ? "<none>" : std::string(r.str(id)); }
+
+// One event's payload as text, by kind, with strings resolved: equal texts = equal meaning.
+std::string payloadText(const Report& r, EventKind kind, uint32_t p) {
+    std::ostringstream o;
+    switch (kind) {
+        case EventKind::Kernel: {
+            const KernelInfo& k = r.kernels.at(p);
+            const KernelConfig& c = r.kernel_configs.at(k.config);
+            o << "kernel corr=" << k.correlation_id << " grid=" << c.grid[0] << "," << c.grid[1] << "," << c.grid[2]
+              << " block=" << c.block[0] << "," << c.block[1] << "," << c.block[2] << " regs=" << c.registers_per_thread
+              << " smem=" << c.static_shared_bytes << "/" << c.dynamic_shared_bytes << " local=" << c.local_bytes_per_thread
+              << " launch=" << int(c.launch_type) << " short=" << text(r, c.short_name_id);
+            break;
+        }
+        case EventKind::Memcpy: {
+            const MemcpyInfo& m = r.memcpys.at(p);
+            o << "memcpy bytes=" << m.bytes << " corr=" << m.correlation_id << " kind=" << int(m.copy_kind)
+              << " src=" << int(m.src_kind) << " dst=" << int(m.dst_kind);
+            break;
+        }
+        case EventKind::Memset: {
+            const MemsetInfo& m = r.memsets.at(p);
+            o << "memset bytes=" << m.bytes << " corr=" << m.correlation_id << " value=" << m.value
+              << " mem=" << int(m.mem_kind);
+            break;
+        }
+        case EventKind::Sync: {
+            const SyncInfo& s = r.syncs.at(p);
+            o << "sync corr=" << s.correlation_id << " type=" << int(s.sync_type);
+            break;
+        }
+        case EventKind::NvtxRange: {
+            if (p == kNoPayload) return "nvtx none";
+            const NvtxInfo& n = r.nvtx.at(p);
+            o << "nvtx color=" << n.color << " has=" << n.has_color << " domain=" << text(r, n.domain_name_id)
+              << " cat=" << n.category << " startend=" << n.start_end;
+            break;
+        }
+        default: o << "payload=" << p;
+    }
+    return o.str();
+}
+
+std::string laneText(const Report& r, const Lane& l) {
+    std::ostringstream o;
+    o << laneKindName(l.kind) << " '" << text(r, l.name_id) << "'";
+    if (l.process >= 0) o << " pid " << r.processes.at(l.process).pid;
+    if (l.thread >= 0) o << " tid " << r.threads.at(l.thread).tid;
+    if (l.gpu >= 0) o << " gpu " << r.gpus.at(l.gpu).device_id;
+    o << " stream " << l.stream_id << " context " << l.context_id << " depths " << int(l.depth_count) << " events "
+      << l.events.size() << " instants " << l.instants.size();
+    return o.str();
+}
+
+// Compares in full; on the first difference of each kind, says where.
+void compareReports(const Report& sql, const Report& rep, const Tolerated& tolerated) {
+    CHECK(rep.meta.producer == sql.meta.producer);
+    if (sql.meta.start_utc_ns != 0) CHECK(rep.meta.start_utc_ns == sql.meta.start_utc_ns);
+    CHECK(rep.meta.end_ns == sql.meta.end_ns);
+    if (!tolerated.gpu_metrics_missing) CHECK(rep.meta.begin_ns == sql.meta.begin_ns);
+
+    REQUIRE(rep.processes.size() == sql.processes.size());
+    for (size_t i = 0; i < sql.processes.size(); ++i) {
+        INFO("process " << i);
+        CHECK(rep.processes[i].pid == sql.processes[i].pid);
+        CHECK(text(rep, rep.processes[i].name_id) == text(sql, sql.processes[i].name_id));
+    }
+    REQUIRE(rep.threads.size() == sql.threads.size());
+    for (size_t i = 0; i < sql.threads.size(); ++i) {
+        INFO("thread " << i);
+        CHECK(rep.threads[i].tid == sql.threads[i].tid);
+        CHECK(rep.threads[i].process == sql.threads[i].process);
+        CHECK(text(rep, rep.threads[i].name_id) == text(sql, sql.threads[i].name_id));
+    }
+    REQUIRE(rep.gpus.size() == sql.gpus.size());
+    for (size_t i = 0; i < sql.gpus.size(); ++i) {
+        CHECK(rep.gpus[i].device_id == sql.gpus[i].device_id);
+        CHECK(text(rep, rep.gpus[i].name_id) == text(sql, sql.gpus[i].name_id));
+    }
+
+    REQUIRE(rep.lanes.size() == sql.lanes.size());
+    for (size_t li = 0; li < sql.lanes.size(); ++li) {
+        const Lane &a = sql.lanes[li], &b = rep.lanes[li];
+        INFO("lane " << li << ": " << laneText(sql, a) << " | native: " << laneText(rep, b));
+        REQUIRE(laneText(rep, b) == laneText(sql, a));
+        for (size_t i = 0; i < a.events.size(); ++i) {
+            const IntervalColumns &x = a.events, &y = b.events;
+            const bool same = x.start_ns[i] == y.start_ns[i] && x.end_ns[i] == y.end_ns[i] && x.kind[i] == y.kind[i] &&
+                              x.depth[i] == y.depth[i] && text(sql, x.name_id[i]) == text(rep, y.name_id[i]) &&
+                              payloadText(sql, x.kind[i], x.payload[i]) == payloadText(rep, y.kind[i], y.payload[i]);
+            if (!same) {
+                FAIL_CHECK("event " << i << ": export " << x.start_ns[i] << ".." << x.end_ns[i] << " '"
+                                    << text(sql, x.name_id[i]) << "' " << payloadText(sql, x.kind[i], x.payload[i])
+                                    << " | native " << y.start_ns[i] << ".." << y.end_ns[i] << " '"
+                                    << text(rep, y.name_id[i]) << "' " << payloadText(rep, y.kind[i], y.payload[i]));
+                break;
+            }
+        }
+        CHECK(b.depth_order == a.depth_order);
+        CHECK(b.depth_begin == a.depth_begin);
+        for (size_t i = 0; i < a.instants.size(); ++i) {
+            const InstantColumns &x = a.instants, &y = b.instants;
+            const bool same = x.time_ns[i] == y.time_ns[i] && text(sql, x.name_id[i]) == text(rep, y.name_id[i]) &&
+                              payloadText(sql, EventKind::NvtxRange, x.payload[i]) ==
+                                  payloadText(rep, EventKind::NvtxRange, y.payload[i]);
+            if (!same) {
+                FAIL_CHECK("instant " << i << ": export " << x.time_ns[i] << " '" << text(sql, x.name_id[i])
+                                      << "' | native " << y.time_ns[i] << " '" << text(rep, y.name_id[i]) << "'");
+                break;
+            }
+        }
+    }
+
+    auto comparable = [&](const Report& r) {
+        std::vector<const Counter*> out;
+        for (const Counter& c : r.counters)
+            if (!tolerated.gpu_metrics_missing || text(r, c.name_id) == "CUDA memory usage") out.push_back(&c);
+        return out;
+    };
+    const auto sc = comparable(sql), rc = comparable(rep);
+    REQUIRE(rc.size() == sc.size());
+    for (size_t i = 0; i < sc.size(); ++i) {
+        INFO("counter " << text(sql, sc[i]->name_id));
+        CHECK(text(rep, rc[i]->name_id) == text(sql, sc[i]->name_id));
+        CHECK(text(rep, rc[i]->unit_id) == text(sql, sc[i]->unit_id));
+        CHECK(rc[i]->gpu == sc[i]->gpu);
+        CHECK(rc[i]->process == sc[i]->process);
+        CHECK(rc[i]->time_ns == sc[i]->time_ns);
+        CHECK(rc[i]->value == sc[i]->value);
+    }
+
+    REQUIRE(rep.profiler_overhead.size() == sql.profiler_overhead.size());
+    for (size_t i = 0; i < sql.profiler_overhead.size(); ++i) {
+        const OverheadRange &a = sql.profiler_overhead[i], &b = rep.profiler_overhead[i];
+        CHECK(b.start_ns == a.start_ns);
+        CHECK(b.end_ns == a.end_ns);
+        CHECK(b.process == a.process);
+        CHECK(text(rep, b.name_id) == text(sql, a.name_id));
+    }
+    CHECK(rep.diagnostics == sql.diagnostics);
+}
+
+// Every statistics table and rule gives the same CSV on both.
+void compareAnalyses(const Report& sql, const Report& rep) {
+    for (const StatsReportEntry& entry : statsReports()) {
+        INFO(entry.name);
+        CHECK(toCsv(entry.compute(rep, TimeRange::all())) == toCsv(entry.compute(sql, TimeRange::all())));
+    }
+    for (const RuleEntry& rule : rules()) {
+        INFO(rule.name);
+        const RuleOptions options = rule.name == "gpu_gaps" ? RuleOptions{{{"gap", "1"}}} : RuleOptions{};
+        CHECK(toCsv(rule.run(rep, options).table) == toCsv(rule.run(sql, options).table));
+    }
+}
+
+void checkPair(const std::filesystem::path& rep, const std::filesystem::path& sqlite, Tolerated tolerated = {}) {
+    INFO(rep.filename().string());
+    const auto native = importOk(rep);
+    const auto exported = importOk(sqlite);
+    CHECK(native->meta.reader == "native");
+    CHECK(native->meta.format == "nsys-rep");
+    CHECK(!native->meta.nsys_version.empty());
+    compareReports(*exported, *native, tolerated);
+    compareAnalyses(*exported, *native);
+}
+
+// An export kept xz-compressed in ../shared, inflated into a temporary file.
+std::filesystem::path inflatedXz(const std::filesystem::path& xz, const std::filesystem::path& dir) {
+    const auto out = dir / xz.stem();
+    const std::string command = "xz -dc '" + xz.string() + "' > '" + out.string() + "'";
+    REQUIRE(std::system(command.c_str()) == 0);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("native .nsys-rep equals its SQLite export: Nsight Systems 2025.3 captures") {
+    for (const char* name : {"train_1gpu", "ddp_rank0", "ddp_rank1", "cpu_1gpu"})
+        checkPair(dataFile(std::string("nsys-2025.3/") + name + ".nsys-rep"),
+                  dataFile(std::string("nsys-2025.3/") + name + ".sqlite"));
+    Tolerated metrics;
+    metrics.gpu_metrics_missing = true;
+    checkPair(dataFile("nsys-2025.3/train_metrics.nsys-rep"), dataFile("nsys-2025.3/train_metrics.sqlite"), metrics);
+}
+
+TEST_CASE("native .nsys-rep equals its SQLite export: a 2022.4 capture, exported by 2022.4 and 2025.3") {
+    checkPair(dataFile("nsys-2022.4/cpu_nvtx_threads.nsys-rep"), dataFile("nsys-2022.4/cpu_nvtx_threads.sqlite"));
+    const auto export25 = sharedFile("nsys-2025.3-exports/cpu_nvtx_threads.sqlite");
+    if (export25.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/nsys-2025.3-exports");
+    checkPair(dataFile("nsys-2022.4/cpu_nvtx_threads.nsys-rep"), export25);
+}
+
+// Against the 2022.4 exports beside them: nsys 2025.3 exporting these older reports reads the
+// sync type from the 2025 field (every sync comes out "Unknown") and moves the MPI domain's
+// NVTX ranges into MPI tables; the file itself holds what the older exporter shows
+// (docs/nsys-rep-format.md, "Across versions").
+TEST_CASE("native .nsys-rep equals its SQLite export: public 2022.2 and 2020.5 reports (../shared/corpus/public)") {
+    const auto baseline = sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.nsys-rep");
+    if (baseline.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/public");
+    checkPair(baseline, sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.sqlite"));
+    const auto dir = tempDir("native-public");
+    for (const char* r : {"3", "4", "6"}) {
+        const std::string stem = std::string("public/mpi-jacobi/openhackathons-org__gpubootcamp__report") + r;
+        checkPair(sharedFile(stem + ".qdrep"), inflatedXz(sharedFile(stem + ".sqlite.xz"), dir));
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("native reader: the recorded version, the reader, and nsys never run") {
+    const auto report = importOk(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
+    CHECK(report->meta.nsys_version == "2025.3.1.0");
+    CHECK(report->meta.version == "2025.3.1.0");
+    CHECK(report->meta.start_utc_ns == 1795316027191150611);  // the export's utcEpochNs
+    CHECK(nsysrep::recordedVersion(dataFile("nsys-2022.4/cpu_nvtx_threads.nsys-rep")).starts_with("2022.4"));
+    // No nsys anywhere: the native reader does not need one.
+    ImportOptions options;
+    options.nsys_path = "/nonexistent/nsys";
+    CHECK(importOk(dataFile("nsys-2025.3/train_1gpu.nsys-rep"), options)->counts().kernels == 1950);
+    // The export path, asked for while LANESCOPE_NSYS=off, says why it will not run.
+    ::setenv("LANESCOPE_NSYS", "off", 1);
+    options.nsys_reader = NsysReader::NsysExport;
+    const ImportError e = importError(dataFile("nsys-2025.3/train_1gpu.nsys-rep"), options);
+    ::unsetenv("LANESCOPE_NSYS");
+    CHECK(e.kind == ImportError::Kind::NsysMissing);
+    CHECK(e.message.find("LANESCOPE_NSYS=off") != std::string::npos);
+}
