@@ -19,6 +19,7 @@ namespace {
 
 constexpr int kScrollSteps = 4096;  // horizontal scrollbar resolution: about a step per pixel
 constexpr int kHistoryLimit = 100;
+constexpr int kClickSlopPx = 4;  // a press and release closer than this is a click, not a drag
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
@@ -329,6 +330,14 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     drag_ = {};
     drag_.origin = pos;
+    drag_.button = event->button();
+    const bool pan = event->button() == Qt::MiddleButton ||
+                     (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    if (pan && pos.x() > headerWidth_ + 3) {  // middle-drag or Shift+drag, lanes or ruler
+        drag_.kind = Drag::Kind::Pan;
+        drag_.originBegin = viewport_.visibleBegin();
+        return;
+    }
     if (event->button() != Qt::LeftButton) return;
     if (std::abs(pos.x() - headerWidth_) <= 3) {
         drag_.kind = Drag::Kind::ResizeHeader;
@@ -343,12 +352,10 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
         }
         drag_.kind = Drag::Kind::MoveRow;
         drag_.rowKey = row->key;
-    } else if (pos.y() < kRulerHeight || (event->modifiers() & Qt::ControlModifier)) {
+    } else {  // left-drag on the lanes or the ruler selects a time range; a click selects an event
         drag_.kind = Drag::Kind::Select;
+        drag_.onRuler = pos.y() < kRulerHeight;
         drag_.anchorTime = timeAt(pos.x());
-    } else {
-        drag_.kind = Drag::Kind::Pan;
-        drag_.originBegin = viewport_.visibleBegin();
     }
 }
 
@@ -364,6 +371,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
             return;
         }
         case Drag::Kind::Select: {
+            // A click that wobbles a pixel or two is still a click: the range starts past that.
+            if (!drag_.moved && (pos - drag_.origin).manhattanLength() <= kClickSlopPx) return;
+            drag_.moved = true;
+            setCursor(Qt::SizeHorCursor);
             const int64_t t = timeAt(std::clamp(pos.x(), headerWidth_, laneArea().right()));
             range_ = std::make_pair(std::min(t, drag_.anchorTime), std::max(t, drag_.anchorTime));
             update();
@@ -389,12 +400,13 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
-    const bool moved = (pos - drag_.origin).manhattanLength() > 4;
+    const bool moved = (pos - drag_.origin).manhattanLength() > kClickSlopPx;
     if (drag_.kind == Drag::Kind::Select) {
-        if (range_ && range_->second > range_->first && moved) emit rangeSelected(range_);
-        else setSelectedRange(std::nullopt);
-    } else if (drag_.kind == Drag::Kind::Pan && !moved) {
-        selectEvent(eventAt(pos));
+        if (drag_.moved && range_ && range_->second > range_->first) emit rangeSelected(range_);
+        else if (drag_.onRuler || drag_.moved) setSelectedRange(std::nullopt);  // a click on the ruler clears it
+        else selectEvent(eventAt(pos));  // a click on the lanes selects the event under it, or none
+    } else if (drag_.kind == Drag::Kind::Pan && !moved && drag_.button == Qt::LeftButton) {
+        selectEvent(eventAt(pos));  // Shift+click
     } else if (drag_.kind == Drag::Kind::MoveRow && moved) {
         if (const LayoutRow* target = layout_.rowAt(pos.y() - kRulerHeight + scrollY()))
             if (layout_.moveBefore(drag_.rowKey, target->key)) rowsChanged();

@@ -31,8 +31,9 @@ struct TimeMarker {
 
 // The timeline: a row header on the left, a ruler on top, and the lanes, drawn from cached
 // level-of-detail geometry that is rebuilt only when the viewport, size or rows change.
-// Mouse: wheel zooms around the cursor (Shift+wheel pans), drag pans, Ctrl+drag or a drag
-// on the ruler selects a time range, click selects an event, double-click zooms to it.
+// Mouse, as in Nsight Systems: wheel and Ctrl+wheel zoom around the cursor (Shift+wheel pans),
+// left-drag on the lanes or the ruler selects a time range, middle-drag and Shift+drag pan,
+// a click (no movement past a few pixels) selects an event, double-click zooms to it.
 // Keys: W/S and Up/Down zoom, A/D and Left/Right pan, F fits the selection, Home fits all,
 // Backspace goes back in the zoom history, Ctrl+M drops a marker.
 class TimelineView : public QWidget {
@@ -116,6 +117,9 @@ private:
         QPoint origin;
         int64_t originBegin = 0;
         int64_t anchorTime = 0;
+        Qt::MouseButton button = Qt::NoButton;
+        bool onRuler = false;  // a Select drag that began on the ruler
+        bool moved = false;    // a Select drag past the click slop: a range, not a click
         std::string rowKey;
     };
 

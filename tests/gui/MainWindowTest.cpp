@@ -70,33 +70,55 @@ private slots:
         QCOMPARE(view_->viewport().visibleSpan(), span);
     }
 
-    void dragPansAndHomeFits() {
-        view_->zoomTo(view_->viewport().wholeBegin() + 100'000'000, view_->viewport().wholeBegin() + 200'000'000);
-        const int64_t begin = view_->viewport().visibleBegin();
-        const int64_t t0 = view_->timeAt(view_->headerWidth() + 500);
-        const int64_t t1 = view_->timeAt(view_->headerWidth() + 400);
-        QTest::mousePress(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 500, 300));
-        QTest::mouseMove(view_, QPoint(view_->headerWidth() + 400, 300));
-        QTest::mouseRelease(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 400, 300));
-        QVERIFY(std::abs((view_->viewport().visibleBegin() - begin) - (t0 - t1)) < (t0 - t1) / 50);
+    // Middle-drag and Shift+drag pan (Nsight Systems' mouse); Home fits.
+    void middleAndShiftDragPanAndHomeFits() {
+        for (const auto& [button, modifiers] : {std::pair{Qt::MiddleButton, Qt::KeyboardModifiers()},
+                                                std::pair{Qt::LeftButton, Qt::KeyboardModifiers(Qt::ShiftModifier)}}) {
+            view_->zoomTo(view_->viewport().wholeBegin() + 100'000'000, view_->viewport().wholeBegin() + 200'000'000);
+            const int64_t begin = view_->viewport().visibleBegin();
+            const int64_t t0 = view_->timeAt(view_->headerWidth() + 500);
+            const int64_t t1 = view_->timeAt(view_->headerWidth() + 400);
+            QTest::mousePress(view_, button, modifiers, QPoint(view_->headerWidth() + 500, 300));
+            QTest::mouseMove(view_, QPoint(view_->headerWidth() + 400, 300));
+            QTest::mouseRelease(view_, button, modifiers, QPoint(view_->headerWidth() + 400, 300));
+            QVERIFY(std::abs((view_->viewport().visibleBegin() - begin) - (t0 - t1)) < (t0 - t1) / 50);
+            QVERIFY(!view_->selectedRange().has_value());
+        }
         QTest::keyClick(view_, Qt::Key_Home);
         QCOMPARE(view_->viewport().visibleBegin(), view_->viewport().wholeBegin());
         QCOMPARE(view_->viewport().visibleEnd(), view_->viewport().wholeEnd());
     }
 
-    void ctrlDragSelectsRangeAndFFitsIt() {
+    // Left-drag on the lanes selects a time range and does not pan; so does Ctrl+drag, as
+    // before; F fits it; a click on the ruler clears it.
+    void leftDragSelectsRangeAndFFitsIt() {
+        for (const Qt::KeyboardModifiers modifiers : {Qt::KeyboardModifiers(), Qt::KeyboardModifiers(Qt::ControlModifier)}) {
+            view_->fitAll();
+            const int64_t begin = view_->viewport().visibleBegin();
+            const int x0 = view_->headerWidth() + 200, x1 = view_->headerWidth() + 450;
+            QTest::mousePress(view_, Qt::LeftButton, modifiers, QPoint(x0, 300));
+            QTest::mouseMove(view_, QPoint(x0 + 30, 300));
+            QTest::mouseMove(view_, QPoint(x1, 300));
+            QTest::mouseRelease(view_, Qt::LeftButton, modifiers, QPoint(x1, 300));
+            QCOMPARE(view_->viewport().visibleBegin(), begin);
+            const auto range = view_->selectedRange();
+            QVERIFY(range.has_value());
+            QCOMPARE(range->first, view_->timeAt(x0));
+            QCOMPARE(range->second, view_->timeAt(x1));
+            QTest::keyClick(view_, Qt::Key_F);
+            QCOMPARE(view_->viewport().visibleBegin(), range->first);
+            QCOMPARE(view_->viewport().visibleEnd(), range->second);
+            QTest::mouseClick(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 100, TimelineView::kRulerHeight / 2));
+            QVERIFY(!view_->selectedRange().has_value());
+        }
+        // Right to left selects the same way.
         view_->fitAll();
-        const int x0 = view_->headerWidth() + 200, x1 = view_->headerWidth() + 450;
-        QTest::mousePress(view_, Qt::LeftButton, Qt::ControlModifier, QPoint(x0, 300));
+        const int x0 = view_->headerWidth() + 450, x1 = view_->headerWidth() + 200;
+        QTest::mousePress(view_, Qt::LeftButton, {}, QPoint(x0, 300));
         QTest::mouseMove(view_, QPoint(x1, 300));
-        QTest::mouseRelease(view_, Qt::LeftButton, Qt::ControlModifier, QPoint(x1, 300));
-        const auto range = view_->selectedRange();
-        QVERIFY(range.has_value());
-        QCOMPARE(range->first, view_->timeAt(x0));
-        QCOMPARE(range->second, view_->timeAt(x1));
-        QTest::keyClick(view_, Qt::Key_F);
-        QCOMPARE(view_->viewport().visibleBegin(), range->first);
-        QCOMPARE(view_->viewport().visibleEnd(), range->second);
+        QTest::mouseRelease(view_, Qt::LeftButton, {}, QPoint(x1, 300));
+        QVERIFY(view_->selectedRange().has_value());
+        QCOMPARE(view_->selectedRange()->first, view_->timeAt(x1));
         view_->setSelectedRange(std::nullopt);
     }
 
@@ -129,6 +151,13 @@ private slots:
         view_->selectEvent(std::nullopt);
         QTest::mouseClick(view_, Qt::LeftButton, {}, r.center());
         QVERIFY(view_->selectedEvent() == kernel);
+        // A click that wobbles by a few pixels is still a click: it selects, it draws no range.
+        view_->selectEvent(std::nullopt);
+        QTest::mousePress(view_, Qt::LeftButton, {}, r.center());
+        QTest::mouseMove(view_, r.center() + QPoint(2, 1));
+        QTest::mouseRelease(view_, Qt::LeftButton, {}, r.center() + QPoint(2, 1));
+        QVERIFY(view_->selectedEvent() == kernel);
+        QVERIFY(!view_->selectedRange().has_value());
         const QString details = window_->findChild<QTextBrowser*>()->toPlainText();
         QVERIFY(details.contains("Grid"));
         QVERIFY(details.contains("Correlation"));
