@@ -6,7 +6,6 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFutureWatcher>
 #include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,7 +16,6 @@
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <limits>
 
 #include "timeline/TimeFormat.h"
@@ -160,31 +158,18 @@ void ComparePanel::setNudge(int report, int64_t nudge) {
 }
 
 void ComparePanel::recompute() {
-    const int generation = ++generation_;
     auto reports = reports_;
     const auto nudges = nudges_;
     const auto mode = static_cast<AlignMode>(mode_->currentData().toInt());
     if (reports.size() < 2) {
-        comparison_ = {};
-        comparison_.alignment.offsets_ns = nudges;  // a lone report is where the user put it
-        fill();
-        emit alignmentChanged(comparison_.alignment.offsets_ns);
-        emit updated();
+        task_.cancel();
+        RankComparison lone;
+        lone.alignment.offsets_ns = nudges;  // a lone report is where the user put it
+        showComparison(std::move(lone));
         return;
     }
-    ++pending_;
     skew_->setText("Aligning…");
-    auto* watcher = new QFutureWatcher<RankComparison>(this);
-    connect(watcher, &QFutureWatcher<RankComparison>::finished, this, [this, watcher, generation] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;  // a newer request is under way
-        comparison_ = watcher->result();
-        fill();
-        emit alignmentChanged(comparison_.alignment.offsets_ns);
-        emit updated();
-    });
-    watcher->setFuture(QtConcurrent::run([reports, nudges, mode] {
+    task_.run([reports, nudges, mode] {
         std::vector<const Report*> raw;
         std::vector<std::vector<Collective>> collectives;
         for (const auto& r : reports) {
@@ -194,7 +179,14 @@ void ComparePanel::recompute() {
         RankAlignment alignment = alignRanks(raw, collectives, mode);
         for (size_t i = 0; i < nudges.size() && i < alignment.offsets_ns.size(); ++i) alignment.offsets_ns[i] += nudges[i];
         return compareRanks(raw, collectives, std::move(alignment));
-    }));
+    }, [this](RankComparison comparison) { showComparison(std::move(comparison)); });
+}
+
+void ComparePanel::showComparison(RankComparison comparison) {
+    comparison_ = std::move(comparison);
+    fill();
+    emit alignmentChanged(comparison_.alignment.offsets_ns);
+    emit updated();
 }
 
 QString ComparePanel::stragglerText() const {

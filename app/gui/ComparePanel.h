@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analysis/ranks/RankCompare.h"
+#include "app/gui/LatestTask.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"
 
@@ -29,7 +30,7 @@ public:
     AlignMode mode() const;
     void setNudge(int report, int64_t nudge_ns);
     const RankComparison& comparison() const { return comparison_; }
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
     QString stragglerText() const;
     void activateCollective(int row);  // as a click on that row does
 
@@ -39,6 +40,7 @@ signals:
 
 private:
     void recompute();
+    void showComparison(RankComparison comparison);
     void fill();
     void fillCharts();
 
@@ -55,8 +57,7 @@ private:
     QTableWidget* collectives_;
     QChart* shares_;
     QChart* waits_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<RankComparison> task_{this};
 };
 
 }  // namespace lanescope

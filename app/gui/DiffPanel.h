@@ -5,6 +5,7 @@
 
 #include "model/Report.h"
 #include "analysis/ranks/RunDiff.h"
+#include "app/gui/LatestTask.h"
 
 class QComboBox;
 class QLabel;
@@ -24,7 +25,7 @@ public:
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void setPair(int baseline, int candidate);
     const std::vector<DiffRow>& rows() const { return rows_; }
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
 
 signals:
     void showInstances(int report, const QString& pattern);
@@ -32,6 +33,7 @@ signals:
 
 private:
     void recompute();
+    void showRows(std::vector<DiffRow> rows);
     void fill();
 
     std::vector<std::shared_ptr<const Report>> reports_;
@@ -40,8 +42,7 @@ private:
     QComboBox* candidate_;
     QLabel* summary_;
     QTableWidget* table_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<DiffRow>> task_{this};
 };
 
 }  // namespace lanescope

@@ -3,13 +3,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "timeline/TimeFormat.h"
@@ -105,29 +103,22 @@ void GapsPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
 void GapsPanel::setThresholdMs(double ms) { threshold_->setValue(ms); }
 
 void GapsPanel::recompute() {
-    const int generation = ++generation_;
-    ++pending_;
     GapOptions options;
     options.gap_ms = threshold_->value();
     options.rows = -1;
     auto reports = reports_;
     using Result = std::vector<Found>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;
-        gaps_ = watcher->result();
-        fill();
-    });
-    watcher->setFuture(QtConcurrent::run([reports, options] {
+    task_.run([reports, options] {
         Result found;
         for (size_t r = 0; r < reports.size(); ++r)
             for (GpuGap& g : findGpuGaps(*reports[r], options)) found.push_back({int(r), std::move(g)});
         std::stable_sort(found.begin(), found.end(),
                          [](const Found& a, const Found& b) { return a.gap.duration_ns > b.gap.duration_ns; });
         return found;
-    }));
+    }, [this](Result found) {
+        gaps_ = std::move(found);
+        fill();
+    });
 }
 
 void GapsPanel::fill() {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analysis/GpuGaps.h"
+#include "app/gui/LatestTask.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"
 
@@ -25,7 +26,7 @@ public:
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void setThresholdMs(double ms);
     size_t gapCount() const { return gaps_.size(); }
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
     void activateGap(int row);  // as a click on that row does
 
 private:
@@ -43,8 +44,7 @@ private:
     QLabel* summary_;
     QTableWidget* table_;
     std::vector<Found> gaps_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<Found>> task_{this};
 };
 
 }  // namespace lanescope

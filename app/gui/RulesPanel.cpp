@@ -2,14 +2,12 @@
 
 #include <QComboBox>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <stdexcept>
 
 #include "analysis/Registry.h"
@@ -74,40 +72,7 @@ void RulesPanel::recompute() {
     std::shared_ptr<const Report> report = reports_[index];
     const std::string spec = rule_->currentText().toStdString() +
                              (options_->text().trimmed().isEmpty() ? "" : ":" + options_->text().trimmed().toStdString());
-    const int generation = ++generation_;
-    ++pending_;
-    struct Outcome {
-        RuleResult result;
-        QString error;
-    };
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, index] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;
-        Outcome outcome = watcher->result();
-        if (!outcome.error.isEmpty()) {
-            status_->setText(outcome.error);
-            return;
-        }
-        result_ = std::move(outcome.result);
-        resultReport_ = index;
-        const StatsTable& t = result_.table;
-        table_->setColumnCount(int(t.header.size()));
-        QStringList header;
-        for (const auto& h : t.header) header << QString::fromStdString(h);
-        table_->setHorizontalHeaderLabels(header);
-        table_->setRowCount(int(t.rows.size()));
-        for (size_t r = 0; r < t.rows.size(); ++r)
-            for (size_t c = 0; c < t.rows[r].size(); ++c) {
-                auto* item = new QTableWidgetItem(QString::fromStdString(formatCell(t.rows[r][c])));
-                if (!std::holds_alternative<std::string>(t.rows[r][c])) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                table_->setItem(int(r), int(c), item);
-            }
-        table_->resizeColumnsToContents();
-        status_->setText(t.rows.empty() ? "nothing found" : QString("%1 findings").arg(t.rows.size()));
-    });
-    watcher->setFuture(QtConcurrent::run([report, spec] {
+    task_.run([report, spec] {
         Outcome outcome;
         std::string error;
         const auto parsed = parseRuleSpec(spec, &error);
@@ -120,7 +85,30 @@ void RulesPanel::recompute() {
             outcome.error = e.what();
         }
         return outcome;
-    }));
+    }, [this, index](Outcome outcome) { showOutcome(std::move(outcome), index); });
+}
+
+void RulesPanel::showOutcome(Outcome outcome, int index) {
+    if (!outcome.error.isEmpty()) {
+        status_->setText(outcome.error);
+        return;
+    }
+    result_ = std::move(outcome.result);
+    resultReport_ = index;
+    const StatsTable& t = result_.table;
+    table_->setColumnCount(int(t.header.size()));
+    QStringList header;
+    for (const auto& h : t.header) header << QString::fromStdString(h);
+    table_->setHorizontalHeaderLabels(header);
+    table_->setRowCount(int(t.rows.size()));
+    for (size_t r = 0; r < t.rows.size(); ++r)
+        for (size_t c = 0; c < t.rows[r].size(); ++c) {
+            auto* item = new QTableWidgetItem(QString::fromStdString(formatCell(t.rows[r][c])));
+            if (!std::holds_alternative<std::string>(t.rows[r][c])) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(int(r), int(c), item);
+        }
+    table_->resizeColumnsToContents();
+    status_->setText(t.rows.empty() ? "nothing found" : QString("%1 findings").arg(t.rows.size()));
 }
 
 void RulesPanel::activateRow(int row) {

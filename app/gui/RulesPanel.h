@@ -5,6 +5,7 @@
 
 #include "model/Report.h"
 #include "analysis/Rules.h"
+#include "app/gui/LatestTask.h"
 #include "timeline/TimelineView.h"
 
 class QComboBox;
@@ -24,11 +25,16 @@ public:
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void setRule(const QString& name);
     int rowCount() const;
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
     void activateRow(int row);
 
 private:
+    struct Outcome {
+        RuleResult result;
+        QString error;
+    };
     void recompute();
+    void showOutcome(Outcome outcome, int report);
 
     TimelineView* timeline_;
     std::vector<std::shared_ptr<const Report>> reports_;
@@ -39,8 +45,7 @@ private:
     QTableWidget* table_;
     RuleResult result_;
     int resultReport_ = -1;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<Outcome> task_{this};
 };
 
 }  // namespace lanescope

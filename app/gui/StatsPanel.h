@@ -6,6 +6,7 @@
 
 #include "model/Report.h"
 #include "analysis/StatsTable.h"
+#include "app/gui/LatestTask.h"
 #include "model/TimeRange.h"
 
 class QComboBox;
@@ -30,7 +31,7 @@ public:
     void setOffsets(std::vector<int64_t> offsets_ns);
     // The table shown in a tab, as computed last (for tests and export).
     const StatsTable* table(const QString& reportName) const;
-    bool busy() const { return pending_ > 0 || filling_; }
+    bool busy() const { return task_.busy() || filling_; }
 
 signals:
     // "Show instances": the events of report `report` whose name matches `pattern` (a regex).
@@ -45,6 +46,7 @@ private:
         StatsTable table;
     };
     void recompute();
+    void fillAll(std::vector<StatsTable> tables);
     void fill(Tab& tab, StatsTable table);
     void copySelection(Tab& tab);
     void exportCsv(Tab& tab);
@@ -57,8 +59,7 @@ private:
     QLabel* scope_;
     QTabWidget* tabs_;
     std::vector<Tab> tabList_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<StatsTable>> task_{this};
     bool filling_ = false;  // tables of the last result still being filled
 };
 

@@ -1,8 +1,10 @@
 #pragma once
+#include <QPointF>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
+#include "app/gui/LatestTask.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"
 
@@ -21,18 +23,22 @@ public:
     explicit UtilizationChart(TimelineView* timeline, QWidget* parent = nullptr);
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     int seriesCount() const;
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
 
 private:
+    struct Curve {
+        QString name;
+        std::vector<QPointF> points;  // (ms from the view's start, busy %)
+    };
     void recompute();
+    void showCurves(const std::vector<Curve>& curves, int64_t begin_ns, int64_t end_ns);
 
     TimelineView* timeline_;
     std::vector<std::shared_ptr<const Report>> reports_;
     QChart* chart_;
     QChartView* view_;
     QSpinBox* threshold_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<Curve>> task_{this};
 };
 
 }  // namespace lanescope
