@@ -171,14 +171,8 @@ void ComparePanel::recompute() {
     skew_->setText("Aligning…");
     task_.run([reports, nudges, mode] {
         std::vector<const Report*> raw;
-        std::vector<std::vector<Collective>> collectives;
-        for (const auto& r : reports) {
-            raw.push_back(r.get());
-            collectives.push_back(ncclCollectives(*r));
-        }
-        RankAlignment alignment = alignRanks(raw, collectives, mode);
-        for (size_t i = 0; i < nudges.size() && i < alignment.offsets_ns.size(); ++i) alignment.offsets_ns[i] += nudges[i];
-        return compareRanks(raw, collectives, std::move(alignment));
+        for (const auto& r : reports) raw.push_back(r.get());
+        return compareRanks(raw, mode, nudges);
     }, [this](RankComparison comparison) { showComparison(std::move(comparison)); });
 }
 
