@@ -67,7 +67,7 @@ void clear(QChart* chart) {
 
 }  // namespace
 
-ComparePanel::ComparePanel(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* top = new QHBoxLayout;
@@ -136,6 +136,7 @@ ComparePanel::ComparePanel(TimelineView* timeline, QWidget* parent) : QWidget(pa
         setNudge(nudgeRank_->currentIndex(), static_cast<int64_t>(us * 1e3));
     });
     connect(collectives_, &QTableWidget::cellClicked, this, [this](int row, int) { activateCollective(row); });
+    connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
 
 void ComparePanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
@@ -179,6 +180,7 @@ void ComparePanel::recompute() {
 void ComparePanel::showComparison(RankComparison comparison) {
     comparison_ = std::move(comparison);
     fill();
+    session_->setOffsets(comparison_.alignment.offsets_ns);
     emit alignmentChanged(comparison_.alignment.offsets_ns);
     emit updated();
 }
@@ -318,11 +320,11 @@ void ComparePanel::activateCollective(int row) {
     }
     if (end == kMissing) return;
     const int64_t margin = std::max<int64_t>((end - begin) / 4, 2000);
-    timeline_->zoomTo(begin - margin, end + margin);
-    timeline_->setSelectedRange(std::make_pair(begin, end));
+    session_->zoomTo(begin - margin, end + margin);
+    session_->setSelectedRange(std::make_pair(begin, end));
     if (mc.last >= 0) {
         const EventRef k = mc.kernels[size_t(mc.last)];
-        timeline_->selectEvent(ViewEvent{mc.last, k.lane, k.index});
+        session_->selectEvent(ViewEvent{mc.last, k.lane, k.index});
     }
 }
 

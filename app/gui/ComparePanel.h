@@ -6,7 +6,7 @@
 #include "analysis/ranks/RankCompare.h"
 #include "app/gui/LatestTask.h"
 #include "model/Report.h"
-#include "timeline/TimelineView.h"
+#include "app/gui/ViewSession.h"
 
 class QChart;
 class QComboBox;
@@ -20,12 +20,11 @@ namespace lanescope {
 // clock or none, plus a nudge per rank) with the skew left, per-rank GPU time shares and
 // collective waits as bar charts (Qt Charts), ranks and matched collectives as tables, and
 // the straggler. Computed off the GUI thread. Clicking a collective zooms the timeline to it
-// on all ranks. alignmentChanged() gives the timeline its per-report offsets.
+// on all ranks. It sets the session's per-report offsets (and says so: alignmentChanged).
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ComparePanel(TimelineView* timeline, QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit ComparePanel(ViewSession* session, QWidget* parent = nullptr);
     void setMode(AlignMode mode);
     AlignMode mode() const;
     void setNudge(int report, int64_t nudge_ns);
@@ -39,12 +38,13 @@ signals:
     void updated();
 
 private:
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void recompute();
     void showComparison(RankComparison comparison);
     void fill();
     void fillCharts();
 
-    TimelineView* timeline_;
+    ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;
     std::vector<int64_t> nudges_;  // per report, ns, added to the alignment's offsets
     RankComparison comparison_;

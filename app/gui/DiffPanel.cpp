@@ -30,7 +30,7 @@ QString ms(double ns) { return QString::number(ns / 1e6, 'f', 3); }
 
 }  // namespace
 
-DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
+DiffPanel::DiffPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* top = new QHBoxLayout;
@@ -68,6 +68,7 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
         emit showInstances(report, "^" + QRegularExpression::escape(base) +
                                        (category->text() == "cuda_api" ? "(_v[0-9]+)?$" : "$"));
     });
+    connect(session, &ViewSession::reportsChanged, this, [this, session] { setReports(session->reports()); });
 }
 
 void DiffPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {

@@ -6,6 +6,7 @@
 #include "model/Report.h"
 #include "analysis/ranks/RunDiff.h"
 #include "app/gui/LatestTask.h"
+#include "app/gui/ViewSession.h"
 
 class QComboBox;
 class QLabel;
@@ -21,8 +22,7 @@ namespace lanescope {
 class DiffPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit DiffPanel(QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit DiffPanel(ViewSession* session, QWidget* parent = nullptr);
     void setPair(int baseline, int candidate);
     const std::vector<DiffRow>& rows() const { return rows_; }
     bool busy() const { return task_.busy(); }
@@ -32,6 +32,7 @@ signals:
     void updated();
 
 private:
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void recompute();
     void showRows(std::vector<DiffRow> rows);
     void fill();

@@ -14,7 +14,7 @@
 
 namespace lanescope {
 
-RulesPanel::RulesPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+RulesPanel::RulesPanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -48,6 +48,7 @@ RulesPanel::RulesPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent
     connect(rule_, &QComboBox::currentIndexChanged, this, &RulesPanel::recompute);
     connect(options_, &QLineEdit::editingFinished, this, &RulesPanel::recompute);
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { activateRow(row); });
+    connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
 
 void RulesPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
@@ -115,10 +116,10 @@ void RulesPanel::activateRow(int row) {
     if (row < 0 || row >= int(result_.findings.size()) || resultReport_ < 0) return;
     const RuleFinding& f = result_.findings[row];
     const int64_t span = std::max<int64_t>(f.end_ns - f.begin_ns, 1000);
-    const int64_t offset = timeline_->reportOffset(resultReport_);  // to the shared timeline
-    timeline_->zoomTo(f.begin_ns + offset - span, f.end_ns + offset + span);
-    if (f.event) timeline_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
-    else timeline_->setSelectedRange(std::make_pair(f.begin_ns + offset, f.end_ns + offset));
+    const int64_t offset = session_->offset(resultReport_);  // to the shared timeline
+    session_->zoomTo(f.begin_ns + offset - span, f.end_ns + offset + span);
+    if (f.event) session_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
+    else session_->setSelectedRange(std::make_pair(f.begin_ns + offset, f.end_ns + offset));
 }
 
 }  // namespace lanescope

@@ -6,7 +6,7 @@
 #include "model/Report.h"
 #include "analysis/Rules.h"
 #include "app/gui/LatestTask.h"
-#include "timeline/TimelineView.h"
+#include "app/gui/ViewSession.h"
 
 class QComboBox;
 class QLabel;
@@ -21,8 +21,7 @@ namespace lanescope {
 class RulesPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit RulesPanel(TimelineView* timeline, QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit RulesPanel(ViewSession* session, QWidget* parent = nullptr);
     void setRule(const QString& name);
     int rowCount() const;
     bool busy() const { return task_.busy(); }
@@ -33,10 +32,11 @@ private:
         RuleResult result;
         QString error;
     };
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void recompute();
     void showOutcome(Outcome outcome, int report);
 
-    TimelineView* timeline_;
+    ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;
     QComboBox* report_;
     QComboBox* rule_;

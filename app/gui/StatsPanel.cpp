@@ -52,7 +52,7 @@ QString csvField(const QString& text) {
 
 }  // namespace
 
-StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
+StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -134,6 +134,12 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     connect(copy, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) copySelection(*t); });
     connect(save, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) exportCsv(*t); });
     connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(session, &ViewSession::reportsChanged, this, [this, session] {
+        offsets_ = session->offsets();
+        setReports(session->reports());
+    });
+    connect(session, &ViewSession::offsetsChanged, this, [this, session] { setOffsets(session->offsets()); });
+    connect(session, &ViewSession::selectionChanged, this, &StatsPanel::setRange);
 }
 
 StatsPanel::Tab* StatsPanel::currentTab() {

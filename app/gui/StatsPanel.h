@@ -7,6 +7,7 @@
 #include "model/Report.h"
 #include "analysis/StatsTable.h"
 #include "app/gui/LatestTask.h"
+#include "app/gui/ViewSession.h"
 #include "model/TimeRange.h"
 
 class QComboBox;
@@ -18,17 +19,13 @@ class QStandardItemModel;
 namespace lanescope {
 
 // nsys-style statistics (kernels, CUDA API, memory by time and size, NVTX, OS runtime) of
-// the whole report or the selected time range, computed off the GUI thread whenever the
-// selection changes. Tables sort and filter; rows copy and export as CSV; a row's context
+// the whole report or the session's selected time range, computed off the GUI thread whenever
+// the selection (or the reports, or their offsets) change. Tables sort and filter; rows copy and export as CSV; a row's context
 // menu shows its instances on the timeline.
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit StatsPanel(QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
-    // A range on the shared timeline; each report's offset on it (TimelineView::setReportOffsets).
-    void setRange(std::optional<std::pair<int64_t, int64_t>> range);
-    void setOffsets(std::vector<int64_t> offsets_ns);
+    explicit StatsPanel(ViewSession* session, QWidget* parent = nullptr);
     // The table shown in a tab, as computed last (for tests and export).
     const StatsTable* table(const QString& reportName) const;
     bool busy() const { return task_.busy() || filling_; }
@@ -45,6 +42,10 @@ private:
         QStandardItemModel* model;
         StatsTable table;
     };
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    // A range on the shared timeline; each report's offset on it (ViewSession::offsets).
+    void setRange(std::optional<std::pair<int64_t, int64_t>> range);
+    void setOffsets(std::vector<int64_t> offsets_ns);
     void recompute();
     void fillAll(std::vector<StatsTable> tables);
     void fill(Tab& tab, StatsTable table);

@@ -20,7 +20,7 @@ constexpr int kChunks = 100;
 
 }  // namespace
 
-UtilizationChart::UtilizationChart(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+UtilizationChart::UtilizationChart(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* top = new QHBoxLayout;
@@ -43,22 +43,18 @@ UtilizationChart::UtilizationChart(TimelineView* timeline, QWidget* parent) : QW
     debounce->setSingleShot(true);
     debounce->setInterval(60);
     connect(debounce, &QTimer::timeout, this, &UtilizationChart::recompute);
-    connect(timeline_, &TimelineView::viewportChanged, debounce, qOverload<>(&QTimer::start));
+    connect(session_, &ViewSession::visibleRangeChanged, debounce, qOverload<>(&QTimer::start));
+    connect(session_, &ViewSession::offsetsChanged, debounce, qOverload<>(&QTimer::start));
+    connect(session_, &ViewSession::reportsChanged, this, &UtilizationChart::recompute);
     connect(threshold_, &QSpinBox::valueChanged, this, &UtilizationChart::recompute);
-}
-
-void UtilizationChart::setReports(std::vector<std::shared_ptr<const Report>> reports) {
-    reports_ = std::move(reports);
-    recompute();
 }
 
 int UtilizationChart::seriesCount() const { return int(chart_->series().size()); }
 
 void UtilizationChart::recompute() {
-    const int64_t begin = timeline_->viewport().visibleBegin(), end = timeline_->viewport().visibleEnd();
-    auto reports = reports_;
-    std::vector<int64_t> offsets;  // each report's place on the shared timeline
-    for (size_t i = 0; i < reports.size(); ++i) offsets.push_back(timeline_->reportOffset(int(i)));
+    const int64_t begin = session_->visibleRange().first, end = session_->visibleRange().second;
+    auto reports = session_->reports();
+    const std::vector<int64_t> offsets = session_->offsets();  // each report's place on the shared timeline
     using Result = std::vector<Curve>;
     task_.run([reports, offsets, begin, end] {
         Result curves;

@@ -6,7 +6,7 @@
 
 #include "app/gui/LatestTask.h"
 #include "model/Report.h"
-#include "timeline/TimelineView.h"
+#include "app/gui/ViewSession.h"
 
 class QChart;
 class QChartView;
@@ -15,13 +15,12 @@ class QSpinBox;
 namespace lanescope {
 
 // GPU utilization over the timeline's visible range (Qt Charts): per GPU of every report the
-// busy share of each of 100 equal chunks, with a threshold line; it follows the timeline
-// viewport, recomputed off the GUI thread.
+// busy share of each of 100 equal chunks, with a threshold line; it follows the session's
+// visible range, reports and offsets, recomputed off the GUI thread.
 class UtilizationChart : public QWidget {
     Q_OBJECT
 public:
-    explicit UtilizationChart(TimelineView* timeline, QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit UtilizationChart(ViewSession* session, QWidget* parent = nullptr);
     int seriesCount() const;
     bool busy() const { return task_.busy(); }
 
@@ -33,8 +32,7 @@ private:
     void recompute();
     void showCurves(const std::vector<Curve>& curves, int64_t begin_ns, int64_t end_ns);
 
-    TimelineView* timeline_;
-    std::vector<std::shared_ptr<const Report>> reports_;
+    ViewSession* session_;
     QChart* chart_;
     QChartView* view_;
     QSpinBox* threshold_;

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QTest>
 #include <QTextBrowser>
 #include <QWheelEvent>
@@ -18,6 +19,7 @@
 #include <QDockWidget>
 #include "analysis/Registry.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/ViewSession.h"
 #include "tests/support/SyntheticReport.h"
 #include "timeline/TimelineView.h"
 
@@ -30,6 +32,7 @@ class MainWindowTest : public QObject {
 
     std::unique_ptr<MainWindow> window_;
     TimelineView* view_ = nullptr;
+    ViewSession* session_ = nullptr;
 
     std::string nameOf(const ViewEvent& e) {
         const Report& r = *view_->reports()[e.report];
@@ -53,6 +56,8 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return done; }, 20000));
         QVERIFY(ok);
         view_ = window_->timeline();
+        session_ = window_->session();
+        QCOMPARE(session_->reports().size(), size_t(1));
         QVERIFY(window_->windowTitle().startsWith("train_1gpu.sqlite"));
         QCOMPARE(view_->viewport().visibleBegin(), view_->viewport().wholeBegin());
     }
@@ -66,7 +71,7 @@ private slots:
         QVERIFY(view_->viewport().visibleSpan() < span * 2 / 3);
         const double nsPerPx = double(view_->viewport().visibleSpan()) / 1000;
         QVERIFY(std::abs(view_->timeAt(at.x()) - before) <= nsPerPx);
-        QVERIFY(view_->back());
+        QVERIFY(session_->back());
         QCOMPARE(view_->viewport().visibleSpan(), span);
     }
 
@@ -180,9 +185,16 @@ private slots:
         QCOMPARE(int(std::count_if(view_->rows().rows().begin(), view_->rows().rows().end(),
                                    [](const LayoutRow& r) { return r.type == Row::Type::Lane; })), 2);
         filter->clear();
-        const size_t markers = view_->markers().size();
+        const size_t markers = session_->markers().size();
         QTest::keyClick(view_, Qt::Key_M, Qt::ControlModifier);
-        QCOMPARE(view_->markers().size(), markers + 1);
+        QCOMPARE(session_->markers().size(), markers + 1);
+        auto* list = window_->findChild<QListWidget*>();
+        QVERIFY(list);
+        QCOMPARE(list->count(), int(markers + 1));
+        session_->renameMarker(int(markers), "warm-up ends");
+        QCOMPARE(list->item(int(markers))->text(), QString("warm-up ends"));
+        session_->removeMarker(int(markers));
+        QCOMPARE(list->count(), int(markers));
     }
 
     // Statistics follow the selection, computed off the GUI thread, equal to the model's.
