@@ -18,7 +18,7 @@ namespace lanescope {
 namespace {
 
 constexpr int kScrollSteps = 4096;  // horizontal scrollbar resolution: about a step per pixel
-constexpr int kHistoryLimit = 100;
+constexpr int kClickSlopPx = 4;  // a press and release closer than this is a click, not a drag
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
@@ -54,7 +54,6 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     offsets_.resize(reports.size(), 0);
     layout_.setReports(std::move(reports), RowOrder::GpuFirst);
     updateWhole();
-    history_.clear();
     selected_.reset();
     hovered_.reset();
     linked_.clear();
@@ -168,11 +167,9 @@ const TimelineView::LaneCache& TimelineView::geometry(int report, int lane, int 
 // ---- navigation ----
 
 void TimelineView::zoomTo(int64_t begin, int64_t end, bool remember) {
-    if (remember) {
-        history_.emplace_back(viewport_.visibleBegin(), viewport_.visibleEnd());
-        if (history_.size() > kHistoryLimit) history_.erase(history_.begin());
-    }
+    const std::pair<int64_t, int64_t> before{viewport_.visibleBegin(), viewport_.visibleEnd()};
     viewport_.setVisible(begin, end);
+    if (remember) emit viewJumped(before);
     viewportMoved();
 }
 
@@ -198,15 +195,6 @@ void TimelineView::fitSelection() {
         const int64_t margin = std::max<int64_t>((e - s) / 10, 50);
         zoomTo(s - margin, e + margin);
     }
-}
-
-bool TimelineView::back() {
-    if (history_.empty()) return false;
-    const auto [b, e] = history_.back();
-    history_.pop_back();
-    viewport_.setVisible(b, e);
-    viewportMoved();
-    return true;
 }
 
 void TimelineView::setSelectedRange(std::optional<std::pair<int64_t, int64_t>> range) {
@@ -237,25 +225,9 @@ void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
     update();
 }
 
-void TimelineView::addMarker(int64_t t, const QString& name) {
-    markers_.push_back({t, name.isEmpty() ? QString("Marker %1").arg(markers_.size() + 1) : name});
-    std::sort(markers_.begin(), markers_.end(), [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+void TimelineView::setMarkers(std::vector<TimeMarker> markers) {
+    markers_ = std::move(markers);
     update();
-    emit markersChanged();
-}
-
-void TimelineView::renameMarker(int index, const QString& name) {
-    if (index < 0 || index >= int(markers_.size())) return;
-    markers_[index].name = name;
-    update();
-    emit markersChanged();
-}
-
-void TimelineView::removeMarker(int index) {
-    if (index < 0 || index >= int(markers_.size())) return;
-    markers_.erase(markers_.begin() + index);
-    update();
-    emit markersChanged();
 }
 
 // ---- hit testing ----
@@ -319,7 +291,7 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
         return;
     }
     // Remember the view before a burst of wheel zooming, not every notch.
-    if (lastWheel_.elapsed() > 600) history_.emplace_back(viewport_.visibleBegin(), viewport_.visibleEnd());
+    if (lastWheel_.elapsed() > 600) emit viewJumped({viewport_.visibleBegin(), viewport_.visibleEnd()});
     lastWheel_.restart();
     zoomAround(std::pow(1.25, steps), timeAt(std::max<double>(pos.x(), headerWidth_)));
 }
@@ -329,6 +301,14 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     drag_ = {};
     drag_.origin = pos;
+    drag_.button = event->button();
+    const bool pan = event->button() == Qt::MiddleButton ||
+                     (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    if (pan && pos.x() > headerWidth_ + 3) {  // middle-drag or Shift+drag, lanes or ruler
+        drag_.kind = Drag::Kind::Pan;
+        drag_.originBegin = viewport_.visibleBegin();
+        return;
+    }
     if (event->button() != Qt::LeftButton) return;
     if (std::abs(pos.x() - headerWidth_) <= 3) {
         drag_.kind = Drag::Kind::ResizeHeader;
@@ -343,12 +323,10 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
         }
         drag_.kind = Drag::Kind::MoveRow;
         drag_.rowKey = row->key;
-    } else if (pos.y() < kRulerHeight || (event->modifiers() & Qt::ControlModifier)) {
+    } else {  // left-drag on the lanes or the ruler selects a time range; a click selects an event
         drag_.kind = Drag::Kind::Select;
+        drag_.onRuler = pos.y() < kRulerHeight;
         drag_.anchorTime = timeAt(pos.x());
-    } else {
-        drag_.kind = Drag::Kind::Pan;
-        drag_.originBegin = viewport_.visibleBegin();
     }
 }
 
@@ -364,6 +342,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
             return;
         }
         case Drag::Kind::Select: {
+            // A click that wobbles a pixel or two is still a click: the range starts past that.
+            if (!drag_.moved && (pos - drag_.origin).manhattanLength() <= kClickSlopPx) return;
+            drag_.moved = true;
+            setCursor(Qt::SizeHorCursor);
             const int64_t t = timeAt(std::clamp(pos.x(), headerWidth_, laneArea().right()));
             range_ = std::make_pair(std::min(t, drag_.anchorTime), std::max(t, drag_.anchorTime));
             update();
@@ -389,12 +371,13 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
-    const bool moved = (pos - drag_.origin).manhattanLength() > 4;
+    const bool moved = (pos - drag_.origin).manhattanLength() > kClickSlopPx;
     if (drag_.kind == Drag::Kind::Select) {
-        if (range_ && range_->second > range_->first && moved) emit rangeSelected(range_);
-        else setSelectedRange(std::nullopt);
-    } else if (drag_.kind == Drag::Kind::Pan && !moved) {
-        selectEvent(eventAt(pos));
+        if (drag_.moved && range_ && range_->second > range_->first) emit rangeSelected(range_);
+        else if (drag_.onRuler || drag_.moved) setSelectedRange(std::nullopt);  // a click on the ruler clears it
+        else selectEvent(eventAt(pos));  // a click on the lanes selects the event under it, or none
+    } else if (drag_.kind == Drag::Kind::Pan && !moved && drag_.button == Qt::LeftButton) {
+        selectEvent(eventAt(pos));  // Shift+click
     } else if (drag_.kind == Drag::Kind::MoveRow && moved) {
         if (const LayoutRow* target = layout_.rowAt(pos.y() - kRulerHeight + scrollY()))
             if (layout_.moveBefore(drag_.rowKey, target->key)) rowsChanged();
@@ -447,13 +430,13 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_D: case Qt::Key_Right: panBy(span / 8); break;
         case Qt::Key_F: fitSelection(); break;
         case Qt::Key_Home: fitAll(); break;
-        case Qt::Key_Backspace: back(); break;
+        case Qt::Key_Backspace: emit backRequested(); break;
         case Qt::Key_Escape:
             setSelectedRange(std::nullopt);
             selectEvent(std::nullopt);
             break;
         case Qt::Key_M:
-            if (event->modifiers() & Qt::ControlModifier) addMarker(anchor);
+            if (event->modifiers() & Qt::ControlModifier) emit markerRequested(anchor);
             else QWidget::keyPressEvent(event);
             break;
         default: QWidget::keyPressEvent(event);
@@ -474,7 +457,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
         ->setEnabled(layout_.hiddenCount() > 0);
     menu.addSeparator();
     menu.addAction("Fit all\tHome", this, &TimelineView::fitAll);
-    menu.addAction("Zoom back\tBackspace", this, &TimelineView::back)->setEnabled(!history_.empty());
+    menu.addAction("Zoom back\tBackspace", this, &TimelineView::backRequested);
     menu.exec(event->globalPos());
 }
 

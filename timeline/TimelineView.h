@@ -31,10 +31,12 @@ struct TimeMarker {
 
 // The timeline: a row header on the left, a ruler on top, and the lanes, drawn from cached
 // level-of-detail geometry that is rebuilt only when the viewport, size or rows change.
-// Mouse: wheel zooms around the cursor (Shift+wheel pans), drag pans, Ctrl+drag or a drag
-// on the ruler selects a time range, click selects an event, double-click zooms to it.
-// Keys: W/S and Up/Down zoom, A/D and Left/Right pan, F fits the selection, Home fits all,
-// Backspace goes back in the zoom history, Ctrl+M drops a marker.
+// Mouse, as in Nsight Systems: wheel and Ctrl+wheel zoom around the cursor (Shift+wheel pans),
+// left-drag on the lanes or the ruler selects a time range, middle-drag and Shift+drag pan,
+// a click (no movement past a few pixels) selects an event, double-click zooms to it.
+// Keys: W/S and Up/Down zoom, A/D and Left/Right pan, F fits the selection, Home fits all;
+// Backspace and Ctrl+M ask (backRequested, markerRequested): the zoom history and the markers
+// belong to whoever owns the view state (app/gui/ViewSession), the view only draws markers.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -53,12 +55,12 @@ public:
     void rowsChanged();  // after changing rows() directly
     const TimeViewport& viewport() const { return viewport_; }
 
+    // Shows [begin, end]; with `remember` a deliberate jump: viewJumped says where it was.
     void zoomTo(int64_t begin_ns, int64_t end_ns, bool remember = true);
     void zoomAround(double factor, int64_t anchor_ns);
     void panBy(int64_t delta_ns);
     void fitAll();
     void fitSelection();
-    bool back();
 
     std::optional<std::pair<int64_t, int64_t>> selectedRange() const { return range_; }
     void setSelectedRange(std::optional<std::pair<int64_t, int64_t>> range);
@@ -68,10 +70,8 @@ public:
     // Events drawn highlighted and joined to the selection by a line (launcher, launched).
     void setLinkedEvents(std::vector<ViewEvent> events);
 
-    const std::vector<TimeMarker>& markers() const { return markers_; }
-    void addMarker(int64_t time_ns, const QString& name = {});
-    void renameMarker(int index, const QString& name);
-    void removeMarker(int index);
+    // The markers to draw, on the shared timeline.
+    void setMarkers(std::vector<TimeMarker> markers);
 
     // x of a time on the shared timeline in widget coordinates, and back; the lane area starts
     // at headerWidth(). A report's own time t is at xOf(t + reportOffset(report)).
@@ -91,7 +91,10 @@ signals:
     void eventSelected(std::optional<lanescope::ViewEvent> event);
     void rangeSelected(std::optional<std::pair<int64_t, int64_t>> range);
     void viewportChanged();
-    void markersChanged();
+    // A remembered jump (zoomTo, a burst of wheel zooming, a double-click fit): the range shown before.
+    void viewJumped(std::pair<int64_t, int64_t> shownBefore);
+    void backRequested();                // Backspace, "Zoom back"
+    void markerRequested(int64_t time_ns);  // Ctrl+M, at the cursor
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -116,6 +119,9 @@ private:
         QPoint origin;
         int64_t originBegin = 0;
         int64_t anchorTime = 0;
+        Qt::MouseButton button = Qt::NoButton;
+        bool onRuler = false;  // a Select drag that began on the ruler
+        bool moved = false;    // a Select drag past the click slop: a range, not a click
         std::string rowKey;
     };
 
@@ -151,8 +157,7 @@ private:
     std::optional<std::pair<int64_t, int64_t>> range_;
     std::optional<ViewEvent> selected_, hovered_;
     std::vector<ViewEvent> linked_;
-    std::vector<TimeMarker> markers_;
-    std::vector<std::pair<int64_t, int64_t>> history_;
+    std::vector<TimeMarker> markers_;  // drawn only (setMarkers)
     QElapsedTimer lastWheel_;
     double lastFrameMs_ = 0;
     bool showFrameTime_ = false;

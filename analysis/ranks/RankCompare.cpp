@@ -76,16 +76,9 @@ Straggler findStraggler(const std::vector<RankMetrics>& ranks, uint32_t conteste
     return s;
 }
 
-}  // namespace
-
-RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode) {
-    std::vector<std::vector<Collective>> collectives(reports.size());
-    parallelFor(reports.size(), [&](size_t i) { collectives[i] = ncclCollectives(*reports[i]); });
-    return compareRanks(reports, collectives, alignRanks(reports, collectives, mode));
-}
-
-RankComparison compareRanks(const std::vector<const Report*>& reports,
-                            const std::vector<std::vector<Collective>>& collectives, RankAlignment alignment) {
+// Compares reports placed on one timeline by `alignment`.
+RankComparison compareAligned(const std::vector<const Report*>& reports,
+                              const std::vector<std::vector<Collective>>& collectives, RankAlignment alignment) {
     const size_t n = reports.size();
     RankComparison out;
     out.ranks.resize(n);
@@ -134,6 +127,17 @@ RankComparison compareRanks(const std::vector<const Report*>& reports,
     out.straggler = findStraggler(out.ranks, contested);
     out.alignment = std::move(alignment);
     return out;
+}
+
+}  // namespace
+
+RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode,
+                            const std::vector<int64_t>& nudges) {
+    std::vector<std::vector<Collective>> collectives(reports.size());
+    parallelFor(reports.size(), [&](size_t i) { collectives[i] = ncclCollectives(*reports[i]); });
+    RankAlignment alignment = alignRanks(reports, collectives, mode);
+    for (size_t i = 0; i < nudges.size() && i < alignment.offsets_ns.size(); ++i) alignment.offsets_ns[i] += nudges[i];
+    return compareAligned(reports, collectives, std::move(alignment));
 }
 
 }  // namespace lanescope

@@ -68,10 +68,12 @@ struct RankComparison {
     Straggler straggler;
 };
 
-// Aligns (alignRanks) and compares. O(n log n) in the events of all reports.
-RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode);
-// The same with an alignment the caller chose (offsets nudged by hand, say).
-RankComparison compareRanks(const std::vector<const Report*>& reports,
-                            const std::vector<std::vector<Collective>>& collectives, RankAlignment alignment);
+// The whole chain in one call, as the viewer's Ranks panel and `lanescope-cli compare` use it:
+// each report's NCCL collectives, the alignment by `mode` (alignRanks), each report then moved
+// by its nudge (ns, set by hand, added to its offset; missing entries are 0; the residual skew
+// stays the alignment's), and the comparison on that timeline. O(n log n) in the events of all
+// reports.
+RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode,
+                            const std::vector<int64_t>& nudges_ns = {});
 
 }  // namespace lanescope

@@ -1,6 +1,9 @@
 // lanescope-cli compare: the reports of several ranks aligned and compared (CLI.md).
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <optional>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
@@ -12,11 +15,28 @@ namespace lanescope::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: lanescope-cli compare FILE FILE... [--align clock|nccl|none] [--format json|table]\n"
+    "usage: lanescope-cli compare FILE FILE... [--align clock|nccl|none] [--nudge US,US,...] [--format json|table]\n"
     "  one report per rank; --align nccl (default) lines up matched NCCL collectives,\n"
-    "  clock uses each report's session start (UTC), none leaves each at its own zero\n";
+    "  clock uses each report's session start (UTC), none leaves each at its own zero;\n"
+    "  --nudge moves each rank by hand on top of that, in microseconds, in FILE order (as the Ranks panel)\n";
 
 constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
+
+// "US,US,..." in microseconds to ns per rank; nullopt when a part is not a number.
+std::optional<std::vector<int64_t>> parseNudges(const std::string& text) {
+    std::vector<int64_t> out;
+    size_t at = 0;
+    while (at <= text.size()) {
+        const size_t comma = std::min(text.find(',', at), text.size());
+        const std::string part = text.substr(at, comma - at);
+        char* end = nullptr;
+        const double us = std::strtod(part.c_str(), &end);
+        if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(us) || std::abs(us) > 1e12) return std::nullopt;
+        out.push_back(static_cast<int64_t>(std::llround(us * 1e3)));
+        at = comma + 1;
+    }
+    return out;
+}
 
 std::string ms(int64_t ns) {
     char buf[32];
@@ -191,7 +211,7 @@ std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, c
 }  // namespace
 
 int runCompare(int argc, char** argv, int first) {
-    const ParsedArgs args = parseArgs(argc, argv, first, {"align", "format"});
+    const ParsedArgs args = parseArgs(argc, argv, first, {"align", "nudge", "format"});
     auto usage = [](const std::string& why) {
         std::fprintf(stderr, "lanescope-cli compare: %s\n%s", why.c_str(), kUsage);
         return kExitUsage;
@@ -202,12 +222,15 @@ int runCompare(int argc, char** argv, int first) {
     if (format != "json" && format != "table") return usage("unknown --format " + format);
     const auto mode = parseAlignMode(args.options.count("align") ? args.options.at("align") : "nccl");
     if (!mode) return usage("unknown --align " + args.options.at("align"));
+    const auto nudges = args.options.count("nudge") ? parseNudges(args.options.at("nudge")) : std::vector<int64_t>{};
+    if (!nudges) return usage("--nudge takes microseconds per rank, comma-separated: " + args.options.at("nudge"));
+    if (nudges->size() > args.positional.size()) return usage("more --nudge values than FILEs");
 
     const auto reports = loadReports(args.positional);
     if (reports.empty()) return kExitBadInput;
     std::vector<const Report*> raw;
     for (const auto& r : reports) raw.push_back(r.get());
-    const RankComparison comparison = compareRanks(raw, *mode);
+    const RankComparison comparison = compareRanks(raw, *mode, *nudges);  // as the viewer's Ranks panel
     return writeOut(format == "json" ? toJson(reports, comparison) : toTable(reports, comparison)) ? kExitOk
                                                                                                     : kExitBadInput;
 }

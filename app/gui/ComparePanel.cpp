@@ -6,7 +6,6 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFutureWatcher>
 #include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,7 +16,6 @@
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <limits>
 
 #include "timeline/TimeFormat.h"
@@ -69,7 +67,7 @@ void clear(QChart* chart) {
 
 }  // namespace
 
-ComparePanel::ComparePanel(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* top = new QHBoxLayout;
@@ -138,6 +136,7 @@ ComparePanel::ComparePanel(TimelineView* timeline, QWidget* parent) : QWidget(pa
         setNudge(nudgeRank_->currentIndex(), static_cast<int64_t>(us * 1e3));
     });
     connect(collectives_, &QTableWidget::cellClicked, this, [this](int row, int) { activateCollective(row); });
+    connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
 
 void ComparePanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
@@ -160,41 +159,30 @@ void ComparePanel::setNudge(int report, int64_t nudge) {
 }
 
 void ComparePanel::recompute() {
-    const int generation = ++generation_;
     auto reports = reports_;
     const auto nudges = nudges_;
     const auto mode = static_cast<AlignMode>(mode_->currentData().toInt());
     if (reports.size() < 2) {
-        comparison_ = {};
-        comparison_.alignment.offsets_ns = nudges;  // a lone report is where the user put it
-        fill();
-        emit alignmentChanged(comparison_.alignment.offsets_ns);
-        emit updated();
+        task_.cancel();
+        RankComparison lone;
+        lone.alignment.offsets_ns = nudges;  // a lone report is where the user put it
+        showComparison(std::move(lone));
         return;
     }
-    ++pending_;
     skew_->setText("Aligning…");
-    auto* watcher = new QFutureWatcher<RankComparison>(this);
-    connect(watcher, &QFutureWatcher<RankComparison>::finished, this, [this, watcher, generation] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;  // a newer request is under way
-        comparison_ = watcher->result();
-        fill();
-        emit alignmentChanged(comparison_.alignment.offsets_ns);
-        emit updated();
-    });
-    watcher->setFuture(QtConcurrent::run([reports, nudges, mode] {
+    task_.run([reports, nudges, mode] {
         std::vector<const Report*> raw;
-        std::vector<std::vector<Collective>> collectives;
-        for (const auto& r : reports) {
-            raw.push_back(r.get());
-            collectives.push_back(ncclCollectives(*r));
-        }
-        RankAlignment alignment = alignRanks(raw, collectives, mode);
-        for (size_t i = 0; i < nudges.size() && i < alignment.offsets_ns.size(); ++i) alignment.offsets_ns[i] += nudges[i];
-        return compareRanks(raw, collectives, std::move(alignment));
-    }));
+        for (const auto& r : reports) raw.push_back(r.get());
+        return compareRanks(raw, mode, nudges);
+    }, [this](RankComparison comparison) { showComparison(std::move(comparison)); });
+}
+
+void ComparePanel::showComparison(RankComparison comparison) {
+    comparison_ = std::move(comparison);
+    fill();
+    session_->setOffsets(comparison_.alignment.offsets_ns);
+    emit alignmentChanged(comparison_.alignment.offsets_ns);
+    emit updated();
 }
 
 QString ComparePanel::stragglerText() const {
@@ -332,11 +320,11 @@ void ComparePanel::activateCollective(int row) {
     }
     if (end == kMissing) return;
     const int64_t margin = std::max<int64_t>((end - begin) / 4, 2000);
-    timeline_->zoomTo(begin - margin, end + margin);
-    timeline_->setSelectedRange(std::make_pair(begin, end));
+    session_->zoomTo(begin - margin, end + margin);
+    session_->setSelectedRange(std::make_pair(begin, end));
     if (mc.last >= 0) {
         const EventRef k = mc.kernels[size_t(mc.last)];
-        timeline_->selectEvent(ViewEvent{mc.last, k.lane, k.index});
+        session_->selectEvent(ViewEvent{mc.last, k.lane, k.index});
     }
 }
 

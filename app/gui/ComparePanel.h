@@ -4,8 +4,9 @@
 #include <vector>
 
 #include "analysis/ranks/RankCompare.h"
+#include "app/gui/LatestTask.h"
 #include "model/Report.h"
-#include "timeline/TimelineView.h"
+#include "app/gui/ViewSession.h"
 
 class QChart;
 class QComboBox;
@@ -19,17 +20,16 @@ namespace lanescope {
 // clock or none, plus a nudge per rank) with the skew left, per-rank GPU time shares and
 // collective waits as bar charts (Qt Charts), ranks and matched collectives as tables, and
 // the straggler. Computed off the GUI thread. Clicking a collective zooms the timeline to it
-// on all ranks. alignmentChanged() gives the timeline its per-report offsets.
+// on all ranks. It sets the session's per-report offsets (and says so: alignmentChanged).
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ComparePanel(TimelineView* timeline, QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit ComparePanel(ViewSession* session, QWidget* parent = nullptr);
     void setMode(AlignMode mode);
     AlignMode mode() const;
     void setNudge(int report, int64_t nudge_ns);
     const RankComparison& comparison() const { return comparison_; }
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
     QString stragglerText() const;
     void activateCollective(int row);  // as a click on that row does
 
@@ -38,11 +38,13 @@ signals:
     void updated();
 
 private:
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void recompute();
+    void showComparison(RankComparison comparison);
     void fill();
     void fillCharts();
 
-    TimelineView* timeline_;
+    ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;
     std::vector<int64_t> nudges_;  // per report, ns, added to the alignment's offsets
     RankComparison comparison_;
@@ -55,8 +57,7 @@ private:
     QTableWidget* collectives_;
     QChart* shares_;
     QChart* waits_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<RankComparison> task_{this};
 };
 
 }  // namespace lanescope

@@ -1,14 +1,12 @@
 #include "app/gui/DiffPanel.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "analysis/ranks/RankCompare.h"
 
@@ -32,7 +30,7 @@ QString ms(double ns) { return QString::number(ns / 1e6, 'f', 3); }
 
 }  // namespace
 
-DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
+DiffPanel::DiffPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* top = new QHBoxLayout;
@@ -70,6 +68,7 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
         emit showInstances(report, "^" + QRegularExpression::escape(base) +
                                        (category->text() == "cuda_api" ? "(_v[0-9]+)?$" : "$"));
     });
+    connect(session, &ViewSession::reportsChanged, this, [this, session] { setReports(session->reports()); });
 }
 
 void DiffPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
@@ -94,34 +93,31 @@ void DiffPanel::setPair(int baseline, int candidate) {
 }
 
 void DiffPanel::recompute() {
-    const int generation = ++generation_;
     const int b = baseline_->currentIndex(), c = candidate_->currentIndex();
     if (reports_.size() < 2 || b < 0 || c < 0) {
+        task_.cancel();
         rows_.clear();
         summary_->setText("Open two reports (a run before and after a change) to compare them by name.");
         fill();
         emit updated();
         return;
     }
-    ++pending_;
     summary_->setText("Comparing…");
     auto base = reports_[size_t(b)], cand = reports_[size_t(c)];
-    auto* watcher = new QFutureWatcher<std::vector<DiffRow>>(this);
-    connect(watcher, &QFutureWatcher<std::vector<DiffRow>>::finished, this, [this, watcher, generation] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;
-        rows_ = watcher->result();
-        int added = 0, removed = 0;
-        for (const DiffRow& r : rows_) {
-            added += std::string_view(r.status()) == "added";
-            removed += std::string_view(r.status()) == "removed";
-        }
-        summary_->setText(QString("%1 names, %2 added, %3 removed; largest change first").arg(rows_.size()).arg(added).arg(removed));
-        fill();
-        emit updated();
-    });
-    watcher->setFuture(QtConcurrent::run([base, cand] { return diffRuns(*base, *cand); }));
+    task_.run([base, cand] { return diffRuns(*base, *cand); },
+              [this](std::vector<DiffRow> rows) { showRows(std::move(rows)); });
+}
+
+void DiffPanel::showRows(std::vector<DiffRow> rows) {
+    rows_ = std::move(rows);
+    int added = 0, removed = 0;
+    for (const DiffRow& r : rows_) {
+        added += std::string_view(r.status()) == "added";
+        removed += std::string_view(r.status()) == "removed";
+    }
+    summary_->setText(QString("%1 names, %2 added, %3 removed; largest change first").arg(rows_.size()).arg(added).arg(removed));
+    fill();
+    emit updated();
 }
 
 void DiffPanel::fill() {

@@ -5,6 +5,8 @@
 
 #include "model/Report.h"
 #include "analysis/ranks/RunDiff.h"
+#include "app/gui/LatestTask.h"
+#include "app/gui/ViewSession.h"
 
 class QComboBox;
 class QLabel;
@@ -20,18 +22,19 @@ namespace lanescope {
 class DiffPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit DiffPanel(QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit DiffPanel(ViewSession* session, QWidget* parent = nullptr);
     void setPair(int baseline, int candidate);
     const std::vector<DiffRow>& rows() const { return rows_; }
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
 
 signals:
     void showInstances(int report, const QString& pattern);
     void updated();
 
 private:
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void recompute();
+    void showRows(std::vector<DiffRow> rows);
     void fill();
 
     std::vector<std::shared_ptr<const Report>> reports_;
@@ -40,8 +43,7 @@ private:
     QComboBox* candidate_;
     QLabel* summary_;
     QTableWidget* table_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<DiffRow>> task_{this};
 };
 
 }  // namespace lanescope

@@ -14,7 +14,7 @@
 
 namespace lanescope {
 
-FindBar::FindBar(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+FindBar::FindBar(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
     input_ = new QLineEdit;
@@ -39,13 +39,14 @@ FindBar::FindBar(TimelineView* timeline, QWidget* parent) : QWidget(parent), tim
     layout->addWidget(button("◀", "Previous hit (Shift+F3)", [this] { previous(); }));
     layout->addWidget(button("▶", "Next hit (F3)", [this] { next(); }));
     layout->addWidget(status_);
-    layout->addWidget(button("✕", "Close (Escape)", [this] { hide(); timeline_->setFocus(); }));
+    layout->addWidget(button("✕", "Close (Escape)", [this] { hide(); if (session_->timeline()) session_->timeline()->setFocus(); }));
     connect(input_, &QLineEdit::textChanged, this, &FindBar::search);
     connect(regex_, &QCheckBox::toggled, this, &FindBar::search);
     connect(input_, &QLineEdit::returnPressed, this, [this] {
         if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) previous();
         else next();
     });
+    connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
 
 void FindBar::setReports(std::vector<std::shared_ptr<const Report>> reports) {
@@ -76,7 +77,7 @@ void FindBar::findLongest(const QString& pattern, int report) {
     if (best < 0) return;
     current_ = best;
     status_->setText(QString("%1 of %2 (longest)").arg(current_ + 1).arg(hits_.size()));
-    timeline_->selectEvent(hits_[current_], true);
+    session_->selectEvent(hits_[current_], true);
 }
 
 void FindBar::search() {
@@ -94,7 +95,7 @@ void FindBar::search() {
         for (const EventRef& h : found.hits) hits_.push_back({int(r), h.lane, h.index});
     }
     auto startOf = [&](const ViewEvent& e) {  // on the shared timeline
-        return reports_[e.report]->lanes[e.lane].events.start_ns[e.event] + timeline_->reportOffset(e.report);
+        return reports_[e.report]->lanes[e.lane].events.start_ns[e.event] + session_->offset(e.report);
     };
     std::stable_sort(hits_.begin(), hits_.end(), [&](const ViewEvent& a, const ViewEvent& b) { return startOf(a) < startOf(b); });
     status_->setText(!error.isEmpty() ? "invalid regex" : hits_.empty() ? "no match" : QString("%1 hits").arg(hits_.size()));
@@ -105,13 +106,13 @@ void FindBar::jump(int direction) {
     current_ = current_ < 0 ? (direction > 0 ? 0 : int(hits_.size()) - 1)
                             : int((current_ + direction + int(hits_.size())) % int(hits_.size()));
     status_->setText(QString("%1 of %2").arg(current_ + 1).arg(hits_.size()));
-    timeline_->selectEvent(hits_[current_], true);
+    session_->selectEvent(hits_[current_], true);
 }
 
 void FindBar::keyPressEvent(QKeyEvent* event) {
     if (event->key() == Qt::Key_Escape) {
         hide();
-        timeline_->setFocus();
+        if (session_->timeline()) session_->timeline()->setFocus();
     } else {
         QWidget::keyPressEvent(event);
     }

@@ -3,13 +3,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "timeline/TimeFormat.h"
@@ -54,7 +52,7 @@ std::optional<ViewEvent> nvtxAt(const Report& r, int report, int32_t process, in
 
 }  // namespace
 
-GapsPanel::GapsPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+GapsPanel::GapsPanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -95,39 +93,31 @@ GapsPanel::GapsPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent),
         recompute();
     });
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { activateGap(row); });
-}
-
-void GapsPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
-    reports_ = std::move(reports);
-    recompute();
+    connect(session_, &ViewSession::reportsChanged, this, [this] {
+        reports_ = session_->reports();
+        recompute();
+    });
 }
 
 void GapsPanel::setThresholdMs(double ms) { threshold_->setValue(ms); }
 
 void GapsPanel::recompute() {
-    const int generation = ++generation_;
-    ++pending_;
     GapOptions options;
     options.gap_ms = threshold_->value();
     options.rows = -1;
     auto reports = reports_;
     using Result = std::vector<Found>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;
-        gaps_ = watcher->result();
-        fill();
-    });
-    watcher->setFuture(QtConcurrent::run([reports, options] {
+    task_.run([reports, options] {
         Result found;
         for (size_t r = 0; r < reports.size(); ++r)
             for (GpuGap& g : findGpuGaps(*reports[r], options)) found.push_back({int(r), std::move(g)});
         std::stable_sort(found.begin(), found.end(),
                          [](const Found& a, const Found& b) { return a.gap.duration_ns > b.gap.duration_ns; });
         return found;
-    }));
+    }, [this](Result found) {
+        gaps_ = std::move(found);
+        fill();
+    });
 }
 
 void GapsPanel::fill() {
@@ -159,14 +149,14 @@ void GapsPanel::activateGap(int row) {
     const Found& f = gaps_[row];
     const GpuGap& g = f.gap;
     const int64_t margin = std::max<int64_t>(g.duration_ns / 5, 1000);
-    const int64_t start = g.start_ns + timeline_->reportOffset(f.report);  // on the shared timeline
-    timeline_->zoomTo(start - margin, start + g.duration_ns + margin);
-    timeline_->setSelectedRange(std::make_pair(start, start + g.duration_ns));
+    const int64_t start = g.start_ns + session_->offset(f.report);  // on the shared timeline
+    session_->zoomTo(start - margin, start + g.duration_ns + margin);
+    session_->setSelectedRange(std::make_pair(start, start + g.duration_ns));
     const Report& r = *reports_[f.report];
     std::optional<ViewEvent> cause;
     if (g.blocking_call) cause = ViewEvent{f.report, g.blocking_call->lane, g.blocking_call->index};
     else cause = nvtxAt(r, f.report, g.process, g.start_ns + g.duration_ns / 2);
-    if (cause) timeline_->selectEvent(cause);
+    if (cause) session_->selectEvent(cause);
 }
 
 }  // namespace lanescope

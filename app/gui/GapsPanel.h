@@ -4,8 +4,9 @@
 #include <vector>
 
 #include "analysis/GpuGaps.h"
+#include "app/gui/LatestTask.h"
 #include "model/Report.h"
-#include "timeline/TimelineView.h"
+#include "app/gui/ViewSession.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -18,14 +19,14 @@ namespace lanescope {
 // chosen from presets (Nsight's 500 ms, bubbles of 1 ms, HTA's 30 ns kernel-to-kernel wait)
 // or typed in. Computed off the GUI thread. Clicking a gap zooms the timeline to it, selects
 // it as the time range and selects what the CPU was doing (the blamed call or NVTX range).
+// Follows the session's reports.
 class GapsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit GapsPanel(TimelineView* timeline, QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit GapsPanel(ViewSession* session, QWidget* parent = nullptr);
     void setThresholdMs(double ms);
     size_t gapCount() const { return gaps_.size(); }
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
     void activateGap(int row);  // as a click on that row does
 
 private:
@@ -36,15 +37,14 @@ private:
     void recompute();
     void fill();
 
-    TimelineView* timeline_;
-    std::vector<std::shared_ptr<const Report>> reports_;
+    ViewSession* session_;
+    std::vector<std::shared_ptr<const Report>> reports_;  // those the gaps were found in
     QComboBox* presets_;
     QDoubleSpinBox* threshold_;
     QLabel* summary_;
     QTableWidget* table_;
     std::vector<Found> gaps_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<Found>> task_{this};
 };
 
 }  // namespace lanescope

@@ -41,6 +41,7 @@
 #include "app/gui/GapsPanel.h"
 #include "app/gui/RulesPanel.h"
 #include "app/gui/UtilizationChart.h"
+#include "app/gui/ViewSession.h"
 #include "exporters/perfetto/PerfettoWriter.h"
 #include "model/Correlation.h"
 #include "timeline/TimeFormat.h"
@@ -63,13 +64,15 @@ MainWindow::MainWindow() {
     setWindowTitle("Lanescope");
     setAcceptDrops(true);
     timeline_ = new TimelineView;
+    session_ = new ViewSession(this);
+    session_->attach(timeline_);
     imports_ = new ImportQueue(this);
     connectImports();
     rowFilter_ = new QLineEdit;
     rowFilter_->setPlaceholderText("Filter rows: text, or /regex/");
     rowFilter_->setClearButtonEnabled(true);
     rowFilter_->setToolTip("Show only rows whose name matches (and their groups); /…/ for a regular expression");
-    findBar_ = new FindBar(timeline_);
+    findBar_ = new FindBar(session_);
     findBar_->hide();
     shortcuts_ = new ShortcutsOverlay(this);  // over the whole window: room for one column
 
@@ -94,13 +97,10 @@ MainWindow::MainWindow() {
         rowFilter_->setStyleSheet(timeline_->rows().filterValid() ? "" : "color: #c0392b");
         timeline_->rowsChanged();
     });
-    connect(timeline_, &TimelineView::eventSelected, this, &MainWindow::showDetails);
-    connect(timeline_, &TimelineView::rangeSelected, this, [this](std::optional<std::pair<int64_t, int64_t>> range) {
-        updateStatus();
-        stats_->setRange(range);
-    });
-    connect(timeline_, &TimelineView::viewportChanged, this, [this] { updateStatus(); });
-    connect(timeline_, &TimelineView::markersChanged, this, &MainWindow::updateMarkers);
+    connect(session_, &ViewSession::eventSelected, this, &MainWindow::showDetails);
+    connect(session_, &ViewSession::selectionChanged, this, [this] { updateStatus(); });
+    connect(session_, &ViewSession::visibleRangeChanged, this, [this] { updateStatus(); });
+    connect(session_, &ViewSession::markersChanged, this, &MainWindow::updateMarkers);
 
     buildDocks();
     buildMenus();
@@ -130,26 +130,26 @@ void MainWindow::buildDocks() {
     markers_->setEditTriggers(QAbstractItemView::EditKeyPressed);
     connect(markers_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         const int index = markers_->row(item);
-        if (index >= 0 && index < int(timeline_->markers().size()) && item->text() != timeline_->markers()[index].name)
-            timeline_->renameMarker(index, item->text());
+        if (index >= 0 && index < int(session_->markers().size()) && item->text() != session_->markers()[index].name)
+            session_->renameMarker(index, item->text());
     });
     auto* removeMarker = new QAction("Remove marker", markers_);
     removeMarker->setShortcut(QKeySequence::Delete);
     removeMarker->setShortcutContext(Qt::WidgetShortcut);
-    connect(removeMarker, &QAction::triggered, this, [this] { timeline_->removeMarker(markers_->currentRow()); });
+    connect(removeMarker, &QAction::triggered, this, [this] { session_->removeMarker(markers_->currentRow()); });
     markers_->addAction(removeMarker);
     markers_->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(markers_, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
         const int index = markers_->row(item);
-        const int64_t t = timeline_->markers()[index].time_ns;
-        const int64_t half = timeline_->viewport().visibleSpan() / 2;
-        timeline_->zoomTo(t - half, t + half);
+        const int64_t t = session_->markers()[index].time_ns;
+        const int64_t half = (session_->visibleRange().second - session_->visibleRange().first) / 2;
+        session_->zoomTo(t - half, t + half);
     });
     auto* markersDock = new QDockWidget("Markers", this);
     markersDock->setObjectName("markers");
     markersDock->setWidget(markers_);
     addDockWidget(Qt::RightDockWidgetArea, markersDock);
-    stats_ = new StatsPanel;
+    stats_ = new StatsPanel(session_);
     auto* statsDock = new QDockWidget("Statistics", this);
     statsDock->setObjectName("statistics");
     statsDock->setWidget(stats_);
@@ -164,21 +164,18 @@ void MainWindow::buildDocks() {
         addDockWidget(Qt::BottomDockWidgetArea, dock);
         tabifyDockWidget(statsDock, dock);
     };
-    gaps_ = new GapsPanel(timeline_);
-    rules_ = new RulesPanel(timeline_);
-    utilization_ = new UtilizationChart(timeline_);
+    gaps_ = new GapsPanel(session_);
+    rules_ = new RulesPanel(session_);
+    utilization_ = new UtilizationChart(session_);
     addBottom(gaps_, "GPU gaps", "gaps");
     addBottom(rules_, "Rules", "rules");
     addBottom(utilization_, "GPU utilization", "utilization");
-    compare_ = new ComparePanel(timeline_);
-    diff_ = new DiffPanel;
+    compare_ = new ComparePanel(session_);
+    diff_ = new DiffPanel(session_);
     addBottom(compare_, "Ranks", "ranks");
     addBottom(diff_, "Diff", "diff");
-    connect(compare_, &ComparePanel::alignmentChanged, this, [this](std::vector<int64_t> offsets) {
-        QSettings().setValue("ranks/align", alignModeName(compare_->mode()));
-        timeline_->setReportOffsets(offsets);
-        stats_->setOffsets(std::move(offsets));
-    });
+    connect(compare_, &ComparePanel::alignmentChanged, this,
+            [this] { QSettings().setValue("ranks/align", alignModeName(compare_->mode())); });
     connect(diff_, &DiffPanel::showInstances, this, [this](int report, const QString& pattern) {
         findBar_->findLongest(pattern, report);
     });
@@ -208,14 +205,14 @@ void MainWindow::buildMenus() {
     view->addAction("Find &next", QKeySequence::FindNext, findBar_, &FindBar::next);
     view->addAction("Find &previous", QKeySequence::FindPrevious, findBar_, &FindBar::previous);
     view->addSeparator();
-    view->addAction("Fit &all", QKeySequence("Home"), timeline_, &TimelineView::fitAll);
-    view->addAction("Fit &selection", QKeySequence("F"), timeline_, &TimelineView::fitSelection);
-    view->addAction("Zoom &back", QKeySequence("Backspace"), timeline_, &TimelineView::back);
+    view->addAction("Fit &all", QKeySequence("Home"), session_, &ViewSession::fitAll);
+    view->addAction("Fit &selection", QKeySequence("F"), session_, &ViewSession::fitSelection);
+    view->addAction("Zoom &back", QKeySequence("Backspace"), session_, &ViewSession::back);
     view->addAction("Add &marker", QKeySequence("Ctrl+M"), this, [this] {
         const QPoint cursor = timeline_->mapFromGlobal(QCursor::pos());
         const bool inside = cursor.x() > timeline_->headerWidth() && timeline_->rect().contains(cursor);
-        const auto& v = timeline_->viewport();
-        timeline_->addMarker(inside ? timeline_->timeAt(cursor.x()) : v.visibleBegin() + v.visibleSpan() / 2);
+        const auto [begin, end] = session_->visibleRange();
+        session_->addMarker(inside ? timeline_->timeAt(cursor.x()) : begin + (end - begin) / 2);
     });
     view->addSeparator();
     rowOrder_ = new QActionGroup(this);
@@ -272,9 +269,9 @@ void MainWindow::setRowOrder(RowOrder order) {
 
 void MainWindow::applyRowPreset(int report) {
     QSettings settings;
-    const QString format = qs(reports_[size_t(report)]->meta.format);
+    const QString format = qs(reports()[size_t(report)]->meta.format);
     // One order for the whole timeline: the first report's preset, kept as more reports join.
-    const QString order = reports_.size() == 1 || !rowOrder_->checkedAction()
+    const QString order = reports().size() == 1 || !rowOrder_->checkedAction()
                               ? settings.value("rows/" + format + "/order", settings.value("rows/order", "gpu-first")).toString()
                               : rowOrder_->checkedAction()->data().toString();
     setRowOrder(order == orderName(RowOrder::CpuFirst) ? RowOrder::CpuFirst : RowOrder::GpuFirst);
@@ -291,7 +288,7 @@ void MainWindow::saveRowPresets() {
     std::map<QString, QStringList> collapsedByFormat;  // row keys below the report row
     for (const LayoutRow& row : timeline_->rows().rows()) {
         if (row.level != 0) continue;
-        QStringList& collapsed = collapsedByFormat[qs(reports_[size_t(row.report)]->meta.format)];
+        QStringList& collapsed = collapsedByFormat[qs(reports()[size_t(row.report)]->meta.format)];
         for (const std::string& key : timeline_->rows().collapsed())
             if (key.starts_with(row.key) && (key.size() == row.key.size() || key[row.key.size()] == '/'))
                 collapsed << qs(key.substr(row.key.size()));
@@ -328,10 +325,10 @@ void MainWindow::exportPng() {
 }
 
 void MainWindow::exportPerfetto() {
-    if (reports_.empty()) return;
+    if (reports().empty()) return;
     // The report of the selected event, else the last one opened.
-    const auto selected = timeline_->selectedEvent();
-    std::shared_ptr<const Report> report = reports_[selected ? size_t(selected->report) : reports_.size() - 1];
+    const auto selected = session_->selectedEvent();
+    std::shared_ptr<const Report> report = reports()[selected ? size_t(selected->report) : reports().size() - 1];
     const QString suggested = QFileInfo(qs(report->meta.source_path)).completeBaseName() + ".pftrace";
     const QString path = QFileDialog::getSaveFileName(this, "Export to Perfetto", suggested, "Perfetto trace (*.pftrace)");
     if (path.isEmpty()) return;
@@ -393,8 +390,8 @@ void MainWindow::connectImports() {
     connect(imports_, &ImportQueue::idle, this, [this](bool allOpened) {
         if (progress_) progress_->deleteLater();
         progress_ = nullptr;
-        if (initialRange_ && !reports_.empty()) {
-            timeline_->zoomTo(initialRange_->first, initialRange_->second, false);
+        if (initialRange_ && !reports().empty()) {
+            session_->zoomTo(initialRange_->first, initialRange_->second, false);
             initialRange_.reset();
         }
         if (allLoaded_) allLoaded_(allOpened);
@@ -408,36 +405,18 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
                                       QLocale().toString(static_cast<qulonglong>(counts.slices + counts.instants)),
                                       QLocale().toString(static_cast<qulonglong>(counts.counter_samples))),
                              8000);
-    reports_.push_back(std::move(report));
-    correlations_.push_back(std::move(correlation));
-    timeline_->setReports(reports_);
-    applyRowPreset(int(reports_.size()) - 1);
-    findBar_->setReports(reports_);
-    stats_->setReports(reports_);
-    gaps_->setReports(reports_);
-    rules_->setReports(reports_);
-    utilization_->setReports(reports_);
-    compare_->setReports(reports_);
-    diff_->setReports(reports_);
-    if (reports_.size() == 2)  // several ranks: show how they compare
+    session_->addReport(std::move(report), std::move(correlation));  // the panels follow
+    applyRowPreset(int(reports().size()) - 1);
+    if (reports().size() == 2)  // several ranks: show how they compare
         if (auto* dock = findChild<QDockWidget*>("ranks")) dock->raise();
-    setWindowTitle(QFileInfo(qs(reports_.back()->meta.source_path)).fileName() +
-                   (reports_.size() > 1 ? QString(" and %1 more").arg(reports_.size() - 1) : "") + " — Lanescope");
+    setWindowTitle(QFileInfo(qs(reports().back()->meta.source_path)).fileName() +
+                   (reports().size() > 1 ? QString(" and %1 more").arg(reports().size() - 1) : "") + " — Lanescope");
     showDetails(std::nullopt);
 }
 
 void MainWindow::closeReports() {
     saveRowPresets();
-    reports_.clear();
-    correlations_.clear();
-    timeline_->setReports({});
-    findBar_->setReports({});
-    stats_->setReports({});
-    gaps_->setReports({});
-    rules_->setReports({});
-    utilization_->setReports({});
-    compare_->setReports({});
-    diff_->setReports({});
+    session_->closeAll();
     setWindowTitle("Lanescope");
     details_->setHtml("<h3>No report open</h3>");
 }
@@ -445,26 +424,27 @@ void MainWindow::closeReports() {
 void MainWindow::showDetails(std::optional<ViewEvent> event) {
     if (!event) {
         QString html;
-        for (const auto& r : reports_) html += reportSummaryHtml(*r);
+        for (const auto& r : reports()) html += reportSummaryHtml(*r);
         details_->setHtml(html);
         timeline_->setLinkedEvents({});
         return;
     }
-    const Report& report = *reports_[event->report];
+    const Report& report = *reports()[size_t(event->report)];
     const EventRef ref{event->lane, event->event};
     details_->setHtml(eventDetailsHtml(report, ref));
     // The launching CUDA call of a GPU operation, or the GPU work a call launched.
-    const CorrelationIndex& correlation = *correlations_[event->report];
     std::vector<ViewEvent> linked;
-    if (auto launcher = correlation.launcherOf(ref)) linked.push_back({event->report, launcher->lane, launcher->index});
-    for (const EventRef& op : correlation.launchedBy(ref)) linked.push_back({event->report, op.lane, op.index});
+    if (const CorrelationIndex* correlation = session_->correlation(event->report)) {
+        if (auto launcher = correlation->launcherOf(ref)) linked.push_back({event->report, launcher->lane, launcher->index});
+        for (const EventRef& op : correlation->launchedBy(ref)) linked.push_back({event->report, op.lane, op.index});
+    }
     timeline_->setLinkedEvents(linked);
 }
 
 void MainWindow::updateStatus() {
-    const auto& v = timeline_->viewport();
-    QString text = QString("view %1").arg(QString::fromStdString(formatDuration(v.visibleSpan(), 4)));
-    if (const auto range = timeline_->selectedRange())
+    const auto [begin, end] = session_->visibleRange();
+    QString text = QString("view %1").arg(QString::fromStdString(formatDuration(end - begin, 4)));
+    if (const auto range = session_->selectedRange())
         text += QString("   selection %1").arg(QString::fromStdString(formatDuration(range->second - range->first, 4)));
     rangeLabel_->setText(text);
 }
@@ -472,13 +452,15 @@ void MainWindow::updateStatus() {
 void MainWindow::updateMarkers() {
     const QSignalBlocker block(markers_);
     markers_->clear();
-    const auto origin = timeline_->viewport().wholeBegin();
-    for (const TimeMarker& m : timeline_->markers()) {
+    const auto origin = session_->wholeRange().first;
+    for (const TimeMarker& m : session_->markers()) {
         auto* item = new QListWidgetItem(m.name, markers_);
         item->setFlags(item->flags() | Qt::ItemIsEditable);
         item->setToolTip(QString("at %1").arg(QString::fromStdString(formatDuration(m.time_ns - origin, 6))));
     }
 }
+
+const std::vector<std::shared_ptr<const Report>>& MainWindow::reports() const { return session_->reports(); }
 
 void MainWindow::rememberRecent(const QString& path) {
     QSettings settings;

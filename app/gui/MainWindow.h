@@ -29,10 +29,12 @@ class UtilizationChart;
 class ComparePanel;
 class DiffPanel;
 class ShortcutsOverlay;
+class ViewSession;
 
 // The viewer's main window: the timeline with a row filter, a details panel for the
 // selected event (or the report), a list of markers, and a find bar. Imports run off the
-// GUI thread with a progress dialog and Cancel.
+// GUI thread with a progress dialog and Cancel. What is open and how it is viewed is the
+// session's (ViewSession); the panels follow it.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -42,6 +44,7 @@ public:
     // Called once every requested file has loaded or failed (true when all loaded).
     void setAllLoadedCallback(std::function<void(bool)> callback) { allLoaded_ = std::move(callback); }
     TimelineView* timeline() const { return timeline_; }
+    ViewSession* session() const { return session_; }
     // The time range to show once the first reports have loaded (command line --range).
     void setInitialRange(int64_t begin_ns, int64_t end_ns) { initialRange_ = {begin_ns, end_ns}; }
 
@@ -69,11 +72,11 @@ private:
     void showDetails(std::optional<ViewEvent> event);
     void updateStatus();
     void updateMarkers();
+    const std::vector<std::shared_ptr<const Report>>& reports() const;
     void rememberRecent(const QString& path);
     void updateRecentMenu();
 
-    std::vector<std::shared_ptr<const Report>> reports_;
-    std::vector<std::shared_ptr<const CorrelationIndex>> correlations_;  // per report
+    ViewSession* session_;
     ImportQueue* imports_;
     TimelineView* timeline_;
     QLineEdit* rowFilter_;

@@ -2,21 +2,19 @@
 
 #include <QComboBox>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <stdexcept>
 
 #include "analysis/Registry.h"
 
 namespace lanescope {
 
-RulesPanel::RulesPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+RulesPanel::RulesPanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -50,6 +48,7 @@ RulesPanel::RulesPanel(TimelineView* timeline, QWidget* parent) : QWidget(parent
     connect(rule_, &QComboBox::currentIndexChanged, this, &RulesPanel::recompute);
     connect(options_, &QLineEdit::editingFinished, this, &RulesPanel::recompute);
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { activateRow(row); });
+    connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
 
 void RulesPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
@@ -74,40 +73,7 @@ void RulesPanel::recompute() {
     std::shared_ptr<const Report> report = reports_[index];
     const std::string spec = rule_->currentText().toStdString() +
                              (options_->text().trimmed().isEmpty() ? "" : ":" + options_->text().trimmed().toStdString());
-    const int generation = ++generation_;
-    ++pending_;
-    struct Outcome {
-        RuleResult result;
-        QString error;
-    };
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, index] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;
-        Outcome outcome = watcher->result();
-        if (!outcome.error.isEmpty()) {
-            status_->setText(outcome.error);
-            return;
-        }
-        result_ = std::move(outcome.result);
-        resultReport_ = index;
-        const StatsTable& t = result_.table;
-        table_->setColumnCount(int(t.header.size()));
-        QStringList header;
-        for (const auto& h : t.header) header << QString::fromStdString(h);
-        table_->setHorizontalHeaderLabels(header);
-        table_->setRowCount(int(t.rows.size()));
-        for (size_t r = 0; r < t.rows.size(); ++r)
-            for (size_t c = 0; c < t.rows[r].size(); ++c) {
-                auto* item = new QTableWidgetItem(QString::fromStdString(formatCell(t.rows[r][c])));
-                if (!std::holds_alternative<std::string>(t.rows[r][c])) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                table_->setItem(int(r), int(c), item);
-            }
-        table_->resizeColumnsToContents();
-        status_->setText(t.rows.empty() ? "nothing found" : QString("%1 findings").arg(t.rows.size()));
-    });
-    watcher->setFuture(QtConcurrent::run([report, spec] {
+    task_.run([report, spec] {
         Outcome outcome;
         std::string error;
         const auto parsed = parseRuleSpec(spec, &error);
@@ -120,17 +86,40 @@ void RulesPanel::recompute() {
             outcome.error = e.what();
         }
         return outcome;
-    }));
+    }, [this, index](Outcome outcome) { showOutcome(std::move(outcome), index); });
+}
+
+void RulesPanel::showOutcome(Outcome outcome, int index) {
+    if (!outcome.error.isEmpty()) {
+        status_->setText(outcome.error);
+        return;
+    }
+    result_ = std::move(outcome.result);
+    resultReport_ = index;
+    const StatsTable& t = result_.table;
+    table_->setColumnCount(int(t.header.size()));
+    QStringList header;
+    for (const auto& h : t.header) header << QString::fromStdString(h);
+    table_->setHorizontalHeaderLabels(header);
+    table_->setRowCount(int(t.rows.size()));
+    for (size_t r = 0; r < t.rows.size(); ++r)
+        for (size_t c = 0; c < t.rows[r].size(); ++c) {
+            auto* item = new QTableWidgetItem(QString::fromStdString(formatCell(t.rows[r][c])));
+            if (!std::holds_alternative<std::string>(t.rows[r][c])) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(int(r), int(c), item);
+        }
+    table_->resizeColumnsToContents();
+    status_->setText(t.rows.empty() ? "nothing found" : QString("%1 findings").arg(t.rows.size()));
 }
 
 void RulesPanel::activateRow(int row) {
     if (row < 0 || row >= int(result_.findings.size()) || resultReport_ < 0) return;
     const RuleFinding& f = result_.findings[row];
     const int64_t span = std::max<int64_t>(f.end_ns - f.begin_ns, 1000);
-    const int64_t offset = timeline_->reportOffset(resultReport_);  // to the shared timeline
-    timeline_->zoomTo(f.begin_ns + offset - span, f.end_ns + offset + span);
-    if (f.event) timeline_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
-    else timeline_->setSelectedRange(std::make_pair(f.begin_ns + offset, f.end_ns + offset));
+    const int64_t offset = session_->offset(resultReport_);  // to the shared timeline
+    session_->zoomTo(f.begin_ns + offset - span, f.end_ns + offset + span);
+    if (f.event) session_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
+    else session_->setSelectedRange(std::make_pair(f.begin_ns + offset, f.end_ns + offset));
 }
 
 }  // namespace lanescope

@@ -5,7 +5,8 @@
 
 #include "model/Report.h"
 #include "analysis/Rules.h"
-#include "timeline/TimelineView.h"
+#include "app/gui/LatestTask.h"
+#include "app/gui/ViewSession.h"
 
 class QComboBox;
 class QLabel;
@@ -20,17 +21,22 @@ namespace lanescope {
 class RulesPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit RulesPanel(TimelineView* timeline, QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit RulesPanel(ViewSession* session, QWidget* parent = nullptr);
     void setRule(const QString& name);
     int rowCount() const;
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
     void activateRow(int row);
 
 private:
+    struct Outcome {
+        RuleResult result;
+        QString error;
+    };
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void recompute();
+    void showOutcome(Outcome outcome, int report);
 
-    TimelineView* timeline_;
+    ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;
     QComboBox* report_;
     QComboBox* rule_;
@@ -39,8 +45,7 @@ private:
     QTableWidget* table_;
     RuleResult result_;
     int resultReport_ = -1;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<Outcome> task_{this};
 };
 
 }  // namespace lanescope

@@ -6,7 +6,6 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -23,7 +22,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "analysis/Registry.h"
 #include "timeline/TimeFormat.h"
@@ -54,7 +52,7 @@ QString csvField(const QString& text) {
 
 }  // namespace
 
-StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
+StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -136,6 +134,12 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     connect(copy, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) copySelection(*t); });
     connect(save, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) exportCsv(*t); });
     connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(session, &ViewSession::reportsChanged, this, [this, session] {
+        offsets_ = session->offsets();
+        setReports(session->reports());
+    });
+    connect(session, &ViewSession::offsetsChanged, this, [this, session] { setOffsets(session->offsets()); });
+    connect(session, &ViewSession::selectionChanged, this, &StatsPanel::setRange);
 }
 
 StatsPanel::Tab* StatsPanel::currentTab() {
@@ -184,34 +188,30 @@ void StatsPanel::recompute() {
     scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
                                  .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
                            : QString("Whole report"));
-    const int generation = ++generation_;
-    ++pending_;
-    using Result = std::vector<StatsTable>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;  // a newer selection is being computed
-        // One table per turn of the event loop, the visible one first, so the window never
-        // spends long filling them.
-        auto tables = std::make_shared<Result>(watcher->result());
-        filling_ = true;
-        std::vector<size_t> order;
-        order.push_back(size_t(std::max(0, tabs_->currentIndex())));
-        for (size_t i = 0; i < tabList_.size(); ++i)
-            if (i != order.front()) order.push_back(i);
-        for (size_t k = 0; k < order.size(); ++k)
-            QTimer::singleShot(0, this, [this, tables, k, order, generation] {
-                const size_t i = order[k];
-                if (generation != generation_ || i >= tables->size()) return;
-                fill(tabList_[i], std::move((*tables)[i]));
-                if (k + 1 == order.size()) {
-                    filling_ = false;
-                    emit updated();
-                }
-            });
-    });
-    watcher->setFuture(QtConcurrent::run([report, range] { return computeAllStats(*report, range, 2); }));  // in tab order
+    task_.run([report, range] { return computeAllStats(*report, range, 2); },  // in tab order
+              [this](std::vector<StatsTable> tables) { fillAll(std::move(tables)); });
+}
+
+void StatsPanel::fillAll(std::vector<StatsTable> result) {
+    // One table per turn of the event loop, the visible one first, so the window never
+    // spends long filling them; a newer selection's run stops the rest.
+    const int generation = task_.generation();
+    auto tables = std::make_shared<std::vector<StatsTable>>(std::move(result));
+    filling_ = true;
+    std::vector<size_t> order;
+    order.push_back(size_t(std::max(0, tabs_->currentIndex())));
+    for (size_t i = 0; i < tabList_.size(); ++i)
+        if (i != order.front()) order.push_back(i);
+    for (size_t k = 0; k < order.size(); ++k)
+        QTimer::singleShot(0, this, [this, tables, k, order, generation] {
+            const size_t i = order[k];
+            if (generation != task_.generation() || i >= tables->size()) return;
+            fill(tabList_[i], std::move((*tables)[i]));
+            if (k + 1 == order.size()) {
+                filling_ = false;
+                emit updated();
+            }
+        });
 }
 
 void StatsPanel::fill(Tab& tab, StatsTable table) {

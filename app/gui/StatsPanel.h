@@ -6,6 +6,8 @@
 
 #include "model/Report.h"
 #include "analysis/StatsTable.h"
+#include "app/gui/LatestTask.h"
+#include "app/gui/ViewSession.h"
 #include "model/TimeRange.h"
 
 class QComboBox;
@@ -17,20 +19,16 @@ class QStandardItemModel;
 namespace lanescope {
 
 // nsys-style statistics (kernels, CUDA API, memory by time and size, NVTX, OS runtime) of
-// the whole report or the selected time range, computed off the GUI thread whenever the
-// selection changes. Tables sort and filter; rows copy and export as CSV; a row's context
+// the whole report or the session's selected time range, computed off the GUI thread whenever
+// the selection (or the reports, or their offsets) change. Tables sort and filter; rows copy and export as CSV; a row's context
 // menu shows its instances on the timeline.
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit StatsPanel(QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
-    // A range on the shared timeline; each report's offset on it (TimelineView::setReportOffsets).
-    void setRange(std::optional<std::pair<int64_t, int64_t>> range);
-    void setOffsets(std::vector<int64_t> offsets_ns);
+    explicit StatsPanel(ViewSession* session, QWidget* parent = nullptr);
     // The table shown in a tab, as computed last (for tests and export).
     const StatsTable* table(const QString& reportName) const;
-    bool busy() const { return pending_ > 0 || filling_; }
+    bool busy() const { return task_.busy() || filling_; }
 
 signals:
     // "Show instances": the events of report `report` whose name matches `pattern` (a regex).
@@ -44,7 +42,12 @@ private:
         QStandardItemModel* model;
         StatsTable table;
     };
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    // A range on the shared timeline; each report's offset on it (ViewSession::offsets).
+    void setRange(std::optional<std::pair<int64_t, int64_t>> range);
+    void setOffsets(std::vector<int64_t> offsets_ns);
     void recompute();
+    void fillAll(std::vector<StatsTable> tables);
     void fill(Tab& tab, StatsTable table);
     void copySelection(Tab& tab);
     void exportCsv(Tab& tab);
@@ -57,8 +60,7 @@ private:
     QLabel* scope_;
     QTabWidget* tabs_;
     std::vector<Tab> tabList_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<StatsTable>> task_{this};
     bool filling_ = false;  // tables of the last result still being filled
 };
 

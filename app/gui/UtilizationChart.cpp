@@ -3,7 +3,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
@@ -11,7 +10,6 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "analysis/GpuUtilization.h"
 
@@ -20,14 +18,9 @@ namespace {
 
 constexpr int kChunks = 100;
 
-struct Curve {
-    QString name;
-    std::vector<QPointF> points;  // (ms from the view's start, busy %)
-};
-
 }  // namespace
 
-UtilizationChart::UtilizationChart(TimelineView* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+UtilizationChart::UtilizationChart(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* top = new QHBoxLayout;
@@ -50,63 +43,20 @@ UtilizationChart::UtilizationChart(TimelineView* timeline, QWidget* parent) : QW
     debounce->setSingleShot(true);
     debounce->setInterval(60);
     connect(debounce, &QTimer::timeout, this, &UtilizationChart::recompute);
-    connect(timeline_, &TimelineView::viewportChanged, debounce, qOverload<>(&QTimer::start));
+    connect(session_, &ViewSession::visibleRangeChanged, debounce, qOverload<>(&QTimer::start));
+    connect(session_, &ViewSession::offsetsChanged, debounce, qOverload<>(&QTimer::start));
+    connect(session_, &ViewSession::reportsChanged, this, &UtilizationChart::recompute);
     connect(threshold_, &QSpinBox::valueChanged, this, &UtilizationChart::recompute);
-}
-
-void UtilizationChart::setReports(std::vector<std::shared_ptr<const Report>> reports) {
-    reports_ = std::move(reports);
-    recompute();
 }
 
 int UtilizationChart::seriesCount() const { return int(chart_->series().size()); }
 
 void UtilizationChart::recompute() {
-    const int64_t begin = timeline_->viewport().visibleBegin(), end = timeline_->viewport().visibleEnd();
-    const int generation = ++generation_;
-    ++pending_;
-    auto reports = reports_;
-    std::vector<int64_t> offsets;  // each report's place on the shared timeline
-    for (size_t i = 0; i < reports.size(); ++i) offsets.push_back(timeline_->reportOffset(int(i)));
+    const int64_t begin = session_->visibleRange().first, end = session_->visibleRange().second;
+    auto reports = session_->reports();
+    const std::vector<int64_t> offsets = session_->offsets();  // each report's place on the shared timeline
     using Result = std::vector<Curve>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation, begin, end] {
-        --pending_;
-        watcher->deleteLater();
-        if (generation != generation_) return;
-        chart_->removeAllSeries();
-        for (QAbstractAxis* axis : chart_->axes()) {
-            chart_->removeAxis(axis);  // gives up ownership
-            delete axis;
-        }
-        auto* x = new QValueAxis;
-        x->setTitleText("ms from the visible start");
-        x->setRange(0, double(end - begin) / 1e6);
-        auto* y = new QValueAxis;
-        y->setRange(0, 100);
-        y->setLabelFormat("%d%%");
-        chart_->addAxis(x, Qt::AlignBottom);
-        chart_->addAxis(y, Qt::AlignLeft);
-        for (const Curve& c : watcher->result()) {
-            auto* series = new QLineSeries;
-            series->setName(c.name);
-            series->append(QList<QPointF>(c.points.begin(), c.points.end()));
-            chart_->addSeries(series);
-            series->attachAxis(x);
-            series->attachAxis(y);
-        }
-        auto* line = new QLineSeries;
-        line->setName("threshold");
-        line->append(0, threshold_->value());
-        line->append(double(end - begin) / 1e6, threshold_->value());
-        QPen pen(Qt::DashLine);
-        pen.setColor(QColor(0xC0392B));
-        line->setPen(pen);
-        chart_->addSeries(line);
-        line->attachAxis(x);
-        line->attachAxis(y);
-    });
-    watcher->setFuture(QtConcurrent::run([reports, offsets, begin, end] {
+    task_.run([reports, offsets, begin, end] {
         Result curves;
         for (size_t r = 0; r < reports.size(); ++r) {
             const auto& report = reports[r];
@@ -125,7 +75,41 @@ void UtilizationChart::recompute() {
             }
         }
         return curves;
-    }));
+    }, [this, begin, end](const Result& curves) { showCurves(curves, begin, end); });
+}
+
+void UtilizationChart::showCurves(const std::vector<Curve>& curves, int64_t begin, int64_t end) {
+    chart_->removeAllSeries();
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);  // gives up ownership
+        delete axis;
+    }
+    auto* x = new QValueAxis;
+    x->setTitleText("ms from the visible start");
+    x->setRange(0, double(end - begin) / 1e6);
+    auto* y = new QValueAxis;
+    y->setRange(0, 100);
+    y->setLabelFormat("%d%%");
+    chart_->addAxis(x, Qt::AlignBottom);
+    chart_->addAxis(y, Qt::AlignLeft);
+    for (const Curve& c : curves) {
+        auto* series = new QLineSeries;
+        series->setName(c.name);
+        series->append(QList<QPointF>(c.points.begin(), c.points.end()));
+        chart_->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    auto* line = new QLineSeries;
+    line->setName("threshold");
+    line->append(0, threshold_->value());
+    line->append(double(end - begin) / 1e6, threshold_->value());
+    QPen pen(Qt::DashLine);
+    pen.setColor(QColor(0xC0392B));
+    line->setPen(pen);
+    chart_->addSeries(line);
+    line->attachAxis(x);
+    line->attachAxis(y);
 }
 
 }  // namespace lanescope

@@ -1,10 +1,12 @@
 #pragma once
+#include <QPointF>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
+#include "app/gui/LatestTask.h"
 #include "model/Report.h"
-#include "timeline/TimelineView.h"
+#include "app/gui/ViewSession.h"
 
 class QChart;
 class QChartView;
@@ -13,26 +15,28 @@ class QSpinBox;
 namespace lanescope {
 
 // GPU utilization over the timeline's visible range (Qt Charts): per GPU of every report the
-// busy share of each of 100 equal chunks, with a threshold line; it follows the timeline
-// viewport, recomputed off the GUI thread.
+// busy share of each of 100 equal chunks, with a threshold line; it follows the session's
+// visible range, reports and offsets, recomputed off the GUI thread.
 class UtilizationChart : public QWidget {
     Q_OBJECT
 public:
-    explicit UtilizationChart(TimelineView* timeline, QWidget* parent = nullptr);
-    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    explicit UtilizationChart(ViewSession* session, QWidget* parent = nullptr);
     int seriesCount() const;
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return task_.busy(); }
 
 private:
+    struct Curve {
+        QString name;
+        std::vector<QPointF> points;  // (ms from the view's start, busy %)
+    };
     void recompute();
+    void showCurves(const std::vector<Curve>& curves, int64_t begin_ns, int64_t end_ns);
 
-    TimelineView* timeline_;
-    std::vector<std::shared_ptr<const Report>> reports_;
+    ViewSession* session_;
     QChart* chart_;
     QChartView* view_;
     QSpinBox* threshold_;
-    int generation_ = 0;
-    int pending_ = 0;
+    LatestTask<std::vector<Curve>> task_{this};
 };
 
 }  // namespace lanescope

@@ -88,6 +88,16 @@ TEST_CASE("compare: NCCL alignment of the two nsys DDP ranks") {
     // Clock alignment is the sessions' start difference; none leaves both at zero.
     CHECK(compareRanks(raw(reports), AlignMode::Clock).alignment.offsets_ns[1] == clock);
     CHECK(compareRanks(raw(reports), AlignMode::None).alignment.offsets_ns[1] == 0);
+
+    // Nudges move each rank on top of its alignment (as the Ranks panel does); the skew left
+    // is the alignment's, and the comparison is made where the ranks now sit.
+    const RankComparison nudged = compareRanks(raw(reports), AlignMode::Nccl, {0, 250'000});
+    CHECK(nudged.alignment.offsets_ns[0] == 0);
+    CHECK(nudged.alignment.offsets_ns[1] == c.alignment.offsets_ns[1] + 250'000);
+    CHECK(nudged.ranks[1].offset_ns == nudged.alignment.offsets_ns[1]);
+    CHECK(nudged.alignment.residual_max_ns == c.alignment.residual_max_ns);
+    CHECK(compareRanks(raw(reports), AlignMode::None, {-5, 7}).alignment.offsets_ns == std::vector<int64_t>{-5, 7});
+    CHECK(compareRanks(raw(reports), AlignMode::Clock, {0}).alignment.offsets_ns[1] == clock);  // missing: 0
 }
 
 TEST_CASE("compare: NCCL alignment of the two Kineto DDP ranks") {

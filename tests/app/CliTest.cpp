@@ -179,6 +179,15 @@ TEST_CASE("lanescope-cli compare: offsets, ranks, matched collectives and the st
 
     CHECK(cli("compare " + quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite"))).status == 1);
     CHECK(cli("compare " + ranks + " --align sideways").status == 1);
+    // --nudge moves a rank by hand, as the Ranks panel does: 250 us on top of no alignment.
+    const auto nudged = cli("compare " + ranks + " --align none --nudge 0,250 --format json");
+    REQUIRE(nudged.status == 0);
+    const size_t nudgedAt = nudged.out.find("\"offsets_ns\": [");
+    REQUIRE(nudgedAt != std::string::npos);
+    const std::string nudgedOffsets = nudged.out.substr(nudgedAt, nudged.out.find(']', nudgedAt) - nudgedAt);
+    CHECK(nudgedOffsets.find("250000") != std::string::npos);
+    CHECK(cli("compare " + ranks + " --nudge 1,x").status == 1);
+    CHECK(cli("compare " + ranks + " --nudge 1,2,3").status == 1);
     const auto missing = cli("compare " + ranks + " /nonexistent/rank7.sqlite");
     CHECK(missing.status == 2);
     CHECK(missing.err.find("rank7.sqlite") != std::string::npos);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "app/gui/ComparePanel.h"
+#include "app/gui/ViewSession.h"
 #include "importers/ImportFiles.h"
 #include "analysis/ranks/RankCompare.h"
 #include "tests/bench/Args.h"
@@ -28,8 +29,8 @@ double panelFillMs(const std::vector<std::shared_ptr<const Report>>& reports) {
     char name[] = "lanescope-bench";
     char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
-    TimelineView timeline;
-    ComparePanel panel(&timeline);
+    ViewSession session;  // no timeline: the panel alone
+    ComparePanel panel(&session);
     panel.resize(1400, 500);
     panel.show();
     QEventLoop loop;
@@ -40,7 +41,7 @@ double panelFillMs(const std::vector<std::shared_ptr<const Report>>& reports) {
     });
     QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
     const Stopwatch watch;
-    panel.setReports(reports);
+    session.setReports(reports);
     if (!filled) loop.exec();
     return filled ? watch.seconds() * 1e3 : -1;
 }

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QTest>
 #include <QTextBrowser>
 #include <QWheelEvent>
@@ -18,6 +19,7 @@
 #include <QDockWidget>
 #include "analysis/Registry.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/ViewSession.h"
 #include "tests/support/SyntheticReport.h"
 #include "timeline/TimelineView.h"
 
@@ -30,6 +32,7 @@ class MainWindowTest : public QObject {
 
     std::unique_ptr<MainWindow> window_;
     TimelineView* view_ = nullptr;
+    ViewSession* session_ = nullptr;
 
     std::string nameOf(const ViewEvent& e) {
         const Report& r = *view_->reports()[e.report];
@@ -53,6 +56,8 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return done; }, 20000));
         QVERIFY(ok);
         view_ = window_->timeline();
+        session_ = window_->session();
+        QCOMPARE(session_->reports().size(), size_t(1));
         QVERIFY(window_->windowTitle().startsWith("train_1gpu.sqlite"));
         QCOMPARE(view_->viewport().visibleBegin(), view_->viewport().wholeBegin());
     }
@@ -66,37 +71,59 @@ private slots:
         QVERIFY(view_->viewport().visibleSpan() < span * 2 / 3);
         const double nsPerPx = double(view_->viewport().visibleSpan()) / 1000;
         QVERIFY(std::abs(view_->timeAt(at.x()) - before) <= nsPerPx);
-        QVERIFY(view_->back());
+        QVERIFY(session_->back());
         QCOMPARE(view_->viewport().visibleSpan(), span);
     }
 
-    void dragPansAndHomeFits() {
-        view_->zoomTo(view_->viewport().wholeBegin() + 100'000'000, view_->viewport().wholeBegin() + 200'000'000);
-        const int64_t begin = view_->viewport().visibleBegin();
-        const int64_t t0 = view_->timeAt(view_->headerWidth() + 500);
-        const int64_t t1 = view_->timeAt(view_->headerWidth() + 400);
-        QTest::mousePress(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 500, 300));
-        QTest::mouseMove(view_, QPoint(view_->headerWidth() + 400, 300));
-        QTest::mouseRelease(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 400, 300));
-        QVERIFY(std::abs((view_->viewport().visibleBegin() - begin) - (t0 - t1)) < (t0 - t1) / 50);
+    // Middle-drag and Shift+drag pan (Nsight Systems' mouse); Home fits.
+    void middleAndShiftDragPanAndHomeFits() {
+        for (const auto& [button, modifiers] : {std::pair{Qt::MiddleButton, Qt::KeyboardModifiers()},
+                                                std::pair{Qt::LeftButton, Qt::KeyboardModifiers(Qt::ShiftModifier)}}) {
+            view_->zoomTo(view_->viewport().wholeBegin() + 100'000'000, view_->viewport().wholeBegin() + 200'000'000);
+            const int64_t begin = view_->viewport().visibleBegin();
+            const int64_t t0 = view_->timeAt(view_->headerWidth() + 500);
+            const int64_t t1 = view_->timeAt(view_->headerWidth() + 400);
+            QTest::mousePress(view_, button, modifiers, QPoint(view_->headerWidth() + 500, 300));
+            QTest::mouseMove(view_, QPoint(view_->headerWidth() + 400, 300));
+            QTest::mouseRelease(view_, button, modifiers, QPoint(view_->headerWidth() + 400, 300));
+            QVERIFY(std::abs((view_->viewport().visibleBegin() - begin) - (t0 - t1)) < (t0 - t1) / 50);
+            QVERIFY(!view_->selectedRange().has_value());
+        }
         QTest::keyClick(view_, Qt::Key_Home);
         QCOMPARE(view_->viewport().visibleBegin(), view_->viewport().wholeBegin());
         QCOMPARE(view_->viewport().visibleEnd(), view_->viewport().wholeEnd());
     }
 
-    void ctrlDragSelectsRangeAndFFitsIt() {
+    // Left-drag on the lanes selects a time range and does not pan; so does Ctrl+drag, as
+    // before; F fits it; a click on the ruler clears it.
+    void leftDragSelectsRangeAndFFitsIt() {
+        for (const Qt::KeyboardModifiers modifiers : {Qt::KeyboardModifiers(), Qt::KeyboardModifiers(Qt::ControlModifier)}) {
+            view_->fitAll();
+            const int64_t begin = view_->viewport().visibleBegin();
+            const int x0 = view_->headerWidth() + 200, x1 = view_->headerWidth() + 450;
+            QTest::mousePress(view_, Qt::LeftButton, modifiers, QPoint(x0, 300));
+            QTest::mouseMove(view_, QPoint(x0 + 30, 300));
+            QTest::mouseMove(view_, QPoint(x1, 300));
+            QTest::mouseRelease(view_, Qt::LeftButton, modifiers, QPoint(x1, 300));
+            QCOMPARE(view_->viewport().visibleBegin(), begin);
+            const auto range = view_->selectedRange();
+            QVERIFY(range.has_value());
+            QCOMPARE(range->first, view_->timeAt(x0));
+            QCOMPARE(range->second, view_->timeAt(x1));
+            QTest::keyClick(view_, Qt::Key_F);
+            QCOMPARE(view_->viewport().visibleBegin(), range->first);
+            QCOMPARE(view_->viewport().visibleEnd(), range->second);
+            QTest::mouseClick(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 100, TimelineView::kRulerHeight / 2));
+            QVERIFY(!view_->selectedRange().has_value());
+        }
+        // Right to left selects the same way.
         view_->fitAll();
-        const int x0 = view_->headerWidth() + 200, x1 = view_->headerWidth() + 450;
-        QTest::mousePress(view_, Qt::LeftButton, Qt::ControlModifier, QPoint(x0, 300));
+        const int x0 = view_->headerWidth() + 450, x1 = view_->headerWidth() + 200;
+        QTest::mousePress(view_, Qt::LeftButton, {}, QPoint(x0, 300));
         QTest::mouseMove(view_, QPoint(x1, 300));
-        QTest::mouseRelease(view_, Qt::LeftButton, Qt::ControlModifier, QPoint(x1, 300));
-        const auto range = view_->selectedRange();
-        QVERIFY(range.has_value());
-        QCOMPARE(range->first, view_->timeAt(x0));
-        QCOMPARE(range->second, view_->timeAt(x1));
-        QTest::keyClick(view_, Qt::Key_F);
-        QCOMPARE(view_->viewport().visibleBegin(), range->first);
-        QCOMPARE(view_->viewport().visibleEnd(), range->second);
+        QTest::mouseRelease(view_, Qt::LeftButton, {}, QPoint(x1, 300));
+        QVERIFY(view_->selectedRange().has_value());
+        QCOMPARE(view_->selectedRange()->first, view_->timeAt(x1));
         view_->setSelectedRange(std::nullopt);
     }
 
@@ -129,6 +156,13 @@ private slots:
         view_->selectEvent(std::nullopt);
         QTest::mouseClick(view_, Qt::LeftButton, {}, r.center());
         QVERIFY(view_->selectedEvent() == kernel);
+        // A click that wobbles by a few pixels is still a click: it selects, it draws no range.
+        view_->selectEvent(std::nullopt);
+        QTest::mousePress(view_, Qt::LeftButton, {}, r.center());
+        QTest::mouseMove(view_, r.center() + QPoint(2, 1));
+        QTest::mouseRelease(view_, Qt::LeftButton, {}, r.center() + QPoint(2, 1));
+        QVERIFY(view_->selectedEvent() == kernel);
+        QVERIFY(!view_->selectedRange().has_value());
         const QString details = window_->findChild<QTextBrowser*>()->toPlainText();
         QVERIFY(details.contains("Grid"));
         QVERIFY(details.contains("Correlation"));
@@ -151,9 +185,16 @@ private slots:
         QCOMPARE(int(std::count_if(view_->rows().rows().begin(), view_->rows().rows().end(),
                                    [](const LayoutRow& r) { return r.type == Row::Type::Lane; })), 2);
         filter->clear();
-        const size_t markers = view_->markers().size();
+        const size_t markers = session_->markers().size();
         QTest::keyClick(view_, Qt::Key_M, Qt::ControlModifier);
-        QCOMPARE(view_->markers().size(), markers + 1);
+        QCOMPARE(session_->markers().size(), markers + 1);
+        auto* list = window_->findChild<QListWidget*>();
+        QVERIFY(list);
+        QCOMPARE(list->count(), int(markers + 1));
+        session_->renameMarker(int(markers), "warm-up ends");
+        QCOMPARE(list->item(int(markers))->text(), QString("warm-up ends"));
+        session_->removeMarker(int(markers));
+        QCOMPARE(list->count(), int(markers));
     }
 
     // Statistics follow the selection, computed off the GUI thread, equal to the model's.
