@@ -81,6 +81,11 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
     return parsed;
 }
 
+ImportOptions& defaultImportOptions() {
+    static ImportOptions options;
+    return options;
+}
+
 std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options) {
     TerminalProgress terminal;
     logging::LoggedProgress progress(path, terminal);
@@ -97,7 +102,7 @@ std::vector<std::shared_ptr<const Report>> loadReports(const std::vector<std::st
     TerminalProgress terminal;
     logging::LoggedProgress progress(std::to_string(paths.size()) + " files", terminal);
     std::vector<ImportResult> results =
-        importFiles(std::vector<std::filesystem::path>(paths.begin(), paths.end()), ImportOptions{}, progress);
+        importFiles(std::vector<std::filesystem::path>(paths.begin(), paths.end()), defaultImportOptions(), progress);
     std::vector<std::shared_ptr<const Report>> reports;
     for (size_t i = 0; i < results.size(); ++i) logging::logImport(paths[i], results[i], progress);
     for (ImportResult& result : results) {

@@ -24,9 +24,12 @@ struct ParsedArgs {
 ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::string>& known,
                      const std::vector<std::string>& flags = {});
 
+// The options every command imports with (main sets the reader from --reader).
+ImportOptions& defaultImportOptions();
+
 // Imports a file, showing a progress line on stderr when it is a terminal. On failure prints
 // the one-line reason to stderr and returns nullptr.
-std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options = {});
+std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options = defaultImportOptions());
 
 // Imports several files in parallel (the ranks of one job), in the given order. On the first
 // failure prints its one-line reason to stderr and returns an empty list.

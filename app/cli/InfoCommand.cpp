@@ -37,6 +37,8 @@ std::string infoJson(const Report& r) {
     j.value("format", r.meta.format);
     j.value("producer", r.meta.producer);
     j.value("version", r.meta.version);
+    if (!r.meta.reader.empty()) j.value("reader", r.meta.reader);
+    if (r.meta.producer == "NVIDIA Nsight Systems") j.value("nsys_version", r.meta.nsys_version);
     j.value("start_utc_ns", r.meta.start_utc_ns);
     j.value("start_utc", utcText(r.meta.start_utc_ns));
     j.value("begin_ns", r.meta.begin_ns);
@@ -106,6 +108,7 @@ std::string infoTable(const Report& r) {
         {"file", r.meta.source_path},
         {"format", r.meta.format},
         {"producer", r.meta.producer + " " + r.meta.version},
+        {"read by", r.meta.reader.empty() ? r.meta.format + " importer" : r.meta.reader + " reader"},
         {"session start (UTC)", utcText(r.meta.start_utc_ns)},
         {"duration", std::to_string((r.meta.end_ns - r.meta.begin_ns) / 1000000) + " ms"},
         {"processes", std::to_string(r.processes.size())},

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <spdlog/spdlog.h>
 #include <string>
 
@@ -22,8 +23,10 @@ constexpr const char* kUsage =
     "  export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
     "  --version\n"
     "  --verbose (before or after COMMAND): debug log lines on stderr (imports, stages, timings)\n"
-    "FILE: an Nsight Systems SQLite export, .nsys-rep/.qdrep (converted with nsys, cached),\n"
-    "      a PyTorch profiler / Chrome trace (.json, .json.gz), or a Perfetto trace (.pftrace)\n";
+    "  --reader native|nsys (anywhere): how .nsys-rep/.qdrep files are read: by Lanescope itself\n"
+    "      (the default), or converted by the installed nsys export (cached; LANESCOPE_NSYS=off forbids it)\n"
+    "FILE: an Nsight Systems SQLite export, .nsys-rep/.qdrep, a PyTorch profiler / Chrome trace\n"
+    "      (.json, .json.gz), or a Perfetto trace (.pftrace)\n";
 
 // Takes --verbose out of the arguments wherever it stands; true when it was there.
 bool takeVerbose(int& argc, char** argv) {
@@ -33,11 +36,31 @@ bool takeVerbose(int& argc, char** argv) {
     return argc != before;
 }
 
+// Takes "--reader VALUE" out of the arguments wherever it stands; its value, "" when absent,
+// nullopt when it has none.
+std::optional<std::string> takeReader(int& argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--reader") != 0) continue;
+        if (i + 1 >= argc) return std::nullopt;
+        std::string value = argv[i + 1];
+        std::copy(argv + i + 2, argv + argc + 1, argv + i);
+        argc -= 2;
+        return value;
+    }
+    return std::string();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace lanescope::cli;
     const bool verbose = takeVerbose(argc, argv);
+    const auto reader = takeReader(argc, argv);
+    if (!reader || (!reader->empty() && *reader != "native" && *reader != "nsys")) {
+        std::fprintf(stderr, "lanescope-cli: --reader wants native or nsys\n%s", kUsage);
+        return kExitUsage;
+    }
+    if (*reader == "nsys") defaultImportOptions().nsys_reader = lanescope::NsysReader::NsysExport;
     lanescope::logging::init("lanescope-cli", false, verbose);
     if (argc < 2) {
         std::fputs(kUsage, stderr);

@@ -56,14 +56,16 @@ bool NsysRepImporter::canRead(std::string_view head, const std::filesystem::path
     return head.starts_with("NVIDIA Tegra Profiler Report") || ext == ".nsys-rep" || ext == ".qdrep";
 }
 
-MemoryEstimate NsysRepImporter::estimateMemory(const std::filesystem::path& path) const {
-    // The nsys-export path measures the converted SQLite file itself, once it exists.
-    return nsysrep::estimateNative(path);
-}
+// None before the reader is known: each reader refuses by its own estimate (the native one by
+// the events the file's index counts, the nsys one by the converted SQLite file).
+MemoryEstimate NsysRepImporter::estimateMemory(const std::filesystem::path&) const { return {}; }
 
 ImportResult NsysRepImporter::import(const std::filesystem::path& path, const ImportOptions& options,
                                      ProgressSink& progress, std::stop_token stop) const {
-    if (options.nsys_reader == NsysReader::Native) return nsysrep::importNative(path, options, progress, stop);
+    if (options.nsys_reader == NsysReader::Native) {
+        if (auto tooBig = refuseIfTooBig(nsysrep::estimateNative(path), options, path)) return *tooBig;
+        return nsysrep::importNative(path, options, progress, stop);
+    }
     if (nsysForbidden())
         return fail(ImportError::Kind::NsysMissing, path,
                     "reading it through nsys export was asked for, but LANESCOPE_NSYS=off forbids running Nsight "

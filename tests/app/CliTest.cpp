@@ -211,3 +211,25 @@ TEST_CASE("lanescope-cli diff: NCCL kernels added from train_1gpu to ddp_rank0, 
     CHECK(table.out.find("ncclDevKernel_Broadcast_RING_LL") != std::string::npos);
     CHECK(cli("diff " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite"))).status == 1);
 }
+
+TEST_CASE("lanescope-cli reads .nsys-rep natively and says so; --reader nsys asks for nsys export") {
+    const auto rep = quoted(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
+    const auto r = cli("info " + rep + " --format json");
+    REQUIRE(r.status == 0);
+    for (const char* key : {"\"format\": \"nsys-rep\"", "\"reader\": \"native\"", "\"nsys_version\": \"2025.3.1.0\"",
+                            "\"start_utc_ns\": 1795316027191150611", "\"kernels\": 1950", "\"cuda_api\": 4067",
+                            "\"diagnostics\": {}"})
+        CHECK(r.out.find(key) != std::string::npos);
+    // The statistics of the report itself are those nsys prints.
+    const auto stats = cli("stats " + rep + " --report cuda_gpu_kern_sum --format csv");
+    CHECK(stats.status == 0);
+    CHECK(stats.out == readFile(dataFile("expected/train_1gpu/cuda_gpu_kern_sum.csv")));
+    // The fallback through nsys, forbidden by LANESCOPE_NSYS=off: one line, exit 2.
+    const auto off = cli("--reader nsys info " + rep + " 2>&1; LANESCOPE_NSYS=off '" + std::string(LANESCOPE_CLI) +
+                         "' info " + rep + " --reader nsys");
+    CHECK(off.status == 2);
+    CHECK(off.err.find("LANESCOPE_NSYS=off forbids running Nsight Systems") != std::string::npos);
+    const auto bad = cli("info " + rep + " --reader fast");
+    CHECK(bad.status == 1);
+    CHECK(bad.err.find("--reader wants native or nsys") != std::string::npos);
+}
