@@ -353,8 +353,16 @@ void decodeBlock(std::string_view block, uint64_t offset, const nsys::ReportBuil
         if (f.number == 1 && f.wire == 2) {
             decoder.event(f.bytes, offset);
             ++extras.events;
+        } else if (f.number == 2 && f.wire == 2) {
+            ProtoReader generic(f.bytes, offset);
+            GenericEvent e;
+            for (ProtoField g; generic.next(g);) {
+                if (g.number == 1 && g.wire == 0) e.type_id = g.value;
+                else if (g.number == 2 && g.wire == 0) e.time_ns = g.i64();
+                else if (g.number == 3 && g.wire == 2) e.record = std::string(g.bytes);
+            }
+            extras.generic.push_back(std::move(e));
         }
-        // Field 2 holds generic events (GPU metrics), read apart.
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string_view>
+#include <string>
 #include <vector>
 
 #include "importers/nsys/ReportBuilder.h"
@@ -24,10 +25,19 @@ struct TableChunks {
     nsys::EventChunk nvtx, cuda_api, osrt, kernels, memcpy, memset, sync;
 };
 
+// A sample of generic-event counters (GPU metrics): event-block field 2, { 1 type id, 2 time in
+// ns, 3 the type's fixed-layout record }, read through the index's type descriptors.
+struct GenericEvent {
+    uint64_t type_id = 0;
+    int64_t time_ns = 0;
+    std::string record;
+};
+
 // What one decoded block gives besides its events: in block order, merged in file order.
 struct BlockExtras {
     uint64_t events = 0;  // events decoded, to check against the index's total
     std::vector<MemoryChange> memory;
+    std::vector<GenericEvent> generic;
     std::vector<OverheadRange> overhead;       // process holds the globalTid's pid until resolved
     std::vector<std::pair<int64_t, std::string>> processes;  // globalPid, name
 };

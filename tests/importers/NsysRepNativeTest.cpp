@@ -16,16 +16,6 @@ using namespace lanescope::test;
 
 namespace {
 
-// What differs between the two readers on purpose, named so that nothing else may differ.
-struct Tolerated {
-    // GPU metrics (generic events) are not decoded natively yet: the native report lacks the
-    // counters the export's GPU_METRICS table gives, so counters are compared by name only
-    // for "CUDA memory usage", and the time span may start later (the first metric sample).
-    bool gpu_metrics_missing = false;
-    // An export made by a newer nsys from an older report may hold what the file has but the
-    // recording version did not export (none seen so far).
-};
-
 std::string text(const Report& r, uint32_t id) { return id == UINT32_MAX ? "<none>" : std::string(r.str(id)); }
 
 // One event's payload as text, by kind, with strings resolved: equal texts = equal meaning.
@@ -82,11 +72,11 @@ std::string laneText(const Report& r, const Lane& l) {
 }
 
 // Compares in full; on the first difference of each kind, says where.
-void compareReports(const Report& sql, const Report& rep, const Tolerated& tolerated) {
+void compareReports(const Report& sql, const Report& rep) {
     CHECK(rep.meta.producer == sql.meta.producer);
     if (sql.meta.start_utc_ns != 0) CHECK(rep.meta.start_utc_ns == sql.meta.start_utc_ns);
+    CHECK(rep.meta.begin_ns == sql.meta.begin_ns);
     CHECK(rep.meta.end_ns == sql.meta.end_ns);
-    if (!tolerated.gpu_metrics_missing) CHECK(rep.meta.begin_ns == sql.meta.begin_ns);
 
     REQUIRE(rep.processes.size() == sql.processes.size());
     for (size_t i = 0; i < sql.processes.size(); ++i) {
@@ -140,22 +130,16 @@ void compareReports(const Report& sql, const Report& rep, const Tolerated& toler
         }
     }
 
-    auto comparable = [&](const Report& r) {
-        std::vector<const Counter*> out;
-        for (const Counter& c : r.counters)
-            if (!tolerated.gpu_metrics_missing || text(r, c.name_id) == "CUDA memory usage") out.push_back(&c);
-        return out;
-    };
-    const auto sc = comparable(sql), rc = comparable(rep);
-    REQUIRE(rc.size() == sc.size());
-    for (size_t i = 0; i < sc.size(); ++i) {
-        INFO("counter " << text(sql, sc[i]->name_id));
-        CHECK(text(rep, rc[i]->name_id) == text(sql, sc[i]->name_id));
-        CHECK(text(rep, rc[i]->unit_id) == text(sql, sc[i]->unit_id));
-        CHECK(rc[i]->gpu == sc[i]->gpu);
-        CHECK(rc[i]->process == sc[i]->process);
-        CHECK(rc[i]->time_ns == sc[i]->time_ns);
-        CHECK(rc[i]->value == sc[i]->value);
+    REQUIRE(rep.counters.size() == sql.counters.size());  // GPU metrics, CUDA memory usage
+    for (size_t i = 0; i < sql.counters.size(); ++i) {
+        const Counter &a = sql.counters[i], &b = rep.counters[i];
+        INFO("counter " << text(sql, a.name_id));
+        CHECK(text(rep, b.name_id) == text(sql, a.name_id));
+        CHECK(text(rep, b.unit_id) == text(sql, a.unit_id));
+        CHECK(b.gpu == a.gpu);
+        CHECK(b.process == a.process);
+        CHECK(b.time_ns == a.time_ns);
+        CHECK(b.value == a.value);
     }
 
     REQUIRE(rep.profiler_overhead.size() == sql.profiler_overhead.size());
@@ -182,14 +166,14 @@ void compareAnalyses(const Report& sql, const Report& rep) {
     }
 }
 
-void checkPair(const std::filesystem::path& rep, const std::filesystem::path& sqlite, Tolerated tolerated = {}) {
+void checkPair(const std::filesystem::path& rep, const std::filesystem::path& sqlite) {
     INFO(rep.filename().string());
     const auto native = importOk(rep);
     const auto exported = importOk(sqlite);
     CHECK(native->meta.reader == "native");
     CHECK(native->meta.format == "nsys-rep");
     CHECK(!native->meta.nsys_version.empty());
-    compareReports(*exported, *native, tolerated);
+    compareReports(*exported, *native);
     compareAnalyses(*exported, *native);
 }
 
@@ -204,12 +188,9 @@ std::filesystem::path inflatedXz(const std::filesystem::path& xz, const std::fil
 }  // namespace
 
 TEST_CASE("native .nsys-rep equals its SQLite export: Nsight Systems 2025.3 captures") {
-    for (const char* name : {"train_1gpu", "ddp_rank0", "ddp_rank1", "cpu_1gpu"})
+    for (const char* name : {"train_1gpu", "ddp_rank0", "ddp_rank1", "cpu_1gpu", "train_metrics"})
         checkPair(dataFile(std::string("nsys-2025.3/") + name + ".nsys-rep"),
                   dataFile(std::string("nsys-2025.3/") + name + ".sqlite"));
-    Tolerated metrics;
-    metrics.gpu_metrics_missing = true;
-    checkPair(dataFile("nsys-2025.3/train_metrics.nsys-rep"), dataFile("nsys-2025.3/train_metrics.sqlite"), metrics);
 }
 
 TEST_CASE("native .nsys-rep equals its SQLite export: a 2022.4 capture, exported by 2022.4 and 2025.3") {
