@@ -16,7 +16,7 @@ unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 ImportQueue::ImportQueue(QObject* parent) : QObject(parent) {}
 
-void ImportQueue::add(const QStringList& paths, const QString& nsysPath) {
+void ImportQueue::add(const QStringList& paths, const QString& nsysPath, NsysReader reader) {
     if (slots_.empty()) {  // a new run
         memoryLimit_ = availableMemory({});
         memoryPromised_ = std::make_shared<std::atomic<uint64_t>>(0);
@@ -26,6 +26,7 @@ void ImportQueue::add(const QStringList& paths, const QString& nsysPath) {
         s.id = ++nextId_;
         s.path = path;
         s.nsysPath = nsysPath;
+        s.reader = reader;
     }
     launch();
     showProgress();
@@ -56,6 +57,7 @@ void ImportQueue::launch() {
         s.started = true;
         ++running;
         s.task = new ImportTask(s.path, s.nsysPath, threadsEach, this);
+        s.task->setNsysReader(s.reader);
         s.task->shareMemory(memoryLimit_, memoryPromised_);
         auto slotOf = [this, id = s.id]() -> Slot* {  // slots_ may have grown: find it again
             for (Slot& x : slots_)

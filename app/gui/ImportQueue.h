@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "importers/Importer.h"
 #include "model/Correlation.h"
 #include "model/Report.h"
 
@@ -21,7 +22,7 @@ class ImportQueue : public QObject {
 public:
     explicit ImportQueue(QObject* parent = nullptr);
     // Queues files; those added while others import join the same run.
-    void add(const QStringList& paths, const QString& nsysPath);
+    void add(const QStringList& paths, const QString& nsysPath, NsysReader reader = NsysReader::Native);
     void cancel();  // every running and queued import
     bool busy() const { return !slots_.empty(); }
 
@@ -39,6 +40,7 @@ private:
         uint64_t id = 0;  // unique: the same file may be asked for twice
         QString path;
         QString nsysPath;
+        NsysReader reader = NsysReader::Native;
         ImportTask* task = nullptr;  // while it imports
         bool started = false, done = false;
         int percent = 0;

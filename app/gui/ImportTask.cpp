@@ -46,6 +46,7 @@ void ImportTask::start() {
     const std::stop_token stop = stop_.get_token();
     ImportOptions options;
     options.nsys_path = nsysPath_.toStdString();
+    options.nsys_reader = reader_;
     options.threads = threads_;
     options.memory_limit_bytes = memoryLimit_;
     options.memory_promised = memoryPromised_.get();

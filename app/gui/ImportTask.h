@@ -18,6 +18,8 @@ public:
     // nsysPath: the user's configured nsys (empty: look it up); threads: the importer's own
     // threads (0: all cores).
     ImportTask(QString path, QString nsysPath, unsigned threads = 0, QObject* parent = nullptr);
+    // How an .nsys-rep is read: natively (the default) or through nsys export.
+    void setNsysReader(NsysReader reader) { reader_ = reader; }
     // Opened with other files: `limit` bytes shared by them all, `promised` what the others took.
     void shareMemory(uint64_t limit, std::shared_ptr<std::atomic<uint64_t>> promised) {
         memoryLimit_ = limit;
@@ -38,6 +40,7 @@ private:
     QString path_;
     QString nsysPath_;
     unsigned threads_;
+    NsysReader reader_ = NsysReader::Native;
     uint64_t memoryLimit_ = 0;
     std::shared_ptr<std::atomic<uint64_t>> memoryPromised_;
     std::stop_source stop_;

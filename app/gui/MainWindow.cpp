@@ -195,8 +195,15 @@ void MainWindow::buildMenus() {
     file->addAction("&Export timeline as PNG…", QKeySequence("Ctrl+E"), this, &MainWindow::exportPng);
     file->addAction("Export to &Perfetto…", this, &MainWindow::exportPerfetto)
         ->setStatusTip("Write the report as a Perfetto trace (.pftrace) for ui.perfetto.dev");
+    file->addAction("Open with nsys e&xport…", this, [this] {
+            const QStringList paths = QFileDialog::getOpenFileNames(
+                this, "Open Nsight Systems reports through nsys export", QSettings().value("files/lastDir").toString(),
+                "Nsight Systems reports (*.nsys-rep *.qdrep)");
+            if (!paths.isEmpty()) openFiles(paths, NsysReader::NsysExport);
+        })
+        ->setStatusTip("Convert .nsys-rep reports with the installed Nsight Systems instead of reading them directly");
     file->addAction("Set path to &nsys…", this, &MainWindow::chooseNsys)
-        ->setStatusTip("The Nsight Systems command line used to convert .nsys-rep reports");
+        ->setStatusTip("The Nsight Systems command line used by Open with nsys export");
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -351,7 +358,7 @@ void MainWindow::exportPerfetto() {
     }));
 }
 
-void MainWindow::openFiles(const QStringList& paths) {
+void MainWindow::openFiles(const QStringList& paths, NsysReader reader) {
     if (paths.isEmpty()) {
         if (allLoaded_ && !imports_->busy()) allLoaded_(true);
         return;
@@ -367,7 +374,7 @@ void MainWindow::openFiles(const QStringList& paths) {
     }
     statusBar()->showMessage(paths.size() == 1 ? "Opening " + paths.front() + "…"
                                                : QString("Opening %1 files…").arg(paths.size()));
-    imports_->add(paths, QSettings().value("nsys/path").toString());
+    imports_->add(paths, QSettings().value("nsys/path").toString(), reader);
 }
 
 void MainWindow::connectImports() {

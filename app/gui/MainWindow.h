@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "importers/Importer.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"
 
@@ -40,7 +41,8 @@ class MainWindow : public QMainWindow {
 public:
     MainWindow();
     ~MainWindow() override;
-    void openFiles(const QStringList& paths);
+    // Opens reports; an .nsys-rep is read natively unless `reader` asks for nsys export.
+    void openFiles(const QStringList& paths, NsysReader reader = NsysReader::Native);
     // Called once every requested file has loaded or failed (true when all loaded).
     void setAllLoadedCallback(std::function<void(bool)> callback) { allLoaded_ = std::move(callback); }
     TimelineView* timeline() const { return timeline_; }

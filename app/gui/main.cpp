@@ -34,12 +34,14 @@ struct Options {
     QCommandLineOption range{"range", "Show this time range once loaded (ns on the report's timeline).", "START:END"};
     QCommandLineOption theme{"theme", "Colours for this run: system, light or dark (View > Theme remembers one).", "NAME"};
     QCommandLineOption verbose{"verbose", "Debug lines in the log, and the log on stderr too."};
+    QCommandLineOption reader{"reader", "How .nsys-rep/.qdrep files are read: native (the default) or nsys (nsys export).",
+                              "native|nsys", "native"};
 
     void addTo(QCommandLineParser& parser) const {
         parser.setApplicationDescription("Timeline viewer for GPU and CPU profiler reports");
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({screenshot, size, range, theme, verbose});
+        parser.addOptions({screenshot, size, range, theme, verbose, reader});
         parser.addPositionalArgument("files", "Reports to open (the bundled sample when none).", "[FILE...]");
     }
 };
@@ -79,7 +81,7 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     options.addTo(parser);
     parser.process(app);
-    const auto& [screenshot, size, range, theme, verbose] = options;
+    const auto& [screenshot, size, range, theme, verbose, reader] = options;
 
     const std::filesystem::path log = lanescope::logging::init("lanescope", true, parser.isSet(verbose));
     spdlog::info("lanescope {} starting: Qt {}, platform {}, log {}", LANESCOPE_VERSION, qVersion(),
@@ -93,6 +95,11 @@ int main(int argc, char** argv) {
         }
     }
     lanescope::applyTheme(*chosen);
+    if (parser.value(reader) != "native" && parser.value(reader) != "nsys") {
+        std::fprintf(stderr, "lanescope: --reader wants native or nsys\n");
+        return 1;
+    }
+    const auto nsysReader = parser.value(reader) == "nsys" ? lanescope::NsysReader::NsysExport : lanescope::NsysReader::Native;
 
     QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
@@ -120,6 +127,6 @@ int main(int argc, char** argv) {
         window.setInitialRange(begin, end);
     }
     window.show();
-    window.openFiles(files);
+    window.openFiles(files, nsysReader);
     return QApplication::exec();
 }
