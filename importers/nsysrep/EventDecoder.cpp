@@ -1,7 +1,6 @@
 #include "importers/nsysrep/EventDecoder.h"
 
 #include <algorithm>
-#include <bitset>
 
 #include "importers/nsys/TableScan.h"
 #include "importers/nsysrep/ProtoReader.h"
@@ -29,27 +28,39 @@ enum GpuClass : uint64_t { kMemcpy = 1, kMemset = 2, kKernelClass = 3, kSyncClas
 uint32_t clampU32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX)); }
 uint16_t clampU16(uint64_t v) { return static_cast<uint16_t>(std::min<uint64_t>(v, 65535)); }
 
-// The fields of one message by number (the last occurrence wins, as protobuf's own parsers);
-// numbers below 128, which is all these payloads use. Absent fields read as 0.
+// The fields of one message by number (the last occurrence wins, as protobuf's own parsers):
+// numbers below 32 in slots, and the one sub-message numbered 100 to 127 that a payload holds
+// (101 kernel, 102 memcpy, 103 memset, 105 sync). Absent fields read as 0. Only what is set is
+// written: this runs once per event and sub-message.
 struct Fields {
-    static constexpr uint32_t kMax = 128;
-    uint64_t value[kMax] = {};
-    std::string_view bytes[kMax];
-    std::bitset<kMax> present;
-    bool has(uint32_t n) const { return n < kMax && present[n]; }
-    int64_t i64(uint32_t n) const { return static_cast<int64_t>(value[n]); }
+    static constexpr uint32_t kSlots = 32;
+    uint64_t value_[kSlots];
+    std::string_view bytes_[kSlots];
+    uint32_t present = 0;  // bit n: field n seen
+    uint32_t sub_number = 0;
+    std::string_view sub;
+    bool has(uint32_t n) const { return n < kSlots && (present >> n) & 1; }
+    uint64_t value(uint32_t n) const { return has(n) ? value_[n] : 0; }
+    int64_t i64(uint32_t n) const { return static_cast<int64_t>(value(n)); }
+    std::string_view bytes(uint32_t n) const {
+        if (n == sub_number) return sub;
+        return has(n) ? bytes_[n] : std::string_view();
+    }
 };
 
 void readFields(std::string_view message, uint64_t offset, Fields& out, EventChunk& chunk) {
     ProtoReader reader(message, offset);
     for (ProtoField f; reader.next(f);) {
-        if (f.number >= Fields::kMax) {
+        if (f.number < Fields::kSlots) {
+            out.value_[f.number] = f.value;
+            out.bytes_[f.number] = f.bytes;
+            out.present |= uint32_t{1} << f.number;
+        } else if (f.number >= 100 && f.number < 128 && f.wire == 2) {
+            out.sub_number = f.number;
+            out.sub = f.bytes;
+        } else if (f.number >= 128) {
             ++chunk.diagnostics["nsys_rep_unknown_field"];
-            continue;
-        }
-        out.value[f.number] = f.value;
-        out.bytes[f.number] = f.bytes;
-        out.present.set(f.number);
+        }  // 32 to 127: fields this reader does not map (new ones appear in every version)
     }
 }
 
@@ -130,8 +141,8 @@ private:
         Fields p;
         readFields(payload, offset, p, *chunk_);
         const LaneKey lane{LaneKind::GpuStream, p.i64(8), p.i64(4), p.i64(6), p.i64(5)};
-        const uint32_t correlation = clampU32(p.value[3]);
-        switch (p.value[7]) {
+        const uint32_t correlation = clampU32(p.value(3));
+        switch (p.value(7)) {
             case kKernelClass: chunk_ = &chunks_.kernels; return kernel(p, lane, correlation, offset);
             case kMemcpy: chunk_ = &chunks_.memcpy; return memcpy(p, lane, correlation, offset);
             case kMemset: chunk_ = &chunks_.memset; return memset(p, lane, correlation, offset);
@@ -143,17 +154,17 @@ private:
     void kernel(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
         if (!validSpan(*chunk_, p, 1, 2, "kernel")) return;
         Fields k;
-        readFields(p.bytes[101], offset, k, *chunk_);
+        readFields(p.bytes(101), offset, k, *chunk_);
         KernelConfig c;
         for (int i = 0; i < 3; ++i) {
-            c.grid[i] = clampU32(k.value[10 + i]);
-            c.block[i] = clampU16(k.value[13 + i]);
+            c.grid[i] = clampU32(k.value(10 + i));
+            c.block[i] = clampU16(k.value(13 + i));
         }
-        c.static_shared_bytes = clampU32(k.value[16]);
-        c.dynamic_shared_bytes = clampU32(k.value[17]);
-        c.local_bytes_per_thread = clampU32(k.value[18]);
-        c.registers_per_thread = clampU16(k.value[21]);
-        c.launch_type = static_cast<uint8_t>(std::min<uint64_t>(k.value[24], 255));
+        c.static_shared_bytes = clampU32(k.value(16));
+        c.dynamic_shared_bytes = clampU32(k.value(17));
+        c.local_bytes_per_thread = clampU32(k.value(18));
+        c.registers_per_thread = clampU16(k.value(21));
+        c.launch_type = static_cast<uint8_t>(std::min<uint64_t>(k.value(24), 255));
         c.short_name_id = k.has(2) ? name(k.i64(2)) : 0;
         const uint32_t shown = k.has(1) ? name(k.i64(1)) : c.short_name_id;
         chunk_->kernels.push_back({chunk_->kernelConfigRow(c), correlation});
@@ -163,17 +174,17 @@ private:
 
     static MemKind memKind(const Fields& f, uint32_t n) {
         if (!f.has(n)) return MemKind::Unknown;
-        return static_cast<MemKind>(f.value[n] <= 7 ? f.value[n] : 7);
+        return static_cast<MemKind>(f.value(n) <= 7 ? f.value(n) : 7);
     }
 
     void memcpy(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
         if (!validSpan(*chunk_, p, 1, 2, "memcpy")) return;
         Fields m;
-        readFields(p.bytes[102], offset, m, *chunk_);
+        readFields(p.bytes(102), offset, m, *chunk_);
         MemcpyInfo info;
-        info.bytes = m.value[1];
-        if (m.value[2] > static_cast<uint64_t>(CopyKind::UvmDtoD)) chunk_->diagnostics["memcpy_unknown_copy_kind"] += 1;
-        info.copy_kind = static_cast<CopyKind>(m.value[2] <= 13 ? m.value[2] : 0);
+        info.bytes = m.value(1);
+        if (m.value(2) > static_cast<uint64_t>(CopyKind::UvmDtoD)) chunk_->diagnostics["memcpy_unknown_copy_kind"] += 1;
+        info.copy_kind = static_cast<CopyKind>(m.value(2) <= 13 ? m.value(2) : 0);
         info.src_kind = memKind(m, 4);
         info.dst_kind = memKind(m, 5);
         info.correlation_id = correlation;
@@ -186,10 +197,10 @@ private:
     void memset(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
         if (!validSpan(*chunk_, p, 1, 2, "memset")) return;
         Fields m;
-        readFields(p.bytes[103], offset, m, *chunk_);
+        readFields(p.bytes(103), offset, m, *chunk_);
         MemsetInfo info;
-        info.bytes = m.value[1];
-        info.value = static_cast<uint32_t>(m.value[2]);
+        info.bytes = m.value(1);
+        info.value = static_cast<uint32_t>(m.value(2));
         info.mem_kind = memKind(m, 4);
         info.correlation_id = correlation;
         chunk_->memsets.push_back(info);
@@ -202,8 +213,8 @@ private:
                                              "Context sync"};
         if (!validSpan(*chunk_, p, 1, 2, "sync")) return;
         Fields s;
-        readFields(p.bytes[105], offset, s, *chunk_);
-        const uint64_t type = s.value[quirks_.sync_type_field];
+        readFields(p.bytes(105), offset, s, *chunk_);
+        const uint64_t type = s.value(quirks_.sync_type_field);
         SyncInfo info;
         info.sync_type = static_cast<uint8_t>(type <= 4 ? type : 0);
         info.correlation_id = correlation;
@@ -217,7 +228,7 @@ private:
         Fields p;
         readFields(payload, offset, p, *chunk_);
         const int64_t tid = p.i64(13);
-        const uint64_t eventClass = p.value[6];
+        const uint64_t eventClass = p.value(6);
         chunk_ = eventClass == kRuntime || eventClass == kDriver || eventClass == kRuntimeWithBacktrace ? &chunks_.cuda_api
                                                                                                       : &chunks_.osrt;
         switch (eventClass) {
@@ -226,7 +237,7 @@ private:
             case kRuntimeWithBacktrace:
                 if (!validSpan(*chunk_, p, 1, 2, "cuda_api")) return;
                 nsys::pushInterval(*chunk_, {LaneKind::CudaApi, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
-                                   EventKind::CudaApiCall, static_cast<uint32_t>(p.value[3]));
+                                   EventKind::CudaApiCall, static_cast<uint32_t>(p.value(3)));
                 return;
             case kOsRuntime:
                 if (!validSpan(*chunk_, p, 1, 2, "osrt")) return;
@@ -269,7 +280,7 @@ private:
         Fields p;
         readFields(payload, offset, p, *chunk_);
         auto text = [&] {
-            if (p.has(7)) return chunk_->localString(p.bytes[7]);
+            if (p.has(7)) return chunk_->localString(p.bytes(7));
             if (p.has(12)) return name(p.i64(12));
             return 0u;
         };
@@ -280,9 +291,9 @@ private:
         if (type == kNvtxCategory || type == kNvtxThreadName) return;
         NvtxInfo info;
         info.has_color = p.has(6);
-        info.color = static_cast<uint32_t>(p.value[6]);
-        info.domain_name_id = static_cast<uint32_t>(p.value[13]);
-        info.category = static_cast<uint32_t>(p.value[5]);
+        info.color = static_cast<uint32_t>(p.value(6));
+        info.domain_name_id = static_cast<uint32_t>(p.value(13));
+        info.category = static_cast<uint32_t>(p.value(5));
         info.start_end = type == kNvtxStartEnd;
         const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, p.i64(9)};
         const int64_t start = p.i64(2);
@@ -312,20 +323,20 @@ private:
         Fields p;
         readFields(payload, offset, p, *chunk_);
         if (!p.has(6) && !p.has(5)) return;
-        extras_.processes.emplace_back(p.i64(2), std::string(p.has(6) ? p.bytes[6] : p.bytes[5]));
+        extras_.processes.emplace_back(p.i64(2), std::string(p.has(6) ? p.bytes(6) : p.bytes(5)));
     }
 
     // CUDA_GPU_MEMORY_USAGE_EVENTS: start 1, deviceId 2, globalPid 5, bytes 8, operation 10.
     void memoryUsage(std::string_view payload, uint64_t offset) {
         Fields p;
         readFields(payload, offset, p, *chunk_);
-        const uint64_t op = p.value[10];
+        const uint64_t op = p.value(10);
         if (op != 0 && op != 1) {
             chunk_->diagnostics["memory_usage_unknown_operation"] += 1;
             return;
         }
         if (!nsys::validTime(*chunk_, p.i64(1))) return;
-        const double bytes = static_cast<double>(static_cast<int64_t>(p.value[8]));
+        const double bytes = static_cast<double>(static_cast<int64_t>(p.value(8)));
         extras_.memory.push_back({p.i64(1), p.i64(5), p.i64(2), op == 0 ? bytes : -bytes});
     }
 
