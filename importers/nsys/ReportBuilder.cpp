@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "importers/WorkerErrors.h"
+#include "model/DiagnosticKinds.h"
 #include "model/LaneFreezer.h"
 
 namespace lanescope::nsys {
@@ -241,7 +242,7 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
             if (in.payload[i] != kNoPayload) in.payload[i] = nvtxToGlobal[in.payload[i]];
         }
     }
-    for (const auto& [name, count] : chunk.diagnostics) report_.diagnostics[name] += count;
+    mergeDiagnostics(report_.diagnostics, chunk.diagnostics);
 }
 
 void ReportBuilder::merge(std::vector<EventChunk>& chunks) {
@@ -377,8 +378,7 @@ void ReportBuilder::finish(unsigned threads) {
             }));
     }
     errors.rethrow();
-    for (const auto& d : found)
-        for (const auto& [name, count] : d) report_.diagnostics[name] += count;
+    for (const Diagnostics& d : found) mergeDiagnostics(report_.diagnostics, d);
 
     for (Counter& c : report_.counters) freezeCounter(c);
     setTimeSpan(report_);
