@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "importers/WorkerErrors.h"
+#include "model/DiagnosticKinds.h"
 #include "model/LaneFreezer.h"
 
 namespace lanescope {
@@ -76,7 +77,7 @@ void freezeLanes(Report& report, unsigned threads) {
     }
     errors.rethrow();
     for (const auto& d : found)
-        for (const auto& [name, count] : d) report.diagnostics[name] += count;
+        mergeDiagnostics(report.diagnostics, d);
 }
 
 }  // namespace

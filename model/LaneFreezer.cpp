@@ -5,6 +5,8 @@
 #include <numeric>
 #include <string>
 
+#include "model/DiagnosticKinds.h"
+
 namespace lanescope {
 namespace {
 
@@ -98,15 +100,9 @@ void freezeLane(Lane& lane, Diagnostics& diagnostics) {
     sortEvents(ev);
     uint64_t overlaps = 0, tooDeep = 0;
     lane.depth_count = assignDepths(ev, overlaps, tooDeep);
-    std::string prefix(laneKindName(lane.kind));
-    std::replace(prefix.begin(), prefix.end(), ' ', '_');
-    std::transform(prefix.begin(), prefix.end(), prefix.begin(), ::tolower);
-    // Calls and push/pop ranges of one thread must nest; GPU work and start/end ranges may
-    // overlap freely and simply use more depths.
-    const bool mustNest = lane.kind == LaneKind::OsRuntime || lane.kind == LaneKind::CudaApi ||
-                          lane.kind == LaneKind::Nvtx;
-    if (overlaps && mustNest) diagnostics[prefix + "_overlap_without_nesting"] += overlaps;
-    if (tooDeep) diagnostics[prefix + "_deeper_than_254"] += tooDeep;
+    if (overlaps)
+        if (const auto diag = overlapWithoutNestingOf(lane.kind)) countDiagnostic(diagnostics, *diag, overlaps);
+    if (tooDeep) countDiagnostic(diagnostics, deeperThan254Of(lane.kind), tooDeep);
     buildDepthIndex(lane);
     sortInstants(lane.instants);
     shrinkAll(ev.start_ns, ev.end_ns, ev.name_id, ev.payload, ev.kind, ev.depth);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <map>
@@ -7,6 +8,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
+#include "model/DiagnosticKinds.h"
 
 namespace lanescope::cli {
 namespace {
@@ -92,9 +94,20 @@ std::string infoJson(const Report& r) {
         j.endObject();
     }
     j.endArray();
-    j.beginObject("diagnostics");
+    j.beginObject("diagnostics");  // a contract: name -> count, as it always was
     for (const auto& [name, n] : r.diagnostics) j.value(name, n);
     j.endObject();
+    j.beginArray("diagnostic_details");
+    for (const auto& [name, n] : r.diagnostics) {
+        const DiagnosticDescription d = describeDiagnostic(name);
+        j.beginObject();
+        j.value("name", name);
+        j.value("count", n);
+        j.value("severity", severityName(d.severity));
+        j.value("explanation", d.explanation);
+        j.endObject();
+    }
+    j.endArray();
     const size_t bytes = r.memoryBytes();
     j.value("model_bytes", static_cast<uint64_t>(bytes));
     j.value("bytes_per_event", counts.slices ? static_cast<double>(bytes) / counts.slices : 0.0, 1);
@@ -116,8 +129,20 @@ std::string infoTable(const Report& r) {
     };
     for (const Gpu& g : r.gpus) rows.push_back({"GPU " + std::to_string(g.device_id), std::string(r.str(g.name_id))});
     for (const auto& [name, value] : countList(counts)) rows.push_back({name, std::to_string(value)});
-    for (const auto& [name, n] : r.diagnostics) rows.push_back({"diagnostic " + name, std::to_string(n)});
-    return renderTextTable({"field", "value"}, rows, {false, false}, 100);
+    std::string out = renderTextTable({"field", "value"}, rows, {false, false}, 100);
+    if (r.diagnostics.empty()) return out + "\nno diagnostics\n";
+    // What the importer skipped or repaired, most severe first, each with what it means.
+    std::vector<std::pair<const std::string*, DiagnosticDescription>> described;
+    for (const auto& [name, n] : r.diagnostics) described.emplace_back(&name, describeDiagnostic(name));
+    std::stable_sort(described.begin(), described.end(),
+                     [](const auto& a, const auto& b) { return a.second.severity > b.second.severity; });
+    std::vector<std::vector<std::string>> diagnostics;
+    for (const auto& [name, d] : described)
+        diagnostics.push_back({*name, std::to_string(r.diagnostics.at(*name)), std::string(severityName(d.severity)),
+                               d.explanation});
+    return out + "\n" +
+           renderTextTable({"diagnostic", "count", "severity", "explanation"}, diagnostics,
+                           {false, true, false, false}, 240);
 }
 
 }  // namespace

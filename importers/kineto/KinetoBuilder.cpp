@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/DiagnosticKinds.h"
+
 namespace lanescope::kineto {
 namespace {
 
@@ -169,7 +171,7 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
             r_.profiler_overhead.push_back({start, end, -1, r_.strings.intern(e.name)});
             break;
         case Cat::Unknown:
-            ++r_.diagnostics["json_unknown_category:" + std::string(e.cat)];
+            countDiagnostic(r_.diagnostics, Diag::JsonUnknownCategory, {e.cat});
             break;
     }
 }
@@ -178,14 +180,14 @@ void Builder::add(Event& e) {
     ++events;
     switch (e.ph) {
         case 'X': {
-            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
             int64_t dur = e.hasDur ? e.dur : 0;
-            if (dur < 0) { ++r_.diagnostics["json_negative_duration"]; dur = 0; }
+            if (dur < 0) { countDiagnostic(r_.diagnostics, Diag::JsonNegativeDuration); dur = 0; }
             complete(e, categoryOf(e.cat, e.name), e.ts, e.ts + dur);
             return;
         }
         case 'B': {
-            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
             stacks_[{pid, tid}].push_back({e.ts, r_.strings.intern(e.name), categoryOf(e.cat, e.name), std::string(e.cat)});
             return;
@@ -194,7 +196,7 @@ void Builder::add(Event& e) {
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
             auto it = stacks_.find({pid, tid});
             if (it == stacks_.end() || it->second.empty() || !e.hasTs) {
-                ++r_.diagnostics["json_unmatched_end"];
+                countDiagnostic(r_.diagnostics, Diag::JsonUnmatchedEnd);
                 return;
             }
             Open open = std::move(it->second.back());
@@ -202,14 +204,14 @@ void Builder::add(Event& e) {
             Event b = e;
             b.name = r_.str(open.name);
             b.cat = open.catText;
-            if (e.ts < open.ts) { ++r_.diagnostics["json_negative_duration"]; b.ts = open.ts; }
+            if (e.ts < open.ts) { countDiagnostic(r_.diagnostics, Diag::JsonNegativeDuration); b.ts = open.ts; }
             complete(b, open.cat, open.ts, std::max(open.ts, e.ts));
             return;
         }
         case 'i':
         case 'I':
         case 'R': {
-            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
             Pending& p = lane({LaneKind::Nvtx, static_cast<uint8_t>(Cat::Annotation), pid, tid});
             p.instants.time_ns.push_back(e.ts);
@@ -218,7 +220,7 @@ void Builder::add(Event& e) {
             return;
         }
         case 'C': {
-            if (!e.hasTs) { ++r_.diagnostics["json_event_without_ts"]; return; }
+            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
             const int64_t pid = idOf(e.pidText, e.pid);
             for (const auto& [series, value] : e.counterValues) {
                 auto [it, inserted] = counters_.try_emplace({pid, std::string(e.name), std::string(series)}, r_.counters.size());
@@ -245,18 +247,18 @@ void Builder::add(Event& e) {
         case 't':
         case 'f':
             if (e.cat == "fwdbwd") {
-                if (e.ph == 's') ++r_.diagnostics["json_fwdbwd_flows_not_shown"];  // one per flow
-            } else if (e.cat != "ac2g") ++r_.diagnostics["json_flow_ignored"];  // ac2g: correlation is in args
+                if (e.ph == 's') countDiagnostic(r_.diagnostics, Diag::JsonFwdbwdFlowsNotShown);  // one per flow
+            } else if (e.cat != "ac2g") countDiagnostic(r_.diagnostics, Diag::JsonFlowIgnored);  // ac2g: correlation is in args
             return;
         default:
-            ++r_.diagnostics[std::string("json_unsupported_phase:") + (e.ph ? std::string(1, e.ph) : "")];
+            countDiagnostic(r_.diagnostics, Diag::JsonUnsupportedPhase, {std::string_view(&e.ph, e.ph ? 1 : 0)});
             return;
     }
 }
 
 void Builder::finish() {
     for (auto& [key, stack] : stacks_)
-        if (!stack.empty()) r_.diagnostics["json_unmatched_begin"] += stack.size();
+        if (!stack.empty()) countDiagnostic(r_.diagnostics, Diag::JsonUnmatchedBegin, stack.size());
 
     // Kineto puts GPU work under pid = device; the model files it under the process whose
     // CUDA calls launched it (correlation ids are per process): the process with most calls.

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "model/DiagnosticKinds.h"
 #include "importers/kineto/BlockReader.h"
 #include "importers/kineto/JsonEventStream.h"
 #include "importers/kineto/KinetoBuilder.h"
@@ -138,7 +139,7 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
             for (auto element : doc.get_array()) {
                 od::value ev = element.value();
                 if (ev.type() != od::json_type::object) {
-                    ++report->diagnostics["json_event_not_an_object"];
+                    countDiagnostic(report->diagnostics, Diag::JsonEventNotAnObject);
                     continue;
                 }
                 Event e;

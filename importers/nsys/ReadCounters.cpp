@@ -30,7 +30,7 @@ std::optional<ImportError> readGpuMetrics(ImportContext& ctx) {
     auto sql = selectByName(ctx.db, "GPU_METRICS", {"timestamp", "typeId", "metricId", "value"},
                             {"timestamp", "typeId", "metricId", "value"}, &missing);
     if (!sql) {
-        ctx.report.diagnostics["GPU_METRICS_lacks_" + missing] += 1;
+        countDiagnostic(ctx.report.diagnostics, Diag::TableLacksColumn, {"GPU_METRICS", missing});
         return std::nullopt;
     }
     SqliteStmt stmt(ctx.db, *sql);
@@ -75,7 +75,7 @@ std::optional<ImportError> readMemoryUsage(ImportContext& ctx) {
     while (stmt.step()) {
         const int64_t op = stmt.i64(4);
         if (op != 0 && op != 1) {
-            ctx.report.diagnostics["memory_usage_unknown_operation"] += 1;
+            countDiagnostic(ctx.report.diagnostics, Diag::MemoryUsageUnknownOperation);
             continue;
         }
         if (!validTime(ctx.report.diagnostics, stmt.i64(0))) continue;

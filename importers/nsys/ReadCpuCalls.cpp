@@ -10,7 +10,7 @@ enum Col { Start, End, Tid, NameId, Correlation, EventClass };
 constexpr int64_t kOsRuntimeCall = 27;
 
 std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& table, LaneKind lane,
-                                     EventKind kind, const char* what) {
+                                     EventKind kind, Diag withoutEnd) {
     const ReportBuilder& builder = ctx.builder;
     return scanEventTable(ctx, table, {"start", "end", "globalTid", "nameId", "correlationId", "eventClass"},
                           {"start", "end", "globalTid", "nameId"},
@@ -24,7 +24,7 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
                                   in.payload.push_back(kNoPayload);
                                   return;
                               }
-                              if (!validInterval(chunk, row, Start, End, what)) return;
+                              if (!validInterval(chunk, row, Start, End, withoutEnd)) return;
                               const uint32_t payload = kind == EventKind::CudaApiCall
                                                            ? static_cast<uint32_t>(row.i64(Correlation))
                                                            : kNoPayload;
@@ -37,9 +37,9 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
 
 std::optional<ImportError> readCpuCalls(ImportContext& ctx) {
     for (const char* table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"})
-        if (auto error = readCalls(ctx, table, LaneKind::CudaApi, EventKind::CudaApiCall, "cuda_api"))
+        if (auto error = readCalls(ctx, table, LaneKind::CudaApi, EventKind::CudaApiCall, Diag::CudaApiWithoutEnd))
             return error;
-    return readCalls(ctx, "OSRT_API", LaneKind::OsRuntime, EventKind::OsRuntimeCall, "osrt");
+    return readCalls(ctx, "OSRT_API", LaneKind::OsRuntime, EventKind::OsRuntimeCall, Diag::OsrtWithoutEnd);
 }
 
 }  // namespace lanescope::nsys

@@ -33,7 +33,7 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
               "registersPerThread", "staticSharedMemory", "dynamicSharedMemory",
               "localMemoryPerThread", "launchType"}),
         {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
-            if (!validInterval(chunk, row, Start, End, "kernel")) return;
+            if (!validInterval(chunk, row, Start, End, Diag::KernelWithoutEnd)) return;
             KernelConfig k;
             for (int i = 0; i < 3; ++i) {
                 k.grid[i] = clampU32(row.i64(GridX + i));
@@ -58,12 +58,12 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
         ctx, "CUPTI_ACTIVITY_KIND_MEMCPY", with({"bytes", "copyKind", "srcKind", "dstKind"}),
         {"start", "end", "deviceId", "streamId", "copyKind"},
         [&](const SqliteStmt& row, EventChunk& chunk) {
-            if (!validInterval(chunk, row, Start, End, "memcpy")) return;
+            if (!validInterval(chunk, row, Start, End, Diag::MemcpyWithoutEnd)) return;
             MemcpyInfo m;
             m.bytes = static_cast<uint64_t>(std::max<int64_t>(0, row.i64(Bytes)));
             const int64_t copyKind = row.i64(CopyKindCol);
             if (copyKind < 0 || copyKind > static_cast<int64_t>(CopyKind::UvmDtoD))
-                chunk.diagnostics["memcpy_unknown_copy_kind"] += 1;
+                countDiagnostic(chunk.diagnostics, Diag::MemcpyUnknownCopyKind);
             m.copy_kind = static_cast<CopyKind>(copyKind >= 0 && copyKind <= 13 ? copyKind : 0);
             auto memKind = [](int64_t v) {
                 return static_cast<MemKind>(v >= 0 && v <= 7 ? v : 7);
@@ -83,7 +83,7 @@ std::optional<ImportError> readMemset(ImportContext& ctx) {
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_MEMSET", with({"bytes", "value", "memKind"}),
         {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
-            if (!validInterval(chunk, row, Start, End, "memset")) return;
+            if (!validInterval(chunk, row, Start, End, Diag::MemsetWithoutEnd)) return;
             MemsetInfo m;
             m.bytes = static_cast<uint64_t>(std::max<int64_t>(0, row.i64(Bytes)));
             m.value = static_cast<uint32_t>(row.i64(Value));
@@ -104,7 +104,7 @@ std::optional<ImportError> readSync(ImportContext& ctx) {
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType"}), {"start", "end", "deviceId"},
         [&](const SqliteStmt& row, EventChunk& chunk) {
-            if (!validInterval(chunk, row, Start, End, "sync")) return;
+            if (!validInterval(chunk, row, Start, End, Diag::SyncWithoutEnd)) return;
             const int64_t type = row.i64(SyncType);
             SyncInfo s;
             s.sync_type = static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);

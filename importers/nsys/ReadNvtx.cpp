@@ -29,7 +29,7 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             if (type == kCategory || type == kThreadName) return;
             const bool range = type == kPushPop || type == kStartEnd;
             if (!range && type != kMark) {
-                chunk.diagnostics["nvtx_unsupported_event_type"] += 1;
+                countDiagnostic(chunk.diagnostics, Diag::NvtxUnsupportedEventType);
                 return;
             }
             NvtxInfo info;
@@ -50,13 +50,13 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             }
             // Each column is read once: this loop runs millions of times.
             if (row.isNull(End)) {
-                chunk.diagnostics["nvtx_range_without_end"] += 1;
+                countDiagnostic(chunk.diagnostics, Diag::NvtxRangeWithoutEnd);
                 return;
             }
             const int64_t end = row.i64(End);
             if (!validTime(chunk, end)) return;
             if (end < start) {
-                chunk.diagnostics["negative_duration"] += 1;
+                countDiagnostic(chunk.diagnostics, Diag::NegativeDuration);
                 return;
             }
             pushInterval(chunk, key, start, end, name(), EventKind::NvtxRange, chunk.nvtxRow(info));

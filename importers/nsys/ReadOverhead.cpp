@@ -15,7 +15,7 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
     auto sql = selectByName(ctx.db, table, {"start", "end", "globalTid", "nameId"}, {"start", "end", "nameId"},
                             &missing);
     if (!sql) {
-        ctx.report.diagnostics[table + "_lacks_" + missing] += 1;
+        countDiagnostic(ctx.report.diagnostics, Diag::TableLacksColumn, {table, missing});
         return std::nullopt;
     }
     Report& report = ctx.report;
@@ -27,11 +27,11 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
     SqliteStmt stmt(ctx.db, *sql);
     while (stmt.step()) {
         if (stmt.isNull(0) || stmt.isNull(1)) {
-            report.diagnostics["profiler_overhead_without_end"] += 1;
+            countDiagnostic(report.diagnostics, Diag::ProfilerOverheadWithoutEnd);
             continue;
         }
         if (stmt.i64(1) < stmt.i64(0)) {
-            report.diagnostics["negative_duration"] += 1;
+            countDiagnostic(report.diagnostics, Diag::NegativeDuration);
             continue;
         }
         OverheadRange o;
@@ -43,7 +43,7 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
         }
         o.name_id = ctx.builder.string(stmt.i64(3));
         if (o.name_id == UINT32_MAX) {
-            report.diagnostics["string_id_missing"] += 1;
+            countDiagnostic(report.diagnostics, Diag::StringIdMissing);
             o.name_id = report.strings.intern("[unknown name]");
         }
         ranges.push_back(o);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <tuple>
 
+#include "model/DiagnosticKinds.h"
 
 namespace lanescope::nsys {
 namespace {
@@ -255,7 +256,7 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
             if (in.payload[i] != kNoPayload) in.payload[i] = nvtxToGlobal[in.payload[i]];
         }
     }
-    for (const auto& [name, count] : chunk.diagnostics) report_.diagnostics[name] += count;
+    mergeDiagnostics(report_.diagnostics, chunk.diagnostics);
 }
 
 void ReportBuilder::merge(std::vector<EventChunk>& chunks) {

@@ -4,6 +4,7 @@
 
 #include "importers/nsys/ChunkedScan.h"
 #include "importers/nsys/TableReaders.h"
+#include "model/DiagnosticKinds.h"
 
 namespace lanescope::nsys {
 
@@ -18,7 +19,7 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
     std::string missing;
     auto sql = selectByName(ctx.db, table, wanted, required, &missing);
     if (!sql) {
-        ctx.report.diagnostics[table + "_lacks_" + missing] += 1;
+        countDiagnostic(ctx.report.diagnostics, Diag::TableLacksColumn, {table, missing});
         return std::nullopt;
     }
     std::vector<EventChunk> chunks;
@@ -38,23 +39,23 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
 inline bool validTime(Diagnostics& diagnostics, int64_t t) {
     constexpr int64_t kLimit = int64_t{1} << 62;
     if (t > -kLimit && t < kLimit) return true;
-    diagnostics["timestamp_out_of_range"] += 1;
+    countDiagnostic(diagnostics, Diag::TimestampOutOfRange);
     return false;
 }
 inline bool validTime(EventChunk& chunk, int64_t t) { return validTime(chunk.diagnostics, t); }
 
 // True when the row's start and end are present, within range and ordered; otherwise counts
-// `<what>_without_end`, `timestamp_out_of_range` or `negative_duration` and the row is to be
-// skipped.
+// `withoutEnd` (kernel_without_end, ...), `timestamp_out_of_range` or `negative_duration` and
+// the row is to be skipped.
 inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol, int endCol,
-                          const char* what) {
+                          Diag withoutEnd) {
     if (row.isNull(startCol) || row.isNull(endCol)) {
-        chunk.diagnostics[std::string(what) + "_without_end"] += 1;
+        countDiagnostic(chunk.diagnostics, withoutEnd);
         return false;
     }
     if (!validTime(chunk, row.i64(startCol)) || !validTime(chunk, row.i64(endCol))) return false;
     if (row.i64(endCol) < row.i64(startCol)) {
-        chunk.diagnostics["negative_duration"] += 1;
+        countDiagnostic(chunk.diagnostics, Diag::NegativeDuration);
         return false;
     }
     return true;
@@ -75,7 +76,7 @@ inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, i
 inline uint32_t nameOf(const ReportBuilder& builder, EventChunk& chunk, int64_t nsysId) {
     const uint32_t id = builder.string(nsysId);
     if (id != UINT32_MAX) return id;
-    chunk.diagnostics["string_id_missing"] += 1;
+    countDiagnostic(chunk.diagnostics, Diag::StringIdMissing);
     return chunk.localString("[unknown name]");
 }
 

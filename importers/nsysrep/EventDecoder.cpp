@@ -4,6 +4,7 @@
 
 #include "importers/nsys/TableScan.h"
 #include "importers/nsysrep/ProtoReader.h"
+#include "model/DiagnosticKinds.h"
 
 namespace lanescope::nsysrep {
 namespace {
@@ -59,20 +60,20 @@ void readFields(std::string_view message, uint64_t offset, Fields& out, EventChu
             out.sub_number = f.number;
             out.sub = f.bytes;
         } else if (f.number >= 128) {
-            ++chunk.diagnostics["nsys_rep_unknown_field"];
+            countDiagnostic(chunk.diagnostics, Diag::NsysRepUnknownField);
         }  // 32 to 127: fields this reader does not map (new ones appear in every version)
     }
 }
 
-bool validSpan(EventChunk& chunk, const Fields& p, uint32_t startField, uint32_t endField, const char* what) {
+bool validSpan(EventChunk& chunk, const Fields& p, uint32_t startField, uint32_t endField, Diag withoutEnd) {
     if (!p.has(startField) || !p.has(endField)) {
-        chunk.diagnostics[std::string(what) + "_without_end"] += 1;
+        countDiagnostic(chunk.diagnostics, withoutEnd);
         return false;
     }
     const int64_t start = p.i64(startField), end = p.i64(endField);
     if (!nsys::validTime(chunk, start) || !nsys::validTime(chunk, end)) return false;
     if (end < start) {
-        chunk.diagnostics["negative_duration"] += 1;
+        countDiagnostic(chunk.diagnostics, Diag::NegativeDuration);
         return false;
     }
     return true;
@@ -133,7 +134,7 @@ public:
             default:
                 break;
         }
-        ++chunk_->diagnostics["nsys_rep_unknown_event_type"];
+        countDiagnostic(chunk_->diagnostics, Diag::NsysRepUnknownEventType);
     }
 
 private:
@@ -147,12 +148,12 @@ private:
             case kMemcpy: chunk_ = &chunks_.memcpy; return memcpy(p, lane, correlation, offset);
             case kMemset: chunk_ = &chunks_.memset; return memset(p, lane, correlation, offset);
             case kSyncClass: chunk_ = &chunks_.sync; return sync(p, lane, correlation, offset);
-            default: ++chunk_->diagnostics["nsys_rep_unknown_event_type"];
+            default: countDiagnostic(chunk_->diagnostics, Diag::NsysRepUnknownEventType);
         }
     }
 
     void kernel(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
-        if (!validSpan(*chunk_, p, 1, 2, "kernel")) return;
+        if (!validSpan(*chunk_, p, 1, 2, Diag::KernelWithoutEnd)) return;
         Fields k;
         readFields(p.bytes(101), offset, k, *chunk_);
         KernelConfig c;
@@ -178,12 +179,12 @@ private:
     }
 
     void memcpy(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
-        if (!validSpan(*chunk_, p, 1, 2, "memcpy")) return;
+        if (!validSpan(*chunk_, p, 1, 2, Diag::MemcpyWithoutEnd)) return;
         Fields m;
         readFields(p.bytes(102), offset, m, *chunk_);
         MemcpyInfo info;
         info.bytes = m.value(1);
-        if (m.value(2) > static_cast<uint64_t>(CopyKind::UvmDtoD)) chunk_->diagnostics["memcpy_unknown_copy_kind"] += 1;
+        if (m.value(2) > static_cast<uint64_t>(CopyKind::UvmDtoD)) countDiagnostic(chunk_->diagnostics, Diag::MemcpyUnknownCopyKind);
         info.copy_kind = static_cast<CopyKind>(m.value(2) <= 13 ? m.value(2) : 0);
         info.src_kind = memKind(m, 4);
         info.dst_kind = memKind(m, 5);
@@ -195,7 +196,7 @@ private:
     }
 
     void memset(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
-        if (!validSpan(*chunk_, p, 1, 2, "memset")) return;
+        if (!validSpan(*chunk_, p, 1, 2, Diag::MemsetWithoutEnd)) return;
         Fields m;
         readFields(p.bytes(103), offset, m, *chunk_);
         MemsetInfo info;
@@ -211,7 +212,7 @@ private:
     void sync(const Fields& p, LaneKey lane, uint32_t correlation, uint64_t offset) {
         static const char* const labels[] = {"Unknown sync", "Event sync", "Stream wait sync", "Stream sync",
                                              "Context sync"};
-        if (!validSpan(*chunk_, p, 1, 2, "sync")) return;
+        if (!validSpan(*chunk_, p, 1, 2, Diag::SyncWithoutEnd)) return;
         Fields s;
         readFields(p.bytes(105), offset, s, *chunk_);
         const uint64_t type = s.value(quirks_.sync_type_field);
@@ -235,12 +236,12 @@ private:
             case kRuntime:
             case kDriver:
             case kRuntimeWithBacktrace:
-                if (!validSpan(*chunk_, p, 1, 2, "cuda_api")) return;
+                if (!validSpan(*chunk_, p, 1, 2, Diag::CudaApiWithoutEnd)) return;
                 nsys::pushInterval(*chunk_, {LaneKind::CudaApi, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
                                    EventKind::CudaApiCall, static_cast<uint32_t>(p.value(3)));
                 return;
             case kOsRuntime:
-                if (!validSpan(*chunk_, p, 1, 2, "osrt")) return;
+                if (!validSpan(*chunk_, p, 1, 2, Diag::OsrtWithoutEnd)) return;
                 nsys::pushInterval(*chunk_, {LaneKind::OsRuntime, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
                                    EventKind::OsRuntimeCall, kNoPayload);
                 return;
@@ -255,11 +256,11 @@ private:
             }
             case kOverhead: {
                 if (!p.has(1) || !p.has(2)) {
-                    chunk_->diagnostics["profiler_overhead_without_end"] += 1;
+                    countDiagnostic(chunk_->diagnostics, Diag::ProfilerOverheadWithoutEnd);
                     return;
                 }
                 if (p.i64(2) < p.i64(1)) {
-                    chunk_->diagnostics["negative_duration"] += 1;
+                    countDiagnostic(chunk_->diagnostics, Diag::NegativeDuration);
                     return;
                 }
                 OverheadRange o;
@@ -306,13 +307,13 @@ private:
             return;
         }
         if (!p.has(10)) {
-            chunk_->diagnostics["nvtx_range_without_end"] += 1;
+            countDiagnostic(chunk_->diagnostics, Diag::NvtxRangeWithoutEnd);
             return;
         }
         const int64_t end = p.i64(10);
         if (!nsys::validTime(*chunk_, end)) return;
         if (end < start) {
-            chunk_->diagnostics["negative_duration"] += 1;
+            countDiagnostic(chunk_->diagnostics, Diag::NegativeDuration);
             return;
         }
         nsys::pushInterval(*chunk_, key, start, end, text(), EventKind::NvtxRange, chunk_->nvtxRow(info));
@@ -332,7 +333,7 @@ private:
         readFields(payload, offset, p, *chunk_);
         const uint64_t op = p.value(10);
         if (op != 0 && op != 1) {
-            chunk_->diagnostics["memory_usage_unknown_operation"] += 1;
+            countDiagnostic(chunk_->diagnostics, Diag::MemoryUsageUnknownOperation);
             return;
         }
         if (!nsys::validTime(*chunk_, p.i64(1))) return;

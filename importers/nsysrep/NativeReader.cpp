@@ -15,6 +15,7 @@
 #include "importers/nsysrep/ProtoReader.h"
 #include "importers/nsysrep/RepFile.h"
 #include "importers/nsysrep/SessionClock.h"
+#include "model/DiagnosticKinds.h"
 
 namespace lanescope::nsysrep {
 namespace {
@@ -133,7 +134,7 @@ void buildGpuMetrics(const RepLayout& layout, const std::vector<GenericEvent>& s
             if (!nsys::validTime(report.diagnostics, e.time_ns)) continue;
             const Field& field = type->second[i];
             if (field.size > 8 || field.offset > e.record.size() || field.size > e.record.size() - field.offset) {
-                report.diagnostics["nsys_rep_gpu_metric_outside_record"] += 1;
+                countDiagnostic(report.diagnostics, Diag::NsysRepGpuMetricOutsideRecord);
                 continue;
             }
             uint64_t value = 0;
@@ -231,7 +232,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     meta.source_path = path.string();
     meta.start_utc_ns = sessionStartUtc(layout.summary).value_or(0);
     const VersionQuirks quirks = quirksFor(layout.nsys_version);
-    if (!quirks.verified) report->diagnostics["nsys_rep_version_unverified"] += 1;
+    if (!quirks.verified) countDiagnostic(report->diagnostics, Diag::NsysRepVersionUnverified);
 
     nsys::ReportBuilder builder(*report);
     try {
@@ -314,7 +315,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     builder.complete();
     uint64_t decoded = 0;
     for (const BlockExtras& e : extras) decoded += e.events;
-    if (decoded != totalEvents(layout)) report->diagnostics["nsys_rep_event_count_mismatch"] += 1;
+    if (decoded != totalEvents(layout)) countDiagnostic(report->diagnostics, Diag::NsysRepEventCountMismatch);
     return ImportResult(std::move(report));
 }
 

@@ -52,6 +52,7 @@
 
 #include "importers/ProtoVarint.h"
 #include "importers/perfetto/PerfettoSliceDetails.h"
+#include "model/DiagnosticKinds.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
 namespace lanescope {
@@ -182,12 +183,12 @@ public:
     void packet(const pb::TracePacket& p) {
         if (p.has_compressed_packets()) {
             if (p.compressed_packets().size() < (size_t{1} << 30)) compressed(p.compressed_packets());
-            else ++r_.diagnostics["perfetto_compressed_packets_damaged"];
+            else countDiagnostic(r_.diagnostics, Diag::PerfettoCompressedPacketsDamaged);
         }
-        if (p.has_zstd_compressed_packets()) ++r_.diagnostics["perfetto_zstd_packets_unsupported"];
+        if (p.has_zstd_compressed_packets()) countDiagnostic(r_.diagnostics, Diag::PerfettoZstdPacketsUnsupported);
         Sequence& seq = sequences_[p.trusted_packet_sequence_id()];
         if (p.previous_packet_dropped() && seenSequence(p.trusted_packet_sequence_id())) {
-            ++r_.diagnostics["perfetto_packets_dropped"];
+            countDiagnostic(r_.diagnostics, Diag::PerfettoPacketsDropped);
             seq.valid = false;
         }
         if ((p.sequence_flags() & pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED) || p.incremental_state_cleared()) {
@@ -195,7 +196,7 @@ public:
             seq.valid = true;
         }
         if ((p.sequence_flags() & pb::TracePacket::SEQ_NEEDS_INCREMENTAL_STATE) && !seq.valid) {
-            ++r_.diagnostics["perfetto_packet_without_incremental_state"];
+            countDiagnostic(r_.diagnostics, Diag::PerfettoPacketWithoutIncrementalState);
             return;
         }
         if (p.has_trace_packet_defaults() && p.trace_packet_defaults().has_track_event_defaults()) {
@@ -223,7 +224,7 @@ public:
     void compressed(const std::string& deflated) {
         std::string inflated;
         if (!inflateAll(deflated, inflated)) {
-            ++r_.diagnostics["perfetto_compressed_packets_damaged"];
+            countDiagnostic(r_.diagnostics, Diag::PerfettoCompressedPacketsDamaged);
             return;
         }
         google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(inflated.data()),
@@ -234,7 +235,7 @@ public:
             uint32_t length = 0;
             if (in.ReadTag() != 0x0A || !in.ReadVarint32(&length) || !in.ReadString(&bytes, static_cast<int>(length)) ||
                 !inner.ParseFromString(bytes)) {
-                ++r_.diagnostics["perfetto_compressed_packets_damaged"];
+                countDiagnostic(r_.diagnostics, Diag::PerfettoCompressedPacketsDamaged);
                 return;
             }
             packet(inner);
@@ -294,7 +295,7 @@ private:
         // As in the nsys importer: a time 2^62 ns (146 years) or more from zero is skipped, so
         // that the difference of any two times kept fits in int64.
         if (p.timestamp() >= (uint64_t{1} << 62)) {
-            ++r_.diagnostics["timestamp_out_of_range"];
+            countDiagnostic(r_.diagnostics, Diag::TimestampOutOfRange);
             return;
         }
         const auto ts = static_cast<int64_t>(p.timestamp());
@@ -306,7 +307,7 @@ private:
             if (e.has_name_iid()) {
                 auto it = seq.names.find(e.name_iid());
                 if (it != seq.names.end()) return it->second;
-                ++r_.diagnostics["perfetto_interned_name_missing"];
+                countDiagnostic(r_.diagnostics, Diag::PerfettoInternedNameMissing);
             }
             return 0;
         };
@@ -320,12 +321,12 @@ private:
             case pb::TrackEvent::TYPE_SLICE_END: {
                 Track& t = track(uuid);
                 if (t.stack.empty()) {
-                    ++r_.diagnostics["perfetto_unmatched_end"];
+                    countDiagnostic(r_.diagnostics, Diag::PerfettoUnmatchedEnd);
                     break;
                 }
                 const OpenSlice open = t.stack.back();
                 t.stack.pop_back();
-                if (ts < open.start) ++r_.diagnostics["perfetto_negative_duration"];
+                if (ts < open.start) countDiagnostic(r_.diagnostics, Diag::PerfettoNegativeDuration);
                 t.events.start_ns.push_back(open.start);
                 t.events.end_ns.push_back(std::max(ts, open.start));
                 t.events.name_id.push_back(open.name);
@@ -345,16 +346,17 @@ private:
                 sample(uuid, ts, e.has_double_counter_value() ? e.double_counter_value()
                                                               : static_cast<double>(e.counter_value()));
                 break;
-            default: ++r_.diagnostics["perfetto_untyped_event_ignored"]; break;
+            default: countDiagnostic(r_.diagnostics, Diag::PerfettoUntypedEventIgnored); break;
         }
         if (e.debug_annotations_size() > 0 && !(e.type() == pb::TrackEvent::TYPE_SLICE_BEGIN && kind))
-            r_.diagnostics["perfetto_debug_annotations_ignored"] += static_cast<uint64_t>(e.debug_annotations_size());
+            countDiagnostic(r_.diagnostics, Diag::PerfettoDebugAnnotationsIgnored,
+                            static_cast<uint64_t>(e.debug_annotations_size()));
         const auto& extra = e.extra_counter_track_uuids_size() > 0
                                 ? std::vector<uint64_t>(e.extra_counter_track_uuids().begin(), e.extra_counter_track_uuids().end())
                                 : seq.extraCounterTracks;
         for (int i = 0; i < e.extra_counter_values_size(); ++i) {
             if (static_cast<size_t>(i) < extra.size()) sample(extra[i], ts, static_cast<double>(e.extra_counter_values(i)));
-            else ++r_.diagnostics["perfetto_extra_counter_without_track"];
+            else countDiagnostic(r_.diagnostics, Diag::PerfettoExtraCounterWithoutTrack);
         }
         const auto& extraD = e.extra_double_counter_track_uuids_size() > 0
                                  ? std::vector<uint64_t>(e.extra_double_counter_track_uuids().begin(),
@@ -362,7 +364,7 @@ private:
                                  : seq.extraDoubleCounterTracks;
         for (int i = 0; i < e.extra_double_counter_values_size(); ++i) {
             if (static_cast<size_t>(i) < extraD.size()) sample(extraD[i], ts, e.extra_double_counter_values(i));
-            else ++r_.diagnostics["perfetto_extra_counter_without_track"];
+            else countDiagnostic(r_.diagnostics, Diag::PerfettoExtraCounterWithoutTrack);
         }
     }
 
@@ -527,7 +529,7 @@ void Builder::finish() {
     bool usedNvtx = false;
     for (size_t i = 0; i < tracks_.size(); ++i) {
         Track& t = tracks_[i];
-        if (!t.stack.empty()) r_.diagnostics["perfetto_unterminated_slice"] += t.stack.size();
+        if (!t.stack.empty()) countDiagnostic(r_.diagnostics, Diag::PerfettoUnterminatedSlice, t.stack.size());
         int32_t thread, process, gpu;
         size_t parentIndex;
         owner(i, thread, process, gpu, parentIndex);
@@ -541,7 +543,7 @@ void Builder::finish() {
                 for (size_t e = 0; e < t.events.size(); ++e) {
                     if (perfetto_format::laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
                         continue;
-                    ++r_.diagnostics["perfetto_kind_mixed_on_track"];
+                    countDiagnostic(r_.diagnostics, Diag::PerfettoKindMixedOnTrack);
                     t.events.kind[e] = EventKind::NvtxRange;
                     t.events.payload[e] = kNoPayload;
                 }
@@ -675,7 +677,7 @@ ImportResult PerfettoImporter::import(const std::filesystem::path& path, const I
                 if (packets == 0)
                     return fail(ImportError::Kind::Corrupt, path,
                                 "not a Perfetto trace: first packet runs past the end of the file");
-                ++report->diagnostics["perfetto_truncated_packet"];
+                countDiagnostic(report->diagnostics, Diag::PerfettoTruncatedPacket);
                 done = true;
                 break;
             }

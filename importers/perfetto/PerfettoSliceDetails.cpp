@@ -1,5 +1,7 @@
 #include "importers/perfetto/PerfettoSliceDetails.h"
 
+#include "model/DiagnosticKinds.h"
+
 #include <limits>
 
 namespace lanescope {
@@ -23,7 +25,7 @@ template <typename T>
 T SliceDetailsReader::number(const SliceFields& f, Key key) {
     const uint64_t v = f.uint(key).value_or(0);
     if (v <= std::numeric_limits<T>::max()) return static_cast<T>(v);
-    ++r_.diagnostics["perfetto_annotation_invalid"];
+    countDiagnostic(r_.diagnostics, Diag::PerfettoAnnotationInvalid);
     return std::numeric_limits<T>::max();
 }
 
@@ -31,12 +33,12 @@ uint8_t SliceDetailsReader::enumValue(const SliceFields& f, Key key, uint8_t cou
     const std::optional<uint64_t> v = f.uint(key);
     if (!v) return fallback;
     if (*v < count) return static_cast<uint8_t>(*v);
-    ++r_.diagnostics["perfetto_annotation_invalid"];
+    countDiagnostic(r_.diagnostics, Diag::PerfettoAnnotationInvalid);
     return fallback;
 }
 
 uint32_t SliceDetailsReader::payload(EventKind kind, const SliceFields& f) {
-    if (f.wrongTypes() > 0) r_.diagnostics["perfetto_annotation_invalid"] += f.wrongTypes();
+    if (f.wrongTypes() > 0) countDiagnostic(r_.diagnostics, Diag::PerfettoAnnotationInvalid, f.wrongTypes());
     auto row = [](const auto& table) { return static_cast<uint32_t>(table.size() - 1); };
     switch (kind) {
         case EventKind::OsRuntimeCall:

@@ -4,6 +4,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "TestPaths.h"
@@ -232,4 +233,66 @@ TEST_CASE("lanescope-cli reads .nsys-rep natively and says so; --reader nsys ask
     const auto bad = cli("info " + rep + " --reader fast");
     CHECK(bad.status == 1);
     CHECK(bad.err.find("--reader wants native or nsys") != std::string::npos);
+}
+
+namespace {
+
+// A copy of the PyTorch trace with two damaged events first: an end with no begin (json
+// unmatched end) and an event without a time.
+std::filesystem::path damagedKinetoCopy() {
+    std::string text = readFile(dataFile("kineto/train_1gpu_rank0.pt.trace.json"));
+    const std::string events = "\"traceEvents\": [";
+    const size_t at = text.find(events);
+    REQUIRE(at != std::string::npos);
+    text.insert(at + events.size(), R"({"ph": "E", "pid": 1, "tid": 1, "ts": 5}, {"ph": "X", "pid": 1, "tid": 1, "dur": 2},)");
+    const auto path = tempDir("cli-diagnostics") / "damaged.pt.trace.json";
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("lanescope-cli info explains each diagnostic: severity and explanation in the table and in JSON") {
+    const auto trace = quoted(dataFile("kineto/train_1gpu_rank0.pt.trace.json"));
+    const auto json = cli("info " + trace + " --format json");
+    REQUIRE(json.status == 0);
+    // The contract stays: name -> count.
+    CHECK(json.out.find("\"diagnostics\": {\n    \"json_fwdbwd_flows_not_shown\": ") != std::string::npos);
+    CHECK(json.out.find("\"json_unknown_category:Trace\": 1") != std::string::npos);
+    // And each is explained, its variable part filled in.
+    CHECK(json.out.find("\"diagnostic_details\": [") != std::string::npos);
+    CHECK(json.out.find("\"name\": \"json_unknown_category:Trace\",\n      \"count\": 1,\n      \"severity\": \"info\",\n"
+                        "      \"explanation\": \"Events of the category Trace, which Lanescope does not know") !=
+          std::string::npos);
+    CHECK(json.out.find("\"name\": \"json_fwdbwd_flows_not_shown\"") != std::string::npos);
+
+    const auto damaged = quoted(damagedKinetoCopy());
+    const auto table = cli("info " + damaged);
+    REQUIRE(table.status == 0);
+    // Most severe first, with count, severity and the explanation.
+    const size_t header = table.out.find("diagnostic                   ");
+    REQUIRE(header != std::string::npos);
+    CHECK(table.out.find("count  severity  explanation", header) != std::string::npos);
+    const size_t end = table.out.find("json_unmatched_end ", header);
+    const size_t ts = table.out.find("json_event_without_ts ", header);
+    const size_t trace_ = table.out.find("json_unknown_category:Trace ", header);
+    REQUIRE(end != std::string::npos);
+    REQUIRE(ts != std::string::npos);
+    REQUIRE(trace_ != std::string::npos);
+    CHECK(ts < trace_);
+    CHECK(end < trace_);
+    const std::string endLine = table.out.substr(end, table.out.find('\n', end) - end);
+    CHECK(endLine.find(" 1  warning   End events (ph E) with no begin on their thread; they are skipped.") !=
+          std::string::npos);
+    CHECK(table.out.find("info      Events of the category Trace, which Lanescope does not know") != std::string::npos);
+
+    const auto damagedJson = cli("info " + damaged + " --format json");
+    CHECK(damagedJson.out.find("\"json_unmatched_end\": 1") != std::string::npos);
+    CHECK(damagedJson.out.find("\"severity\": \"warning\"") != std::string::npos);
+
+    // A report with none says so.
+    const auto clean = cli("info " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")));
+    CHECK(clean.out.find("no diagnostics") != std::string::npos);
+    const auto cleanJson = cli("info " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --format json");
+    CHECK(cleanJson.out.find("\"diagnostics\": {},\n  \"diagnostic_details\": [],") != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // Runs the real lanescope-cli on every file of the damaged corpus (DamagedCorpus.h): each must
 // end by itself within the limit with exit 0 (valid JSON, the diagnostics the case names) or
 // exit 2 (exactly one line naming the file), never a signal, a hang or another exit code.
+// Every diagnostic they raise is one model/DiagnosticKinds declares.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include "CliProcess.h"
 #include "DamagedCorpus.h"
 #include "TestPaths.h"
+#include "model/DiagnosticKinds.h"
 
 using namespace lanescope::test;
 
@@ -56,7 +58,9 @@ TEST_CASE("every damaged file ends in exit 0 or in exit 2 with one line naming i
         return originalCounts[original];
     };
 
-    int opened = 0, refused = 0;
+    int opened = 0, refused = 0, explained = 0;
+    const std::string undeclared = lanescope::describeDiagnostic("").explanation;
+    REQUIRE(!lanescope::describeDiagnostic("").declared());
     std::pair<double, std::string> slowest = {0, ""};
     for (const DamagedCase& c : cases) {
         const CliRun run = runCli({"info", c.file.string(), "--format", "json"}, kLimit, env);
@@ -79,9 +83,13 @@ TEST_CASE("every damaged file ends in exit 0 or in exit 2 with one line naming i
             CHECK(run.out.find("\"counts\": {") != std::string::npos);
             CHECK(c.expect != Expect::Refused);
             if (!c.diagnostic.empty()) CHECK(run.out.find('"' + c.diagnostic + '"') != std::string::npos);
+            // Every diagnostic raised is declared: none gets the explanation of an unknown name.
+            CHECK(run.out.find("\"explanation\": \"" + undeclared + '"') == std::string::npos);
+            if (run.out.find("\"diagnostic_details\": [\n") != std::string::npos) ++explained;
             if (!c.sameCountsAs.empty()) CHECK(countsOf(run.out) == countsOfOriginal(c.sameCountsAs));
         }
     }
+    CHECK(explained >= 10);  // damaged files that opened with diagnostics, each explained
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("damaged corpus: %zu cases, %d opened, %d refused, %.1f s (generation included; slowest %s, %.1f s)\n",
                 cases.size(), opened, refused, seconds, slowest.second.c_str(), slowest.first);
