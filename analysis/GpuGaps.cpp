@@ -1,20 +1,20 @@
 #include "analysis/GpuGaps.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <stdexcept>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <queue>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace lanescope {
 namespace {
 
 // PROFILER_OVERHEAD names that nsys's gpu_gaps rule counts as GPU work (gpustats.py).
-constexpr std::string_view kCountedOverhead[] = {"CUDA profiling data flush overhead",
-                                                 "CUDA profiling stop overhead", "CUDA profiling overhead"};
+constexpr std::string_view kCountedOverhead[] = {"CUDA profiling data flush overhead", "CUDA profiling stop overhead",
+                                                 "CUDA profiling overhead"};
 
 // ---------------------------------------------------------------------------------------------
 // Finding the gaps: the holes of the union of one (process, GPU)'s operations.
@@ -161,9 +161,12 @@ public:
             const Lane& lane = report.lanes[l];
             if (lane.process < 0 || static_cast<size_t>(lane.process) >= byProcess_.size()) continue;
             Lanes& p = byProcess_[static_cast<size_t>(lane.process)];
-            if (lane.kind == LaneKind::Nvtx) p.nvtx.push_back(l);
-            else if (lane.kind == LaneKind::CudaApi) p.api.push_back(l);
-            else if (lane.kind == LaneKind::OsRuntime) p.os.push_back(l);
+            if (lane.kind == LaneKind::Nvtx)
+                p.nvtx.push_back(l);
+            else if (lane.kind == LaneKind::CudaApi)
+                p.api.push_back(l);
+            else if (lane.kind == LaneKind::OsRuntime)
+                p.os.push_back(l);
         }
         // OS calls count on the threads that launch GPU work (those making CUDA API calls):
         // a helper thread waiting on a condition variable is idle, not blocking the GPU.
@@ -203,9 +206,7 @@ private:
         return name.empty() ? "Thread " + std::to_string(t.tid) : std::string(name);
     }
 
-    std::string_view nameOf(const Candidate& c) const {
-        return r_.str(r_.lanes[c.lane].events.name_id[c.index]);
-    }
+    std::string_view nameOf(const Candidate& c) const { return r_.str(r_.lanes[c.lane].events.name_id[c.index]); }
 
     bool explainByNvtx(GpuGap& gap, const std::vector<uint32_t>& lanes, int64_t g0, int64_t g1, int64_t mid) {
         std::vector<Candidate>& found = found_;  // per thread: its innermost range covering most of the gap
@@ -327,12 +328,13 @@ private:
 std::vector<GpuGap> findGpuGaps(const Report& report, const GapOptions& options) {
     // Threshold in ns; nsys keeps durations strictly greater.
     const double thresholdNs = std::max(0.0, options.gap_ms) * 1e6;
-    const int64_t threshold = thresholdNs >= 9.2e18 ? std::numeric_limits<int64_t>::max()
-                                                    : static_cast<int64_t>(std::llround(thresholdNs));
+    const int64_t threshold =
+        thresholdNs >= 9.2e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(std::llround(thresholdNs));
 
     std::map<GroupKey, std::vector<const Lane*>> groups;
     for (const Lane& lane : report.lanes)
-        if (lane.kind == LaneKind::GpuStream && lane.events.size() > 0) groups[{lane.process, lane.gpu}].push_back(&lane);
+        if (lane.kind == LaneKind::GpuStream && lane.events.size() > 0)
+            groups[{lane.process, lane.gpu}].push_back(&lane);
 
     std::vector<uint32_t> counted;
     for (std::string_view name : kCountedOverhead)
@@ -406,11 +408,16 @@ StatsTable gpuGapsTable(const Report& report, const std::vector<GpuGap>& gaps) {
 
 const char* gapCauseName(GapCause cause) {
     switch (cause) {
-        case GapCause::DataLoading: return "NVTX range";
-        case GapCause::Synchronization: return "synchronization";
-        case GapCause::BlockingOsCall: return "blocking OS call";
-        case GapCause::LaunchBound: return "launch bound";
-        case GapCause::Unknown: return "unknown";
+        case GapCause::DataLoading:
+            return "NVTX range";
+        case GapCause::Synchronization:
+            return "synchronization";
+        case GapCause::BlockingOsCall:
+            return "blocking OS call";
+        case GapCause::LaunchBound:
+            return "launch bound";
+        case GapCause::Unknown:
+            return "unknown";
     }
     return "unknown";
 }
@@ -419,9 +426,12 @@ GapOptions gapOptionsFrom(const RuleOptions& options) {
     GapOptions gap;
     for (const auto& [key, value] : options.values) {
         char* end = nullptr;
-        if (key == "gap") gap.gap_ms = std::strtod(value.c_str(), &end);
-        else if (key == "rows") gap.rows = std::strtoll(value.c_str(), &end, 10);
-        else throw std::invalid_argument("gpu_gaps takes gap=MS and rows=N");
+        if (key == "gap")
+            gap.gap_ms = std::strtod(value.c_str(), &end);
+        else if (key == "rows")
+            gap.rows = std::strtoll(value.c_str(), &end, 10);
+        else
+            throw std::invalid_argument("gpu_gaps takes gap=MS and rows=N");
         if (!end || *end || value.empty()) throw std::invalid_argument("bad value for " + key + ": " + value);
     }
     if (gap.gap_ms < 0) throw std::invalid_argument("gap must be >= 0");

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "model/Find.h"
-#include "model/Report.h"
 #include "analysis/Rules.h"
 #include "analysis/StatsTable.h"
+#include "model/Find.h"
+#include "model/Report.h"
 #include "model/TimeRange.h"
 
 namespace lanescope {
@@ -52,13 +52,18 @@ namespace lanescope {
 //   4. Launch bound: some thread that makes CUDA API calls spends most of the gap inside
 //      them (its outermost calls, summed), so the GPU waits for launches.
 //   5. Otherwise unknown.
-enum class GapCause { DataLoading /*NVTX range covers the gap*/, Synchronization /*a blocking CUDA call*/,
-                      BlockingOsCall, LaunchBound, Unknown };
+enum class GapCause {
+    DataLoading /*NVTX range covers the gap*/,
+    Synchronization /*a blocking CUDA call*/,
+    BlockingOsCall,
+    LaunchBound,
+    Unknown
+};
 
 struct GpuGap {
     int64_t start_ns = 0, duration_ns = 0;
-    int32_t process = -1;  // index into Report::processes
-    int32_t gpu = -1;      // index into Report::gpus, -1 when the device is unknown
+    int32_t process = -1;     // index into Report::processes
+    int32_t gpu = -1;         // index into Report::gpus, -1 when the device is unknown
     int64_t device_id = -1;   // CUDA device id (nsys "Device ID")
     int64_t context_id = -1;  // CUDA context id of the operation ending where the gap starts
     GapCause cause = GapCause::Unknown;

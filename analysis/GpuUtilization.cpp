@@ -118,7 +118,8 @@ RuleResult gpuTimeUtilResult(const Report& report, const RuleOptions& options) {
         }
         if (chunks == 0) continue;
         // ceil(CAST(span AS FLOAT) / chunks), in double as SQLite computes it.
-        const auto size = static_cast<int64_t>(std::ceil(static_cast<double>(g.end - g.begin) / static_cast<double>(chunks)));
+        const auto size =
+            static_cast<int64_t>(std::ceil(static_cast<double>(g.end - g.begin) / static_cast<double>(chunks)));
         if (size <= 0) continue;  // every chunk would be empty (cstart < cend fails)
         int64_t count = 0;
         while (count < chunks && g.begin + count * size < g.end) ++count;
@@ -175,7 +176,8 @@ RuleResult gpuTimeUtilResult(const Report& report, const RuleOptions& options) {
         return std::tie(a.group_id, a.group->device_id, a.group->pid) <
                std::tie(b.group_id, b.group->device_id, b.group->pid);
     });
-    if (scope.rows >= 0 && runs.size() > static_cast<uint64_t>(scope.rows)) runs.resize(static_cast<size_t>(scope.rows));
+    if (scope.rows >= 0 && runs.size() > static_cast<uint64_t>(scope.rows))
+        runs.resize(static_cast<size_t>(scope.rows));
     std::stable_sort(runs.begin(), runs.end(), [](const LowRun& a, const LowRun& b) {
         return std::pair(a.average, a.end - a.start) < std::pair(b.average, b.end - b.start);
     });

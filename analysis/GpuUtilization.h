@@ -2,9 +2,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/Report.h"
 #include "analysis/Rules.h"
 #include "analysis/StatsTable.h"
+#include "model/Report.h"
 
 namespace lanescope {
 
@@ -62,7 +62,6 @@ struct UtilizationSeries {
     int64_t begin_ns = 0, chunk_ns = 0;
     std::vector<double> busy_fraction;
 };
-UtilizationSeries gpuUtilization(const Report& report, int32_t gpu, int64_t begin_ns, int64_t end_ns,
-                                 int chunks);
+UtilizationSeries gpuUtilization(const Report& report, int32_t gpu, int64_t begin_ns, int64_t end_ns, int chunks);
 
 }  // namespace lanescope

@@ -40,13 +40,18 @@ private:
 // Whether a lane of this kind can hold events of that kind (NCCL lanes hold copies only).
 bool laneHolds(LaneKind lane, EventKind kind) {
     switch (kind) {
-        case EventKind::OsRuntimeCall: return lane == LaneKind::OsRuntime;
-        case EventKind::CudaApiCall: return lane == LaneKind::CudaApi;
-        case EventKind::NvtxRange: return lane == LaneKind::Nvtx || lane == LaneKind::NvtxStartEnd;
+        case EventKind::OsRuntimeCall:
+            return lane == LaneKind::OsRuntime;
+        case EventKind::CudaApiCall:
+            return lane == LaneKind::CudaApi;
+        case EventKind::NvtxRange:
+            return lane == LaneKind::Nvtx || lane == LaneKind::NvtxStartEnd;
         case EventKind::Kernel:
         case EventKind::Memcpy:
-        case EventKind::Memset: return lane == LaneKind::GpuStream;
-        case EventKind::Sync: return lane == LaneKind::CudaSync;
+        case EventKind::Memset:
+            return lane == LaneKind::GpuStream;
+        case EventKind::Sync:
+            return lane == LaneKind::CudaSync;
     }
     return false;
 }
@@ -60,7 +65,8 @@ void forEachEvent(const Report& report, EventKind kind, TimeRange range, Visit&&
         const IntervalColumns& ev = lane.events;
         const auto& starts = ev.start_ns;
         const size_t first = size_t(std::lower_bound(starts.begin(), starts.end(), range.begin_ns) - starts.begin());
-        const size_t last = size_t(std::lower_bound(starts.begin() + first, starts.end(), range.end_ns) - starts.begin());
+        const size_t last =
+            size_t(std::lower_bound(starts.begin() + first, starts.end(), range.end_ns) - starts.begin());
         for (size_t i = first; i < last; ++i)
             if (ev.kind[i] == kind && ev.end_ns[i] <= range.end_ns) visit(lane, i);
     }
@@ -83,24 +89,27 @@ std::vector<SummaryRow> summarizeGroups(std::vector<Group>& groups) {
 }
 
 // Time (%), Total Time (ns), <countHeader>, Avg, Med, Min, Max, StdDev (ns), <labels...>
-StatsTable timeTable(std::string name, std::string countHeader,
-                     std::vector<std::string> labelHeaders, std::vector<Group>& groups) {
+StatsTable timeTable(std::string name, std::string countHeader, std::vector<std::string> labelHeaders,
+                     std::vector<Group>& groups) {
     StatsTable table;
     table.name = std::move(name);
-    table.header = {"Time (%)", "Total Time (ns)", std::move(countHeader), "Avg (ns)",
-                    "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)"};
+    table.header = {"Time (%)", "Total Time (ns)", std::move(countHeader), "Avg (ns)", "Med (ns)",
+                    "Min (ns)", "Max (ns)",        "StdDev (ns)"};
     for (auto& h : labelHeaders) table.header.push_back(std::move(h));
     const auto rows = summarizeGroups(groups);
     long double grandTotal = 0;
     for (const auto& r : rows) grandTotal += r.summary.total;
     for (const auto& r : rows) {
         const Summary& s = r.summary;
-        const double percent =
-            grandTotal > 0 ? static_cast<double>(100.0L * s.total / grandTotal) : 0.0;
-        std::vector<StatsTable::Cell> row = {
-            StatsTable::Real{percent, 1}, s.total, static_cast<int64_t>(s.count),
-            StatsTable::Real{s.mean, 1},  StatsTable::Real{s.median, 1},
-            s.min, s.max, StatsTable::Real{s.stddev, 1}};
+        const double percent = grandTotal > 0 ? static_cast<double>(100.0L * s.total / grandTotal) : 0.0;
+        std::vector<StatsTable::Cell> row = {StatsTable::Real{percent, 1},
+                                             s.total,
+                                             static_cast<int64_t>(s.count),
+                                             StatsTable::Real{s.mean, 1},
+                                             StatsTable::Real{s.median, 1},
+                                             s.min,
+                                             s.max,
+                                             StatsTable::Real{s.stddev, 1}};
         for (const auto& label : r.labels) row.emplace_back(label);
         table.rows.push_back(std::move(row));
     }
@@ -147,8 +156,7 @@ StatsTable nvtxSumOf(const Report& report, TimeRange range) {
                 [&] {
                     return std::vector<std::string>{
                         info.start_end ? "StartEnd" : "PushPop",
-                        std::string(report.str(info.domain_name_id)) + ":" +
-                            std::string(report.str(nameId))};
+                        std::string(report.str(info.domain_name_id)) + ":" + std::string(report.str(nameId))};
                 })
             .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
     });
@@ -178,8 +186,7 @@ StatsTable memSizeSumOf(const Report& report, TimeRange range) {
     auto groups = memoryOps(report, range, true);
     StatsTable table;
     table.name = "cuda_gpu_mem_size_sum";
-    table.header = {"Total (MB)", "Count",  "Avg (MB)",    "Med (MB)",
-                    "Min (MB)",   "Max (MB)", "StdDev (MB)", "Operation"};
+    table.header = {"Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)", "Max (MB)", "StdDev (MB)", "Operation"};
     constexpr double kMB = 1e6;
     for (const auto& r : summarizeGroups(groups)) {
         const Summary& s = r.summary;

@@ -8,9 +8,9 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/Summary.h"
 #include "model/Correlation.h"
 #include "model/LaneFreezer.h"
-#include "analysis/Summary.h"
 
 namespace lanescope {
 namespace {
@@ -22,8 +22,8 @@ bool isNvtxLane(LaneKind kind) { return kind == LaneKind::Nvtx || kind == LaneKi
 
 // Every NVTX range of the threads' own NVTX lanes under one flat id: lane base + index.
 struct FlatRanges {
-    std::vector<uint32_t> base;                     // per lane; meaningful for NVTX lanes
-    std::vector<EventRef> ref;                      // flat id -> event
+    std::vector<uint32_t> base;                        // per lane; meaningful for NVTX lanes
+    std::vector<EventRef> ref;                         // flat id -> event
     std::vector<std::vector<uint32_t>> lanesOfThread;  // thread -> its NVTX lanes
 };
 
@@ -33,8 +33,7 @@ FlatRanges flatten(const Report& report) {
     f.lanesOfThread.resize(report.threads.size());
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        if (!isNvtxLane(lane.kind) || lane.thread < 0 ||
-            static_cast<size_t>(lane.thread) >= report.threads.size())
+        if (!isNvtxLane(lane.kind) || lane.thread < 0 || static_cast<size_t>(lane.thread) >= report.threads.size())
             continue;
         f.lanesOfThread[static_cast<size_t>(lane.thread)].push_back(li);
         f.base[li] = static_cast<uint32_t>(f.ref.size());
@@ -62,8 +61,7 @@ void forEachContaining(const Lane& lane, int64_t start, int64_t end, Visit&& vis
     for (size_t d = 0; d < lane.depth_count; ++d) {
         const uint32_t* first = lane.depth_order.data() + lane.depth_begin[d];
         const uint32_t* last = lane.depth_order.data() + lane.depth_begin[d + 1];
-        const uint32_t* it = std::partition_point(
-            first, last, [&](uint32_t i) { return ev.start_ns[i] <= start; });
+        const uint32_t* it = std::partition_point(first, last, [&](uint32_t i) { return ev.start_ns[i] <= start; });
         while (it != first) {
             const uint32_t i = *--it;
             if (ev.end_ns[i] < end) break;
@@ -137,8 +135,8 @@ void computeHierarchy(const Report& report, const FlatRanges& flat, const std::v
     for (uint32_t order = 0; order < ids.size(); ++order) {
         const uint32_t id = ids[order];
         const int64_t end = endOf(id);
-        const size_t rank = static_cast<size_t>(
-            std::lower_bound(ends.begin(), ends.end(), end, std::greater<>()) - ends.begin());
+        const size_t rank =
+            static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), end, std::greater<>()) - ends.begin());
         const uint32_t best = tree.query(rank);
         if (best != kNone) {
             parent[id] = ids[best];
@@ -164,8 +162,7 @@ std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
     std::vector<std::pair<uint32_t, uint32_t>> idsInRange;  // (flat id, correlation id)
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& api = report.lanes[li];
-        if (api.kind != LaneKind::CudaApi || api.thread < 0 ||
-            static_cast<size_t>(api.thread) >= report.threads.size())
+        if (api.kind != LaneKind::CudaApi || api.thread < 0 || static_cast<size_t>(api.thread) >= report.threads.size())
             continue;
         const std::vector<uint32_t>& nvtxLanes = flat.lanesOfThread[static_cast<size_t>(api.thread)];
         if (nvtxLanes.empty()) continue;
@@ -182,15 +179,14 @@ std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
             }
             const uint32_t correlation = api.events.payload[i];
             for (uint32_t nl : nvtxLanes) {
-                forEachContaining(report.lanes[nl], api.events.start_ns[i], api.events.end_ns[i],
-                                  [&](uint32_t r) {
-                                      const uint32_t id = flat.base[nl] + r;
-                                      Accumulator& a = acc[id];
-                                      a.start = std::min(a.start, work.start);
-                                      a.end = std::max(a.end, work.end);
-                                      a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
-                                      idsInRange.emplace_back(id, correlation);
-                                  });
+                forEachContaining(report.lanes[nl], api.events.start_ns[i], api.events.end_ns[i], [&](uint32_t r) {
+                    const uint32_t id = flat.base[nl] + r;
+                    Accumulator& a = acc[id];
+                    a.start = std::min(a.start, work.start);
+                    a.end = std::max(a.end, work.end);
+                    a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
+                    idsInRange.emplace_back(id, correlation);
+                });
             }
         }
     }
@@ -237,7 +233,7 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
         int64_t rangeTime = 0, ops = 0, levels = 0, children = 0;
     };
     std::vector<Group> groups;
-    std::unordered_map<uint64_t, size_t> groupOfKey;  // (domain, style, name) -> group
+    std::unordered_map<uint64_t, size_t> groupOfKey;       // (domain, style, name) -> group
     std::unordered_map<std::string, size_t> groupOfLabel;  // label + style -> group
     for (const ProjectedRange& p : projections) {
         if (p.range.lane >= report.lanes.size()) continue;
@@ -245,17 +241,13 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
         if (p.range.index >= lane.events.size()) continue;
         const uint32_t nameId = lane.events.name_id[p.range.index];
         const uint32_t row = lane.events.payload[p.range.index];
-        const NvtxInfo info = row < report.nvtx.size()
-                                  ? report.nvtx[row]
-                                  : NvtxInfo{0, 0, 0, false, lane.kind == LaneKind::NvtxStartEnd};
-        const uint64_t key =
-            (uint64_t{info.domain_name_id} << 33) | (uint64_t{info.start_end} << 32) | nameId;
+        const NvtxInfo info =
+            row < report.nvtx.size() ? report.nvtx[row] : NvtxInfo{0, 0, 0, false, lane.kind == LaneKind::NvtxStartEnd};
+        const uint64_t key = (uint64_t{info.domain_name_id} << 33) | (uint64_t{info.start_end} << 32) | nameId;
         auto known = groupOfKey.find(key);
         if (known == groupOfKey.end()) {
-            std::string label = std::string(report.str(info.domain_name_id)) + ":" +
-                                std::string(report.str(nameId));
-            auto [it, inserted] =
-                groupOfLabel.try_emplace(label + (info.start_end ? "\nS" : "\nP"), groups.size());
+            std::string label = std::string(report.str(info.domain_name_id)) + ":" + std::string(report.str(nameId));
+            auto [it, inserted] = groupOfLabel.try_emplace(label + (info.start_end ? "\nS" : "\nP"), groups.size());
             if (inserted) groups.push_back({std::move(label), info.start_end, {}});
             known = groupOfKey.emplace(key, it->second).first;
         }
@@ -281,25 +273,17 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
 
     StatsTable table;
     table.name = "nvtx_gpu_proj_sum";
-    table.header = {"Range",         "Style",         "Total Proj Time (ns)", "Total Range Time (ns)",
-                    "Range Instances", "Proj Avg (ns)", "Proj Med (ns)",        "Proj Min (ns)",
-                    "Proj Max (ns)", "Proj StdDev (ns)", "Total GPU Ops",       "Avg GPU Ops",
-                    "Avg Range Lvl", "Avg Num Child"};
+    table.header = {
+        "Range",         "Style",         "Total Proj Time (ns)", "Total Range Time (ns)", "Range Instances",
+        "Proj Avg (ns)", "Proj Med (ns)", "Proj Min (ns)",        "Proj Max (ns)",         "Proj StdDev (ns)",
+        "Total GPU Ops", "Avg GPU Ops",   "Avg Range Lvl",        "Avg Num Child"};
     for (const Row& r : rows) {
         const Summary& s = r.s;
         const Group& g = *r.g;
         const double n = static_cast<double>(s.count);
-        table.rows.push_back({g.label,
-                              std::string(g.startEnd ? "StartEnd" : "PushPop"),
-                              s.total,
-                              g.rangeTime,
-                              static_cast<int64_t>(s.count),
-                              StatsTable::Real{s.mean, 1},
-                              StatsTable::Real{s.median, 1},
-                              s.min,
-                              s.max,
-                              StatsTable::Real{s.stddev, 1},
-                              g.ops,
+        table.rows.push_back({g.label, std::string(g.startEnd ? "StartEnd" : "PushPop"), s.total, g.rangeTime,
+                              static_cast<int64_t>(s.count), StatsTable::Real{s.mean, 1}, StatsTable::Real{s.median, 1},
+                              s.min, s.max, StatsTable::Real{s.stddev, 1}, g.ops,
                               StatsTable::Real{static_cast<double>(g.ops) / n, 1},
                               StatsTable::Real{static_cast<double>(g.levels) / n, 1},
                               StatsTable::Real{static_cast<double>(g.children) / n, 1}});
@@ -319,8 +303,9 @@ void addNvtxProjectionLanes(Report& report) {
         if (inserted) {
             Lane lane;
             lane.kind = LaneKind::NvtxGpuProjection;
-            lane.name_id = report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) +
-                                                 " [" + std::to_string(report.processes[process].pid) + "]");
+            lane.name_id =
+                report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) +
+                                      " [" + std::to_string(report.processes[process].pid) + "]");
             lane.process = process;
             lane.gpu = p.gpu;
             report.lanes.push_back(std::move(lane));

@@ -2,10 +2,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/StatsTable.h"
 #include "model/Find.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
-#include "analysis/StatsTable.h"
 
 namespace lanescope {
 

@@ -40,9 +40,7 @@ const RuleEntry* findRule(std::string_view name);
 
 // Conveniences over the tables: one report by name (nullopt when unknown), and every report
 // computed on up to `threads` threads, in statsReports() order.
-std::optional<StatsTable> computeStats(const Report& report, std::string_view name,
-                                       TimeRange range = TimeRange::all());
-std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range = TimeRange::all(),
-                                        unsigned threads = 2);
+std::optional<StatsTable> computeStats(const Report& report, std::string_view name, TimeRange range = TimeRange::all());
+std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range = TimeRange::all(), unsigned threads = 2);
 
 }  // namespace lanescope

@@ -5,7 +5,6 @@
 #include <tuple>
 #include <unordered_map>
 
-
 namespace lanescope {
 namespace {
 
@@ -64,7 +63,8 @@ private:
         if (nameId >= report_.strings.size()) return false;
         const std::string_view name = report_.str(nameId);
         const bool any = std::any_of(like_.begin(), like_.end(), [&](std::string_view p) { return sqlLike(p, name); });
-        return any && std::none_of(notLike_.begin(), notLike_.end(), [&](std::string_view p) { return sqlLike(p, name); });
+        return any &&
+               std::none_of(notLike_.begin(), notLike_.end(), [&](std::string_view p) { return sqlLike(p, name); });
     }
 
     const Report& report_;
@@ -179,14 +179,14 @@ std::vector<PendingRow> gpuOpRows(const Report& report, const RuleScope& scope, 
     return rows;
 }
 
-const std::vector<std::string> kMemcpyHeader = {"Duration (ns)", "Start (ns)", "Src Kind", "Dst Kind",
-                                                "Bytes (MB)",    "PID",        "Device ID", "Context ID",
-                                                "Green Context ID", "Stream ID", "API Name"};
+const std::vector<std::string> kMemcpyHeader = {"Duration (ns)",    "Start (ns)", "Src Kind",  "Dst Kind",
+                                                "Bytes (MB)",       "PID",        "Device ID", "Context ID",
+                                                "Green Context ID", "Stream ID",  "API Name"};
 
 RuleResult memcpyRule(const Report& report, const RuleOptions& options, bool sync) {
     const RuleScope scope = ruleScope(report, options);
-    NameMatcher matches = sync ? NameMatcher(report, {"cudaMemcpy%"}, {"%Async%"})
-                               : NameMatcher(report, {"cudaMemcpy%Async%"});
+    NameMatcher matches =
+        sync ? NameMatcher(report, {"cudaMemcpy%"}, {"%Async%"}) : NameMatcher(report, {"cudaMemcpy%Async%"});
     const auto calls = callsByCorrelation(report, matches);
     auto rows = gpuOpRows(
         report, scope, EventKind::Memcpy, calls,
@@ -287,12 +287,13 @@ RuleScope ruleScope(const Report& report, const RuleOptions& options, std::initi
             for (size_t i = 0; i < ev.size(); ++i) {
                 if (ev.kind[i] != EventKind::NvtxRange || (found && ev.start_ns[i] >= foundStart)) continue;
                 const std::string_view name = report.str(ev.name_id[i]);
-                const uint32_t domain = ev.payload[i] < report.nvtx.size() ? report.nvtx[ev.payload[i]].domain_name_id : 0;
-                const bool same = domain == 0 ? name == *nvtx
-                                              : nvtx->size() == name.size() + 1 + report.str(domain).size() &&
-                                                    nvtx->compare(0, name.size(), name) == 0 &&
-                                                    (*nvtx)[name.size()] == '@' &&
-                                                    nvtx->compare(name.size() + 1, std::string::npos, report.str(domain)) == 0;
+                const uint32_t domain =
+                    ev.payload[i] < report.nvtx.size() ? report.nvtx[ev.payload[i]].domain_name_id : 0;
+                const bool same = domain == 0
+                                      ? name == *nvtx
+                                      : nvtx->size() == name.size() + 1 + report.str(domain).size() &&
+                                            nvtx->compare(0, name.size(), name) == 0 && (*nvtx)[name.size()] == '@' &&
+                                            nvtx->compare(name.size() + 1, std::string::npos, report.str(domain)) == 0;
                 if (!same) continue;
                 found = EventRef{static_cast<uint32_t>(li), static_cast<uint32_t>(i)};
                 foundStart = ev.start_ns[i];
@@ -309,7 +310,8 @@ RuleScope ruleScope(const Report& report, const RuleOptions& options, std::initi
             if (thread.tid != pidOf(report, thread.process)) scope.thread = lane.thread;
         }
     }
-    if (scope.begin_ns > scope.end_ns) throw std::invalid_argument("The start time cannot be greater than the end time.");
+    if (scope.begin_ns > scope.end_ns)
+        throw std::invalid_argument("The start time cannot be greater than the end time.");
     return scope;
 }
 

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/StatsTable.h"
 #include "model/Find.h"
 #include "model/Report.h"
-#include "analysis/StatsTable.h"
 
 namespace lanescope {
 
@@ -115,7 +115,7 @@ RuleResult cudaMemsetSyncResult(const Report& report, const RuleOptions& options
 
 // The common options rows=, start=, end= and nvtx= resolved against a report.
 struct RuleScope {
-    int64_t rows = 50;  // row limit; negative: no limit
+    int64_t rows = 50;      // row limit; negative: no limit
     bool filtered = false;  // start=, end= or nvtx= given: keep only events in scope
     int64_t begin_ns = 0;
     int64_t end_ns = std::numeric_limits<int64_t>::max();

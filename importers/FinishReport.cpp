@@ -60,9 +60,8 @@ void deriveNcclLanes(Report& report) {
 void freezeLanes(Report& report, unsigned threads) {
     std::vector<size_t> order(report.lanes.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return report.lanes[a].events.size() > report.lanes[b].events.size();
-    });
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return report.lanes[a].events.size() > report.lanes[b].events.size(); });
     const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(order.size())));
     std::vector<Diagnostics> found(workers);
     std::atomic<size_t> next{0};
@@ -71,13 +70,11 @@ void freezeLanes(Report& report, unsigned threads) {
         std::vector<std::jthread> pool;
         for (unsigned w = 0; w < workers; ++w)
             pool.emplace_back(errors.guard([&, w] {
-                for (size_t k; (k = next.fetch_add(1)) < order.size();)
-                    freezeLane(report.lanes[order[k]], found[w]);
+                for (size_t k; (k = next.fetch_add(1)) < order.size();) freezeLane(report.lanes[order[k]], found[w]);
             }));
     }
     errors.rethrow();
-    for (const auto& d : found)
-        mergeDiagnostics(report.diagnostics, d);
+    for (const auto& d : found) mergeDiagnostics(report.diagnostics, d);
 }
 
 }  // namespace

@@ -44,8 +44,8 @@ ImportError oneLine(ImportError error) {
     return error;
 }
 
-ImportResult importOne(const std::filesystem::path& path, const ImportOptions& options,
-                        ProgressSink& progress, std::stop_token stop) {
+ImportResult importOne(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                       std::stop_token stop) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status))
@@ -65,7 +65,9 @@ ImportResult importOne(const std::filesystem::path& path, const ImportOptions& o
         return importer->import(path, options, progress, stop);
     }
     return ImportError{ImportError::Kind::UnknownFormat,
-                       path.string() + ": unknown format (expected an Nsight Systems report or SQLite export, a PyTorch profiler / Chrome trace JSON, or a Perfetto trace)"};
+                       path.string() +
+                           ": unknown format (expected an Nsight Systems report or SQLite export, a PyTorch profiler / "
+                           "Chrome trace JSON, or a Perfetto trace)"};
 }
 
 }  // namespace
@@ -76,8 +78,8 @@ MemoryEstimate estimateImportMemory(const std::filesystem::path& path, std::stri
     return {};
 }
 
-ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
-                        ProgressSink& progress, std::stop_token stop) {
+ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                        std::stop_token stop) {
     // Whatever an importer throws ends this import, not the program: running out of memory
     // part-way (the estimate is an estimate) or a length beyond what a container can hold.
     try {
@@ -89,9 +91,11 @@ ImportResult importFile(const std::filesystem::path& path, const ImportOptions& 
         return result;
     } catch (const std::bad_alloc&) {
         return ImportError{ImportError::Kind::TooBig, path.string() + ": ran out of memory while opening it (" +
-                                                          humanBytes(availableMemory(options)) + " was available at the start)"};
+                                                          humanBytes(availableMemory(options)) +
+                                                          " was available at the start)"};
     } catch (const std::length_error&) {
-        return ImportError{ImportError::Kind::TooBig, path.string() + ": too big to open (a size beyond what memory can hold)"};
+        return ImportError{ImportError::Kind::TooBig,
+                           path.string() + ": too big to open (a size beyond what memory can hold)"};
     } catch (const std::exception& e) {
         return oneLine({ImportError::Kind::Corrupt, path.string() + ": cannot be opened: " + e.what()});
     }

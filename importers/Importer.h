@@ -32,12 +32,12 @@ public:
 enum class NsysReader : uint8_t { Native, NsysExport };
 
 struct ImportOptions {
-    unsigned threads = 0;                  // 0 = hardware concurrency
-    std::filesystem::path cache_dir;       // empty = $XDG_CACHE_HOME/lanescope or ~/.cache/lanescope
+    unsigned threads = 0;             // 0 = hardware concurrency
+    std::filesystem::path cache_dir;  // empty = $XDG_CACHE_HOME/lanescope or ~/.cache/lanescope
     NsysReader nsys_reader = NsysReader::Native;
-    std::filesystem::path nsys_path;       // empty = LANESCOPE_NSYS, PATH, usual install places
-    int nsys_timeout_s = 1800;             // an nsys export taking longer is ended
-    uint64_t memory_limit_bytes = 0;       // 0 = what the machine has (see availableMemory)
+    std::filesystem::path nsys_path;  // empty = LANESCOPE_NSYS, PATH, usual install places
+    int nsys_timeout_s = 1800;        // an nsys export taking longer is ended
+    uint64_t memory_limit_bytes = 0;  // 0 = what the machine has (see availableMemory)
     // Several reports opened together (importFiles) share memory_limit_bytes: each one let in
     // adds its estimated bytes here, and the next is measured against what the others left.
     std::atomic<uint64_t>* memory_promised = nullptr;
@@ -75,16 +75,16 @@ public:
     virtual ~Importer() = default;
     virtual std::string_view formatName() const = 0;
     virtual bool canRead(std::string_view head, const std::filesystem::path& path) const = 0;
-    virtual ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
-                                ProgressSink& progress, std::stop_token stop) const = 0;
+    virtual ImportResult import(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                                std::stop_token stop) const = 0;
     // The memory an import of `path` will need (see MemoryEstimate); none by default.
     virtual MemoryEstimate estimateMemory(const std::filesystem::path&) const { return {}; }
 };
 
 // Opens any supported file: checks it exists and is not empty, picks the importer from the
 // content (then the extension) and runs it.
-ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options,
-                        ProgressSink& progress, std::stop_token stop = {});
+ImportResult importFile(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                        std::stop_token stop = {});
 
 // The estimate of the importer whose formatName() is `format` ("nsys-sqlite", "kineto-json",
 // "perfetto", ...); none for an unknown format.

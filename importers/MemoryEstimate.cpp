@@ -36,8 +36,10 @@ std::string humanBytes(uint64_t bytes) {
         ++unit;
     }
     char text[32];
-    if (unit == 0) std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-    else std::snprintf(text, sizeof text, value < 10 ? "%.1f %s" : "%.0f %s", value, units[unit]);
+    if (unit == 0)
+        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+    else
+        std::snprintf(text, sizeof text, value < 10 ? "%.1f %s" : "%.0f %s", value, units[unit]);
     return text;
 }
 
@@ -46,8 +48,10 @@ namespace {
 // "about 52.3 million events", "about 4120 events".
 std::string aboutEvents(uint64_t events) {
     char text[48];
-    if (events >= 1000000) std::snprintf(text, sizeof text, "about %.1f million events", static_cast<double>(events) / 1e6);
-    else std::snprintf(text, sizeof text, "about %llu events", static_cast<unsigned long long>(events));
+    if (events >= 1000000)
+        std::snprintf(text, sizeof text, "about %.1f million events", static_cast<double>(events) / 1e6);
+    else
+        std::snprintf(text, sizeof text, "about %llu events", static_cast<unsigned long long>(events));
     return text;
 }
 
@@ -63,15 +67,15 @@ std::optional<ImportError> refuseIfTooBig(const MemoryEstimate& estimate, const 
     for (;;) {
         const uint64_t left = available > promised ? available - promised : 0;
         if (estimate.needed_bytes > left) {
-            const std::string others =
-                promised ? " (of " + humanBytes(available) + ", the other reports being opened take about " +
-                               humanBytes(promised) + ")"
-                         : "";
+            const std::string others = promised ? " (of " + humanBytes(available) +
+                                                      ", the other reports being opened take about " +
+                                                      humanBytes(promised) + ")"
+                                                : "";
             return ImportError{ImportError::Kind::TooBig,
                                shown.string() + ": needs about " + humanBytes(estimate.needed_bytes) +
                                    " of memory to open (" + humanBytes(estimate.file_bytes) + " file, " +
-                                   aboutEvents(estimate.events) + "), " + humanBytes(left) + " is available" +
-                                   others + "; close other programs or open it on a machine with more memory"};
+                                   aboutEvents(estimate.events) + "), " + humanBytes(left) + " is available" + others +
+                                   "; close other programs or open it on a machine with more memory"};
         }
         if (!options.memory_promised ||
             options.memory_promised->compare_exchange_weak(promised, promised + estimate.needed_bytes))

@@ -30,8 +30,7 @@ void throwIfOutOfMemory(int rc) {
 
 }  // namespace
 
-std::unique_ptr<SqliteDb> SqliteDb::openReadOnly(const std::filesystem::path& path,
-                                                 std::string& error) {
+std::unique_ptr<SqliteDb> SqliteDb::openReadOnly(const std::filesystem::path& path, std::string& error) {
     sqlite3* db = nullptr;
     const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(fileUri(path).c_str(), &db, flags, nullptr) != SQLITE_OK) {
@@ -58,8 +57,8 @@ std::string SqliteDb::truncation() const {
 }
 
 bool SqliteDb::hasTable(std::string_view table) const {
-    SqliteStmt stmt(*this, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = '" +
-                               std::string(table) + "'");
+    SqliteStmt stmt(
+        *this, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = '" + std::string(table) + "'");
     return stmt.prepared() && stmt.step();
 }
 
@@ -100,12 +99,9 @@ std::string_view SqliteStmt::text(int col) const {
 
 std::optional<std::string> selectByName(const SqliteDb& db, std::string_view table,
                                         const std::vector<std::string>& wanted,
-                                        const std::vector<std::string>& required,
-                                        std::string* missing) {
+                                        const std::vector<std::string>& required, std::string* missing) {
     const auto present = db.columns(table);
-    auto has = [&](const std::string& c) {
-        return std::find(present.begin(), present.end(), c) != present.end();
-    };
+    auto has = [&](const std::string& c) { return std::find(present.begin(), present.end(), c) != present.end(); };
     for (const auto& c : required) {
         if (!has(c)) {
             if (missing) *missing = c;

@@ -16,8 +16,7 @@ namespace lanescope {
 class SqliteDb {
 public:
     // Returns nullptr and sets `error` to SQLite's message when the file cannot be opened.
-    static std::unique_ptr<SqliteDb> openReadOnly(const std::filesystem::path& path,
-                                                  std::string& error);
+    static std::unique_ptr<SqliteDb> openReadOnly(const std::filesystem::path& path, std::string& error);
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;
     SqliteDb& operator=(const SqliteDb&) = delete;
@@ -67,7 +66,6 @@ private:
 // table lacks is read as NULL. Returns nullopt when a column listed in `required` is absent.
 std::optional<std::string> selectByName(const SqliteDb& db, std::string_view table,
                                         const std::vector<std::string>& wanted,
-                                        const std::vector<std::string>& required,
-                                        std::string* missing = nullptr);
+                                        const std::vector<std::string>& required, std::string* missing = nullptr);
 
 }  // namespace lanescope

@@ -13,7 +13,7 @@ struct SubprocessResult {
     bool signalled = false;  // killed by a signal (crash), or by us
     bool timed_out = false;
     bool cancelled = false;
-    std::string output;      // stdout and stderr together, the last 64 KiB
+    std::string output;  // stdout and stderr together, the last 64 KiB
 };
 
 // Runs argv[0] with the arguments as a list (no shell), its output captured through a

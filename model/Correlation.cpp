@@ -9,8 +9,7 @@ namespace {
 using Entry = CorrelationIndex::Entry;
 
 bool less(const Entry& a, const Entry& b) {
-    return std::tie(a.process, a.correlation, a.lane, a.index) <
-           std::tie(b.process, b.correlation, b.lane, b.index);
+    return std::tie(a.process, a.correlation, a.lane, a.index) < std::tie(b.process, b.correlation, b.lane, b.index);
 }
 
 bool isGpuOp(EventKind kind) {
@@ -22,10 +21,8 @@ std::pair<std::vector<Entry>::const_iterator, std::vector<Entry>::const_iterator
     const std::vector<Entry>& entries, uint32_t process, uint32_t correlation) {
     auto key = [](const Entry& e) { return std::pair(e.process, e.correlation); };
     const auto wanted = std::pair(process, correlation);
-    auto first = std::partition_point(entries.begin(), entries.end(),
-                                      [&](const Entry& e) { return key(e) < wanted; });
-    auto last = std::partition_point(first, entries.end(),
-                                     [&](const Entry& e) { return key(e) == wanted; });
+    auto first = std::partition_point(entries.begin(), entries.end(), [&](const Entry& e) { return key(e) < wanted; });
+    auto last = std::partition_point(first, entries.end(), [&](const Entry& e) { return key(e) == wanted; });
     return {first, last};
 }
 
@@ -94,8 +91,7 @@ CorrelationIndex::CorrelationIndex(const Report& report) : report_(&report) {
 std::optional<EventRef> CorrelationIndex::launcherOf(EventRef gpuOp) const {
     if (gpuOp.lane >= report_->lanes.size()) return std::nullopt;
     const Lane& lane = report_->lanes[gpuOp.lane];
-    if (gpuOp.index >= lane.events.size() || !isGpuOp(lane.events.kind[gpuOp.index]))
-        return std::nullopt;
+    if (gpuOp.index >= lane.events.size() || !isGpuOp(lane.events.kind[gpuOp.index])) return std::nullopt;
     const std::optional<uint32_t> correlation = correlationIdOf(*report_, gpuOp);
     if (!correlation || *correlation == 0) return std::nullopt;
     auto [first, last] = range(calls_, static_cast<uint32_t>(lane.process), *correlation);
@@ -107,9 +103,7 @@ std::vector<EventRef> CorrelationIndex::launchedBy(EventRef apiCall) const {
     std::vector<EventRef> out;
     if (apiCall.lane >= report_->lanes.size()) return out;
     const Lane& lane = report_->lanes[apiCall.lane];
-    if (apiCall.index >= lane.events.size() ||
-        lane.events.kind[apiCall.index] != EventKind::CudaApiCall)
-        return out;
+    if (apiCall.index >= lane.events.size() || lane.events.kind[apiCall.index] != EventKind::CudaApiCall) return out;
     const std::optional<uint32_t> correlation = correlationIdOf(*report_, apiCall);
     if (!correlation || *correlation == 0) return out;
     auto [first, last] = range(ops_, static_cast<uint32_t>(lane.process), *correlation);

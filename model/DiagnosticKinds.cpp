@@ -185,9 +185,12 @@ constexpr std::string_view kUnknownExplanation =
 
 std::string_view severityName(DiagnosticSeverity severity) {
     switch (severity) {
-        case Info: return "info";
-        case Warning: return "warning";
-        case Error: return "error";
+        case Info:
+            return "info";
+        case Warning:
+            return "warning";
+        case Error:
+            return "error";
     }
     return "warning";
 }
@@ -237,9 +240,7 @@ std::string diagnosticName(Diag id, std::initializer_list<std::string_view> part
     return name;
 }
 
-void countDiagnostic(Diagnostics& diagnostics, Diag id, uint64_t n) {
-    diagnostics[diagnosticName(id)] += n;
-}
+void countDiagnostic(Diagnostics& diagnostics, Diag id, uint64_t n) { diagnostics[diagnosticName(id)] += n; }
 
 void countDiagnostic(Diagnostics& diagnostics, Diag id, std::initializer_list<std::string_view> parts, uint64_t n) {
     diagnostics[diagnosticName(id, parts)] += n;
@@ -288,23 +289,35 @@ std::optional<Diag> overlapWithoutNestingOf(LaneKind kind) {
     // Calls and push/pop ranges of one thread must nest; GPU work and start/end ranges may
     // overlap freely and simply use more depths.
     switch (kind) {
-        case LaneKind::OsRuntime: return Diag::OsRuntimeOverlapWithoutNesting;
-        case LaneKind::CudaApi: return Diag::CudaApiOverlapWithoutNesting;
-        case LaneKind::Nvtx: return Diag::NvtxOverlapWithoutNesting;
-        default: return std::nullopt;
+        case LaneKind::OsRuntime:
+            return Diag::OsRuntimeOverlapWithoutNesting;
+        case LaneKind::CudaApi:
+            return Diag::CudaApiOverlapWithoutNesting;
+        case LaneKind::Nvtx:
+            return Diag::NvtxOverlapWithoutNesting;
+        default:
+            return std::nullopt;
     }
 }
 
 Diag deeperThan254Of(LaneKind kind) {
     switch (kind) {
-        case LaneKind::OsRuntime: return Diag::OsRuntimeDeeperThan254;
-        case LaneKind::CudaApi: return Diag::CudaApiDeeperThan254;
-        case LaneKind::Nvtx: return Diag::NvtxDeeperThan254;
-        case LaneKind::NvtxStartEnd: return Diag::NvtxStartEndDeeperThan254;
-        case LaneKind::GpuStream: return Diag::CudaHwDeeperThan254;
-        case LaneKind::CudaSync: return Diag::CudaSyncDeeperThan254;
-        case LaneKind::Nccl: return Diag::NcclDeeperThan254;
-        case LaneKind::NvtxGpuProjection: return Diag::NvtxOnGpuDeeperThan254;
+        case LaneKind::OsRuntime:
+            return Diag::OsRuntimeDeeperThan254;
+        case LaneKind::CudaApi:
+            return Diag::CudaApiDeeperThan254;
+        case LaneKind::Nvtx:
+            return Diag::NvtxDeeperThan254;
+        case LaneKind::NvtxStartEnd:
+            return Diag::NvtxStartEndDeeperThan254;
+        case LaneKind::GpuStream:
+            return Diag::CudaHwDeeperThan254;
+        case LaneKind::CudaSync:
+            return Diag::CudaSyncDeeperThan254;
+        case LaneKind::Nccl:
+            return Diag::NcclDeeperThan254;
+        case LaneKind::NvtxGpuProjection:
+            return Diag::NvtxOnGpuDeeperThan254;
     }
     return Diag::NvtxDeeperThan254;
 }

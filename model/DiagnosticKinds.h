@@ -115,15 +115,14 @@ std::string diagnosticName(Diag id, std::initializer_list<std::string_view> part
 // through these; tests/diagnostics_declared.cmake checks that no source indexes a
 // Diagnostics map by hand.
 void countDiagnostic(Diagnostics& diagnostics, Diag id, uint64_t n = 1);
-void countDiagnostic(Diagnostics& diagnostics, Diag id, std::initializer_list<std::string_view> parts,
-                     uint64_t n = 1);
+void countDiagnostic(Diagnostics& diagnostics, Diag id, std::initializer_list<std::string_view> parts, uint64_t n = 1);
 // Adds every count of `from` to `into` (per-chunk and per-worker diagnostics into a report's).
 void mergeDiagnostics(Diagnostics& into, const Diagnostics& from);
 
 // What a diagnostic name means, for `lanescope-cli info` and the viewer's Diagnostics panel.
 struct DiagnosticDescription {
     DiagnosticSeverity severity = DiagnosticSeverity::Warning;
-    std::string explanation;  // a family's with the name's variable parts filled in
+    std::string explanation;               // a family's with the name's variable parts filled in
     const DiagnosticKind* kind = nullptr;  // nullptr for a name no declaration matches
 
     bool declared() const { return kind != nullptr; }

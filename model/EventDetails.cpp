@@ -17,8 +17,7 @@ std::string printf3(const char* format, double value) {
 }
 
 std::string triple(uint64_t x, uint64_t y, uint64_t z) {
-    return std::to_string(x) + " " + kTimes + " " + std::to_string(y) + " " + kTimes + " " +
-           std::to_string(z);
+    return std::to_string(x) + " " + kTimes + " " + std::to_string(y) + " " + kTimes + " " + std::to_string(z);
 }
 
 bool isGpuLane(LaneKind kind) {
@@ -77,8 +76,7 @@ const char* eventKindLabel(EventKind kind) {
 
 std::string detailDuration(int64_t ns) {
     // Magnitude as unsigned so INT64_MIN is representable.
-    const uint64_t magnitude =
-        ns < 0 ? uint64_t{0} - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+    const uint64_t magnitude = ns < 0 ? uint64_t{0} - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
     const std::string sign = ns < 0 ? "-" : "";
     if (magnitude < 1000) return sign + std::to_string(magnitude) + " ns";
     struct Unit {
@@ -140,12 +138,8 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
     const int64_t duration = ev.end_ns[i] - ev.start_ns[i];
     const EventKind kind = ev.kind[i];
     const uint32_t payload = ev.payload[i];
-    auto add = [&](std::string label, std::string value) {
-        f.push_back({std::move(label), std::move(value)});
-    };
-    auto str = [&](uint32_t id) {
-        return id < report.strings.size() ? std::string(report.str(id)) : std::string();
-    };
+    auto add = [&](std::string label, std::string value) { f.push_back({std::move(label), std::move(value)}); };
+    auto str = [&](uint32_t id) { return id < report.strings.size() ? std::string(report.str(id)) : std::string(); };
 
     add("Name", str(ev.name_id[i]));
     add("Kind", eventKindLabel(kind));
@@ -225,8 +219,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             add("Domain", n.domain_name_id == 0 ? std::string("default") : str(n.domain_name_id));
             if (n.has_color) {
                 char color[8];
-                std::snprintf(color, sizeof color, "#%06X",
-                              static_cast<unsigned>(n.color & 0xFFFFFFu));
+                std::snprintf(color, sizeof color, "#%06X", static_cast<unsigned>(n.color & 0xFFFFFFu));
                 add("Color", color);
             }
             if (n.category != 0) add("Category", std::to_string(n.category));

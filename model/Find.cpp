@@ -61,9 +61,7 @@ FindResult findEvents(const Report& report, const FindQuery& query) {
                 if (id >= decided.size()) continue;  // not a string of this report
                 uint8_t& d = decided[id];
                 if (d == kUnknown) d = matches(report.str(id)) ? kMatch : kNoMatch;
-                if (d == kMatch)
-                    hits.push_back(
-                        {ev.start_ns[i], static_cast<uint32_t>(li), static_cast<uint32_t>(i)});
+                if (d == kMatch) hits.push_back({ev.start_ns[i], static_cast<uint32_t>(li), static_cast<uint32_t>(i)});
             }
         }
     } catch (const std::regex_error& e) {  // error_complexity / error_stack while matching

@@ -7,21 +7,19 @@ namespace lanescope {
 
 // What one row of the timeline shows.
 enum class LaneKind : uint8_t {
-    OsRuntime,  // one CPU thread's OS runtime library calls
-    CudaApi,    // one CPU thread's CUDA runtime/driver API calls
-    Nvtx,       // one CPU thread's NVTX push/pop ranges (nested by depth) and markers
-    NvtxStartEnd,  // NVTX start/end ranges started on one CPU thread (may overlap freely)
-    GpuStream,  // one CUDA stream of one GPU: kernels, memcpy, memset
-    CudaSync,   // one stream's synchronization events (CUPTI synchronization activity)
-    Nccl,       // one GPU's NCCL collectives: NVTX NCCL ranges and nccl* kernels (copies)
+    OsRuntime,          // one CPU thread's OS runtime library calls
+    CudaApi,            // one CPU thread's CUDA runtime/driver API calls
+    Nvtx,               // one CPU thread's NVTX push/pop ranges (nested by depth) and markers
+    NvtxStartEnd,       // NVTX start/end ranges started on one CPU thread (may overlap freely)
+    GpuStream,          // one CUDA stream of one GPU: kernels, memcpy, memset
+    CudaSync,           // one stream's synchronization events (CUPTI synchronization activity)
+    Nccl,               // one GPU's NCCL collectives: NVTX NCCL ranges and nccl* kernels (copies)
     NvtxGpuProjection,  // one process's NVTX ranges projected onto one GPU (derived, see NvtxProjection.h)
 };
 
 // Lanes whose events are copies or projections of events kept in other lanes: counts,
 // statistics, find and correlation skip them so nothing is counted twice.
-inline bool holdsDerivedEvents(LaneKind kind) {
-    return kind == LaneKind::Nccl || kind == LaneKind::NvtxGpuProjection;
-}
+inline bool holdsDerivedEvents(LaneKind kind) { return kind == LaneKind::Nccl || kind == LaneKind::NvtxGpuProjection; }
 std::string_view laneKindName(LaneKind kind);
 
 // What one interval event is; tells which side table its payload indexes.
@@ -47,7 +45,7 @@ struct IntervalColumns {
     std::vector<uint32_t> name_id;  // into Report::strings
     std::vector<uint32_t> payload;  // meaning depends on kind, see EventKind
     std::vector<EventKind> kind;
-    std::vector<uint8_t> depth;     // 0 = outermost
+    std::vector<uint8_t> depth;  // 0 = outermost
 
     size_t size() const { return start_ns.size(); }
     size_t memoryBytes() const;
@@ -66,13 +64,13 @@ struct InstantColumns {
 // One timeline row. Owners are indexes into the Report's tables; -1 when not applicable.
 struct Lane {
     LaneKind kind = LaneKind::OsRuntime;
-    uint32_t name_id = 0;       // display name, into Report::strings
-    int32_t process = -1;       // index into Report::processes
-    int32_t thread = -1;        // index into Report::threads (CPU lanes)
-    int32_t gpu = -1;           // index into Report::gpus (GPU lanes)
-    int64_t stream_id = -1;     // CUDA stream id (GpuStream, CudaSync)
-    int64_t context_id = -1;    // CUDA context id (GpuStream, CudaSync)
-    uint8_t depth_count = 0;    // number of depths used, max depth + 1
+    uint32_t name_id = 0;     // display name, into Report::strings
+    int32_t process = -1;     // index into Report::processes
+    int32_t thread = -1;      // index into Report::threads (CPU lanes)
+    int32_t gpu = -1;         // index into Report::gpus (GPU lanes)
+    int64_t stream_id = -1;   // CUDA stream id (GpuStream, CudaSync)
+    int64_t context_id = -1;  // CUDA context id (GpuStream, CudaSync)
+    uint8_t depth_count = 0;  // number of depths used, max depth + 1
     IntervalColumns events;
     // Events grouped by depth, for drawing: the indexes of the events at depth d are
     // depth_order[depth_begin[d] .. depth_begin[d + 1]), in start order and so also in end

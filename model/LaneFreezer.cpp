@@ -17,8 +17,7 @@ bool comesBefore(int64_t startA, int64_t endA, int64_t startB, int64_t endB) {
 
 bool isSorted(const IntervalColumns& ev) {
     for (size_t i = 1; i < ev.size(); ++i)
-        if (comesBefore(ev.start_ns[i], ev.end_ns[i], ev.start_ns[i - 1], ev.end_ns[i - 1]))
-            return false;
+        if (comesBefore(ev.start_ns[i], ev.end_ns[i], ev.start_ns[i - 1], ev.end_ns[i - 1])) return false;
     return true;
 }
 
@@ -81,8 +80,7 @@ void sortInstants(InstantColumns& in) {
     if (std::is_sorted(in.time_ns.begin(), in.time_ns.end())) return;
     std::vector<uint32_t> order(in.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return in.time_ns[a] < in.time_ns[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return in.time_ns[a] < in.time_ns[b]; });
     permute(in.time_ns, order);
     permute(in.name_id, order);
     permute(in.payload, order);

@@ -8,30 +8,47 @@ namespace lanescope {
 
 std::string_view laneKindName(LaneKind kind) {
     switch (kind) {
-        case LaneKind::OsRuntime: return "OS runtime";
-        case LaneKind::CudaApi: return "CUDA API";
-        case LaneKind::Nvtx: return "NVTX";
-        case LaneKind::NvtxStartEnd: return "NVTX start/end";
-        case LaneKind::GpuStream: return "CUDA HW";
-        case LaneKind::CudaSync: return "CUDA sync";
-        case LaneKind::Nccl: return "NCCL";
-        case LaneKind::NvtxGpuProjection: return "NVTX on GPU";
+        case LaneKind::OsRuntime:
+            return "OS runtime";
+        case LaneKind::CudaApi:
+            return "CUDA API";
+        case LaneKind::Nvtx:
+            return "NVTX";
+        case LaneKind::NvtxStartEnd:
+            return "NVTX start/end";
+        case LaneKind::GpuStream:
+            return "CUDA HW";
+        case LaneKind::CudaSync:
+            return "CUDA sync";
+        case LaneKind::Nccl:
+            return "NCCL";
+        case LaneKind::NvtxGpuProjection:
+            return "NVTX on GPU";
     }
     return "?";
 }
 
 const char* copyKindLabel(CopyKind kind) {
-    static const char* const labels[] = {
-        "Unknown", "Host-to-Device", "Device-to-Host", "Host-to-Array", "Array-to-Host",
-        "Array-to-Array", "Array-to-Device", "Device-to-Array", "Device-to-Device",
-        "Host-to-Host", "Peer-to-Peer", "Unified Host-to-Device", "Unified Device-to-Host",
-        "Unified Device-to-Device"};
+    static const char* const labels[] = {"Unknown",
+                                         "Host-to-Device",
+                                         "Device-to-Host",
+                                         "Host-to-Array",
+                                         "Array-to-Host",
+                                         "Array-to-Array",
+                                         "Array-to-Device",
+                                         "Device-to-Array",
+                                         "Device-to-Device",
+                                         "Host-to-Host",
+                                         "Peer-to-Peer",
+                                         "Unified Host-to-Device",
+                                         "Unified Device-to-Host",
+                                         "Unified Device-to-Device"};
     const auto index = static_cast<size_t>(kind);
     return index < std::size(labels) ? labels[index] : "Unknown";
 }
 
 const char* memKindLabel(MemKind kind) {
-    static const char* const labels[] = {"Pageable", "Pinned",       "Device",         "Array",
+    static const char* const labels[] = {"Pageable", "Pinned",        "Device",         "Array",
                                          "Managed",  "Device Static", "Managed Static", "Unknown"};
     const auto index = static_cast<size_t>(kind);
     return index < std::size(labels) ? labels[index] : "Unknown";
@@ -57,13 +74,27 @@ EventCounts Report::counts() const {
         c.slices += lane.events.size();
         for (EventKind k : lane.events.kind) {
             switch (k) {
-                case EventKind::OsRuntimeCall: ++c.osrt; break;
-                case EventKind::CudaApiCall: ++c.cuda_api; break;
-                case EventKind::NvtxRange: ++c.nvtx; break;
-                case EventKind::Kernel: ++c.kernels; break;
-                case EventKind::Memcpy: ++c.memcpy; break;
-                case EventKind::Memset: ++c.memset; break;
-                case EventKind::Sync: ++c.sync; break;
+                case EventKind::OsRuntimeCall:
+                    ++c.osrt;
+                    break;
+                case EventKind::CudaApiCall:
+                    ++c.cuda_api;
+                    break;
+                case EventKind::NvtxRange:
+                    ++c.nvtx;
+                    break;
+                case EventKind::Kernel:
+                    ++c.kernels;
+                    break;
+                case EventKind::Memcpy:
+                    ++c.memcpy;
+                    break;
+                case EventKind::Memset:
+                    ++c.memset;
+                    break;
+                case EventKind::Sync:
+                    ++c.sync;
+                    break;
             }
         }
     }
@@ -79,11 +110,12 @@ size_t Report::memoryBytes() const {
         bytes += lane.events.memoryBytes() + lane.instants.memoryBytes() +
                  (lane.depth_order.capacity() + lane.depth_begin.capacity()) * sizeof(uint32_t);
     for (const Counter& counter : counters)
-        bytes += sizeof(Counter) + counter.time_ns.capacity() * sizeof(int64_t) +
-                 counter.value.capacity() * sizeof(double);
-    bytes += kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyInfo) +
-             memsets.capacity() * sizeof(MemsetInfo) + syncs.capacity() * sizeof(SyncInfo) +
-             nvtx.capacity() * sizeof(NvtxInfo) + profiler_overhead.capacity() * sizeof(OverheadRange);
+        bytes +=
+            sizeof(Counter) + counter.time_ns.capacity() * sizeof(int64_t) + counter.value.capacity() * sizeof(double);
+    bytes += kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) +
+             memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
+             syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
+             profiler_overhead.capacity() * sizeof(OverheadRange);
     return bytes;
 }
 

@@ -42,16 +42,16 @@ struct Counter {
 };
 
 struct Metadata {
-    std::string format;          // "nsys-sqlite", ...
-    std::string producer;        // "NVIDIA Nsight Systems"
-    std::string version;         // producer version, e.g. "2025.3.2.0"
-    int64_t start_utc_ns = 0;    // session start, UTC nanoseconds since the epoch; 0 if unknown
-    int64_t begin_ns = 0;        // first time on the report's timeline
-    int64_t end_ns = 0;          // last time on the report's timeline
-    int rank = -1;               // distributed rank when known
-    std::string reader;          // Nsight Systems reports: "native" or "nsys-export"; else empty
-    std::string nsys_version;    // Nsight Systems reports: the version that recorded it, if known
-    std::string source_path;     // the file the user opened
+    std::string format;        // "nsys-sqlite", ...
+    std::string producer;      // "NVIDIA Nsight Systems"
+    std::string version;       // producer version, e.g. "2025.3.2.0"
+    int64_t start_utc_ns = 0;  // session start, UTC nanoseconds since the epoch; 0 if unknown
+    int64_t begin_ns = 0;      // first time on the report's timeline
+    int64_t end_ns = 0;        // last time on the report's timeline
+    int rank = -1;             // distributed rank when known
+    std::string reader;        // Nsight Systems reports: "native" or "nsys-export"; else empty
+    std::string nsys_version;  // Nsight Systems reports: the version that recorded it, if known
+    std::string source_path;   // the file the user opened
 
     std::string fileName() const;  // the last part of source_path
 };
@@ -61,8 +61,8 @@ using Diagnostics = std::map<std::string, uint64_t>;
 
 // Event counts per kind, as `lanescope-cli info` reports them.
 struct EventCounts {
-    uint64_t kernels = 0, memcpy = 0, memset = 0, cuda_api = 0, nvtx = 0, osrt = 0, nccl = 0,
-             sync = 0, slices = 0, instants = 0, counter_samples = 0;
+    uint64_t kernels = 0, memcpy = 0, memset = 0, cuda_api = 0, nvtx = 0, osrt = 0, nccl = 0, sync = 0, slices = 0,
+             instants = 0, counter_samples = 0;
 };
 
 // A time when the profiler itself kept a process busy (nsys PROFILER_OVERHEAD: buffer

@@ -29,15 +29,33 @@ struct KernelInfo {
 
 // CUDA memcpy direction, as ENUM_CUDA_MEMCPY_OPER numbers it.
 enum class CopyKind : uint8_t {
-    Unknown = 0, HtoD = 1, DtoH = 2, HtoA = 3, AtoH = 4, AtoA = 5, AtoD = 6, DtoA = 7,
-    DtoD = 8, HtoH = 9, PtoP = 10, UvmHtoD = 11, UvmDtoH = 12, UvmDtoD = 13,
+    Unknown = 0,
+    HtoD = 1,
+    DtoH = 2,
+    HtoA = 3,
+    AtoH = 4,
+    AtoA = 5,
+    AtoD = 6,
+    DtoA = 7,
+    DtoD = 8,
+    HtoH = 9,
+    PtoP = 10,
+    UvmHtoD = 11,
+    UvmDtoH = 12,
+    UvmDtoD = 13,
 };
 const char* copyKindLabel(CopyKind kind);  // "Host-to-Device", as nsys labels it
 
 // CUDA memory kinds, as ENUM_CUDA_MEM_KIND numbers them.
 enum class MemKind : uint8_t {
-    Pageable = 0, Pinned = 1, Device = 2, Array = 3, Managed = 4, DeviceStatic = 5,
-    ManagedStatic = 6, Unknown = 7,
+    Pageable = 0,
+    Pinned = 1,
+    Device = 2,
+    Array = 3,
+    Managed = 4,
+    DeviceStatic = 5,
+    ManagedStatic = 6,
+    Unknown = 7,
 };
 const char* memKindLabel(MemKind kind);
 

@@ -38,8 +38,8 @@ uint32_t StringPool::find(std::string_view text) const {
 
 size_t StringPool::memoryBytes() const {
     // Blocks, the view table, and the hash index (node + bucket per entry).
-    const size_t hashBytes = ids_.size() * (sizeof(std::string_view) + sizeof(uint32_t) + 16) +
-                             ids_.bucket_count() * sizeof(void*);
+    const size_t hashBytes =
+        ids_.size() * (sizeof(std::string_view) + sizeof(uint32_t) + 16) + ids_.bucket_count() * sizeof(void*);
     return allocatedBytes_ + views_.capacity() * sizeof(std::string_view) + hashBytes;
 }
 

@@ -16,9 +16,9 @@ inline bool everythingRequired() {
 
 // Ends the current test case when an optional input is absent (../shared/corpus beside a
 // lone clone, an installed nsys): a warning that says so, or a failure under CI=true.
-#define LANESCOPE_SKIP_ABSENT(what)                                                              \
-    do {                                                                                         \
+#define LANESCOPE_SKIP_ABSENT(what)                                                                       \
+    do {                                                                                                  \
         if (::lanescope::test::everythingRequired()) FAIL(what << " is absent, and CI=true requires it"); \
-        WARN(what << " is absent: skipped");                                                      \
-        return;                                                                                  \
+        WARN(what << " is absent: skipped");                                                              \
+        return;                                                                                           \
     } while (0)

@@ -24,8 +24,8 @@ std::string readFile(const std::filesystem::path& path) {
 }
 
 std::filesystem::path tempDir(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("lanescope-test-" + name + "-" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("lanescope-test-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

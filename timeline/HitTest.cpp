@@ -8,8 +8,10 @@ const Box* boxAt(const std::vector<Box>& boxes, int depth, double x, double min_
     if (depth < 0 || depth > 255) return nullptr;
     // The boxes of `depth`, then the last one starting at or before x (plus slack).
     const auto [lo, hi] = std::equal_range(boxes.begin(), boxes.end(), depth, [](const auto& a, const auto& b) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, Box>) return a.depth < b;
-        else return a < b.depth;
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, Box>)
+            return a.depth < b;
+        else
+            return a < b.depth;
     });
     const double slack = min_target_px / 2;
     auto it = std::upper_bound(lo, hi, x + slack, [](double v, const Box& b) { return v < b.x0; });

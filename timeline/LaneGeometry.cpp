@@ -17,7 +17,10 @@ struct DepthSlice {
         uint32_t lo = begin, hi = end;
         while (lo < hi) {
             const uint32_t mid = lo + (hi - lo) / 2;
-            if (finish(mid) > t) hi = mid; else lo = mid + 1;
+            if (finish(mid) > t)
+                hi = mid;
+            else
+                lo = mid + 1;
         }
         return lo;
     }
@@ -32,14 +35,16 @@ struct DepthSlice {
         }
         while (lo < hi) {
             const uint32_t mid = lo + (hi - lo) / 2;
-            if (start(mid) >= t) hi = mid; else lo = mid + 1;
+            if (start(mid) >= t)
+                hi = mid;
+            else
+                lo = mid + 1;
         }
         return lo;
     }
 };
 
-void buildDepth(const DepthSlice& s, uint8_t depth, const PixelMapping& map, GeometrySink& sink,
-                double minPx) {
+void buildDepth(const DepthSlice& s, uint8_t depth, const PixelMapping& map, GeometrySink& sink, double minPx) {
     const int64_t visibleEnd = map.end_ns();
     auto width = [&](uint32_t pos) { return map.toX(s.finish(pos)) - map.toX(s.start(pos)); };
     uint32_t pos = s.firstEndingAfter(map.begin_ns);
@@ -68,7 +73,8 @@ void buildMarkers(const InstantColumns& in, const PixelMapping& map, GeometrySin
     const int64_t visibleEnd = map.end_ns();
     while (it != t.end() && *it < visibleEnd) {
         const double x = map.toX(*it);
-        const auto next = std::lower_bound(it + 1, t.end(), std::min(visibleEnd, std::max(*it + 1, map.toTime(x + minPx))));
+        const auto next =
+            std::lower_bound(it + 1, t.end(), std::min(visibleEnd, std::max(*it + 1, map.toTime(x + minPx))));
         sink.marker({float(x), static_cast<uint32_t>(it - t.begin()), static_cast<uint32_t>(next - it)});
         it = next;
     }
@@ -76,8 +82,8 @@ void buildMarkers(const InstantColumns& in, const PixelMapping& map, GeometrySin
 
 }  // namespace
 
-void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& sink,
-                       const LodOptions& options, int max_depths) {
+void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& sink, const LodOptions& options,
+                       int max_depths) {
     if (map.width_px <= 0) return;
     const int depths = std::min<int>(lane.depth_count, max_depths);
     for (int d = 0; d < depths; ++d) {
@@ -87,8 +93,7 @@ void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& 
     buildMarkers(lane.instants, map, sink, options.min_box_px);
 }
 
-std::vector<CounterColumn> buildCounterColumns(const std::vector<int64_t>& time_ns,
-                                               const std::vector<double>& value,
+std::vector<CounterColumn> buildCounterColumns(const std::vector<int64_t>& time_ns, const std::vector<double>& value,
                                                const PixelMapping& map) {
     std::vector<CounterColumn> columns(static_cast<size_t>(std::max(0, map.width_px)));
     auto it = std::upper_bound(time_ns.begin(), time_ns.end(), map.begin_ns);

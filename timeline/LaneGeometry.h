@@ -43,8 +43,8 @@ struct LodOptions {
 // narrower ones, found by jumping with a binary search to the next min_box_px boundary,
 // becomes one merged box. Every event overlapping the visible range is in exactly one box.
 // Depths >= max_depths are skipped (the row is drawn shorter than the lane is deep).
-void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& sink,
-                       const LodOptions& options = {}, int max_depths = 256);
+void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& sink, const LodOptions& options = {},
+                       int max_depths = 256);
 
 // A sampled counter reduced to one column per pixel: the min, max and last value of the
 // samples in that column, or, where none falls in it, the value holding from before.
@@ -52,8 +52,7 @@ struct CounterColumn {
     float min, max, last;
     bool has_value;  // false before the first sample
 };
-std::vector<CounterColumn> buildCounterColumns(const std::vector<int64_t>& time_ns,
-                                               const std::vector<double>& value,
+std::vector<CounterColumn> buildCounterColumns(const std::vector<int64_t>& time_ns, const std::vector<double>& value,
                                                const PixelMapping& map);
 
 }  // namespace lanescope

@@ -13,9 +13,8 @@ uint32_t hashOf(std::string_view s) {
 }
 
 // A qualitative palette that reads on light and dark backgrounds.
-constexpr std::array<QRgb, 12> kNvtxPalette = {
-    0xFF4E79A7, 0xFFF28E2B, 0xFFE15759, 0xFF76B7B2, 0xFF59A14F, 0xFFEDC948,
-    0xFFB07AA1, 0xFFFF9DA7, 0xFF9C755F, 0xFFBAB0AC, 0xFF86BCB6, 0xFFD4A6C8};
+constexpr std::array<QRgb, 12> kNvtxPalette = {0xFF4E79A7, 0xFFF28E2B, 0xFFE15759, 0xFF76B7B2, 0xFF59A14F, 0xFFEDC948,
+                                               0xFFB07AA1, 0xFFFF9DA7, 0xFF9C755F, 0xFFBAB0AC, 0xFF86BCB6, 0xFFD4A6C8};
 
 }  // namespace
 
@@ -43,8 +42,8 @@ TimelinePalette TimelinePalette::from(const QPalette& p) {
 bool EventColors::isSynchronizingCall(std::string_view n) {
     if (n.find("Synchronize") != std::string_view::npos) return true;
     // Blocking copies and sets: cudaMemcpy, cudaMemcpy2D..., cuMemcpyHtoD... without "Async".
-    const bool copyOrSet = n.starts_with("cudaMemcpy") || n.starts_with("cuMemcpy") ||
-                           n.starts_with("cudaMemset") || n.starts_with("cuMemset");
+    const bool copyOrSet = n.starts_with("cudaMemcpy") || n.starts_with("cuMemcpy") || n.starts_with("cudaMemset") ||
+                           n.starts_with("cuMemset");
     return copyOrSet && n.find("Async") == std::string_view::npos;
 }
 
@@ -52,18 +51,24 @@ QRgb EventColors::byKindAndName(EventKind kind, uint32_t nameId) {
     const std::string_view name = report_.str(nameId);
     const uint32_t h = hashOf(name);
     switch (kind) {
-        case EventKind::Kernel: return QColor::fromHsl(200 + int(h % 30), 150 + int(h / 30 % 60), 120 + int(h / 1800 % 50)).rgb();
+        case EventKind::Kernel:
+            return QColor::fromHsl(200 + int(h % 30), 150 + int(h / 30 % 60), 120 + int(h / 1800 % 50)).rgb();
         case EventKind::Memcpy:
             if (name.find("Host-to-Device") != std::string_view::npos) return 0xFF3DA44D;
             if (name.find("Device-to-Host") != std::string_view::npos) return 0xFFD9534F;
             if (name.find("Device-to-Device") != std::string_view::npos) return 0xFF8E6BBF;
             if (name.find("Peer-to-Peer") != std::string_view::npos) return 0xFF1FA5A5;
             return 0xFF9A9A9A;
-        case EventKind::Memset: return 0xFFC9A227;
-        case EventKind::CudaApiCall: return isSynchronizingCall(name) ? 0xFFE0533D : 0xFFD8B25A;
-        case EventKind::OsRuntimeCall: return 0xFF8596A8;
-        case EventKind::Sync: return 0xFFC0392B;
-        case EventKind::NvtxRange: return kNvtxPalette[h % kNvtxPalette.size()];
+        case EventKind::Memset:
+            return 0xFFC9A227;
+        case EventKind::CudaApiCall:
+            return isSynchronizingCall(name) ? 0xFFE0533D : 0xFFD8B25A;
+        case EventKind::OsRuntimeCall:
+            return 0xFF8596A8;
+        case EventKind::Sync:
+            return 0xFFC0392B;
+        case EventKind::NvtxRange:
+            return kNvtxPalette[h % kNvtxPalette.size()];
     }
     return 0xFF999999;
 }

@@ -34,7 +34,7 @@ public:
 private:
     QRgb byKindAndName(EventKind kind, uint32_t name);
     const Report& report_;
-    std::vector<QRgb> byName_;  // by string id; 0 = not computed yet
+    std::vector<QRgb> byName_;                  // by string id; 0 = not computed yet
     std::unordered_map<QRgb, QRgb> merged_[2];  // by source colour, for light and dark
 };
 

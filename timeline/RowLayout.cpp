@@ -35,8 +35,8 @@ void RowLayout::setOrder(RowOrder order) {
 
 void RowLayout::setFilter(const QString& text, bool regex) {
     filtering_ = !text.trimmed().isEmpty();
-    filter_ = QRegularExpression(regex ? text : QRegularExpression::escape(text),
-                                 QRegularExpression::CaseInsensitiveOption);
+    filter_ =
+        QRegularExpression(regex ? text : QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
     filterValid_ = filter_.isValid();
     if (!filterValid_) filtering_ = false;
     rebuild();
@@ -48,8 +48,10 @@ void RowLayout::toggleExpanded(const std::string& key) {
 }
 
 void RowLayout::setExpanded(const std::string& key, bool expanded) {
-    if (expanded) collapsed_.erase(key);
-    else collapsed_.insert(key);
+    if (expanded)
+        collapsed_.erase(key);
+    else
+        collapsed_.insert(key);
     rebuild();
 }
 
@@ -102,8 +104,8 @@ bool RowLayout::matches(const Node& node) const {
 }
 
 bool RowLayout::subtreeMatches(const Node& node) const {
-    return matches(node) || std::any_of(node.children.begin(), node.children.end(),
-                                        [&](const Node& c) { return subtreeMatches(c); });
+    return matches(node) ||
+           std::any_of(node.children.begin(), node.children.end(), [&](const Node& c) { return subtreeMatches(c); });
 }
 
 void RowLayout::collectLanes(const Node& node, std::vector<int>& lanes) const {
@@ -118,8 +120,10 @@ int RowLayout::rowHeight(const Node& node, int report, bool expanded) const {
             const Lane& lane = reports_[report]->lanes[node.row.index];
             return std::max<int>(1, lane.depth_count) * kDepthPx + kPaddingPx;
         }
-        case Row::Type::Counter: return kCounterPx;
-        default: return expanded ? kGroupPx : kDepthPx + kPaddingPx;  // a collapsed group shows a summary
+        case Row::Type::Counter:
+            return kCounterPx;
+        default:
+            return expanded ? kGroupPx : kDepthPx + kPaddingPx;  // a collapsed group shows a summary
     }
 }
 

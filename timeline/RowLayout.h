@@ -14,12 +14,12 @@ namespace lanescope {
 
 // One visible row of the timeline, top to bottom. y and height in logical pixels.
 struct LayoutRow {
-    std::string key;    // stable path: "<report>/<label>/<label>..."
+    std::string key;  // stable path: "<report>/<label>/<label>..."
     std::string label;
     Row::Type type;
-    int level = 0;      // 0 = report, 1 = GPU/process, ...
-    int report = 0;     // index into the view's reports
-    int index = -1;     // lane/counter/gpu/process/thread index by type (-1 for a report row)
+    int level = 0;   // 0 = report, 1 = GPU/process, ...
+    int report = 0;  // index into the view's reports
+    int index = -1;  // lane/counter/gpu/process/thread index by type (-1 for a report row)
     uint64_t events = 0;
     bool expandable = false;
     bool expanded = false;

@@ -7,22 +7,33 @@ namespace {
 
 int kindRank(LaneKind kind) {
     switch (kind) {
-        case LaneKind::GpuStream: return 0;
-        case LaneKind::CudaSync: return 1;
-        case LaneKind::Nccl: return 2;
-        case LaneKind::NvtxGpuProjection: return 2;
-        case LaneKind::Nvtx: return 3;
-        case LaneKind::NvtxStartEnd: return 4;
-        case LaneKind::CudaApi: return 5;
-        case LaneKind::OsRuntime: return 6;
+        case LaneKind::GpuStream:
+            return 0;
+        case LaneKind::CudaSync:
+            return 1;
+        case LaneKind::Nccl:
+            return 2;
+        case LaneKind::NvtxGpuProjection:
+            return 2;
+        case LaneKind::Nvtx:
+            return 3;
+        case LaneKind::NvtxStartEnd:
+            return 4;
+        case LaneKind::CudaApi:
+            return 5;
+        case LaneKind::OsRuntime:
+            return 6;
     }
     return 7;
 }
 
 Row laneRow(const Report& r, size_t index) {
     const Lane& lane = r.lanes[index];
-    return {Row::Type::Lane, std::string(r.str(lane.name_id)), static_cast<int>(index),
-            lane.events.size() + lane.instants.size(), {}};
+    return {Row::Type::Lane,
+            std::string(r.str(lane.name_id)),
+            static_cast<int>(index),
+            lane.events.size() + lane.instants.size(),
+            {}};
 }
 
 void sumChildEvents(Row& group) {
@@ -43,28 +54,39 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
 
     std::vector<Row> gpus, processes;
     for (size_t g = 0; g < r.gpus.size(); ++g) {
-        Row row{Row::Type::Gpu, "GPU " + std::to_string(r.gpus[g].device_id) + ": " + std::string(r.str(r.gpus[g].name_id)),
-                static_cast<int>(g), 0, {}};
+        Row row{Row::Type::Gpu,
+                "GPU " + std::to_string(r.gpus[g].device_id) + ": " + std::string(r.str(r.gpus[g].name_id)),
+                static_cast<int>(g),
+                0,
+                {}};
         for (size_t li : laneOrder) {
             const Lane& lane = r.lanes[li];
             if (lane.gpu == static_cast<int>(g) && lane.thread < 0) row.children.push_back(laneRow(r, li));
         }
         for (size_t c = 0; c < r.counters.size(); ++c)
             if (r.counters[c].gpu == static_cast<int>(g))
-                row.children.push_back({Row::Type::Counter, std::string(r.str(r.counters[c].name_id)),
-                                        static_cast<int>(c), r.counters[c].time_ns.size(), {}});
+                row.children.push_back({Row::Type::Counter,
+                                        std::string(r.str(r.counters[c].name_id)),
+                                        static_cast<int>(c),
+                                        r.counters[c].time_ns.size(),
+                                        {}});
         sumChildEvents(row);
         gpus.push_back(std::move(row));
     }
     for (size_t p = 0; p < r.processes.size(); ++p) {
         const Process& proc = r.processes[p];
-        Row row{Row::Type::Process, std::string(r.str(proc.name_id)) + " [" + std::to_string(proc.pid) + "]",
-                static_cast<int>(p), 0, {}};
+        Row row{Row::Type::Process,
+                std::string(r.str(proc.name_id)) + " [" + std::to_string(proc.pid) + "]",
+                static_cast<int>(p),
+                0,
+                {}};
         for (size_t t = 0; t < r.threads.size(); ++t) {
             if (r.threads[t].process != static_cast<int>(p)) continue;
             Row thread{Row::Type::Thread,
                        std::string(r.str(r.threads[t].name_id)) + " [" + std::to_string(r.threads[t].tid) + "]",
-                       static_cast<int>(t), 0, {}};
+                       static_cast<int>(t),
+                       0,
+                       {}};
             for (size_t li : laneOrder)
                 if (r.lanes[li].thread == static_cast<int>(t)) thread.children.push_back(laneRow(r, li));
             sumChildEvents(thread);
@@ -75,8 +97,11 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
                 row.children.push_back(laneRow(r, li));
         for (size_t c = 0; c < r.counters.size(); ++c)
             if (r.counters[c].gpu < 0 && r.counters[c].process == static_cast<int>(p))
-                row.children.push_back({Row::Type::Counter, std::string(r.str(r.counters[c].name_id)),
-                                        static_cast<int>(c), r.counters[c].time_ns.size(), {}});
+                row.children.push_back({Row::Type::Counter,
+                                        std::string(r.str(r.counters[c].name_id)),
+                                        static_cast<int>(c),
+                                        r.counters[c].time_ns.size(),
+                                        {}});
         sumChildEvents(row);
         if (!row.children.empty()) processes.push_back(std::move(row));
     }

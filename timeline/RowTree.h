@@ -11,8 +11,8 @@ struct Row {
     enum class Type { Report, Gpu, Process, Thread, Lane, Counter };
     Type type;
     std::string label;
-    int index;                 // into Report::gpus/processes/threads/lanes/counters by type, -1 for Report
-    uint64_t events = 0;       // events in this row and all below it
+    int index;            // into Report::gpus/processes/threads/lanes/counters by type, -1 for Report
+    uint64_t events = 0;  // events in this row and all below it
     std::vector<Row> children;
 };
 

@@ -15,8 +15,7 @@ struct RulerTicks {
     int64_t step_ns = 1;
     std::vector<int64_t> times;
 };
-RulerTicks rulerTicks(int64_t begin_ns, int64_t end_ns, int width_px, int64_t origin_ns = 0,
-                      int min_spacing_px = 90);
+RulerTicks rulerTicks(int64_t begin_ns, int64_t end_ns, int width_px, int64_t origin_ns = 0, int min_spacing_px = 90);
 // A tick label relative to `origin_ns`, with the unit of the step: "120 ms", "3.5 µs".
 std::string formatTick(int64_t t_ns, int64_t origin_ns, int64_t step_ns);
 

@@ -3,8 +3,8 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
-#include <QStaticText>
 #include <QScrollBar>
+#include <QStaticText>
 #include <unordered_map>
 
 #include "timeline/TextCache.h"
@@ -25,7 +25,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     timer.start();
     QPainter p(this);
     const QRect area = laneArea();
-    const RulerTicks ticks = rulerTicks(viewport_.visibleBegin(), viewport_.visibleEnd(), area.width(), viewport_.wholeBegin());
+    const RulerTicks ticks =
+        rulerTicks(viewport_.visibleBegin(), viewport_.visibleEnd(), area.width(), viewport_.wholeBegin());
     // Few, large fills and one call per kind of line: the raster engine's cost is per call.
     p.fillRect(QRect(0, kRulerHeight, headerWidth_, height()), palette_.headerBackground);
     p.fillRect(QRect(headerWidth_, kRulerHeight, width() - headerWidth_, height()), palette_.background);
@@ -34,7 +35,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setClipRect(QRect(0, kRulerHeight, width(), area.height()));
     const int offset = kRulerHeight - scrollY();
     const auto& rows = layout_.rows();
-    auto first = std::upper_bound(rows.begin(), rows.end(), scrollY(), [](int y, const LayoutRow& r) { return y < r.y; });
+    auto first =
+        std::upper_bound(rows.begin(), rows.end(), scrollY(), [](int y, const LayoutRow& r) { return y < r.y; });
     if (first != rows.begin()) --first;
     auto last = first;
     while (last != rows.end() && last->y + offset < area.bottom()) ++last;
@@ -64,13 +66,15 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.drawLine(headerWidth_ - 1, 0, headerWidth_ - 1, height());
     if (rows.empty()) {
         p.setPen(palette_.headerText);
-        p.drawText(area, Qt::AlignCenter, layout_.reports().empty() ? "Open a report: File > Open (Ctrl+O), or drop it here"
-                                                                   : "No rows match the filter");
+        p.drawText(area, Qt::AlignCenter,
+                   layout_.reports().empty() ? "Open a report: File > Open (Ctrl+O), or drop it here"
+                                             : "No rows match the filter");
     }
     lastFrameMs_ = timer.nsecsElapsed() / 1e6;
     if (showFrameTime_) {
         p.setPen(Qt::red);
-        p.drawText(area.adjusted(0, 4, -8, 0), Qt::AlignRight | Qt::AlignTop, QString("%1 ms").arg(lastFrameMs_, 0, 'f', 2));
+        p.drawText(area.adjusted(0, 4, -8, 0), Qt::AlignRight | Qt::AlignTop,
+                   QString("%1 ms").arg(lastFrameMs_, 0, 'f', 2));
     }
 }
 
@@ -96,8 +100,10 @@ void TimelineView::paintRuler(QPainter& p, const RulerTicks& ticks) {
 }
 
 void TimelineView::paintRow(QPainter& p, const LayoutRow& row, int top) {
-    if (row.type == Row::Type::Counter) paintCounterRow(p, row, top);
-    else if (!row.lanes.empty()) paintLaneRow(p, row, top);
+    if (row.type == Row::Type::Counter)
+        paintCounterRow(p, row, top);
+    else if (!row.lanes.empty())
+        paintLaneRow(p, row, top);
     paintHeader(p, row, top);
 }
 
@@ -107,8 +113,10 @@ void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
     if (row.expandable) {
         QPainterPath arrow;
         const QPointF c(indent + 5, top + lineHeight / 2.0);
-        if (row.expanded) arrow.addPolygon(QPolygonF({c + QPointF(-4, -2), c + QPointF(4, -2), c + QPointF(0, 3)}));
-        else arrow.addPolygon(QPolygonF({c + QPointF(-2, -4), c + QPointF(3, 0), c + QPointF(-2, 4)}));
+        if (row.expanded)
+            arrow.addPolygon(QPolygonF({c + QPointF(-4, -2), c + QPointF(4, -2), c + QPointF(0, 3)}));
+        else
+            arrow.addPolygon(QPolygonF({c + QPointF(-2, -4), c + QPointF(3, 0), c + QPointF(-2, 4)}));
         p.setRenderHint(QPainter::Antialiasing, true);
         p.fillPath(arrow, palette_.headerText);
         p.setRenderHint(QPainter::Antialiasing, false);
@@ -132,7 +140,12 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
     const int boxHeight = RowLayout::kDepthPx - 2;
     // Fill rectangles grouped by colour, then labels on top.
     std::unordered_map<QRgb, std::vector<QRectF>> byColor;
-    struct Label { QRectF rect; QRgb color; const Lane* lane; uint32_t event; };
+    struct Label {
+        QRectF rect;
+        QRgb color;
+        const Lane* lane;
+        uint32_t event;
+    };
     std::vector<Label> labels;
     for (int laneIndex : row.lanes) {
         const Lane& lane = report.lanes[laneIndex];
@@ -210,7 +223,8 @@ void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {
     auto number = [&](double v) {
         return unit == "bytes" ? QLocale().formattedDataSize(qint64(v)) : QString::number(v, 'g', 4);
     };
-    p.drawText(QRect(area.left() + 4, top + 1, 200, 14), Qt::AlignLeft | Qt::AlignTop, number(maxV) + " " + (unit == "bytes" ? "" : unit));
+    p.drawText(QRect(area.left() + 4, top + 1, 200, 14), Qt::AlignLeft | Qt::AlignTop,
+               number(maxV) + " " + (unit == "bytes" ? "" : unit));
     p.drawText(QRect(area.left() + 4, top + row.height - 15, 200, 14), Qt::AlignLeft | Qt::AlignBottom, number(minV));
     small.setPointSizeF(small.pointSizeF() / 0.85);
     p.setFont(small);
@@ -228,7 +242,8 @@ void TimelineView::paintOverlays(QPainter& p) {
         p.drawLine(x0, 0, x0, area.bottom());
         p.drawLine(x1, 0, x1, area.bottom());
         const QString label = qs(formatDuration(range_->second - range_->first));
-        const QRect box(std::max(x0, headerWidth_) + 4, kRulerHeight + 4, p.fontMetrics().horizontalAdvance(label) + 12, 20);
+        const QRect box(std::max(x0, headerWidth_) + 4, kRulerHeight + 4, p.fontMetrics().horizontalAdvance(label) + 12,
+                        20);
         p.fillRect(box, palette_.selectionEdge);
         p.setPen(Qt::white);
         p.drawText(box, Qt::AlignCenter, label);

@@ -18,7 +18,7 @@ namespace lanescope {
 namespace {
 
 constexpr int kScrollSteps = 4096;  // horizontal scrollbar resolution: about a step per pixel
-constexpr int kClickSlopPx = 4;  // a press and release closer than this is a click, not a drag
+constexpr int kClickSlopPx = 4;     // a press and release closer than this is a click, not a drag
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
@@ -132,9 +132,7 @@ void TimelineView::viewportMoved() {
     emit viewportChanged();
 }
 
-void TimelineView::resizeEvent(QResizeEvent*) {
-    updateScrollBars();
-}
+void TimelineView::resizeEvent(QResizeEvent*) { updateScrollBars(); }
 
 void TimelineView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
@@ -191,7 +189,8 @@ void TimelineView::fitSelection() {
     } else if (selected_) {
         const Lane& lane = layout_.reports()[selected_->report]->lanes[selected_->lane];
         const int64_t offset = reportOffset(selected_->report);
-        const int64_t s = lane.events.start_ns[selected_->event] + offset, e = lane.events.end_ns[selected_->event] + offset;
+        const int64_t s = lane.events.start_ns[selected_->event] + offset,
+                      e = lane.events.end_ns[selected_->event] + offset;
         const int64_t margin = std::max<int64_t>((e - s) / 10, 50);
         zoomTo(s - margin, e + margin);
     }
@@ -358,7 +357,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         case Drag::Kind::MoveRow:
             if (std::abs(pos.y() - drag_.origin.y()) > 6) setCursor(Qt::DragMoveCursor);
             return;
-        case Drag::Kind::None: break;
+        case Drag::Kind::None:
+            break;
     }
     setCursor(std::abs(pos.x() - headerWidth_) <= 3 ? Qt::SplitHCursor : Qt::ArrowCursor);
     uint32_t merged = 0;
@@ -373,9 +373,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     const bool moved = (pos - drag_.origin).manhattanLength() > kClickSlopPx;
     if (drag_.kind == Drag::Kind::Select) {
-        if (drag_.moved && range_ && range_->second > range_->first) emit rangeSelected(range_);
-        else if (drag_.onRuler || drag_.moved) setSelectedRange(std::nullopt);  // a click on the ruler clears it
-        else selectEvent(eventAt(pos));  // a click on the lanes selects the event under it, or none
+        if (drag_.moved && range_ && range_->second > range_->first)
+            emit rangeSelected(range_);
+        else if (drag_.onRuler || drag_.moved)
+            setSelectedRange(std::nullopt);  // a click on the ruler clears it
+        else
+            selectEvent(eventAt(pos));  // a click on the lanes selects the event under it, or none
     } else if (drag_.kind == Drag::Kind::Pan && !moved && drag_.button == Qt::LeftButton) {
         selectEvent(eventAt(pos));  // Shift+click
     } else if (drag_.kind == Drag::Kind::MoveRow && moved) {
@@ -424,22 +427,43 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
     const QPoint cursor = mapFromGlobal(QCursor::pos());
     const int64_t anchor = laneArea().contains(cursor) ? timeAt(cursor.x()) : centre;
     switch (event->key()) {
-        case Qt::Key_W: case Qt::Key_Up: zoomAround(1.5, anchor); break;
-        case Qt::Key_S: case Qt::Key_Down: zoomAround(1 / 1.5, anchor); break;
-        case Qt::Key_A: case Qt::Key_Left: panBy(-span / 8); break;
-        case Qt::Key_D: case Qt::Key_Right: panBy(span / 8); break;
-        case Qt::Key_F: fitSelection(); break;
-        case Qt::Key_Home: fitAll(); break;
-        case Qt::Key_Backspace: emit backRequested(); break;
+        case Qt::Key_W:
+        case Qt::Key_Up:
+            zoomAround(1.5, anchor);
+            break;
+        case Qt::Key_S:
+        case Qt::Key_Down:
+            zoomAround(1 / 1.5, anchor);
+            break;
+        case Qt::Key_A:
+        case Qt::Key_Left:
+            panBy(-span / 8);
+            break;
+        case Qt::Key_D:
+        case Qt::Key_Right:
+            panBy(span / 8);
+            break;
+        case Qt::Key_F:
+            fitSelection();
+            break;
+        case Qt::Key_Home:
+            fitAll();
+            break;
+        case Qt::Key_Backspace:
+            emit backRequested();
+            break;
         case Qt::Key_Escape:
             setSelectedRange(std::nullopt);
             selectEvent(std::nullopt);
             break;
         case Qt::Key_M:
-            if (event->modifiers() & Qt::ControlModifier) emit markerRequested(anchor);
-            else QWidget::keyPressEvent(event);
+            if (event->modifiers() & Qt::ControlModifier)
+                emit markerRequested(anchor);
+            else
+                QWidget::keyPressEvent(event);
             break;
-        default: QWidget::keyPressEvent(event);
+        default:
+            QWidget::keyPressEvent(event);
     }
 }
 
@@ -448,12 +472,25 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
     if (row && event->pos().y() >= kRulerHeight) {
         const std::string key = row->key;
-        menu.addAction(QString("Hide “%1”").arg(qs(row->label)), this, [this, key] { layout_.hide(key); rowsChanged(); });
-        menu.addAction("Show only this", this, [this, key] { layout_.showOnly(key); rowsChanged(); });
+        menu.addAction(QString("Hide “%1”").arg(qs(row->label)), this, [this, key] {
+            layout_.hide(key);
+            rowsChanged();
+        });
+        menu.addAction("Show only this", this, [this, key] {
+            layout_.showOnly(key);
+            rowsChanged();
+        });
         if (row->expandable)
-            menu.addAction(row->expanded ? "Collapse" : "Expand", this, [this, key] { layout_.toggleExpanded(key); rowsChanged(); });
+            menu.addAction(row->expanded ? "Collapse" : "Expand", this, [this, key] {
+                layout_.toggleExpanded(key);
+                rowsChanged();
+            });
     }
-    menu.addAction(QString("Show all rows (%1 hidden)").arg(layout_.hiddenCount()), this, [this] { layout_.showAll(); rowsChanged(); })
+    menu.addAction(QString("Show all rows (%1 hidden)").arg(layout_.hiddenCount()), this,
+                   [this] {
+                       layout_.showAll();
+                       rowsChanged();
+                   })
         ->setEnabled(layout_.hiddenCount() > 0);
     menu.addSeparator();
     menu.addAction("Fit all\tHome", this, &TimelineView::fitAll);
@@ -485,8 +522,8 @@ void TimelineView::showTooltip(QPoint pos) {
         const int64_t s = lane.events.start_ns[ev->event], e = lane.events.end_ns[ev->event];
         text = QString("<b>%1</b><br>start %2<br>duration %3<br>%4")
                    .arg(qs(r.str(lane.events.name_id[ev->event])).toHtmlEscaped(),
-                        qs(formatDuration(s + reportOffset(ev->report) - viewport_.wholeBegin(), 6)), qs(formatDuration(e - s)),
-                        qs(r.str(lane.name_id)).toHtmlEscaped());
+                        qs(formatDuration(s + reportOffset(ev->report) - viewport_.wholeBegin(), 6)),
+                        qs(formatDuration(e - s)), qs(r.str(lane.name_id)).toHtmlEscaped());
     }
     QToolTip::showText(mapToGlobal(pos), text, this);
 }

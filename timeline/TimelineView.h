@@ -93,7 +93,7 @@ signals:
     void viewportChanged();
     // A remembered jump (zoomTo, a burst of wheel zooming, a double-click fit): the range shown before.
     void viewJumped(std::pair<int64_t, int64_t> shownBefore);
-    void backRequested();                // Backspace, "Zoom back"
+    void backRequested();                   // Backspace, "Zoom back"
     void markerRequested(int64_t time_ns);  // Ctrl+M, at the cursor
 
 protected:
@@ -146,7 +146,7 @@ private:
     TimeViewport viewport_;
     TimelinePalette palette_;
     std::vector<std::unique_ptr<class EventColors>> colors_;  // per report
-    std::vector<int64_t> offsets_;                             // per report, ns (setReportOffsets)
+    std::vector<int64_t> offsets_;                            // per report, ns (setReportOffsets)
     mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;
     std::unique_ptr<class TextCache> textCache_;
     mutable PixelMapping cachedMapping_{};  // the shared mapping the cache was built for

@@ -17,8 +17,10 @@ Intervals unite(Intervals v) {
     std::sort(v.begin(), v.end());
     Intervals out;
     for (const auto& iv : v) {
-        if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
-        else out.push_back(iv);
+        if (!out.empty() && iv.first <= out.back().second)
+            out.back().second = std::max(out.back().second, iv.second);
+        else
+            out.push_back(iv);
     }
     return out;
 }

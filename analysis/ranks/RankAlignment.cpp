@@ -55,7 +55,8 @@ Pairs pairInOrder(const std::vector<Collective>& refList, const ByKind& ref, con
             for (long skip = -std::min(kMaxSkip, nr - 1); skip <= std::min(kMaxSkip, no - 1); ++skip) {
                 std::vector<int64_t> distance;
                 for (long k = std::max(0L, -skip); k < nr && k + skip < no; ++k) {
-                    const int64_t d = refList[size_t(r[size_t(k)])].end_ns - otherList[size_t(o[size_t(k + skip)])].end_ns - *guess;
+                    const int64_t d =
+                        refList[size_t(r[size_t(k)])].end_ns - otherList[size_t(o[size_t(k + skip)])].end_ns - *guess;
                     distance.push_back(d < 0 ? -d : d);
                 }
                 const int64_t cost = median(std::move(distance));
@@ -65,14 +66,16 @@ Pairs pairInOrder(const std::vector<Collective>& refList, const ByKind& ref, con
                 }
             }
         }
-        for (long k = std::max(0L, -best); k < nr && k + best < no; ++k) pairs.emplace_back(r[size_t(k)], o[size_t(k + best)]);
+        for (long k = std::max(0L, -best); k < nr && k + best < no; ++k)
+            pairs.emplace_back(r[size_t(k)], o[size_t(k + best)]);
     }
     return pairs;
 }
 
 // The shift that makes the other's ends fall on the reference's: the median difference of
 // the pairs whose ends coincide (of all pairs when no such kind matched).
-int64_t medianShift(const Pairs& pairs, const std::vector<Collective>& refList, const std::vector<Collective>& otherList) {
+int64_t medianShift(const Pairs& pairs, const std::vector<Collective>& refList,
+                    const std::vector<Collective>& otherList) {
     std::vector<int64_t> together, all;
     for (auto [r, o] : pairs) {
         const int64_t d = refList[size_t(r)].end_ns - otherList[size_t(o)].end_ns;
@@ -93,9 +96,12 @@ std::optional<AlignMode> parseAlignMode(std::string_view name) {
 
 const char* alignModeName(AlignMode mode) {
     switch (mode) {
-        case AlignMode::Clock: return "clock";
-        case AlignMode::Nccl: return "nccl";
-        case AlignMode::None: return "none";
+        case AlignMode::Clock:
+            return "clock";
+        case AlignMode::Nccl:
+            return "nccl";
+        case AlignMode::None:
+            return "none";
     }
     return "";
 }
@@ -132,7 +138,8 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
             // The clocks give a first guess when both have one; a second pass pairs again with
             // the shift the first found.
             std::optional<int64_t> guess;
-            if (clockKnown(ref) && clockKnown(i)) guess = reports[i]->meta.start_utc_ns - reports[ref]->meta.start_utc_ns;
+            if (clockKnown(ref) && clockKnown(i))
+                guess = reports[i]->meta.start_utc_ns - reports[ref]->meta.start_utc_ns;
             Pairs pairs = pairInOrder(refList, refKinds, list, kinds, guess);
             if (pairs.empty()) continue;
             int64_t shift = medianShift(pairs, refList, list);
@@ -145,9 +152,15 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
     }
 
     switch (mode) {
-        case AlignMode::Clock: a.offsets_ns = clock; break;
-        case AlignMode::Nccl: a.offsets_ns = byCollectives; break;
-        case AlignMode::None: a.offsets_ns.assign(n, 0); break;
+        case AlignMode::Clock:
+            a.offsets_ns = clock;
+            break;
+        case AlignMode::Nccl:
+            a.offsets_ns = byCollectives;
+            break;
+        case AlignMode::None:
+            a.offsets_ns.assign(n, 0);
+            break;
     }
     for (size_t i = 0; i < n; ++i) {
         if (mode == AlignMode::Clock && i > 0 && !(clockKnown(0) && clockKnown(i)))
@@ -155,7 +168,8 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
         if (mode == AlignMode::Nccl && collectives[i].empty())
             a.notes.push_back(reports[i]->meta.fileName() + ": no NCCL collectives; aligned by clock");
         else if (mode == AlignMode::Nccl && a.matches[i].empty())
-            a.notes.push_back(reports[i]->meta.fileName() + ": no collective matches the first report's; aligned by clock");
+            a.notes.push_back(reports[i]->meta.fileName() +
+                              ": no collective matches the first report's; aligned by clock");
     }
 
     if (a.reference >= 0) {

@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Summary.h"
 #include "analysis/ranks/Collectives.h"
 #include "analysis/ranks/GpuShares.h"
 #include "analysis/ranks/RankAlignment.h"
-#include "model/Report.h"
 #include "analysis/ranks/Steps.h"
-#include "analysis/Summary.h"
+#include "model/Report.h"
 
 namespace lanescope {
 
@@ -24,14 +24,14 @@ struct CollectiveKindTimes {
 struct RankMetrics {
     std::string label;
     int rank = -1;
-    int64_t offset_ns = 0;           // where the alignment put it (RankAlignment::offsets_ns)
-    std::vector<StepRange> steps;    // on its own timeline
-    Summary step_ns;                 // of the step durations
+    int64_t offset_ns = 0;         // where the alignment put it (RankAlignment::offsets_ns)
+    std::vector<StepRange> steps;  // on its own timeline
+    Summary step_ns;               // of the step durations
     GpuShares shares;
     std::map<std::string, CollectiveKindTimes> collectives;  // by kind, sorted by name
-    int64_t wait_ns = 0;             // total time this rank waited inside collectives
-    int64_t caused_wait_ns = 0;      // total time the others waited for this rank
-    uint32_t times_last = 0;         // collectives in which it arrived last
+    int64_t wait_ns = 0;                                     // total time this rank waited inside collectives
+    int64_t caused_wait_ns = 0;                              // total time the others waited for this rank
+    uint32_t times_last = 0;                                 // collectives in which it arrived last
 };
 
 // One collective matched across ranks (the reference report's collective `ordinal` of `kind`
@@ -39,25 +39,25 @@ struct RankMetrics {
 // arrival_ns == end_ns == INT64_MIN and wait 0.
 struct MatchedCollective {
     std::string kind;
-    uint32_t ordinal = 0;            // k-th of its kind on the reference report, from 0
-    std::vector<EventRef> kernels;   // per report; lane == UINT32_MAX where missing
-    std::vector<int64_t> arrival_ns; // kernel start, aligned
-    std::vector<int64_t> end_ns;     // kernel end, aligned
-    std::vector<int64_t> wait_ns;    // last arrival minus own arrival, within the own kernel
-    int last = -1;                   // the report that arrived last
-    int present = 0;                 // how many reports ran it
+    uint32_t ordinal = 0;             // k-th of its kind on the reference report, from 0
+    std::vector<EventRef> kernels;    // per report; lane == UINT32_MAX where missing
+    std::vector<int64_t> arrival_ns;  // kernel start, aligned
+    std::vector<int64_t> end_ns;      // kernel end, aligned
+    std::vector<int64_t> wait_ns;     // last arrival minus own arrival, within the own kernel
+    int last = -1;                    // the report that arrived last
+    int present = 0;                  // how many reports ran it
 };
 
 // The rank the others wait for most. Basis "collectives": the most caused wait in matched
 // collectives; "steps": without collectives two ranks ran, the longest mean step; none
 // (report -1) when neither exists or the top is a tie.
 struct Straggler {
-    int report = -1;                 // index into the inputs, -1 when none
+    int report = -1;  // index into the inputs, -1 when none
     std::string basis;
-    int64_t caused_wait_ns = 0;      // collectives: the wait it caused
+    int64_t caused_wait_ns = 0;  // collectives: the wait it caused
     uint32_t times_last = 0;
-    uint32_t collectives = 0;        // matched collectives with two ranks or more
-    int64_t excess_ns = 0;           // how much it exceeds the next rank (caused wait or mean step)
+    uint32_t collectives = 0;  // matched collectives with two ranks or more
+    int64_t excess_ns = 0;     // how much it exceeds the next rank (caused wait or mean step)
 };
 
 // Reports of several ranks of one job, compared. Sorted as the inputs.

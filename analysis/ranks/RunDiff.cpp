@@ -11,7 +11,7 @@ namespace {
 
 struct Source {
     const char* category;
-    const char* report;     // the nsys stats summary it comes from
+    const char* report;  // the nsys stats summary it comes from
     const char* nameColumn;
     const char* countColumn;
 };
@@ -73,13 +73,14 @@ std::vector<DiffRow> diffRuns(const Report& baseline, const Report& candidate) {
 StatsTable diffTable(const std::vector<DiffRow>& rows) {
     StatsTable t;
     t.name = "diff";
-    t.header = {"Category", "Name", "Base Count", "Base Total (ns)", "Base Avg (ns)", "Cand Count",
-                "Cand Total (ns)", "Cand Avg (ns)", "Delta (ns)", "Ratio", "Status"};
+    t.header = {"Category",        "Name",          "Base Count", "Base Total (ns)", "Base Avg (ns)", "Cand Count",
+                "Cand Total (ns)", "Cand Avg (ns)", "Delta (ns)", "Ratio",           "Status"};
     for (const DiffRow& r : rows)
-        t.rows.push_back({r.category, r.name, int64_t(r.base_count), r.base_total_ns, StatsTable::Real{r.baseMean(), 1},
-                          int64_t(r.cand_count), r.cand_total_ns, StatsTable::Real{r.candMean(), 1}, r.delta(),
-                          r.hasRatio() ? StatsTable::Cell(StatsTable::Real{r.ratio(), 3}) : StatsTable::Cell(std::string()),
-                          std::string(r.status())});
+        t.rows.push_back(
+            {r.category, r.name, int64_t(r.base_count), r.base_total_ns, StatsTable::Real{r.baseMean(), 1},
+             int64_t(r.cand_count), r.cand_total_ns, StatsTable::Real{r.candMean(), 1}, r.delta(),
+             r.hasRatio() ? StatsTable::Cell(StatsTable::Real{r.ratio(), 3}) : StatsTable::Cell(std::string()),
+             std::string(r.status())});
     return t;
 }
 

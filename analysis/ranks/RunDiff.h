@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "model/Report.h"
 #include "analysis/StatsTable.h"
+#include "model/Report.h"
 
 namespace lanescope {
 

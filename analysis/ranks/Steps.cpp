@@ -13,10 +13,14 @@ int64_t stepNumber(std::string_view name) {
             if (std::tolower(static_cast<unsigned char>(name[i])) != prefix[i]) return false;
         return true;
     };
-    if (startsWithIgnoringCase("profilerstep")) name.remove_prefix(12);
-    else if (startsWithIgnoringCase("step")) name.remove_prefix(4);
-    else return -1;
-    while (!name.empty() && std::string_view(" #_:-").find(name.front()) != std::string_view::npos) name.remove_prefix(1);
+    if (startsWithIgnoringCase("profilerstep"))
+        name.remove_prefix(12);
+    else if (startsWithIgnoringCase("step"))
+        name.remove_prefix(4);
+    else
+        return -1;
+    while (!name.empty() && std::string_view(" #_:-").find(name.front()) != std::string_view::npos)
+        name.remove_prefix(1);
     if (name.empty() || name.size() > 18) return -1;
     int64_t number = 0;
     for (char c : name) {

@@ -1,12 +1,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "analysis/GpuGaps.h"
+#include "analysis/Registry.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "analysis/GpuGaps.h"
-#include "analysis/Registry.h"
 
 namespace lanescope::cli {
 namespace {
@@ -19,9 +19,12 @@ constexpr const char* kUsage =
 void rowsJson(JsonWriter& j, const StatsTable& table, size_t row) {
     for (size_t c = 0; c < table.header.size(); ++c) {
         const auto& cell = table.rows[row][c];
-        if (const auto* i = std::get_if<int64_t>(&cell)) j.value(table.header[c], *i);
-        else if (const auto* r = std::get_if<StatsTable::Real>(&cell)) j.value(table.header[c], r->value, r->decimals);
-        else j.value(table.header[c], std::get<std::string>(cell));
+        if (const auto* i = std::get_if<int64_t>(&cell))
+            j.value(table.header[c], *i);
+        else if (const auto* r = std::get_if<StatsTable::Real>(&cell))
+            j.value(table.header[c], r->value, r->decimals);
+        else
+            j.value(table.header[c], std::get<std::string>(cell));
     }
 }
 
@@ -105,7 +108,8 @@ int runAnalyze(int argc, char** argv, int first) {
         }
         if (!table.rows.empty())
             for (const auto& cell : table.rows.front()) numeric.push_back(!std::holds_alternative<std::string>(cell));
-        out = table.rows.empty() ? name + ": nothing found\n" : name + "\n" + renderTextTable(header, rows, numeric, 100);
+        out =
+            table.rows.empty() ? name + ": nothing found\n" : name + "\n" + renderTextTable(header, rows, numeric, 100);
     }
     return writeOut(out) ? kExitOk : kExitBadInput;
 }

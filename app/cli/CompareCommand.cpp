@@ -5,11 +5,11 @@
 #include <limits>
 #include <optional>
 
+#include "analysis/ranks/RankCompare.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "analysis/ranks/RankCompare.h"
 
 namespace lanescope::cli {
 namespace {
@@ -31,7 +31,8 @@ std::optional<std::vector<int64_t>> parseNudges(const std::string& text) {
         const std::string part = text.substr(at, comma - at);
         char* end = nullptr;
         const double us = std::strtod(part.c_str(), &end);
-        if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(us) || std::abs(us) > 1e12) return std::nullopt;
+        if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(us) || std::abs(us) > 1e12)
+            return std::nullopt;
         out.push_back(static_cast<int64_t>(std::llround(us * 1e3)));
         at = comma + 1;
     }
@@ -178,8 +179,9 @@ std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, c
     for (const RankMetrics& m : c.ranks) {
         const GpuShares& g = m.shares;
         rows.push_back({m.label, std::to_string(m.step_ns.count), m.step_ns.count ? ms(int64_t(m.step_ns.mean)) : "-",
-                        percent(g.share(g.compute_ns)), percent(g.share(g.communication_ns)), percent(g.share(g.idle_ns)),
-                        percent(g.hiddenCommunication()), ms(m.wait_ns), ms(m.caused_wait_ns), std::to_string(m.times_last)});
+                        percent(g.share(g.compute_ns)), percent(g.share(g.communication_ns)),
+                        percent(g.share(g.idle_ns)), percent(g.hiddenCommunication()), ms(m.wait_ns),
+                        ms(m.caused_wait_ns), std::to_string(m.times_last)});
     }
     out += renderTextTable({"Rank", "Steps", "Step avg (ms)", "Compute %", "Comm %", "Idle %", "Comm hidden %",
                             "Waited (ms)", "Made wait (ms)", "Last"},
@@ -198,9 +200,10 @@ std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, c
     if (s.report < 0) {
         out += "\nStraggler: none found (needs two ranks with matched NCCL collectives or steps)\n";
     } else if (s.basis == "collectives") {
-        out += "\nStraggler: " + c.ranks[size_t(s.report)].label + ", last to arrive in " + std::to_string(s.times_last) +
-               " of " + std::to_string(s.collectives) + " matched collectives; the others waited " +
-               ms(s.caused_wait_ns) + " ms for it (" + ms(s.excess_ns) + " ms more than for the next rank)\n";
+        out += "\nStraggler: " + c.ranks[size_t(s.report)].label + ", last to arrive in " +
+               std::to_string(s.times_last) + " of " + std::to_string(s.collectives) +
+               " matched collectives; the others waited " + ms(s.caused_wait_ns) + " ms for it (" + ms(s.excess_ns) +
+               " ms more than for the next rank)\n";
     } else {
         out += "\nStraggler: " + c.ranks[size_t(s.report)].label + ", the longest mean step (" + ms(s.excess_ns) +
                " ms longer than the next rank); no matched collectives to measure waits\n";
@@ -232,7 +235,7 @@ int runCompare(int argc, char** argv, int first) {
     for (const auto& r : reports) raw.push_back(r.get());
     const RankComparison comparison = compareRanks(raw, *mode, *nudges);  // as the viewer's Ranks panel
     return writeOut(format == "json" ? toJson(reports, comparison) : toTable(reports, comparison)) ? kExitOk
-                                                                                                    : kExitBadInput;
+                                                                                                   : kExitBadInput;
 }
 
 }  // namespace lanescope::cli

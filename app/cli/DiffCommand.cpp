@@ -1,11 +1,11 @@
 // lanescope-cli diff: a baseline and a candidate run compared by name (CLI.md).
 #include <cstdio>
 
+#include "analysis/ranks/RunDiff.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "analysis/ranks/RunDiff.h"
 
 namespace lanescope::cli {
 namespace {
@@ -67,9 +67,12 @@ int runDiff(int argc, char** argv, int first) {
     if (reports.empty()) return kExitBadInput;
     const std::vector<DiffRow> rows = diffRuns(*reports[0], *reports[1]);
     std::string out;
-    if (format == "csv") out = toCsv(diffTable(rows));
-    else if (format == "json") out = toJson(*reports[0], *reports[1], rows);
-    else out = toTable(diffTable(rows));
+    if (format == "csv")
+        out = toCsv(diffTable(rows));
+    else if (format == "json")
+        out = toJson(*reports[0], *reports[1], rows);
+    else
+        out = toTable(diffTable(rows));
     return writeOut(out) ? kExitOk : kExitBadInput;
 }
 

@@ -25,10 +25,17 @@ std::string utcText(int64_t ns) {
 }
 
 std::vector<std::pair<const char*, uint64_t>> countList(const EventCounts& c) {
-    return {{"kernels", c.kernels},   {"memcpy", c.memcpy}, {"memset", c.memset},
-            {"cuda_api", c.cuda_api}, {"nvtx", c.nvtx},     {"osrt", c.osrt},
-            {"nccl", c.nccl},         {"sync", c.sync},     {"slices", c.slices},
-            {"instants", c.instants}, {"counter_samples", c.counter_samples}};
+    return {{"kernels", c.kernels},
+            {"memcpy", c.memcpy},
+            {"memset", c.memset},
+            {"cuda_api", c.cuda_api},
+            {"nvtx", c.nvtx},
+            {"osrt", c.osrt},
+            {"nccl", c.nccl},
+            {"sync", c.sync},
+            {"slices", c.slices},
+            {"instants", c.instants},
+            {"counter_samples", c.counter_samples}};
 }
 
 std::string infoJson(const Report& r) {
@@ -138,11 +145,11 @@ std::string infoTable(const Report& r) {
                      [](const auto& a, const auto& b) { return a.second.severity > b.second.severity; });
     std::vector<std::vector<std::string>> diagnostics;
     for (const auto& [name, d] : described)
-        diagnostics.push_back({*name, std::to_string(r.diagnostics.at(*name)), std::string(severityName(d.severity)),
-                               d.explanation});
+        diagnostics.push_back(
+            {*name, std::to_string(r.diagnostics.at(*name)), std::string(severityName(d.severity)), d.explanation});
     return out + "\n" +
-           renderTextTable({"diagnostic", "count", "severity", "explanation"}, diagnostics,
-                           {false, true, false, false}, 240);
+           renderTextTable({"diagnostic", "count", "severity", "explanation"}, diagnostics, {false, true, false, false},
+                           240);
 }
 
 }  // namespace
@@ -151,8 +158,9 @@ int runInfo(int argc, char** argv, int first) {
     const ParsedArgs args = parseArgs(argc, argv, first, {"format"});
     const std::string format = args.options.count("format") ? args.options.at("format") : "table";
     if (!args.error.empty() || args.positional.size() != 1 || (format != "json" && format != "table")) {
-        std::fprintf(stderr, "%s\nusage: lanescope-cli info FILE [--format json|table]\n",
-                     args.error.empty() ? "lanescope-cli info: bad arguments" : ("lanescope-cli info: " + args.error).c_str());
+        std::fprintf(
+            stderr, "%s\nusage: lanescope-cli info FILE [--format json|table]\n",
+            args.error.empty() ? "lanescope-cli info: bad arguments" : ("lanescope-cli info: " + args.error).c_str());
         return kExitUsage;
     }
     auto report = loadReport(args.positional[0]);

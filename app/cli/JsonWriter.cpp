@@ -9,11 +9,21 @@ std::string JsonWriter::quote(std::string_view text) {
     std::string q = "\"";
     for (unsigned char c : text) {
         switch (c) {
-            case '"': q += "\\\""; break;
-            case '\\': q += "\\\\"; break;
-            case '\n': q += "\\n"; break;
-            case '\r': q += "\\r"; break;
-            case '\t': q += "\\t"; break;
+            case '"':
+                q += "\\\"";
+                break;
+            case '\\':
+                q += "\\\\";
+                break;
+            case '\n':
+                q += "\\n";
+                break;
+            case '\r':
+                q += "\\r";
+                break;
+            case '\t':
+                q += "\\t";
+                break;
             default:
                 if (c < 0x20) {
                     char buf[8];

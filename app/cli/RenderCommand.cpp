@@ -2,9 +2,9 @@
 #include <QImage>
 #include <cstdio>
 
+#include "analysis/NvtxProjection.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "analysis/NvtxProjection.h"
 #include "timeline/TimelineView.h"
 
 namespace lanescope::cli {
@@ -28,9 +28,8 @@ int runRender(int argc, char** argv, int first) {
     if (args.positional.size() != 1) return usage("expected one FILE");
     if (!args.options.count("out")) return usage("--out is required");
     int width = 1600, height = 900;
-    if (args.options.count("size") &&
-        (std::sscanf(args.options.at("size").c_str(), "%dx%d", &width, &height) != 2 || width < 400 ||
-         height < 200 || width > 16384 || height > 16384))
+    if (args.options.count("size") && (std::sscanf(args.options.at("size").c_str(), "%dx%d", &width, &height) != 2 ||
+                                       width < 400 || height < 200 || width > 16384 || height > 16384))
         return usage("--size wants WIDTHxHEIGHT, at least 400x200");
     std::optional<TimeRange> range;
     if (args.options.count("range")) {

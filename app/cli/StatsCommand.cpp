@@ -2,11 +2,11 @@
 #include <charconv>
 #include <cstdio>
 
+#include "analysis/Registry.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
-#include "analysis/Registry.h"
 
 namespace lanescope::cli {
 namespace {
@@ -15,7 +15,8 @@ std::string usageText() {
     std::string names;
     for (const StatsReportEntry& entry : statsReports()) names += (names.empty() ? "" : ", ") + std::string(entry.name);
     return "usage: lanescope-cli stats FILE --report NAME[,NAME...] [--format csv|json|table] "
-           "[--range START_NS:END_NS]\n  NAME: " + names + "\n";
+           "[--range START_NS:END_NS]\n  NAME: " +
+           names + "\n";
 }
 
 std::vector<std::string> splitNames(const std::string& list) {
@@ -37,9 +38,12 @@ void appendJson(JsonWriter& j, const StatsTable& table) {
         j.beginObject();
         for (size_t c = 0; c < row.size(); ++c) {
             const auto& cell = row[c];
-            if (const auto* i = std::get_if<int64_t>(&cell)) j.value(table.header[c], *i);
-            else if (const auto* real = std::get_if<StatsTable::Real>(&cell)) j.value(table.header[c], real->value, real->decimals);
-            else j.value(table.header[c], std::get<std::string>(cell));
+            if (const auto* i = std::get_if<int64_t>(&cell))
+                j.value(table.header[c], *i);
+            else if (const auto* real = std::get_if<StatsTable::Real>(&cell))
+                j.value(table.header[c], real->value, real->decimals);
+            else
+                j.value(table.header[c], std::get<std::string>(cell));
         }
         j.endObject();
     }
@@ -93,9 +97,12 @@ int runStats(int argc, char** argv, int first) {
     if (format == "json") json.beginArray();
     for (const StatsReportEntry* entry : entries) {
         const StatsTable table = entry->compute(*report, range);
-        if (format == "csv") out += (entries.size() > 1 ? "# " + std::string(entry->name) + "\n" : "") + toCsv(table);
-        else if (format == "json") appendJson(json, table);
-        else out += textTable(table);
+        if (format == "csv")
+            out += (entries.size() > 1 ? "# " + std::string(entry->name) + "\n" : "") + toCsv(table);
+        else if (format == "json")
+            appendJson(json, table);
+        else
+            out += textTable(table);
     }
     if (format == "json") {
         json.endArray();

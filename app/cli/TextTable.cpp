@@ -23,8 +23,7 @@ std::string cut(const std::string& s, size_t width) {
 
 }  // namespace
 
-std::string renderTextTable(const std::vector<std::string>& header,
-                            const std::vector<std::vector<std::string>>& rows,
+std::string renderTextTable(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
                             const std::vector<bool>& numeric, size_t maxWidth) {
     std::vector<size_t> width(header.size());
     for (size_t c = 0; c < header.size(); ++c) width[c] = displayWidth(header[c]);

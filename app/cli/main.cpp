@@ -1,9 +1,10 @@
 // lanescope-cli: the headless front end (CLI.md). Links model and importers only.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
-#include <spdlog/spdlog.h>
 #include <string>
 
 #include "app/cli/CliSupport.h"
@@ -31,7 +32,8 @@ constexpr const char* kUsage =
 // Takes --verbose out of the arguments wherever it stands; true when it was there.
 bool takeVerbose(int& argc, char** argv) {
     const int before = argc;
-    argc = int(std::remove_if(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--verbose") == 0; }) - argv);
+    argc = int(std::remove_if(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--verbose") == 0; }) -
+               argv);
     argv[argc] = nullptr;
     return argc != before;
 }

@@ -31,12 +31,14 @@ QList<QPair<QString, QString>> libraryVersions() {
 QString aboutHtml() {
     QString rows;
     for (const auto& [name, version] : libraryVersions())
-        rows += QString("<tr><td style='padding-right:16px'>%1</td><td>%2</td></tr>").arg(name, version.toHtmlEscaped());
-    return QString("<h3>Lanescope %1</h3>"
-                   "<p>A fast timeline viewer for GPU and CPU profiler reports: Nsight Systems, "
-                   "PyTorch profiler and Perfetto traces.</p>"
-                   "<p><b>Libraries</b></p><table>%2</table>"
-                   "<p>Log file: <code>%3</code></p>")
+        rows +=
+            QString("<tr><td style='padding-right:16px'>%1</td><td>%2</td></tr>").arg(name, version.toHtmlEscaped());
+    return QString(
+               "<h3>Lanescope %1</h3>"
+               "<p>A fast timeline viewer for GPU and CPU profiler reports: Nsight Systems, "
+               "PyTorch profiler and Perfetto traces.</p>"
+               "<p><b>Libraries</b></p><table>%2</table>"
+               "<p>Log file: <code>%3</code></p>")
         .arg(LANESCOPE_VERSION, rows, QString::fromStdString(logging::logFilePath().string()).toHtmlEscaped());
 }
 

@@ -14,8 +14,8 @@
 #include <QLabel>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <limits>
 
 #include "timeline/TimeFormat.h"
@@ -75,8 +75,9 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     mode_->addItem("NCCL collectives", int(AlignMode::Nccl));
     mode_->addItem("Wall clock", int(AlignMode::Clock));
     mode_->addItem("None", int(AlignMode::None));
-    mode_->setToolTip("How the reports are placed on one timeline: matched NCCL collectives end together, "
-                      "each session's start time (UTC), or each report's own zero");
+    mode_->setToolTip(
+        "How the reports are placed on one timeline: matched NCCL collectives end together, "
+        "each session's start time (UTC), or each report's own zero");
     nudgeRank_ = new QComboBox;
     nudgeRank_->setToolTip("The rank to move by hand");
     nudge_ = new QDoubleSpinBox;
@@ -86,7 +87,8 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     nudge_->setSuffix(" µs");
     nudge_->setToolTip("Moves the chosen rank on the timeline, on top of the alignment");
     skew_ = new QLabel;
-    skew_->setToolTip("What the alignment leaves: how far apart matched AllReduce (and other all-rank) collectives end");
+    skew_->setToolTip(
+        "What the alignment leaves: how far apart matched AllReduce (and other all-rank) collectives end");
     top->addWidget(new QLabel("Align by"));
     top->addWidget(mode_);
     top->addSpacing(12);
@@ -132,9 +134,8 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
         const QSignalBlocker block(nudge_);
         nudge_->setValue(rank >= 0 && size_t(rank) < nudges_.size() ? double(nudges_[size_t(rank)]) / 1e3 : 0.0);
     });
-    connect(nudge_, &QDoubleSpinBox::valueChanged, this, [this](double us) {
-        setNudge(nudgeRank_->currentIndex(), static_cast<int64_t>(us * 1e3));
-    });
+    connect(nudge_, &QDoubleSpinBox::valueChanged, this,
+            [this](double us) { setNudge(nudgeRank_->currentIndex(), static_cast<int64_t>(us * 1e3)); });
     connect(collectives_, &QTableWidget::cellClicked, this, [this](int row, int) { activateCollective(row); });
     connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
@@ -170,11 +171,13 @@ void ComparePanel::recompute() {
         return;
     }
     skew_->setText("Aligning…");
-    task_.run([reports, nudges, mode] {
-        std::vector<const Report*> raw;
-        for (const auto& r : reports) raw.push_back(r.get());
-        return compareRanks(raw, mode, nudges);
-    }, [this](RankComparison comparison) { showComparison(std::move(comparison)); });
+    task_.run(
+        [reports, nudges, mode] {
+            std::vector<const Report*> raw;
+            for (const auto& r : reports) raw.push_back(r.get());
+            return compareRanks(raw, mode, nudges);
+        },
+        [this](RankComparison comparison) { showComparison(std::move(comparison)); });
 }
 
 void ComparePanel::showComparison(RankComparison comparison) {
@@ -187,14 +190,20 @@ void ComparePanel::showComparison(RankComparison comparison) {
 
 QString ComparePanel::stragglerText() const {
     const Straggler& s = comparison_.straggler;
-    if (reports_.size() < 2) return "Open the reports of several ranks of one job (select them all in File > Open, or drop them) to compare them.";
-    if (s.report < 0) return "No straggler: no rank waited on another in matched collectives, and no rank's steps are longer.";
+    if (reports_.size() < 2)
+        return "Open the reports of several ranks of one job (select them all in File > Open, or drop them) to compare "
+               "them.";
+    if (s.report < 0)
+        return "No straggler: no rank waited on another in matched collectives, and no rank's steps are longer.";
     const QString who = "<b>Straggler: " + qs(comparison_.ranks[size_t(s.report)].label).toHtmlEscaped() + "</b> — ";
     if (s.basis == "steps")
-        return who + QString("the longest mean step, %1 ms more than the next rank (no matched collectives to measure waits).")
-                         .arg(ms(s.excess_ns));
-    return who + QString("last to arrive in %1 of %2 matched collectives; the others waited %3 ms for it, %4 ms more "
-                         "than for any other rank.")
+        return who +
+               QString(
+                   "the longest mean step, %1 ms more than the next rank (no matched collectives to measure waits).")
+                   .arg(ms(s.excess_ns));
+    return who + QString(
+                     "last to arrive in %1 of %2 matched collectives; the others waited %3 ms for it, %4 ms more "
+                     "than for any other rank.")
                      .arg(s.times_last)
                      .arg(s.collectives)
                      .arg(ms(s.caused_wait_ns), ms(s.excess_ns));
@@ -206,8 +215,9 @@ void ComparePanel::fill() {
     straggler_->setText(stragglerText());
     int64_t worst = -1;
     for (int64_t v : a.residual_max_ns) worst = std::max(worst, v);
-    QString skew = worst >= 0 ? QString("Skew left: at most %1").arg(qs(formatDuration(worst)))
-                              : reports_.size() >= 2 ? QString("No matched collectives to measure skew") : QString();
+    QString skew = worst >= 0             ? QString("Skew left: at most %1").arg(qs(formatDuration(worst)))
+                   : reports_.size() >= 2 ? QString("No matched collectives to measure skew")
+                                          : QString();
     for (const auto& n : a.notes) skew += "  ·  " + qs(n);
     skew_->setText(skew);
 
@@ -248,11 +258,13 @@ void ComparePanel::fill() {
         collectives_->setItem(int(r), 0, cell(qs(mc.kind), false));
         collectives_->setItem(int(r), 1, cell(QString::number(mc.ordinal), true));
         collectives_->setItem(int(r), 2, cell(QString::number(mc.present), true));
-        collectives_->setItem(int(r), 3, cell(mc.present >= 2 && mc.last >= 0 ? qs(c.ranks[size_t(mc.last)].label) : "–", false));
+        collectives_->setItem(int(r), 3,
+                              cell(mc.present >= 2 && mc.last >= 0 ? qs(c.ranks[size_t(mc.last)].label) : "–", false));
         collectives_->setItem(int(r), 4, cell(ms(maxWait), true));
         for (size_t i = 0; i < c.ranks.size(); ++i)
-            collectives_->setItem(int(r), 5 + int(i),
-                                  cell(mc.arrival_ns[i] == std::numeric_limits<int64_t>::min() ? "–" : ms(mc.wait_ns[i]), true));
+            collectives_->setItem(
+                int(r), 5 + int(i),
+                cell(mc.arrival_ns[i] == std::numeric_limits<int64_t>::min() ? "–" : ms(mc.wait_ns[i]), true));
     }
     collectives_->resizeColumnsToContents();
     fillCharts();

@@ -5,8 +5,8 @@
 
 #include "analysis/ranks/RankCompare.h"
 #include "app/gui/LatestTask.h"
-#include "model/Report.h"
 #include "app/gui/ViewSession.h"
+#include "model/Report.h"
 
 class QChart;
 class QComboBox;

@@ -47,8 +47,9 @@ DiffPanel::DiffPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
     top->addWidget(summary_, 1);
     layout->addLayout(top);
     table_ = new QTableWidget(0, 11);
-    table_->setHorizontalHeaderLabels({"Category", "Name", "Base count", "Base total (ms)", "Base avg (ms)", "Cand count",
-                                       "Cand total (ms)", "Cand avg (ms)", "Change (ms)", "Ratio", "Status"});
+    table_->setHorizontalHeaderLabels({"Category", "Name", "Base count", "Base total (ms)", "Base avg (ms)",
+                                       "Cand count", "Cand total (ms)", "Cand avg (ms)", "Change (ms)", "Ratio",
+                                       "Status"});
     table_->verticalHeader()->hide();
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);
@@ -65,8 +66,8 @@ DiffPanel::DiffPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
         const int report = status->text() == "removed" ? baseline_->currentIndex() : candidate_->currentIndex();
         // As the statistics name them: NVTX "domain:range", CUDA calls without their _vNNNN.
         const QString base = category->text() == "nvtx" ? name->text().section(':', 1) : name->text();
-        emit showInstances(report, "^" + QRegularExpression::escape(base) +
-                                       (category->text() == "cuda_api" ? "(_v[0-9]+)?$" : "$"));
+        emit showInstances(
+            report, "^" + QRegularExpression::escape(base) + (category->text() == "cuda_api" ? "(_v[0-9]+)?$" : "$"));
     });
     connect(session, &ViewSession::reportsChanged, this, [this, session] { setReports(session->reports()); });
 }
@@ -115,7 +116,8 @@ void DiffPanel::showRows(std::vector<DiffRow> rows) {
         added += std::string_view(r.status()) == "added";
         removed += std::string_view(r.status()) == "removed";
     }
-    summary_->setText(QString("%1 names, %2 added, %3 removed; largest change first").arg(rows_.size()).arg(added).arg(removed));
+    summary_->setText(
+        QString("%1 names, %2 added, %3 removed; largest change first").arg(rows_.size()).arg(added).arg(removed));
     fill();
     emit updated();
 }
@@ -135,7 +137,9 @@ void DiffPanel::fill() {
         table_->setItem(row, 6, cell(ms(double(r.cand_total_ns)), true, double(r.cand_total_ns)));
         table_->setItem(row, 7, cell(ms(r.candMean()), true, r.candMean()));
         table_->setItem(row, 8, cell((r.delta() > 0 ? "+" : "") + ms(double(r.delta())), true, double(r.delta())));
-        table_->setItem(row, 9, cell(r.hasRatio() ? QString::number(r.ratio(), 'f', 3) : "new", true, r.hasRatio() ? r.ratio() : 1e300));
+        table_->setItem(
+            row, 9,
+            cell(r.hasRatio() ? QString::number(r.ratio(), 'f', 3) : "new", true, r.hasRatio() ? r.ratio() : 1e300));
         auto* status = cell(r.status(), false);
         if (std::string_view(r.status()) == "added") status->setForeground(QColor(0xC0392B));
         if (std::string_view(r.status()) == "removed") status->setForeground(QColor(0x1E8449));

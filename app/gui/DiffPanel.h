@@ -3,10 +3,10 @@
 #include <memory>
 #include <vector>
 
-#include "model/Report.h"
 #include "analysis/ranks/RunDiff.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "model/Report.h"
 
 class QComboBox;
 class QLabel;

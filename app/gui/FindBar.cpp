@@ -1,12 +1,12 @@
 #include "app/gui/FindBar.h"
 
 #include <QCheckBox>
-#include <QSignalBlocker>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QToolButton>
 #include <algorithm>
 
@@ -39,12 +39,17 @@ FindBar::FindBar(ViewSession* session, QWidget* parent) : QWidget(parent), sessi
     layout->addWidget(button("◀", "Previous hit (Shift+F3)", [this] { previous(); }));
     layout->addWidget(button("▶", "Next hit (F3)", [this] { next(); }));
     layout->addWidget(status_);
-    layout->addWidget(button("✕", "Close (Escape)", [this] { hide(); if (session_->timeline()) session_->timeline()->setFocus(); }));
+    layout->addWidget(button("✕", "Close (Escape)", [this] {
+        hide();
+        if (session_->timeline()) session_->timeline()->setFocus();
+    }));
     connect(input_, &QLineEdit::textChanged, this, &FindBar::search);
     connect(regex_, &QCheckBox::toggled, this, &FindBar::search);
     connect(input_, &QLineEdit::returnPressed, this, [this] {
-        if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) previous();
-        else next();
+        if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)
+            previous();
+        else
+            next();
     });
     connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
@@ -97,8 +102,11 @@ void FindBar::search() {
     auto startOf = [&](const ViewEvent& e) {  // on the shared timeline
         return reports_[e.report]->lanes[e.lane].events.start_ns[e.event] + session_->offset(e.report);
     };
-    std::stable_sort(hits_.begin(), hits_.end(), [&](const ViewEvent& a, const ViewEvent& b) { return startOf(a) < startOf(b); });
-    status_->setText(!error.isEmpty() ? "invalid regex" : hits_.empty() ? "no match" : QString("%1 hits").arg(hits_.size()));
+    std::stable_sort(hits_.begin(), hits_.end(),
+                     [&](const ViewEvent& a, const ViewEvent& b) { return startOf(a) < startOf(b); });
+    status_->setText(!error.isEmpty() ? "invalid regex"
+                     : hits_.empty()  ? "no match"
+                                      : QString("%1 hits").arg(hits_.size()));
 }
 
 void FindBar::jump(int direction) {

@@ -3,8 +3,8 @@
 #include <memory>
 #include <vector>
 
-#include "model/Report.h"
 #include "app/gui/ViewSession.h"
+#include "model/Report.h"
 
 class QLineEdit;
 class QCheckBox;

@@ -19,10 +19,8 @@ struct Preset {
     const char* label;
     double ms;
 };
-constexpr Preset kPresets[] = {{"Bubbles: 1 ms", 1.0},
-                               {"Nsight: 500 ms", 500.0},
-                               {"HTA: 30 ns kernel-to-kernel", 0.00003},
-                               {"Custom", -1}};
+constexpr Preset kPresets[] = {
+    {"Bubbles: 1 ms", 1.0}, {"Nsight: 500 ms", 500.0}, {"HTA: 30 ns kernel-to-kernel", 0.00003}, {"Custom", -1}};
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
@@ -37,7 +35,8 @@ std::optional<ViewEvent> nvtxAt(const Report& r, int report, int32_t process, in
             const auto first = lane.depth_order.begin() + lane.depth_begin[d];
             const auto last = lane.depth_order.begin() + lane.depth_begin[d + 1];
             // The last event of this depth starting at or before t.
-            auto it = std::upper_bound(first, last, t, [&](int64_t v, uint32_t e) { return v < lane.events.start_ns[e]; });
+            auto it =
+                std::upper_bound(first, last, t, [&](int64_t v, uint32_t e) { return v < lane.events.start_ns[e]; });
             if (it == first) continue;
             --it;
             if (lane.events.end_ns[*it] > t) {
@@ -86,7 +85,8 @@ GapsPanel::GapsPanel(ViewSession* session, QWidget* parent) : QWidget(parent), s
         if (kPresets[i].ms >= 0) threshold_->setValue(kPresets[i].ms);
     });
     connect(threshold_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        const auto preset = std::find_if(std::begin(kPresets), std::end(kPresets), [&](const Preset& p) { return p.ms == v; });
+        const auto preset =
+            std::find_if(std::begin(kPresets), std::end(kPresets), [&](const Preset& p) { return p.ms == v; });
         const QSignalBlocker block(presets_);
         const int custom = int(std::size(kPresets)) - 1;
         presets_->setCurrentIndex(preset == std::end(kPresets) ? custom : int(preset - std::begin(kPresets)));
@@ -107,17 +107,19 @@ void GapsPanel::recompute() {
     options.rows = -1;
     auto reports = reports_;
     using Result = std::vector<Found>;
-    task_.run([reports, options] {
-        Result found;
-        for (size_t r = 0; r < reports.size(); ++r)
-            for (GpuGap& g : findGpuGaps(*reports[r], options)) found.push_back({int(r), std::move(g)});
-        std::stable_sort(found.begin(), found.end(),
-                         [](const Found& a, const Found& b) { return a.gap.duration_ns > b.gap.duration_ns; });
-        return found;
-    }, [this](Result found) {
-        gaps_ = std::move(found);
-        fill();
-    });
+    task_.run(
+        [reports, options] {
+            Result found;
+            for (size_t r = 0; r < reports.size(); ++r)
+                for (GpuGap& g : findGpuGaps(*reports[r], options)) found.push_back({int(r), std::move(g)});
+            std::stable_sort(found.begin(), found.end(),
+                             [](const Found& a, const Found& b) { return a.gap.duration_ns > b.gap.duration_ns; });
+            return found;
+        },
+        [this](Result found) {
+            gaps_ = std::move(found);
+            fill();
+        });
 }
 
 void GapsPanel::fill() {
@@ -127,11 +129,12 @@ void GapsPanel::fill() {
         const Report& r = *reports_[gaps_[i].report];
         const GpuGap& g = gaps_[i].gap;
         idle += g.duration_ns;
-        const QStringList cells = {
-            qs(formatDuration(g.duration_ns)), qs(formatDuration(g.start_ns - r.meta.begin_ns, 6)),
-            QFileInfo(qs(r.meta.source_path)).fileName(),
-            g.process >= 0 ? QString::number(r.processes[g.process].pid) : QString(),
-            g.gpu >= 0 ? QString("GPU %1").arg(r.gpus[g.gpu].device_id) : QString(), qs(g.cause_text)};
+        const QStringList cells = {qs(formatDuration(g.duration_ns)),
+                                   qs(formatDuration(g.start_ns - r.meta.begin_ns, 6)),
+                                   QFileInfo(qs(r.meta.source_path)).fileName(),
+                                   g.process >= 0 ? QString::number(r.processes[g.process].pid) : QString(),
+                                   g.gpu >= 0 ? QString("GPU %1").arg(r.gpus[g.gpu].device_id) : QString(),
+                                   qs(g.cause_text)};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c < 2) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -139,9 +142,9 @@ void GapsPanel::fill() {
         }
     }
     table_->resizeColumnsToContents();
-    summary_->setText(gaps_.empty() ? "  no gaps" : QString("  %1 gaps, %2 idle in all")
-                                                        .arg(gaps_.size())
-                                                        .arg(qs(formatDuration(idle))));
+    summary_->setText(gaps_.empty()
+                          ? "  no gaps"
+                          : QString("  %1 gaps, %2 idle in all").arg(gaps_.size()).arg(qs(formatDuration(idle))));
 }
 
 void GapsPanel::activateGap(int row) {
@@ -154,8 +157,10 @@ void GapsPanel::activateGap(int row) {
     session_->setSelectedRange(std::make_pair(start, start + g.duration_ns));
     const Report& r = *reports_[f.report];
     std::optional<ViewEvent> cause;
-    if (g.blocking_call) cause = ViewEvent{f.report, g.blocking_call->lane, g.blocking_call->index};
-    else cause = nvtxAt(r, f.report, g.process, g.start_ns + g.duration_ns / 2);
+    if (g.blocking_call)
+        cause = ViewEvent{f.report, g.blocking_call->lane, g.blocking_call->index};
+    else
+        cause = nvtxAt(r, f.report, g.process, g.start_ns + g.duration_ns / 2);
     if (cause) session_->selectEvent(cause);
 }
 

@@ -71,21 +71,22 @@ void ImportQueue::launch() {
                 showProgress();
             }
         });
-        connect(s.task, &ImportTask::finished, this,
-                [this, slotOf](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
-                               const QString& error, bool cancelled) {
-                    Slot* x = slotOf();
-                    if (!x || x->done) return;
-                    x->task->deleteLater();
-                    x->task = nullptr;
-                    x->done = true;
-                    x->report = std::move(report);
-                    x->correlation = std::move(correlation);
-                    x->error = error;
-                    x->cancelled = cancelled;
-                    launch();
-                    deliver();
-                });
+        connect(
+            s.task, &ImportTask::finished, this,
+            [this, slotOf](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
+                           const QString& error, bool cancelled) {
+                Slot* x = slotOf();
+                if (!x || x->done) return;
+                x->task->deleteLater();
+                x->task = nullptr;
+                x->done = true;
+                x->report = std::move(report);
+                x->correlation = std::move(correlation);
+                x->error = error;
+                x->cancelled = cancelled;
+                launch();
+                deliver();
+            });
         s.task->start();
     }
 }

@@ -8,8 +8,8 @@
 #include <atomic>
 #include <chrono>
 
-#include "app/log/ImportLog.h"
 #include "analysis/NvtxProjection.h"
+#include "app/log/ImportLog.h"
 
 namespace lanescope {
 namespace {
@@ -25,9 +25,12 @@ public:
         const int percent = total ? static_cast<int>(std::min<uint64_t>(100, done * 100 / total)) : -1;
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
         QPointer<ImportTask> task = task_;
-        QMetaObject::invokeMethod(task_.data(), [task, text, percent] {
-            if (task) emit task->progress(text, percent);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            task_.data(),
+            [task, text, percent] {
+                if (task) emit task->progress(text, percent);
+            },
+            Qt::QueuedConnection);
     }
 
 private:
@@ -73,9 +76,12 @@ void ImportTask::start() {
             error = QString::fromStdString(result.error().message);
         }
         if (!self) return;
-        QMetaObject::invokeMethod(self.data(), [self, report, correlation, error, cancelled] {
-            if (self) emit self->finished(report, correlation, error, cancelled);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, report, correlation, error, cancelled] {
+                if (self) emit self->finished(report, correlation, error, cancelled);
+            },
+            Qt::QueuedConnection);
     });
 }
 

@@ -33,8 +33,7 @@ signals:
     void progress(const QString& stage, int percent);  // percent -1: unknown
     // On success also the report's correlation index, built on the worker thread too.
     void finished(std::shared_ptr<const lanescope::Report> report,
-                  std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& error,
-                  bool cancelled);
+                  std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& error, bool cancelled);
 
 private:
     QString path_;

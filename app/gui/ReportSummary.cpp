@@ -11,7 +11,8 @@ namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
 
 QString row(const QString& key, const QString& value) {
-    return QStringLiteral("<tr><td style='color:palette(mid);padding-right:16px'>%1</td><td>%2</td></tr>").arg(key, value);
+    return QStringLiteral("<tr><td style='color:palette(mid);padding-right:16px'>%1</td><td>%2</td></tr>")
+        .arg(key, value);
 }
 
 QString duration(int64_t ns) {
@@ -25,20 +26,23 @@ QString duration(int64_t ns) {
 QString reportSummaryHtml(const Report& r) {
     const QLocale locale;
     const EventCounts c = r.counts();
-    QString html = "<h2>" + QFileInfo(QString::fromStdString(r.meta.source_path)).fileName().toHtmlEscaped() + "</h2><table>";
+    QString html =
+        "<h2>" + QFileInfo(QString::fromStdString(r.meta.source_path)).fileName().toHtmlEscaped() + "</h2><table>";
     html += row("File", qs(r.meta.source_path));
     html += row("Producer", qs(r.meta.producer + " " + r.meta.version));
     if (r.meta.start_utc_ns)
         html += row("Session start", QDateTime::fromMSecsSinceEpoch(r.meta.start_utc_ns / 1000000, QTimeZone::utc())
-                                         .toString(Qt::ISODateWithMs) + " UTC");
+                                             .toString(Qt::ISODateWithMs) +
+                                         " UTC");
     html += row("Duration", duration(r.meta.end_ns - r.meta.begin_ns));
     for (const Gpu& g : r.gpus) html += row("GPU " + QString::number(g.device_id), qs(r.str(g.name_id)));
     html += row("Processes / threads", QString("%1 / %2").arg(r.processes.size()).arg(r.threads.size()));
     html += "</table><h3>Events</h3><table>";
-    const std::pair<const char*, uint64_t> counts[] = {
-        {"Kernels", c.kernels}, {"Memory copies", c.memcpy}, {"Memsets", c.memset}, {"CUDA API calls", c.cuda_api},
-        {"NVTX ranges", c.nvtx}, {"OS runtime calls", c.osrt}, {"NCCL", c.nccl}, {"Synchronizations", c.sync},
-        {"Markers", c.instants}, {"Counter samples", c.counter_samples}};
+    const std::pair<const char*, uint64_t> counts[] = {{"Kernels", c.kernels},  {"Memory copies", c.memcpy},
+                                                       {"Memsets", c.memset},   {"CUDA API calls", c.cuda_api},
+                                                       {"NVTX ranges", c.nvtx}, {"OS runtime calls", c.osrt},
+                                                       {"NCCL", c.nccl},        {"Synchronizations", c.sync},
+                                                       {"Markers", c.instants}, {"Counter samples", c.counter_samples}};
     for (const auto& [label, n] : counts)
         if (n) html += row(label, locale.toString(static_cast<qulonglong>(n)));
     html += "</table>";

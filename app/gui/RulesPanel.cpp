@@ -24,8 +24,9 @@ RulesPanel::RulesPanel(ViewSession* session, QWidget* parent) : QWidget(parent),
     for (const RuleEntry& rule : rules())
         if (rule.name != "gpu_gaps")  // the GPU gaps panel shows those, with their causes
             rule_->addItem(QString::fromUtf8(rule.name.data(), qsizetype(rule.name.size())));
-    rule_->setToolTip("cuda_api_sync: synchronizing CUDA calls; cuda_memcpy_async: async copies of pageable memory;\n"
-                      "cuda_memcpy_sync / cuda_memset_sync: synchronous copies and sets; gpu_time_util: low GPU use");
+    rule_->setToolTip(
+        "cuda_api_sync: synchronizing CUDA calls; cuda_memcpy_async: async copies of pageable memory;\n"
+        "cuda_memcpy_sync / cuda_memset_sync: synchronous copies and sets; gpu_time_util: low GPU use");
     options_ = new QLineEdit;
     options_->setPlaceholderText("options, e.g. rows=-1:threshold=30");
     options_->setToolTip("nsys analyze options for the rule, written opt=value:opt2=value");
@@ -71,22 +72,25 @@ void RulesPanel::recompute() {
     table_->setRowCount(0);
     if (index < 0 || index >= int(reports_.size())) return;
     std::shared_ptr<const Report> report = reports_[index];
-    const std::string spec = rule_->currentText().toStdString() +
-                             (options_->text().trimmed().isEmpty() ? "" : ":" + options_->text().trimmed().toStdString());
-    task_.run([report, spec] {
-        Outcome outcome;
-        std::string error;
-        const auto parsed = parseRuleSpec(spec, &error);
-        if (!parsed) return Outcome{{}, QString::fromStdString(error)};
-        try {
-            const RuleEntry* rule = findRule(parsed->name);
-            if (!rule) return Outcome{{}, "unknown rule " + QString::fromStdString(parsed->name)};
-            outcome.result = rule->run(*report, parsed->options);
-        } catch (const std::invalid_argument& e) {
-            outcome.error = e.what();
-        }
-        return outcome;
-    }, [this, index](Outcome outcome) { showOutcome(std::move(outcome), index); });
+    const std::string spec =
+        rule_->currentText().toStdString() +
+        (options_->text().trimmed().isEmpty() ? "" : ":" + options_->text().trimmed().toStdString());
+    task_.run(
+        [report, spec] {
+            Outcome outcome;
+            std::string error;
+            const auto parsed = parseRuleSpec(spec, &error);
+            if (!parsed) return Outcome{{}, QString::fromStdString(error)};
+            try {
+                const RuleEntry* rule = findRule(parsed->name);
+                if (!rule) return Outcome{{}, "unknown rule " + QString::fromStdString(parsed->name)};
+                outcome.result = rule->run(*report, parsed->options);
+            } catch (const std::invalid_argument& e) {
+                outcome.error = e.what();
+            }
+            return outcome;
+        },
+        [this, index](Outcome outcome) { showOutcome(std::move(outcome), index); });
 }
 
 void RulesPanel::showOutcome(Outcome outcome, int index) {
@@ -105,7 +109,8 @@ void RulesPanel::showOutcome(Outcome outcome, int index) {
     for (size_t r = 0; r < t.rows.size(); ++r)
         for (size_t c = 0; c < t.rows[r].size(); ++c) {
             auto* item = new QTableWidgetItem(QString::fromStdString(formatCell(t.rows[r][c])));
-            if (!std::holds_alternative<std::string>(t.rows[r][c])) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (!std::holds_alternative<std::string>(t.rows[r][c]))
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             table_->setItem(int(r), int(c), item);
         }
     table_->resizeColumnsToContents();
@@ -118,8 +123,10 @@ void RulesPanel::activateRow(int row) {
     const int64_t span = std::max<int64_t>(f.end_ns - f.begin_ns, 1000);
     const int64_t offset = session_->offset(resultReport_);  // to the shared timeline
     session_->zoomTo(f.begin_ns + offset - span, f.end_ns + offset + span);
-    if (f.event) session_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
-    else session_->setSelectedRange(std::make_pair(f.begin_ns + offset, f.end_ns + offset));
+    if (f.event)
+        session_->selectEvent(ViewEvent{resultReport_, f.event->lane, f.event->index});
+    else
+        session_->setSelectedRange(std::make_pair(f.begin_ns + offset, f.end_ns + offset));
 }
 
 }  // namespace lanescope

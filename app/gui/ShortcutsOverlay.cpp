@@ -57,7 +57,8 @@ void ShortcutsOverlay::popUp() {
 }
 
 bool ShortcutsOverlay::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == parentWidget() && event->type() == QEvent::Resize && isVisible()) setGeometry(parentWidget()->rect());
+    if (watched == parentWidget() && event->type() == QEvent::Resize && isVisible())
+        setGeometry(parentWidget()->rect());
     return QWidget::eventFilter(watched, event);
 }
 
@@ -110,8 +111,10 @@ void ShortcutsOverlay::paintEvent(QPaintEvent*) {
     }
     const int columnWidth = keysWidth + gap + actionWidth;
     const int columns = split < lines.size() ? 2 : 1;
-    const QSize panel(pad * 2 + columns * columnWidth + (columns - 1) * columnGap, pad * 2 + header + columnHeight + footer);
-    const QRect box(QPoint(std::max(8, (width() - panel.width()) / 2), std::max(8, (height() - panel.height()) / 2)), panel);
+    const QSize panel(pad * 2 + columns * columnWidth + (columns - 1) * columnGap,
+                      pad * 2 + header + columnHeight + footer);
+    const QRect box(QPoint(std::max(8, (width() - panel.width()) / 2), std::max(8, (height() - panel.height()) / 2)),
+                    panel);
 
     QColor background = palette().color(QPalette::Window);
     background.setAlpha(238);
@@ -152,7 +155,8 @@ void ShortcutsOverlay::paintEvent(QPaintEvent*) {
     }
     p.setFont(body);
     p.setPen(muted);
-    p.drawText(QRect(box.left() + pad, box.bottom() - pad - bodyMetrics.height(), panel.width() - 2 * pad, bodyMetrics.height()),
+    p.drawText(QRect(box.left() + pad, box.bottom() - pad - bodyMetrics.height(), panel.width() - 2 * pad,
+                     bodyMetrics.height()),
                Qt::AlignRight | Qt::AlignVCenter, "Esc or any key closes");
 }
 

@@ -117,8 +117,8 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
             // "_vNNNN" suffix that the events still carry.
             const QString report = tabList_[i].reportName;
             const QString base = report == "nvtx_sum" ? name.mid(name.indexOf(':') + 1) : name;
-            const QString pattern = "^" + QRegularExpression::escape(base) +
-                                    (report == "cuda_api_sum" ? "(_v[0-9]+)?$" : "$");
+            const QString pattern =
+                "^" + QRegularExpression::escape(base) + (report == "cuda_api_sum" ? "(_v[0-9]+)?$" : "$");
             menu.addAction("Show instances on the timeline (longest first)", this, [this, pattern] {
                 emit showInstances(std::max(0, reportChoice_->currentIndex()), pattern);
             });
@@ -131,8 +131,12 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
         connect(copyShortcut, &QAction::triggered, this, [this, i] { copySelection(tabList_[i]); });
         view->addAction(copyShortcut);
     }
-    connect(copy, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) copySelection(*t); });
-    connect(save, &QToolButton::clicked, this, [this] { if (Tab* t = currentTab()) exportCsv(*t); });
+    connect(copy, &QToolButton::clicked, this, [this] {
+        if (Tab* t = currentTab()) copySelection(*t);
+    });
+    connect(save, &QToolButton::clicked, this, [this] {
+        if (Tab* t = currentTab()) exportCsv(*t);
+    });
     connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(session, &ViewSession::reportsChanged, this, [this, session] {
         offsets_ = session->offsets();
@@ -157,7 +161,8 @@ void StatsPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) 
     reports_ = std::move(reports);
     const QSignalBlocker block(reportChoice_);
     reportChoice_->clear();
-    for (const auto& r : reports_) reportChoice_->addItem(QFileInfo(QString::fromStdString(r->meta.source_path)).fileName());
+    for (const auto& r : reports_)
+        reportChoice_->addItem(QFileInfo(QString::fromStdString(r->meta.source_path)).fileName());
     reportChoice_->setCurrentIndex(int(reports_.size()) - 1);
     reportChoice_->setVisible(reports_.size() > 1);
     range_.reset();
@@ -256,11 +261,13 @@ void StatsPanel::copySelection(Tab& tab) {
 }
 
 void StatsPanel::exportCsv(Tab& tab) {
-    const QString path = QFileDialog::getSaveFileName(this, "Export statistics", tab.reportName + ".csv", "CSV (*.csv)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export statistics", tab.reportName + ".csv", "CSV (*.csv)");
     if (path.isEmpty()) return;
     QSaveFile file(path);
     const std::string csv = toCsv(tab.table);
-    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) || !file.commit())
+    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) ||
+        !file.commit())
         QMessageBox::warning(this, "Export failed", "Cannot write " + path);
 }
 

@@ -4,10 +4,10 @@
 #include <optional>
 #include <vector>
 
-#include "model/Report.h"
 #include "analysis/StatsTable.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "model/Report.h"
 #include "model/TimeRange.h"
 
 class QComboBox;
@@ -20,8 +20,8 @@ namespace lanescope {
 
 // nsys-style statistics (kernels, CUDA API, memory by time and size, NVTX, OS runtime) of
 // the whole report or the session's selected time range, computed off the GUI thread whenever
-// the selection (or the reports, or their offsets) change. Tables sort and filter; rows copy and export as CSV; a row's context
-// menu shows its instances on the timeline.
+// the selection (or the reports, or their offsets) change. Tables sort and filter; rows copy and export as CSV; a row's
+// context menu shows its instances on the timeline.
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:

@@ -56,9 +56,12 @@ QPalette darkPalette() {
 
 QString themeName(Theme theme) {
     switch (theme) {
-        case Theme::Light: return "light";
-        case Theme::Dark: return "dark";
-        case Theme::System: break;
+        case Theme::Light:
+            return "light";
+        case Theme::Dark:
+            return "dark";
+        case Theme::System:
+            break;
     }
     return "system";
 }

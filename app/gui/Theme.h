@@ -11,9 +11,9 @@ namespace lanescope {
 // (TimelinePalette::from), so it follows every change.
 enum class Theme { System, Light, Dark };
 
-QString themeName(Theme theme);                            // "system", "light", "dark"
+QString themeName(Theme theme);                           // "system", "light", "dark"
 std::optional<Theme> themeFromName(const QString& name);  // nullopt when unknown
-Theme savedTheme();                                        // from QSettings, System when unset
+Theme savedTheme();                                       // from QSettings, System when unset
 void saveTheme(Theme theme);
 
 // Sets the application's style and palette; the first call notes the system's to go back to.

@@ -56,26 +56,29 @@ void UtilizationChart::recompute() {
     auto reports = session_->reports();
     const std::vector<int64_t> offsets = session_->offsets();  // each report's place on the shared timeline
     using Result = std::vector<Curve>;
-    task_.run([reports, offsets, begin, end] {
-        Result curves;
-        for (size_t r = 0; r < reports.size(); ++r) {
-            const auto& report = reports[r];
-            const int64_t offset = offsets[r];
-            const QString file = QFileInfo(QString::fromStdString(report->meta.source_path)).fileName();
-            for (size_t g = 0; g < report->gpus.size(); ++g) {
-                const UtilizationSeries s = gpuUtilization(*report, int32_t(g), begin - offset, end - offset, kChunks);
-                Curve c{QString("%1 GPU %2").arg(file).arg(report->gpus[g].device_id), {}};
-                // A step line: each chunk's value held across the chunk.
-                for (size_t i = 0; i < s.busy_fraction.size(); ++i) {
-                    const double x0 = double(s.begin_ns + offset + int64_t(i) * s.chunk_ns - begin) / 1e6;
-                    c.points.emplace_back(x0, 100 * s.busy_fraction[i]);
-                    c.points.emplace_back(x0 + double(s.chunk_ns) / 1e6, 100 * s.busy_fraction[i]);
+    task_.run(
+        [reports, offsets, begin, end] {
+            Result curves;
+            for (size_t r = 0; r < reports.size(); ++r) {
+                const auto& report = reports[r];
+                const int64_t offset = offsets[r];
+                const QString file = QFileInfo(QString::fromStdString(report->meta.source_path)).fileName();
+                for (size_t g = 0; g < report->gpus.size(); ++g) {
+                    const UtilizationSeries s =
+                        gpuUtilization(*report, int32_t(g), begin - offset, end - offset, kChunks);
+                    Curve c{QString("%1 GPU %2").arg(file).arg(report->gpus[g].device_id), {}};
+                    // A step line: each chunk's value held across the chunk.
+                    for (size_t i = 0; i < s.busy_fraction.size(); ++i) {
+                        const double x0 = double(s.begin_ns + offset + int64_t(i) * s.chunk_ns - begin) / 1e6;
+                        c.points.emplace_back(x0, 100 * s.busy_fraction[i]);
+                        c.points.emplace_back(x0 + double(s.chunk_ns) / 1e6, 100 * s.busy_fraction[i]);
+                    }
+                    curves.push_back(std::move(c));
                 }
-                curves.push_back(std::move(c));
             }
-        }
-        return curves;
-    }, [this, begin, end](const Result& curves) { showCurves(curves, begin, end); });
+            return curves;
+        },
+        [this, begin, end](const Result& curves) { showCurves(curves, begin, end); });
 }
 
 void UtilizationChart::showCurves(const std::vector<Curve>& curves, int64_t begin, int64_t end) {

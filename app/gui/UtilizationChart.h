@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "app/gui/LatestTask.h"
-#include "model/Report.h"
 #include "app/gui/ViewSession.h"
+#include "model/Report.h"
 
 class QChart;
 class QChartView;

@@ -144,8 +144,10 @@ bool ViewSession::back() {
 }
 
 void ViewSession::setSelectedRange(std::optional<TimeInterval> range) {
-    if (timeline_) timeline_->setSelectedRange(range);  // comes back through rangeSelected
-    else rangeSelected(range);
+    if (timeline_)
+        timeline_->setSelectedRange(range);  // comes back through rangeSelected
+    else
+        rangeSelected(range);
 }
 
 void ViewSession::rangeSelected(std::optional<TimeInterval> range) {
@@ -154,8 +156,10 @@ void ViewSession::rangeSelected(std::optional<TimeInterval> range) {
 }
 
 void ViewSession::selectEvent(std::optional<ViewEvent> event, bool reveal) {
-    if (timeline_) timeline_->selectEvent(event, reveal);  // comes back through eventSelected
-    else eventChosen(event);
+    if (timeline_)
+        timeline_->selectEvent(event, reveal);  // comes back through eventSelected
+    else
+        eventChosen(event);
 }
 
 void ViewSession::eventChosen(std::optional<ViewEvent> event) {
@@ -165,7 +169,8 @@ void ViewSession::eventChosen(std::optional<ViewEvent> event) {
 
 void ViewSession::addMarker(int64_t t, const QString& name) {
     markers_.push_back({t, name.isEmpty() ? QString("Marker %1").arg(markers_.size() + 1) : name});
-    std::stable_sort(markers_.begin(), markers_.end(), [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+    std::stable_sort(markers_.begin(), markers_.end(),
+                     [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
     if (timeline_) timeline_->setMarkers(markers_);
     emit markersChanged();
 }

@@ -81,7 +81,7 @@ signals:
     // no selectionChanged or eventSelected of their own, and the view shows the whole.
     void reportsChanged();
     void offsetsChanged();
-    void visibleRangeChanged();                             // zoom, pan, fit, offsets
+    void visibleRangeChanged();                                           // zoom, pan, fit, offsets
     void selectionChanged(std::optional<lanescope::TimeInterval> range);  // the selected time range
     void eventSelected(std::optional<lanescope::ViewEvent> event);
     void markersChanged();
@@ -96,7 +96,7 @@ private:
     std::vector<std::shared_ptr<const Report>> reports_;
     std::vector<std::shared_ptr<const CorrelationIndex>> correlations_;  // per report, may be null
     std::vector<int64_t> offsets_;                                       // per report, ns
-    TimeInterval visible_{0, 0};  // without a timeline
+    TimeInterval visible_{0, 0};                                         // without a timeline
     std::optional<TimeInterval> range_;
     std::optional<ViewEvent> event_;
     std::vector<TimeInterval> history_;

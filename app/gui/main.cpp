@@ -1,10 +1,11 @@
 // lanescope: the desktop viewer (CLI.md).
+#include <spdlog/spdlog.h>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
 #include <string_view>
-#include <spdlog/spdlog.h>
 
 #include "app/gui/AppIcon.h"
 #include "app/gui/MainWindow.h"
@@ -32,9 +33,11 @@ struct Options {
     QCommandLineOption screenshot{"screenshot", "Open the files, save a PNG of the window to OUT, exit.", "OUT"};
     QCommandLineOption size{"size", "Window size for --screenshot, WIDTHxHEIGHT.", "WxH", "1400x900"};
     QCommandLineOption range{"range", "Show this time range once loaded (ns on the report's timeline).", "START:END"};
-    QCommandLineOption theme{"theme", "Colours for this run: system, light or dark (View > Theme remembers one).", "NAME"};
+    QCommandLineOption theme{"theme", "Colours for this run: system, light or dark (View > Theme remembers one).",
+                             "NAME"};
     QCommandLineOption verbose{"verbose", "Debug lines in the log, and the log on stderr too."};
-    QCommandLineOption reader{"reader", "How .nsys-rep/.qdrep files are read: native (the default) or nsys (nsys export).",
+    QCommandLineOption reader{"reader",
+                              "How .nsys-rep/.qdrep files are read: native (the default) or nsys (nsys export).",
                               "native|nsys", "native"};
 
     void addTo(QCommandLineParser& parser) const {
@@ -99,7 +102,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "lanescope: --reader wants native or nsys\n");
         return 1;
     }
-    const auto nsysReader = parser.value(reader) == "nsys" ? lanescope::NsysReader::NsysExport : lanescope::NsysReader::Native;
+    const auto nsysReader =
+        parser.value(reader) == "nsys" ? lanescope::NsysReader::NsysExport : lanescope::NsysReader::Native;
 
     QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {

@@ -109,7 +109,8 @@ public:
         put(K::Kind, e, packet)->set_string_value(std::string(perfetto_format::categoryOf(kind)));
         auto u = [&](K key, uint64_t value) { put(key, e, packet)->set_uint_value(value); };
         switch (kind) {
-            case EventKind::OsRuntimeCall: break;
+            case EventKind::OsRuntimeCall:
+                break;
             case EventKind::CudaApiCall:
                 if (payload != kNoPayload) u(K::CorrelationId, payload);
                 break;
@@ -202,9 +203,9 @@ private:
         return next_++;
     }
 
-    uint64_t next_ = 1;  // interned ids start at 1
+    uint64_t next_ = 1;                                        // interned ids start at 1
     std::array<uint64_t, perfetto_format::kKeyCount> keys_{};  // 0: not interned yet
-    std::unordered_map<std::string, uint64_t> labels_;        // display label -> iid
+    std::unordered_map<std::string, uint64_t> labels_;         // display label -> iid
 };
 
 }  // namespace
@@ -302,10 +303,14 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         if (lane.events.size() == 0 && lane.instants.size() == 0) continue;
         const IntervalColumns& ev = lane.events;
         uint64_t parent = 0;
-        if (lane.gpu >= 0 && lane.process >= 0 && !holdsDerivedEvents(lane.kind)) parent = gpuProcessTrack(lane);
-        else if (lane.gpu >= 0) parent = gpuUuid[lane.gpu];
-        else if (lane.thread >= 0) parent = threadUuid[lane.thread];
-        else if (lane.process >= 0) parent = processUuid[lane.process];
+        if (lane.gpu >= 0 && lane.process >= 0 && !holdsDerivedEvents(lane.kind))
+            parent = gpuProcessTrack(lane);
+        else if (lane.gpu >= 0)
+            parent = gpuUuid[lane.gpu];
+        else if (lane.thread >= 0)
+            parent = threadUuid[lane.thread];
+        else if (lane.process >= 0)
+            parent = processUuid[lane.process];
         const std::string name = lane.kind == LaneKind::Nccl ? std::string("NCCL") : str(lane.name_id);
         std::vector<Op> laneOps;
         std::vector<uint32_t> laneTracks;
@@ -349,8 +354,8 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         if (lane.instants.size() > 0) {
             if (laneTracks.empty()) newTrack(name);
             for (uint32_t i = 0; i < lane.instants.size(); ++i)
-                laneOps.push_back({lane.instants.time_ns[i], laneTracks.front(), lane.instants.name_id[i], li, i,
-                                   OpType::Instant});
+                laneOps.push_back(
+                    {lane.instants.time_ns[i], laneTracks.front(), lane.instants.name_id[i], li, i, OpType::Instant});
         }
         ops.insert(ops.end(), laneOps.begin(), laneOps.end());
         stats.slices += ev.size();
@@ -359,8 +364,10 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     for (uint32_t ci = 0; ci < report.counters.size(); ++ci) {
         const Counter& c = report.counters[ci];
         uint64_t parent = 0;
-        if (c.gpu >= 0) parent = gpuUuid[c.gpu];
-        else if (c.process >= 0) parent = processUuid[c.process];
+        if (c.gpu >= 0)
+            parent = gpuUuid[c.gpu];
+        else if (c.process >= 0)
+            parent = processUuid[c.process];
         pb::TrackDescriptor* d = descriptorPacket(parent);
         d->set_name(str(c.name_id));
         auto* counter = d->mutable_counter();
@@ -376,20 +383,28 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     std::stable_sort(ops.begin(), ops.end(), [](const Op& x, const Op& y) { return x.ts < y.ts; });
     std::vector<bool> interned(report.strings.size(), false);
     AnnotationWriter annotations;
-    std::unordered_map<std::string_view, uint64_t> categories;   // category -> interned id, from 1
+    std::unordered_map<std::string_view, uint64_t> categories;  // category -> interned id, from 1
     for (const Op& op : ops) {
         packet.Clear();
         if (op.ts < 0) ++stats.negative_times_clamped;
         packet.set_timestamp(static_cast<uint64_t>(std::max<int64_t>(op.ts, 0)));
         packet.set_trusted_packet_sequence_id(kSequenceId);
-        if (out.packets == 0) packet.set_sequence_flags(pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
-        else packet.set_sequence_flags(pb::TracePacket::SEQ_NEEDS_INCREMENTAL_STATE);
+        if (out.packets == 0)
+            packet.set_sequence_flags(pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
+        else
+            packet.set_sequence_flags(pb::TracePacket::SEQ_NEEDS_INCREMENTAL_STATE);
         pb::TrackEvent* e = packet.mutable_track_event();
         e->set_track_uuid(uuids[op.track]);
         switch (op.type) {
-            case OpType::Begin: e->set_type(pb::TrackEvent::TYPE_SLICE_BEGIN); break;
-            case OpType::End: e->set_type(pb::TrackEvent::TYPE_SLICE_END); break;
-            case OpType::Instant: e->set_type(pb::TrackEvent::TYPE_INSTANT); break;
+            case OpType::Begin:
+                e->set_type(pb::TrackEvent::TYPE_SLICE_BEGIN);
+                break;
+            case OpType::End:
+                e->set_type(pb::TrackEvent::TYPE_SLICE_END);
+                break;
+            case OpType::Instant:
+                e->set_type(pb::TrackEvent::TYPE_INSTANT);
+                break;
             case OpType::Counter:
                 e->set_type(pb::TrackEvent::TYPE_COUNTER);
                 e->set_double_counter_value(report.counters[op.a].value[op.b]);

@@ -175,12 +175,15 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
                 }
                 ++depth_;
                 break;
-            case '{': ++depth_; break;
+            case '{':
+                ++depth_;
+                break;
             case '}':
             case ']':
                 if (--depth_ <= 0) return Status::NoEvents;
                 break;
-            default: break;
+            default:
+                break;
         }
     }
     scan_ = end_;
@@ -212,7 +215,9 @@ size_t JsonEventStream::scanEvents() {
             const size_t at = scan_ + static_cast<size_t>(bit);
             switch (p[bit]) {
                 case '{':
-                case '[': ++depth_; continue;
+                case '[':
+                    ++depth_;
+                    continue;
                 case '}':
                 case ']':
                     if (depth_-- > 0) continue;
@@ -255,7 +260,8 @@ JsonEventStream::Status JsonEventStream::next() {
                 if (const std::optional<Status> failure = scanHeader()) return *failure;
                 if (phase_ != Phase::Header) break;
                 if (end_ > sizes_.text_limit) return Status::TooLarge;
-                if (!fill()) return status_ == Status::ReadError ? status_ : begun_ ? Status::NoEvents : Status::NotObject;
+                if (!fill())
+                    return status_ == Status::ReadError ? status_ : begun_ ? Status::NoEvents : Status::NotObject;
                 break;
             case Phase::Events: {
                 const size_t at = scanEvents();

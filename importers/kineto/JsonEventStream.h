@@ -13,9 +13,9 @@ namespace lanescope::kineto {
 // Block sizes of a JsonEventStream, in bytes. Tests make them tiny so that events, strings
 // and header keys straddle block edges.
 struct StreamSizes {
-    size_t block = 4u << 20;         // read (or inflated) at a time
-    size_t piece = 8u << 20;         // a piece of events holds at least this much, in whole events
-    size_t text_limit = 64u << 20;   // the header (the document outside the events), and one event, at most
+    size_t block = 4u << 20;        // read (or inflated) at a time
+    size_t piece = 8u << 20;        // a piece of events holds at least this much, in whole events
+    size_t text_limit = 64u << 20;  // the header (the document outside the events), and one event, at most
 };
 
 // Reads a Chrome-trace JSON document block by block (BlockReader) and hands out its
@@ -32,14 +32,14 @@ struct StreamSizes {
 class JsonEventStream {
 public:
     enum class Status {
-        Piece,           // piece() holds the next events
-        End,             // the array ended and the document was read to its end: header() is whole
-        NotObject,       // the document is not a JSON object
-        NoEvents,        // the object has no traceEvents array
-        Unterminated,    // the file ended inside the events array
-        Unbalanced,      // a '}' closes the events array
-        TooLarge,        // the header, or one event, is over StreamSizes::text_limit
-        ReadError,       // the reader failed: reader.error() says why
+        Piece,         // piece() holds the next events
+        End,           // the array ended and the document was read to its end: header() is whole
+        NotObject,     // the document is not a JSON object
+        NoEvents,      // the object has no traceEvents array
+        Unterminated,  // the file ended inside the events array
+        Unbalanced,    // a '}' closes the events array
+        TooLarge,      // the header, or one event, is over StreamSizes::text_limit
+        ReadError,     // the reader failed: reader.error() says why
     };
 
     JsonEventStream(BlockReader& reader, StreamSizes sizes, size_t padding);
@@ -85,9 +85,9 @@ private:
     // Header phase: the last string at depth 1 and the key before the last ':' at depth 1,
     // as [begin, end) indices into buf_.
     size_t lastString_[2] = {0, 0}, key_[2] = {0, 0};
-    bool begun_ = false;  // the first byte was checked to open an object (or an array)
+    bool begun_ = false;          // the first byte was checked to open an object (or an array)
     bool arrayDocument_ = false;  // the JSON Array Format: the document is the events array
-    size_t bom_ = 0;      // bytes of the UTF-8 byte order mark before it, left out of the header
+    size_t bom_ = 0;              // bytes of the UTF-8 byte order mark before it, left out of the header
 
     std::string_view piece_;
     std::string header_;

@@ -28,9 +28,12 @@ Cat categoryOf(std::string_view cat, std::string_view name) {
 
 const char* cpuLaneName(Cat c) {
     switch (c) {
-        case Cat::CpuOp: return "CPU ops";
-        case Cat::Python: return "Python";
-        default: return "Annotations";
+        case Cat::CpuOp:
+            return "CPU ops";
+        case Cat::Python:
+            return "Python";
+        default:
+            return "Annotations";
     }
 }
 
@@ -180,16 +183,26 @@ void Builder::add(Event& e) {
     ++events;
     switch (e.ph) {
         case 'X': {
-            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
+            if (!e.hasTs) {
+                countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs);
+                return;
+            }
             int64_t dur = e.hasDur ? e.dur : 0;
-            if (dur < 0) { countDiagnostic(r_.diagnostics, Diag::JsonNegativeDuration); dur = 0; }
+            if (dur < 0) {
+                countDiagnostic(r_.diagnostics, Diag::JsonNegativeDuration);
+                dur = 0;
+            }
             complete(e, categoryOf(e.cat, e.name), e.ts, e.ts + dur);
             return;
         }
         case 'B': {
-            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
+            if (!e.hasTs) {
+                countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs);
+                return;
+            }
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
-            stacks_[{pid, tid}].push_back({e.ts, r_.strings.intern(e.name), categoryOf(e.cat, e.name), std::string(e.cat)});
+            stacks_[{pid, tid}].push_back(
+                {e.ts, r_.strings.intern(e.name), categoryOf(e.cat, e.name), std::string(e.cat)});
             return;
         }
         case 'E': {
@@ -204,14 +217,20 @@ void Builder::add(Event& e) {
             Event b = e;
             b.name = r_.str(open.name);
             b.cat = open.catText;
-            if (e.ts < open.ts) { countDiagnostic(r_.diagnostics, Diag::JsonNegativeDuration); b.ts = open.ts; }
+            if (e.ts < open.ts) {
+                countDiagnostic(r_.diagnostics, Diag::JsonNegativeDuration);
+                b.ts = open.ts;
+            }
             complete(b, open.cat, open.ts, std::max(open.ts, e.ts));
             return;
         }
         case 'i':
         case 'I':
         case 'R': {
-            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
+            if (!e.hasTs) {
+                countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs);
+                return;
+            }
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
             Pending& p = lane({LaneKind::Nvtx, static_cast<uint8_t>(Cat::Annotation), pid, tid});
             p.instants.time_ns.push_back(e.ts);
@@ -220,10 +239,14 @@ void Builder::add(Event& e) {
             return;
         }
         case 'C': {
-            if (!e.hasTs) { countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs); return; }
+            if (!e.hasTs) {
+                countDiagnostic(r_.diagnostics, Diag::JsonEventWithoutTs);
+                return;
+            }
             const int64_t pid = idOf(e.pidText, e.pid);
             for (const auto& [series, value] : e.counterValues) {
-                auto [it, inserted] = counters_.try_emplace({pid, std::string(e.name), std::string(series)}, r_.counters.size());
+                auto [it, inserted] =
+                    counters_.try_emplace({pid, std::string(e.name), std::string(series)}, r_.counters.size());
                 if (inserted) {
                     Counter c;
                     c.name_id = r_.strings.intern(series == "value" || series == e.name
@@ -239,8 +262,10 @@ void Builder::add(Event& e) {
         }
         case 'M': {
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
-            if (e.name == "process_name" && !e.argName.empty()) processNames_[pid] = r_.strings.intern(e.argName);
-            else if (e.name == "thread_name" && !e.argName.empty()) threadNames_[{pid, tid}] = r_.strings.intern(e.argName);
+            if (e.name == "process_name" && !e.argName.empty())
+                processNames_[pid] = r_.strings.intern(e.argName);
+            else if (e.name == "thread_name" && !e.argName.empty())
+                threadNames_[{pid, tid}] = r_.strings.intern(e.argName);
             return;
         }
         case 's':
@@ -248,7 +273,8 @@ void Builder::add(Event& e) {
         case 'f':
             if (e.cat == "fwdbwd") {
                 if (e.ph == 's') countDiagnostic(r_.diagnostics, Diag::JsonFwdbwdFlowsNotShown);  // one per flow
-            } else if (e.cat != "ac2g") countDiagnostic(r_.diagnostics, Diag::JsonFlowIgnored);  // ac2g: correlation is in args
+            } else if (e.cat != "ac2g")
+                countDiagnostic(r_.diagnostics, Diag::JsonFlowIgnored);  // ac2g: correlation is in args
             return;
         default:
             countDiagnostic(r_.diagnostics, Diag::JsonUnsupportedPhase, {std::string_view(&e.ph, e.ph ? 1 : 0)});
@@ -265,7 +291,10 @@ void Builder::finish() {
     int64_t mainPid = std::numeric_limits<int64_t>::min();
     uint64_t most = 0;
     for (const auto& [pid, calls] : apiCallsOfPid_)
-        if (calls > most || (calls == most && pid < mainPid)) { most = calls; mainPid = pid; }
+        if (calls > most || (calls == most && pid < mainPid)) {
+            most = calls;
+            mainPid = pid;
+        }
 
     // Time origin: the first time in the report.
     int64_t origin = std::numeric_limits<int64_t>::max();
@@ -276,8 +305,10 @@ void Builder::finish() {
     for (const Counter& c : r_.counters)
         for (int64_t t : c.time_ns) origin = std::min(origin, t);
     if (origin == std::numeric_limits<int64_t>::max()) origin = 0;
-    if (r_.meta.start_utc_ns) r_.meta.start_utc_ns += origin;           // baseTimeNanoseconds + offset
-    else if (origin > 946684800'000'000'000) r_.meta.start_utc_ns = origin;  // ts were since the epoch
+    if (r_.meta.start_utc_ns)
+        r_.meta.start_utc_ns += origin;  // baseTimeNanoseconds + offset
+    else if (origin > 946684800'000'000'000)
+        r_.meta.start_utc_ns = origin;  // ts were since the epoch
 
     std::vector<Key> ncclKeys;
     for (auto& [key, p] : lanes_) {
@@ -296,7 +327,8 @@ void Builder::finish() {
         } else {
             l.thread = thread(key.a, key.b);
             l.process = r_.threads[static_cast<size_t>(l.thread)].process;
-            l.name_id = r_.strings.intern(key.kind == LaneKind::CudaApi ? "CUDA API" : cpuLaneName(static_cast<Cat>(key.sub)));
+            l.name_id =
+                r_.strings.intern(key.kind == LaneKind::CudaApi ? "CUDA API" : cpuLaneName(static_cast<Cat>(key.sub)));
         }
         for (int64_t& t : p.events.start_ns) t -= origin;
         for (int64_t& t : p.events.end_ns) t -= origin;

@@ -12,7 +12,18 @@
 namespace lanescope::kineto {
 
 // What a category becomes.
-enum class Cat : uint8_t { CpuOp, Annotation, Python, CudaApi, Kernel, Memcpy, Memset, GpuAnnotation, Overhead, Unknown };
+enum class Cat : uint8_t {
+    CpuOp,
+    Annotation,
+    Python,
+    CudaApi,
+    Kernel,
+    Memcpy,
+    Memset,
+    GpuAnnotation,
+    Overhead,
+    Unknown
+};
 
 // Identity of a lane while importing: CPU lanes by (pid, tid, category), GPU lanes by
 // (device, stream).
@@ -20,9 +31,7 @@ struct Key {
     LaneKind kind;
     uint8_t sub = 0;  // Cat of CPU NVTX-like lanes
     int64_t a = 0, b = 0;
-    bool operator<(const Key& o) const {
-        return std::tie(kind, sub, a, b) < std::tie(o.kind, o.sub, o.a, o.b);
-    }
+    bool operator<(const Key& o) const { return std::tie(kind, sub, a, b) < std::tie(o.kind, o.sub, o.a, o.b); }
 };
 
 struct Pending {
@@ -85,7 +94,8 @@ private:
     }
     int64_t idOf(std::string_view text, int64_t number) {
         if (text.empty()) return number;
-        auto [it, inserted] = stringIds_.try_emplace(std::string(text), -1000000 - static_cast<int64_t>(stringIds_.size()));
+        auto [it, inserted] =
+            stringIds_.try_emplace(std::string(text), -1000000 - static_cast<int64_t>(stringIds_.size()));
         if (inserted) processNames_[it->second] = r_.strings.intern(text);
         return it->second;
     }
@@ -95,7 +105,12 @@ private:
 
     Report& r_;
     std::map<Key, Pending> lanes_;
-    struct Open { int64_t ts; uint32_t name; Cat cat; std::string catText; };
+    struct Open {
+        int64_t ts;
+        uint32_t name;
+        Cat cat;
+        std::string catText;
+    };
     std::map<std::pair<int64_t, int64_t>, std::vector<Open>> stacks_;  // B/E per (pid, tid)
     std::unordered_map<int64_t, uint32_t> processNames_;
     std::map<std::pair<int64_t, int64_t>, uint32_t> threadNames_;

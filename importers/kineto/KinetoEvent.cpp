@@ -11,8 +11,7 @@ namespace lanescope::kineto {
 namespace od = simdjson::ondemand;
 
 bool microsToNs(std::string_view text, int64_t& ns) {
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
-                             text.back() == '\t'))
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
         text.remove_suffix(1);
     if (text.empty()) return false;
     size_t i = 0;
@@ -31,8 +30,10 @@ bool microsToNs(std::string_view text, int64_t& ns) {
         int n = 0;
         bool roundUp = false;
         for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++n) {
-            if (n < 3) frac = frac * 10 + (text[i] - '0');
-            else if (n == 3) roundUp = text[i] >= '5';
+            if (n < 3)
+                frac = frac * 10 + (text[i] - '0');
+            else if (n == 3)
+                roundUp = text[i] >= '5';
         }
         for (int k = std::min(n, 3); k < 3; ++k) frac *= 10;
         if (roundUp) ++frac;
@@ -64,7 +65,8 @@ int64_t toInt(od::value v) {
             std::from_chars(s.data(), s.data() + s.size(), i);
             return i;
         }
-        default: return 0;
+        default:
+            return 0;
     }
 }
 
@@ -106,8 +108,10 @@ void readEvent(od::object obj, Event& e) {
         } else if (key == "ts" || key == "dur") {
             int64_t ns = 0;
             if (v.type() == od::json_type::number && microsToNs(v.raw_json_token(), ns)) {
-                if (key == "ts") e.ts = ns, e.hasTs = true;
-                else e.dur = ns, e.hasDur = true;
+                if (key == "ts")
+                    e.ts = ns, e.hasTs = true;
+                else
+                    e.dur = ns, e.hasDur = true;
             }
         } else if (key == "args") {
             if (v.type() != od::json_type::object) continue;
@@ -118,16 +122,26 @@ void readEvent(od::object obj, Event& e) {
                     if (a.type() == od::json_type::number) e.counterValues.emplace_back(k, double(a.get_double()));
                     continue;
                 }
-                if (k == "device") e.device = toInt(a);
-                else if (k == "stream") e.stream = toInt(a);
-                else if (k == "context") e.context = toInt(a);
-                else if (k == "correlation") e.correlation = toInt(a);
-                else if (k == "bytes") e.bytes = toInt(a);
-                else if (k == "registers per thread") e.registers = toInt(a);
-                else if (k == "shared memory") e.shared = toInt(a);
-                else if (k == "grid") readTriple(a, e.grid);
-                else if (k == "block") readTriple(a, e.block);
-                else if (k == "name" && a.type() == od::json_type::string) e.argName = a.get_string();
+                if (k == "device")
+                    e.device = toInt(a);
+                else if (k == "stream")
+                    e.stream = toInt(a);
+                else if (k == "context")
+                    e.context = toInt(a);
+                else if (k == "correlation")
+                    e.correlation = toInt(a);
+                else if (k == "bytes")
+                    e.bytes = toInt(a);
+                else if (k == "registers per thread")
+                    e.registers = toInt(a);
+                else if (k == "shared memory")
+                    e.shared = toInt(a);
+                else if (k == "grid")
+                    readTriple(a, e.grid);
+                else if (k == "block")
+                    readTriple(a, e.block);
+                else if (k == "name" && a.type() == od::json_type::string)
+                    e.argName = a.get_string();
             }
         }
     }

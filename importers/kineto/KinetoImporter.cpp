@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "model/DiagnosticKinds.h"
 #include "importers/kineto/BlockReader.h"
 #include "importers/kineto/JsonEventStream.h"
 #include "importers/kineto/KinetoBuilder.h"
+#include "model/DiagnosticKinds.h"
 
 namespace lanescope {
 namespace {
@@ -49,7 +49,8 @@ void readHeader(od::document& doc, Report& report, Builder& builder) {
                 std::string name;
                 for (auto f : dv.get_object()) {
                     const std::string_view k = f.unescaped_key();
-                    if (k == "id") id = toInt(f.value());
+                    if (k == "id")
+                        id = toInt(f.value());
                     else if (k == "name" && f.value().type() == od::json_type::string)
                         name = std::string(std::string_view(f.value().get_string()));
                 }
@@ -67,18 +68,20 @@ ImportError streamError(kineto::JsonEventStream::Status status, const std::files
     const std::string json = reader.compressed() ? "inflated JSON" : "JSON";
     switch (status) {
         case Status::NotObject:
-            return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: the JSON is neither an object nor an array");
+            return fail(ImportError::Kind::UnknownFormat, path,
+                        "not a Chrome/Kineto trace: the JSON is neither an object nor an array");
         case Status::NoEvents:  // either no such key or a document cut short before it
             return fail(ImportError::Kind::UnknownFormat, path, "not a Chrome/Kineto trace: no traceEvents array");
         case Status::Unterminated:
             return fail(ImportError::Kind::Corrupt, path,
-                        json + " ends inside the traceEvents array: the file is cut short, or a quote or bracket in it "
-                               "is damaged (" + std::to_string(stream.bytesRead()) + " bytes, " +
-                            std::to_string(events) + " events read)");
+                        json +
+                            " ends inside the traceEvents array: the file is cut short, or a quote or bracket in it "
+                            "is damaged (" +
+                            std::to_string(stream.bytesRead()) + " bytes, " + std::to_string(events) + " events read)");
         case Status::Unbalanced:
-            return fail(ImportError::Kind::Corrupt, path,
-                        json + " is invalid (a '}' closes the traceEvents array) after " + std::to_string(events) +
-                            " events");
+            return fail(
+                ImportError::Kind::Corrupt, path,
+                json + " is invalid (a '}' closes the traceEvents array) after " + std::to_string(events) + " events");
         case Status::TooLarge:
             return fail(ImportError::Kind::Corrupt, path,
                         json + " has over " + std::to_string(sizes.text_limit >> 20) +
@@ -111,8 +114,8 @@ bool KinetoImporter::canRead(std::string_view head, const std::filesystem::path&
            head.find("\"displayTimeUnit\"") != std::string_view::npos;
 }
 
-ImportResult KinetoImporter::import(const std::filesystem::path& path, const ImportOptions&,
-                                    ProgressSink& progress, std::stop_token stop) const {
+ImportResult KinetoImporter::import(const std::filesystem::path& path, const ImportOptions&, ProgressSink& progress,
+                                    std::stop_token stop) const {
     using Status = kineto::JsonEventStream::Status;
     progress.progress("reading", 0, 0);
     kineto::BlockReader reader;

@@ -23,8 +23,8 @@ public:
     explicit KinetoImporter(kineto::StreamSizes sizes = {}) : sizes_(sizes) {}
     std::string_view formatName() const override { return "kineto-json"; }
     bool canRead(std::string_view head, const std::filesystem::path& path) const override;
-    ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
-                        ProgressSink& progress, std::stop_token stop) const override;
+    ImportResult import(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                        std::stop_token stop) const override;
     MemoryEstimate estimateMemory(const std::filesystem::path& path) const override;
 
 private:

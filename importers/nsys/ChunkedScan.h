@@ -24,10 +24,9 @@ struct ScanStatus {
 // row. chunks[k] receives the rows of the k-th range, so chunks in order are the table in
 // rowid order. Small tables are read in one range.
 template <class Chunk, class OnRow>
-ScanStatus scanInChunks(const std::filesystem::path& file, const SqliteDb& db,
-                        const std::string& table, const std::string& selectSql, unsigned threads,
-                        std::stop_token stop, ProgressSink& progress, std::vector<Chunk>& chunks,
-                        OnRow onRow) {
+ScanStatus scanInChunks(const std::filesystem::path& file, const SqliteDb& db, const std::string& table,
+                        const std::string& selectSql, unsigned threads, std::stop_token stop, ProgressSink& progress,
+                        std::vector<Chunk>& chunks, OnRow onRow) {
     ScanStatus status;
     int64_t lo = 0, hi = -1;
     {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 

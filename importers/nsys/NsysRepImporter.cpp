@@ -23,14 +23,15 @@ std::string lastLine(const std::string& text) {
     size_t end = text.find_last_not_of(" \r\n\t");
     if (end == std::string::npos) return "no output";
     size_t begin = text.find_last_of('\n', end);
-    return text.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+    return text.substr(begin == std::string::npos ? 0 : begin + 1,
+                       end - (begin == std::string::npos ? 0 : begin + 1) + 1);
 }
 
 // nsys older than the report says "Version not supported", "Version number is invalid" or
 // fails to parse the report's protobuf.
 bool saysTooOld(const std::string& output) {
-    for (const char* sign : {"Version not supported", "Version number is invalid", "protobuf",
-                             "Failed to parse", "newer version"})
+    for (const char* sign :
+         {"Version not supported", "Version number is invalid", "protobuf", "Failed to parse", "newer version"})
         if (output.find(sign) != std::string::npos) return true;
     return false;
 }
@@ -80,7 +81,8 @@ ImportResult NsysRepImporter::importThroughNsys(const std::filesystem::path& pat
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     if (!key) return fail(ImportError::Kind::Unreadable, path, "cannot be read");
 
-    const std::filesystem::path cacheDir = (options.cache_dir.empty() ? defaultCacheDir() : options.cache_dir) / "nsys-export";
+    const std::filesystem::path cacheDir =
+        (options.cache_dir.empty() ? defaultCacheDir() : options.cache_dir) / "nsys-export";
     const std::filesystem::path cached = cacheDir / (*key + ".sqlite");
     std::error_code ec;
     if (std::filesystem::exists(cached, ec)) {
@@ -98,16 +100,17 @@ ImportResult NsysRepImporter::importThroughNsys(const std::filesystem::path& pat
                     "was made and open the .sqlite");
 
     std::filesystem::create_directories(cacheDir, ec);
-    if (ec) return fail(ImportError::Kind::Unreadable, path, "cannot create cache folder " + cacheDir.string() + ": " + ec.message());
+    if (ec)
+        return fail(ImportError::Kind::Unreadable, path,
+                    "cannot create cache folder " + cacheDir.string() + ": " + ec.message());
     static std::atomic<unsigned> counter{0};
     const std::filesystem::path temp =
         cacheDir / (*key + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".sqlite");
 
     progress.progress("converting with nsys export", 0, 0);
-    const SubprocessResult run = runSubprocess(
-        {nsys.string(), "export", "--type=sqlite", "--force-overwrite=true", "--output=" + temp.string(),
-         std::filesystem::absolute(path).string()},
-        std::chrono::seconds(options.nsys_timeout_s), stop);
+    const SubprocessResult run = runSubprocess({nsys.string(), "export", "--type=sqlite", "--force-overwrite=true",
+                                                "--output=" + temp.string(), std::filesystem::absolute(path).string()},
+                                               std::chrono::seconds(options.nsys_timeout_s), stop);
     auto cleanup = [&] { std::filesystem::remove(temp, ec); };
 
     if (run.cancelled) {
@@ -118,7 +121,8 @@ ImportResult NsysRepImporter::importThroughNsys(const std::filesystem::path& pat
     if (run.timed_out) {
         cleanup();
         return fail(ImportError::Kind::NsysFailed, path,
-                    nsys.string() + " export took longer than " + std::to_string(options.nsys_timeout_s) + " s and was stopped");
+                    nsys.string() + " export took longer than " + std::to_string(options.nsys_timeout_s) +
+                        " s and was stopped");
     }
     if (run.exit_code != 0 || !std::filesystem::exists(temp, ec)) {
         cleanup();

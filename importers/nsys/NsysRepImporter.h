@@ -10,8 +10,8 @@ class NsysRepImporter final : public Importer {
 public:
     std::string_view formatName() const override { return "nsys-rep"; }
     bool canRead(std::string_view head, const std::filesystem::path& path) const override;
-    ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
-                        ProgressSink& progress, std::stop_token stop) const override;
+    ImportResult import(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                        std::stop_token stop) const override;
     MemoryEstimate estimateMemory(const std::filesystem::path& path) const override;
 
 private:

@@ -49,8 +49,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     if (const std::string cut = db->truncation(); !cut.empty())
         return fail(ImportError::Kind::Corrupt, path, "damaged SQLite database: " + cut);
     if (!db->hasTable("StringIds"))
-        return fail(ImportError::Kind::WrongSchema, path,
-                    "not an Nsight Systems SQLite export: no StringIds table");
+        return fail(ImportError::Kind::WrongSchema, path, "not an Nsight Systems SQLite export: no StringIds table");
 
     auto report = std::make_unique<Report>();
     report->meta.format = std::string(formatName());
@@ -66,8 +65,8 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress};
-    for (auto reader : {nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity, nsys::readCounters,
-                        nsys::readProfilerOverhead}) {
+    for (auto reader :
+         {nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity, nsys::readCounters, nsys::readProfilerOverhead}) {
         if (auto failure = reader(ctx)) return *failure;
     }
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};

@@ -9,8 +9,8 @@ class NsysSqliteImporter final : public Importer {
 public:
     std::string_view formatName() const override { return "nsys-sqlite"; }
     bool canRead(std::string_view head, const std::filesystem::path& path) const override;
-    ImportResult import(const std::filesystem::path& path, const ImportOptions& options,
-                        ProgressSink& progress, std::stop_token stop) const override;
+    ImportResult import(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                        std::stop_token stop) const override;
     MemoryEstimate estimateMemory(const std::filesystem::path& path) const override;
 };
 

@@ -14,11 +14,18 @@ constexpr uint64_t kMinSqliteRowBytes = 8;
 
 // The nsys tables the importer turns into events or counter points, one per row, and the
 // strings.
-constexpr std::array kNsysEventTables = {
-    "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER", "OSRT_API",
-    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "GPU_METRICS", "CUDA_GPU_MEMORY_USAGE_EVENTS",
-    "PROFILER_OVERHEAD", "StringIds"};
+constexpr std::array kNsysEventTables = {"NVTX_EVENTS",
+                                         "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                         "CUPTI_ACTIVITY_KIND_DRIVER",
+                                         "OSRT_API",
+                                         "CUPTI_ACTIVITY_KIND_KERNEL",
+                                         "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                         "CUPTI_ACTIVITY_KIND_MEMSET",
+                                         "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                         "GPU_METRICS",
+                                         "CUDA_GPU_MEMORY_USAGE_EVENTS",
+                                         "PROFILER_OVERHEAD",
+                                         "StringIds"};
 
 }  // namespace
 

@@ -42,8 +42,8 @@ std::optional<ImportError> readGpuMetrics(ImportContext& ctx) {
         if (inserted) {
             Counter c;
             auto name = metricNames.find(key);
-            c.name_id = ctx.report.strings.intern(
-                name != metricNames.end() ? name->second : "Metric " + std::to_string(key.second));
+            c.name_id = ctx.report.strings.intern(name != metricNames.end() ? name->second
+                                                                            : "Metric " + std::to_string(key.second));
             c.unit_id = ctx.report.strings.intern("");
             c.gpu = onlyGpu(ctx.report);
             ctx.report.counters.push_back(std::move(c));

@@ -6,8 +6,8 @@ namespace lanescope::nsys {
 namespace {
 
 // Columns every CUPTI activity table shares, first in each SELECT.
-const std::vector<std::string> kCommon = {"start", "end", "deviceId", "streamId", "globalPid", "correlationId",
-                                          "contextId"};
+const std::vector<std::string> kCommon = {"start",     "end",           "deviceId", "streamId",
+                                          "globalPid", "correlationId", "contextId"};
 enum Common { Start, End, Device, Stream, Pid, Correlation, Context, First };
 
 std::vector<std::string> with(std::vector<std::string> extra) {
@@ -24,14 +24,26 @@ LaneKey streamLane(const SqliteStmt& row, LaneKind kind = LaneKind::GpuStream) {
 uint32_t clampU32(int64_t v) { return static_cast<uint32_t>(std::clamp<int64_t>(v, 0, UINT32_MAX)); }
 
 std::optional<ImportError> readKernels(ImportContext& ctx) {
-    enum { Demangled = First, Short, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, Regs, StaticSmem,
-           DynSmem, LocalMem, LaunchType };
+    enum {
+        Demangled = First,
+        Short,
+        GridX,
+        GridY,
+        GridZ,
+        BlockX,
+        BlockY,
+        BlockZ,
+        Regs,
+        StaticSmem,
+        DynSmem,
+        LocalMem,
+        LaunchType
+    };
     const ReportBuilder& b = ctx.builder;
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_KERNEL",
         with({"demangledName", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-              "registersPerThread", "staticSharedMemory", "dynamicSharedMemory",
-              "localMemoryPerThread", "launchType"}),
+              "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "localMemoryPerThread", "launchType"}),
         {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::KernelWithoutEnd)) return;
             KernelConfig k;
@@ -56,8 +68,7 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
     enum { Bytes = First, CopyKindCol, SrcKind, DstKind };
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_MEMCPY", with({"bytes", "copyKind", "srcKind", "dstKind"}),
-        {"start", "end", "deviceId", "streamId", "copyKind"},
-        [&](const SqliteStmt& row, EventChunk& chunk) {
+        {"start", "end", "deviceId", "streamId", "copyKind"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::MemcpyWithoutEnd)) return;
             MemcpyInfo m;
             m.bytes = static_cast<uint64_t>(std::max<int64_t>(0, row.i64(Bytes)));
@@ -65,9 +76,7 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
             if (copyKind < 0 || copyKind > static_cast<int64_t>(CopyKind::UvmDtoD))
                 countDiagnostic(chunk.diagnostics, Diag::MemcpyUnknownCopyKind);
             m.copy_kind = static_cast<CopyKind>(copyKind >= 0 && copyKind <= 13 ? copyKind : 0);
-            auto memKind = [](int64_t v) {
-                return static_cast<MemKind>(v >= 0 && v <= 7 ? v : 7);
-            };
+            auto memKind = [](int64_t v) { return static_cast<MemKind>(v >= 0 && v <= 7 ? v : 7); };
             m.src_kind = memKind(row.isNull(SrcKind) ? 7 : row.i64(SrcKind));
             m.dst_kind = memKind(row.isNull(DstKind) ? 7 : row.i64(DstKind));
             m.correlation_id = clampU32(row.i64(Correlation));
@@ -80,40 +89,38 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
 
 std::optional<ImportError> readMemset(ImportContext& ctx) {
     enum { Bytes = First, Value, MemKindCol };
-    return scanEventTable(
-        ctx, "CUPTI_ACTIVITY_KIND_MEMSET", with({"bytes", "value", "memKind"}),
-        {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
-            if (!validInterval(chunk, row, Start, End, Diag::MemsetWithoutEnd)) return;
-            MemsetInfo m;
-            m.bytes = static_cast<uint64_t>(std::max<int64_t>(0, row.i64(Bytes)));
-            m.value = static_cast<uint32_t>(row.i64(Value));
-            const int64_t kind = row.isNull(MemKindCol) ? 7 : row.i64(MemKindCol);
-            m.mem_kind = static_cast<MemKind>(kind >= 0 && kind <= 7 ? kind : 7);
-            m.correlation_id = clampU32(row.i64(Correlation));
-            chunk.memsets.push_back(m);
-            pushInterval(chunk, streamLane(row), row.i64(Start), row.i64(End),
-                         chunk.localString("[CUDA memset]"), EventKind::Memset,
-                         static_cast<uint32_t>(chunk.memsets.size() - 1));
-        });
+    return scanEventTable(ctx, "CUPTI_ACTIVITY_KIND_MEMSET", with({"bytes", "value", "memKind"}),
+                          {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
+                              if (!validInterval(chunk, row, Start, End, Diag::MemsetWithoutEnd)) return;
+                              MemsetInfo m;
+                              m.bytes = static_cast<uint64_t>(std::max<int64_t>(0, row.i64(Bytes)));
+                              m.value = static_cast<uint32_t>(row.i64(Value));
+                              const int64_t kind = row.isNull(MemKindCol) ? 7 : row.i64(MemKindCol);
+                              m.mem_kind = static_cast<MemKind>(kind >= 0 && kind <= 7 ? kind : 7);
+                              m.correlation_id = clampU32(row.i64(Correlation));
+                              chunk.memsets.push_back(m);
+                              pushInterval(chunk, streamLane(row), row.i64(Start), row.i64(End),
+                                           chunk.localString("[CUDA memset]"), EventKind::Memset,
+                                           static_cast<uint32_t>(chunk.memsets.size() - 1));
+                          });
 }
 
 std::optional<ImportError> readSync(ImportContext& ctx) {
     enum { SyncType = First };
-    static const char* const labels[] = {"Unknown sync", "Event sync", "Stream wait sync",
-                                         "Stream sync", "Context sync"};
-    return scanEventTable(
-        ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType"}), {"start", "end", "deviceId"},
-        [&](const SqliteStmt& row, EventChunk& chunk) {
-            if (!validInterval(chunk, row, Start, End, Diag::SyncWithoutEnd)) return;
-            const int64_t type = row.i64(SyncType);
-            SyncInfo s;
-            s.sync_type = static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);
-            s.correlation_id = clampU32(row.i64(Correlation));
-            chunk.syncs.push_back(s);
-            pushInterval(chunk, streamLane(row, LaneKind::CudaSync), row.i64(Start), row.i64(End),
-                         chunk.localString(labels[s.sync_type]), EventKind::Sync,
-                         static_cast<uint32_t>(chunk.syncs.size() - 1));
-        });
+    static const char* const labels[] = {"Unknown sync", "Event sync", "Stream wait sync", "Stream sync",
+                                         "Context sync"};
+    return scanEventTable(ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType"}), {"start", "end", "deviceId"},
+                          [&](const SqliteStmt& row, EventChunk& chunk) {
+                              if (!validInterval(chunk, row, Start, End, Diag::SyncWithoutEnd)) return;
+                              const int64_t type = row.i64(SyncType);
+                              SyncInfo s;
+                              s.sync_type = static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);
+                              s.correlation_id = clampU32(row.i64(Correlation));
+                              chunk.syncs.push_back(s);
+                              pushInterval(chunk, streamLane(row, LaneKind::CudaSync), row.i64(Start), row.i64(End),
+                                           chunk.localString(labels[s.sync_type]), EventKind::Sync,
+                                           static_cast<uint32_t>(chunk.syncs.size() - 1));
+                          });
 }
 
 }  // namespace

@@ -12,8 +12,8 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
     const std::string table = "PROFILER_OVERHEAD";
     if (!ctx.db.hasTable(table)) return std::nullopt;
     std::string missing;
-    auto sql = selectByName(ctx.db, table, {"start", "end", "globalTid", "nameId"}, {"start", "end", "nameId"},
-                            &missing);
+    auto sql =
+        selectByName(ctx.db, table, {"start", "end", "globalTid", "nameId"}, {"start", "end", "nameId"}, &missing);
     if (!sql) {
         countDiagnostic(ctx.report.diagnostics, Diag::TableLacksColumn, {table, missing});
         return std::nullopt;

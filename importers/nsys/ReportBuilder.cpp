@@ -97,8 +97,7 @@ uint32_t ReportBuilder::string(int64_t nsysId) const {
 void ReportBuilder::loadProcessesAndThreads(const SqliteDb& db) {
     if (auto sql = selectByName(db, "PROCESSES", {"globalPid", "name"}, {"globalPid"})) {
         SqliteStmt stmt(db, *sql);
-        while (stmt.step())
-            processNames_[stmt.i64(0)] = report_.strings.intern(stmt.text(1));
+        while (stmt.step()) processNames_[stmt.i64(0)] = report_.strings.intern(stmt.text(1));
     }
     if (auto sql = selectByName(db, "ThreadNames", {"globalTid", "nameId"}, {"globalTid", "nameId"})) {
         SqliteStmt stmt(db, *sql);
@@ -121,8 +120,10 @@ void ReportBuilder::loadGpus(const SqliteDb& db) {
         SqliteStmt stmt(db, *sql);
         while (stmt.step()) {
             int64_t cudaId = stmt.i64(0);
-            if (!stmt.isNull(2)) cudaId = stmt.i64(2);
-            else if (auto it = cudaIdOfGpu.find(stmt.i64(0)); it != cudaIdOfGpu.end()) cudaId = it->second;
+            if (!stmt.isNull(2))
+                cudaId = stmt.i64(2);
+            else if (auto it = cudaIdOfGpu.find(stmt.i64(0)); it != cudaIdOfGpu.end())
+                cudaId = it->second;
             gpuNames_[cudaId] = report_.strings.intern(stmt.text(1));
         }
     }
@@ -134,9 +135,8 @@ int32_t ReportBuilder::processIndex(int64_t globalPid) {
         Process p;
         p.pid = pidOf(globalPid);
         auto name = processNames_.find(globalPid);
-        p.name_id = name != processNames_.end()
-                        ? name->second
-                        : report_.strings.intern("Process " + std::to_string(p.pid));
+        p.name_id =
+            name != processNames_.end() ? name->second : report_.strings.intern("Process " + std::to_string(p.pid));
         report_.processes.push_back(p);
     }
     return it->second;
@@ -149,8 +149,7 @@ int32_t ReportBuilder::threadIndex(int64_t globalTid) {
     t.tid = tidOf(globalTid);
     t.process = processIndex(globalPidOf(globalTid));
     auto name = threadNames_.find(globalTid);
-    t.name_id = name != threadNames_.end() ? name->second
-                                           : report_.strings.intern("Thread " + std::to_string(t.tid));
+    t.name_id = name != threadNames_.end() ? name->second : report_.strings.intern("Thread " + std::to_string(t.tid));
     const auto index = static_cast<int32_t>(report_.threads.size());
     report_.threads.push_back(t);
     threads_.emplace(globalTid, index);
@@ -163,8 +162,7 @@ int32_t ReportBuilder::gpuIndex(int64_t deviceId) {
         Gpu g;
         g.device_id = deviceId;
         auto name = gpuNames_.find(deviceId);
-        g.name_id = name != gpuNames_.end() ? name->second
-                                            : report_.strings.intern("GPU " + std::to_string(deviceId));
+        g.name_id = name != gpuNames_.end() ? name->second : report_.strings.intern("GPU " + std::to_string(deviceId));
         report_.gpus.push_back(g);
     }
     return it->second;
@@ -172,10 +170,13 @@ int32_t ReportBuilder::gpuIndex(int64_t deviceId) {
 
 std::string ReportBuilder::laneName(const LaneKey& key) const {
     switch (key.kind) {
-        case LaneKind::GpuStream: return "Stream " + std::to_string(key.stream);
+        case LaneKind::GpuStream:
+            return "Stream " + std::to_string(key.stream);
         case LaneKind::CudaSync:  // context-wide synchronization has no stream (-1 or 2^32-1)
-            return key.stream < 0 || key.stream == UINT32_MAX ? "Sync, context" : "Sync, stream " + std::to_string(key.stream);
-        default: return std::string(laneKindName(key.kind));
+            return key.stream < 0 || key.stream == UINT32_MAX ? "Sync, context"
+                                                              : "Sync, stream " + std::to_string(key.stream);
+        default:
+            return std::string(laneKindName(key.kind));
     }
 }
 
@@ -185,8 +186,8 @@ Lane& ReportBuilder::lane(const LaneKey& key) {
         Lane lane;
         lane.kind = key.kind;
         lane.name_id = report_.strings.intern(laneName(key));
-        const bool gpuLane = key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync ||
-                             key.kind == LaneKind::Nccl;
+        const bool gpuLane =
+            key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync || key.kind == LaneKind::Nccl;
         if (gpuLane) {
             lane.process = processIndex(key.owner);
             lane.gpu = key.device >= 0 ? gpuIndex(key.device) : -1;
@@ -203,11 +204,8 @@ Lane& ReportBuilder::lane(const LaneKey& key) {
 
 void ReportBuilder::resolveChunk(EventChunk& chunk) {
     std::vector<uint32_t> localToGlobal(chunk.strings.size());
-    for (uint32_t i = 0; i < chunk.strings.size(); ++i)
-        localToGlobal[i] = report_.strings.intern(chunk.strings.str(i));
-    auto resolveName = [&](uint32_t id) {
-        return (id & kLocalString) ? localToGlobal[id & ~kLocalString] : id;
-    };
+    for (uint32_t i = 0; i < chunk.strings.size(); ++i) localToGlobal[i] = report_.strings.intern(chunk.strings.str(i));
+    auto resolveName = [&](uint32_t id) { return (id & kLocalString) ? localToGlobal[id & ~kLocalString] : id; };
 
     std::vector<uint32_t> nvtxToGlobal(chunk.nvtx.size());
     for (size_t i = 0; i < chunk.nvtx.size(); ++i) {
@@ -223,7 +221,8 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     for (size_t i = 0; i < chunk.kernelConfigs.size(); ++i) {
         KernelConfig config = chunk.kernelConfigs[i];
         config.short_name_id = resolveName(config.short_name_id);
-        auto [it, inserted] = kernelConfigIndex_.try_emplace(config, static_cast<uint32_t>(report_.kernel_configs.size()));
+        auto [it, inserted] =
+            kernelConfigIndex_.try_emplace(config, static_cast<uint32_t>(report_.kernel_configs.size()));
         if (inserted) report_.kernel_configs.push_back(config);
         configToGlobal[i] = it->second;
     }
@@ -242,12 +241,23 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
             ev.name_id[i] = resolveName(ev.name_id[i]);
             uint32_t& p = ev.payload[i];
             switch (ev.kind[i]) {
-                case EventKind::Kernel: p += kernelBase; break;
-                case EventKind::Memcpy: p += memcpyBase; break;
-                case EventKind::Memset: p += memsetBase; break;
-                case EventKind::Sync: p += syncBase; break;
-                case EventKind::NvtxRange: p = nvtxToGlobal[p]; break;
-                default: break;
+                case EventKind::Kernel:
+                    p += kernelBase;
+                    break;
+                case EventKind::Memcpy:
+                    p += memcpyBase;
+                    break;
+                case EventKind::Memset:
+                    p += memsetBase;
+                    break;
+                case EventKind::Sync:
+                    p += syncBase;
+                    break;
+                case EventKind::NvtxRange:
+                    p = nvtxToGlobal[p];
+                    break;
+                default:
+                    break;
             }
         }
         InstantColumns& in = pending.instants;
@@ -279,10 +289,8 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks) {
     for (const LaneKey& key : keys) {  // lanes (and their threads) created in a stable order
         Lane& target = lane(key);
         const auto [events, instants] = sizes[key];
-        for (auto* column : {&target.events.start_ns, &target.events.end_ns})
-            column->reserve(column->size() + events);
-        for (auto* column : {&target.events.name_id, &target.events.payload})
-            column->reserve(column->size() + events);
+        for (auto* column : {&target.events.start_ns, &target.events.end_ns}) column->reserve(column->size() + events);
+        for (auto* column : {&target.events.name_id, &target.events.payload}) column->reserve(column->size() + events);
         target.events.kind.reserve(target.events.kind.size() + events);
         target.instants.time_ns.reserve(target.instants.time_ns.size() + instants);
         target.instants.name_id.reserve(target.instants.name_id.size() + instants);
@@ -309,9 +317,8 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks) {
 void ReportBuilder::sortGpus() {
     std::vector<int32_t> order(report_.gpus.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
-    std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-        return report_.gpus[a].device_id < report_.gpus[b].device_id;
-    });
+    std::sort(order.begin(), order.end(),
+              [&](int32_t a, int32_t b) { return report_.gpus[a].device_id < report_.gpus[b].device_id; });
     std::vector<int32_t> newIndex(order.size());
     std::vector<Gpu> sorted;
     for (size_t i = 0; i < order.size(); ++i) {

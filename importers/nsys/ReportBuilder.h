@@ -68,16 +68,16 @@ struct PendingLane {
 struct EventChunk {
     std::unordered_map<LaneKey, PendingLane, LaneKeyHash> lanes;
     StringPool strings;
-    std::vector<KernelInfo> kernels;  // config indexes kernelConfigs
+    std::vector<KernelInfo> kernels;          // config indexes kernelConfigs
     std::vector<KernelConfig> kernelConfigs;  // short_name_id may be a local string
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex;
     std::vector<MemcpyInfo> memcpys;
     std::vector<MemsetInfo> memsets;
     std::vector<SyncInfo> syncs;
-    std::vector<NvtxInfo> nvtx;  // domain_name_id holds the raw nsys domainId until finish
-    std::vector<NvtxKey> nvtxKeys;                                // parallel to nvtx
+    std::vector<NvtxInfo> nvtx;     // domain_name_id holds the raw nsys domainId until finish
+    std::vector<NvtxKey> nvtxKeys;  // parallel to nvtx
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
-    std::vector<std::pair<int64_t, uint32_t>> domainNames;  // nsys domainId -> name (local)
+    std::vector<std::pair<int64_t, uint32_t>> domainNames;         // nsys domainId -> name (local)
     Diagnostics diagnostics;
 
     uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
@@ -136,18 +136,18 @@ private:
     void sortGpus();  // GPUs by CUDA device id, lane and counter references remapped
 
     Report& report_;
-    std::vector<uint32_t> stringIds_;                      // dense nsys ids
+    std::vector<uint32_t> stringIds_;                        // dense nsys ids
     std::unordered_map<int64_t, uint32_t> sparseStringIds_;  // ids beyond the dense range
-    std::unordered_map<int64_t, uint32_t> processNames_;   // globalPid -> name
-    std::unordered_map<int64_t, uint32_t> threadNames_;    // globalTid -> name
-    std::unordered_map<int64_t, uint32_t> gpuNames_;       // CUDA device id -> name
-    std::unordered_map<int64_t, int32_t> processes_;       // globalPid -> index
-    std::unordered_map<int64_t, int32_t> threads_;         // globalTid -> index
-    std::unordered_map<int64_t, int32_t> gpus_;            // CUDA device id -> index
+    std::unordered_map<int64_t, uint32_t> processNames_;     // globalPid -> name
+    std::unordered_map<int64_t, uint32_t> threadNames_;      // globalTid -> name
+    std::unordered_map<int64_t, uint32_t> gpuNames_;         // CUDA device id -> name
+    std::unordered_map<int64_t, int32_t> processes_;         // globalPid -> index
+    std::unordered_map<int64_t, int32_t> threads_;           // globalTid -> index
+    std::unordered_map<int64_t, int32_t> gpus_;              // CUDA device id -> index
     std::unordered_map<LaneKey, size_t, LaneKeyHash> lanes_;
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;
-    std::unordered_map<int64_t, uint32_t> domainNames_;    // nsys domainId -> name
+    std::unordered_map<int64_t, uint32_t> domainNames_;  // nsys domainId -> name
 };
 
 }  // namespace lanescope::nsys

@@ -23,8 +23,8 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
         return std::nullopt;
     }
     std::vector<EventChunk> chunks;
-    const ScanStatus status = scanInChunks(ctx.file, ctx.db, table, *sql, ctx.threads, ctx.stop,
-                                           ctx.progress, chunks, onRow);
+    const ScanStatus status =
+        scanInChunks(ctx.file, ctx.db, table, *sql, ctx.threads, ctx.stop, ctx.progress, chunks, onRow);
     if (status.cancelled) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     if (!status.ok)
         return ImportError{ImportError::Kind::Corrupt,
@@ -47,8 +47,7 @@ inline bool validTime(EventChunk& chunk, int64_t t) { return validTime(chunk.dia
 // True when the row's start and end are present, within range and ordered; otherwise counts
 // `withoutEnd` (kernel_without_end, ...), `timestamp_out_of_range` or `negative_duration` and
 // the row is to be skipped.
-inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol, int endCol,
-                          Diag withoutEnd) {
+inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol, int endCol, Diag withoutEnd) {
     if (row.isNull(startCol) || row.isNull(endCol)) {
         countDiagnostic(chunk.diagnostics, withoutEnd);
         return false;
@@ -61,8 +60,8 @@ inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol
     return true;
 }
 
-inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, int64_t end,
-                         uint32_t name, EventKind kind, uint32_t payload) {
+inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, int64_t end, uint32_t name,
+                         EventKind kind, uint32_t payload) {
     IntervalColumns& ev = chunk.lane(key).events;
     ev.start_ns.push_back(start);
     ev.end_ns.push_back(end);

@@ -14,13 +14,33 @@ using nsys::LaneKey;
 
 // Event types (ENUM_NSYS_EVENT_TYPE of the export) and their payload fields.
 enum Type : uint32_t {
-    kProcess = 27, kSample = 28, kCpuSample = 31, kNvtxCategory = 33, kNvtxMark = 34, kNvtxThreadName = 39,
-    kSchedule = 41, kCpuMarker = 47, kCpuTrace = 48, kDiagnostic = 49, kNvtxPushPop = 59, kNvtxStartEnd = 60,
-    kNvtxDomainCreate = 75, kKernel = 79, kMemory = 80, kSync = 106, kCudaMemoryUsage = 117, kCudaEventRecord = 127,
+    kProcess = 27,
+    kSample = 28,
+    kCpuSample = 31,
+    kNvtxCategory = 33,
+    kNvtxMark = 34,
+    kNvtxThreadName = 39,
+    kSchedule = 41,
+    kCpuMarker = 47,
+    kCpuTrace = 48,
+    kDiagnostic = 49,
+    kNvtxPushPop = 59,
+    kNvtxStartEnd = 60,
+    kNvtxDomainCreate = 75,
+    kKernel = 79,
+    kMemory = 80,
+    kSync = 106,
+    kCudaMemoryUsage = 117,
+    kCudaEventRecord = 127,
 };
 // Classes of CPU-trace events (payload 108, field 6), as the export's eventClass.
 enum CpuClass : uint64_t {
-    kRuntime = 0, kDriver = 1, kOverhead = 3, kOsRuntime = 27, kOsRuntimeBegin = 31, kOsRuntimeEnd = 32,
+    kRuntime = 0,
+    kDriver = 1,
+    kOverhead = 3,
+    kOsRuntime = 27,
+    kOsRuntimeBegin = 31,
+    kOsRuntimeEnd = 32,
     kRuntimeWithBacktrace = 67,
 };
 // Classes of GPU activity (payload 107, field 7).
@@ -91,7 +111,8 @@ public:
         uint32_t payloadField = 0;
         uint64_t payloadOffset = 0;
         for (ProtoField f; reader.next(f);) {
-            if (f.number == 1 && f.wire == 0) type = f.value;
+            if (f.number == 1 && f.wire == 0)
+                type = f.value;
             else if (f.number >= 100 && f.wire == 2) {
                 payload = f.bytes;
                 payloadField = f.number;
@@ -144,11 +165,20 @@ private:
         const LaneKey lane{LaneKind::GpuStream, p.i64(8), p.i64(4), p.i64(6), p.i64(5)};
         const uint32_t correlation = clampU32(p.value(3));
         switch (p.value(7)) {
-            case kKernelClass: chunk_ = &chunks_.kernels; return kernel(p, lane, correlation, offset);
-            case kMemcpy: chunk_ = &chunks_.memcpy; return memcpy(p, lane, correlation, offset);
-            case kMemset: chunk_ = &chunks_.memset; return memset(p, lane, correlation, offset);
-            case kSyncClass: chunk_ = &chunks_.sync; return sync(p, lane, correlation, offset);
-            default: countDiagnostic(chunk_->diagnostics, Diag::NsysRepUnknownEventType);
+            case kKernelClass:
+                chunk_ = &chunks_.kernels;
+                return kernel(p, lane, correlation, offset);
+            case kMemcpy:
+                chunk_ = &chunks_.memcpy;
+                return memcpy(p, lane, correlation, offset);
+            case kMemset:
+                chunk_ = &chunks_.memset;
+                return memset(p, lane, correlation, offset);
+            case kSyncClass:
+                chunk_ = &chunks_.sync;
+                return sync(p, lane, correlation, offset);
+            default:
+                countDiagnostic(chunk_->diagnostics, Diag::NsysRepUnknownEventType);
         }
     }
 
@@ -184,7 +214,8 @@ private:
         readFields(p.bytes(102), offset, m, *chunk_);
         MemcpyInfo info;
         info.bytes = m.value(1);
-        if (m.value(2) > static_cast<uint64_t>(CopyKind::UvmDtoD)) countDiagnostic(chunk_->diagnostics, Diag::MemcpyUnknownCopyKind);
+        if (m.value(2) > static_cast<uint64_t>(CopyKind::UvmDtoD))
+            countDiagnostic(chunk_->diagnostics, Diag::MemcpyUnknownCopyKind);
         info.copy_kind = static_cast<CopyKind>(m.value(2) <= 13 ? m.value(2) : 0);
         info.src_kind = memKind(m, 4);
         info.dst_kind = memKind(m, 5);
@@ -230,8 +261,9 @@ private:
         readFields(payload, offset, p, *chunk_);
         const int64_t tid = p.i64(13);
         const uint64_t eventClass = p.value(6);
-        chunk_ = eventClass == kRuntime || eventClass == kDriver || eventClass == kRuntimeWithBacktrace ? &chunks_.cuda_api
-                                                                                                      : &chunks_.osrt;
+        chunk_ = eventClass == kRuntime || eventClass == kDriver || eventClass == kRuntimeWithBacktrace
+                     ? &chunks_.cuda_api
+                     : &chunks_.osrt;
         switch (eventClass) {
             case kRuntime:
             case kDriver:
@@ -369,9 +401,12 @@ void decodeBlock(std::string_view block, uint64_t offset, const nsys::ReportBuil
             ProtoReader generic(f.bytes, offset);
             GenericEvent e;
             for (ProtoField g; generic.next(g);) {
-                if (g.number == 1 && g.wire == 0) e.type_id = g.value;
-                else if (g.number == 2 && g.wire == 0) e.time_ns = g.i64();
-                else if (g.number == 3 && g.wire == 2) e.record = std::string(g.bytes);
+                if (g.number == 1 && g.wire == 0)
+                    e.type_id = g.value;
+                else if (g.number == 2 && g.wire == 0)
+                    e.time_ns = g.i64();
+                else if (g.number == 3 && g.wire == 2)
+                    e.record = std::string(g.bytes);
             }
             extras.generic.push_back(std::move(e));
         }

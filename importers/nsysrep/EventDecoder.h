@@ -1,7 +1,7 @@
 #pragma once
 #include <cstdint>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "importers/nsys/ReportBuilder.h"
@@ -38,7 +38,7 @@ struct BlockExtras {
     uint64_t events = 0;  // events decoded, to check against the index's total
     std::vector<MemoryChange> memory;
     std::vector<GenericEvent> generic;
-    std::vector<OverheadRange> overhead;       // process holds the globalTid's pid until resolved
+    std::vector<OverheadRange> overhead;                     // process holds the globalTid's pid until resolved
     std::vector<std::pair<int64_t, std::string>> processes;  // globalPid, name
 };
 

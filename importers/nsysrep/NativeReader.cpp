@@ -32,8 +32,10 @@ void readThreadNames(const RepLayout& layout, nsys::ReportBuilder& builder) {
         ProtoReader fields(entry.bytes, 0);
         int64_t globalTid = 0, name = -1;
         for (ProtoField f; fields.next(f);) {
-            if (f.number == 2 && f.wire == 0) name = f.i64();
-            else if (f.number == 4 && f.wire == 0) globalTid = f.i64();
+            if (f.number == 2 && f.wire == 0)
+                name = f.i64();
+            else if (f.number == 4 && f.wire == 0)
+                globalTid = f.i64();
         }
         if (name >= 0) builder.setThreadName(globalTid, name);
     }
@@ -58,12 +60,17 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder) {
                 int64_t first = 0, second = 0;
                 std::string name;
                 for (ProtoField e; entry.next(e);) {
-                    if (e.number == 1 && e.wire == 0) first = e.i64();
-                    else if (e.number == 2 && e.wire == 0) second = e.i64();
-                    else if (e.number == 2 && e.wire == 2) name = std::string(e.bytes);
+                    if (e.number == 1 && e.wire == 0)
+                        first = e.i64();
+                    else if (e.number == 2 && e.wire == 0)
+                        second = e.i64();
+                    else if (e.number == 2 && e.wire == 2)
+                        name = std::string(e.bytes);
                 }
-                if (f.number == 7) nameOfGpu[first] = name;
-                else cudaOfGpu[first] = second;
+                if (f.number == 7)
+                    nameOfGpu[first] = name;
+                else
+                    cudaOfGpu[first] = second;
             }
         }
     }
@@ -102,15 +109,20 @@ void buildGpuMetrics(const RepLayout& layout, const std::vector<GenericEvent>& s
         int64_t name = -1;
         std::vector<Field> fields;
         for (ProtoField e; entry.next(e);) {
-            if (e.number == 1 && e.wire == 0) id = e.value;
-            else if (e.number == 3 && e.wire == 0 && f.number == 13) name = e.i64();
+            if (e.number == 1 && e.wire == 0)
+                id = e.value;
+            else if (e.number == 3 && e.wire == 0 && f.number == 13)
+                name = e.i64();
             else if (e.number == 3 && e.wire == 2 && f.number == 14) {
                 ProtoReader fieldReader(e.bytes, 0);
                 Field field;
                 for (ProtoField d; fieldReader.next(d);) {
-                    if (d.number == 1 && d.wire == 0) field.name = builder.string(d.i64());
-                    else if (d.number == 2 && d.wire == 0) field.offset = d.value;
-                    else if (d.number == 3 && d.wire == 0) field.size = d.value;
+                    if (d.number == 1 && d.wire == 0)
+                        field.name = builder.string(d.i64());
+                    else if (d.number == 2 && d.wire == 0)
+                        field.offset = d.value;
+                    else if (d.number == 3 && d.wire == 0)
+                        field.size = d.value;
                 }
                 fields.push_back(field);
             }
@@ -143,7 +155,8 @@ void buildGpuMetrics(const RepLayout& layout, const std::vector<GenericEvent>& s
             auto [it, inserted] = counterOf.try_emplace({e.type_id, i}, report.counters.size());
             if (inserted) {
                 Counter c;
-                c.name_id = field.name == UINT32_MAX ? report.strings.intern("Metric " + std::to_string(i)) : field.name;
+                c.name_id =
+                    field.name == UINT32_MAX ? report.strings.intern("Metric " + std::to_string(i)) : field.name;
                 c.unit_id = report.strings.intern("");
                 c.gpu = onlyGpu;
                 report.counters.push_back(std::move(c));
@@ -245,8 +258,9 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
 
     // Decode: each worker a contiguous run of blocks, so chunks in order are the file in order.
     const size_t blocks = layout.event_blocks.size();
-    const unsigned threads = std::max<unsigned>(
-        1, std::min<size_t>(options.threads ? options.threads : std::thread::hardware_concurrency(), std::max<size_t>(blocks, 1)));
+    const unsigned threads =
+        std::max<unsigned>(1, std::min<size_t>(options.threads ? options.threads : std::thread::hardware_concurrency(),
+                                               std::max<size_t>(blocks, 1)));
     // One set of chunks per worker: columns of large capacity whose untouched tail costs no
     // memory (per-block chunks were tried: freed small columns stay in malloc's arenas, +50 MB).
     std::vector<TableChunks> chunks(threads);

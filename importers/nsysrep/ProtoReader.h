@@ -17,9 +17,9 @@ struct MalformedProto : std::runtime_error {
 // One field of a protobuf message on the wire.
 struct ProtoField {
     uint32_t number = 0;
-    uint8_t wire = 0;         // 0 varint, 1 fixed64, 2 length-delimited, 5 fixed32
-    uint64_t value = 0;       // varint, fixed64 or fixed32 value
-    std::string_view bytes;   // length-delimited content
+    uint8_t wire = 0;                                            // 0 varint, 1 fixed64, 2 length-delimited, 5 fixed32
+    uint64_t value = 0;                                          // varint, fixed64 or fixed32 value
+    std::string_view bytes;                                      // length-delimited content
     int64_t i64() const { return static_cast<int64_t>(value); }  // two's complement, as nsys writes
 };
 

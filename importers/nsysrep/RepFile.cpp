@@ -36,7 +36,8 @@ public:
         const std::string bytes = readAt(fd_, pos_, std::min<uint64_t>(10, left()));
         size_t used = 0;
         uint64_t value = 0;
-        if (!readVarint(bytes, used, value)) bad(std::string("the ") + what + " at byte " + std::to_string(pos_) + " does not end");
+        if (!readVarint(bytes, used, value))
+            bad(std::string("the ") + what + " at byte " + std::to_string(pos_) + " does not end");
         pos_ += used;
         return value;
     }
@@ -55,8 +56,8 @@ public:
         const uint64_t compressed = varint(what);
         const uint64_t raw = varint(what);
         if (compressed > left() || compressed == 0)
-            bad(std::string("the ") + what + " at byte " + std::to_string(at) + " claims " + std::to_string(compressed) +
-                " compressed bytes, more than the section holds");
+            bad(std::string("the ") + what + " at byte " + std::to_string(at) + " claims " +
+                std::to_string(compressed) + " compressed bytes, more than the section holds");
         if (raw > kMaxBlockBytes || raw > compressed * 255 + 64)
             bad(std::string("the ") + what + " at byte " + std::to_string(at) + " claims to inflate to " +
                 std::to_string(raw) + " bytes, more than its " + std::to_string(compressed) + " bytes can hold");
@@ -78,12 +79,14 @@ struct Fd {
 };
 
 std::map<std::string, Section> readToc(int fd, uint64_t fileSize) {
-    if (fileSize < kMagic.size() + 16) bad("too short for an Nsight Systems report (" + std::to_string(fileSize) + " bytes)");
+    if (fileSize < kMagic.size() + 16)
+        bad("too short for an Nsight Systems report (" + std::to_string(fileSize) + " bytes)");
     const std::string tail = readAt(fd, fileSize - 16, 16);
     if (tail.substr(8) != kEnd) bad("no table of contents: the end marker is missing (the file is cut short?)");
     uint64_t tocOffset = 0;
     std::copy_n(tail.data(), 8, reinterpret_cast<char*>(&tocOffset));
-    if (tocOffset >= fileSize - 16) bad("the table of contents offset " + std::to_string(tocOffset) + " lies beyond the file");
+    if (tocOffset >= fileSize - 16)
+        bad("the table of contents offset " + std::to_string(tocOffset) + " lies beyond the file");
     const uint64_t tocSize = fileSize - 16 - tocOffset;
     if (tocSize > kMaxMessageBytes) bad("the table of contents is implausibly large");
     const std::string toc = readAt(fd, tocOffset, tocSize);
@@ -95,13 +98,16 @@ std::map<std::string, Section> readToc(int fd, uint64_t fileSize) {
         std::string name;
         Section s;
         for (ProtoField f; fields.next(f);) {
-            if (f.number == 1 && f.wire == 2) name = std::string(f.bytes);
-            else if (f.number == 2 && f.wire == 0) s.offset = f.value;
-            else if (f.number == 3 && f.wire == 0) s.length = f.value;
+            if (f.number == 1 && f.wire == 2)
+                name = std::string(f.bytes);
+            else if (f.number == 2 && f.wire == 0)
+                s.offset = f.value;
+            else if (f.number == 3 && f.wire == 0)
+                s.length = f.value;
         }
         if (s.offset > fileSize || s.length > fileSize - s.offset)
-            bad("the table of contents places section '" + name + "' beyond the file (" + std::to_string(s.offset) + " + " +
-                std::to_string(s.length) + " of " + std::to_string(fileSize) + " bytes)");
+            bad("the table of contents places section '" + name + "' beyond the file (" + std::to_string(s.offset) +
+                " + " + std::to_string(s.length) + " of " + std::to_string(fileSize) + " bytes)");
         sections[name] = s;
     }
     return sections;
@@ -130,7 +136,8 @@ std::string readAt(int fd, uint64_t offset, uint64_t size) {
     while (done < size) {
         const ssize_t got = ::pread(fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
         if (got < 0) bad("read error at byte " + std::to_string(offset + done));
-        if (got == 0) bad("the file ends at byte " + std::to_string(offset + done) + ", inside a part it says is longer");
+        if (got == 0)
+            bad("the file ends at byte " + std::to_string(offset + done) + ", inside a part it says is longer");
         done += static_cast<uint64_t>(got);
     }
     return out;
@@ -140,8 +147,8 @@ std::string inflateBlock(int fd, const BlockRef& block, std::string& compressed)
     compressed.resize(block.compressed);
     uint64_t done = 0;
     while (done < block.compressed) {
-        const ssize_t got = ::pread(fd, compressed.data() + done, block.compressed - done,
-                                    static_cast<off_t>(block.offset + done));
+        const ssize_t got =
+            ::pread(fd, compressed.data() + done, block.compressed - done, static_cast<off_t>(block.offset + done));
         if (got <= 0) bad("read error in the block at byte " + std::to_string(block.offset));
         done += static_cast<uint64_t>(got);
     }

@@ -27,14 +27,14 @@ struct BlockRef {
 // decoding workers, one at a time, so memory holds the model and not the file.
 struct RepLayout {
     uint64_t file_size = 0;
-    std::string header_version;      // the header's version text ("1", "36398880", ...)
-    std::string nsys_version;        // "2025.3.1.0" from the UI Data section; empty if absent
-    std::string summary;             // the first message of Raw Sampling Data
-    std::string index;               // the second: totals
+    std::string header_version;          // the header's version text ("1", "36398880", ...)
+    std::string nsys_version;            // "2025.3.1.0" from the UI Data section; empty if absent
+    std::string summary;                 // the first message of Raw Sampling Data
+    std::string index;                   // the second: totals
     std::vector<BlockRef> event_blocks;  // in file order
     std::vector<std::string> strings;    // the string table: position = the ids events use
-    std::string thread_names;        // message { repeated 1 { 1 tid, 2 name id, 3 prio, 4 globalTid } }
-    std::string system_info;         // message with the GPUs and CUDA devices
+    std::string thread_names;            // message { repeated 1 { 1 tid, 2 name id, 3 prio, 4 globalTid } }
+    std::string system_info;             // message with the GPUs and CUDA devices
 };
 
 // Reads the layout of `path`; throws BadReport naming what is wrong and where.

@@ -40,9 +40,12 @@ std::optional<int64_t> sessionStartUtc(std::string_view summary) {
                 uint64_t from = 0, to = 0;
                 std::optional<int64_t> offset;
                 for (ProtoField e; fields.next(e);) {
-                    if (e.number == 1 && e.wire == 0) from = e.value;
-                    else if (e.number == 2 && e.wire == 0) to = e.value;
-                    else if (e.number == 5 && e.wire == 2) offset = parseOffset(e.bytes);
+                    if (e.number == 1 && e.wire == 0)
+                        from = e.value;
+                    else if (e.number == 2 && e.wire == 0)
+                        to = e.value;
+                    else if (e.number == 5 && e.wire == 2)
+                        offset = parseOffset(e.bytes);
                 }
                 if (offset) offsets[{from, to}] = *offset;
             }
@@ -57,8 +60,8 @@ std::optional<int64_t> sessionStartUtc(std::string_view summary) {
     const auto eventsToSession = at(7, 1), sessionToMonotonic = at(1, 3), monotonicToUtc = at(3, 9);
     if (!eventsToSession || !sessionToMonotonic || !monotonicToUtc) return std::nullopt;
     // In unsigned arithmetic: the terms are two's complement and their sum fits.
-    return static_cast<int64_t>(0ull - static_cast<uint64_t>(*eventsToSession) - static_cast<uint64_t>(*sessionToMonotonic) -
-                                static_cast<uint64_t>(*monotonicToUtc));
+    return static_cast<int64_t>(0ull - static_cast<uint64_t>(*eventsToSession) -
+                                static_cast<uint64_t>(*sessionToMonotonic) - static_cast<uint64_t>(*monotonicToUtc));
 }
 
 }  // namespace lanescope::nsysrep

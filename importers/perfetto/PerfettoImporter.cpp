@@ -32,23 +32,21 @@
 #include "importers/perfetto/PerfettoImporter.h"
 
 #include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
 #include <climits>
-#include <map>
-#include <unordered_set>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
-
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-
-#include <zlib.h>
 
 #include "importers/ProtoVarint.h"
 #include "importers/perfetto/PerfettoSliceDetails.h"
@@ -182,8 +180,10 @@ public:
 
     void packet(const pb::TracePacket& p) {
         if (p.has_compressed_packets()) {
-            if (p.compressed_packets().size() < (size_t{1} << 30)) compressed(p.compressed_packets());
-            else countDiagnostic(r_.diagnostics, Diag::PerfettoCompressedPacketsDamaged);
+            if (p.compressed_packets().size() < (size_t{1} << 30))
+                compressed(p.compressed_packets());
+            else
+                countDiagnostic(r_.diagnostics, Diag::PerfettoCompressedPacketsDamaged);
         }
         if (p.has_zstd_compressed_packets()) countDiagnostic(r_.diagnostics, Diag::PerfettoZstdPacketsUnsupported);
         Sequence& seq = sequences_[p.trusted_packet_sequence_id()];
@@ -211,8 +211,10 @@ public:
             const pb::InternedData& d = p.interned_data();
             for (const pb::EventName& n : d.event_names()) seq.names[n.iid()] = r_.strings.intern(n.name());
             for (const pb::DebugAnnotationName& n : d.debug_annotation_names()) {
-                if (const auto key = perfetto_format::keyOfName(n.name())) seq.annotationKeys[n.iid()] = *key;
-                else seq.annotationKeys.erase(n.iid());
+                if (const auto key = perfetto_format::keyOfName(n.name()))
+                    seq.annotationKeys[n.iid()] = *key;
+                else
+                    seq.annotationKeys.erase(n.iid());
             }
             for (const pb::EventCategory& c : d.event_categories()) seq.categories[c.iid()] = c.name();
         }
@@ -261,8 +263,10 @@ private:
         if (d.has_process()) {
             t.isProcess = true;
             t.pid = d.process().pid();
-            if (d.process().has_process_name()) t.processName = d.process().process_name();
-            else if (d.process().cmdline_size() > 0) t.processName = d.process().cmdline(0);
+            if (d.process().has_process_name())
+                t.processName = d.process().process_name();
+            else if (d.process().cmdline_size() > 0)
+                t.processName = d.process().cmdline(0);
         }
         if (d.has_thread()) {
             t.isThread = true;
@@ -273,9 +277,12 @@ private:
         if (d.has_counter()) {
             t.isCounter = true;
             const auto& c = d.counter();
-            if (c.has_unit_name()) t.unit = c.unit_name();
-            else if (c.unit() == pb::CounterDescriptor::UNIT_TIME_NS) t.unit = "ns";
-            else if (c.unit() == pb::CounterDescriptor::UNIT_SIZE_BYTES) t.unit = "bytes";
+            if (c.has_unit_name())
+                t.unit = c.unit_name();
+            else if (c.unit() == pb::CounterDescriptor::UNIT_TIME_NS)
+                t.unit = "ns";
+            else if (c.unit() == pb::CounterDescriptor::UNIT_SIZE_BYTES)
+                t.unit = "bytes";
             t.multiplier = c.has_unit_multiplier() && c.unit_multiplier() != 0 ? c.unit_multiplier() : 1;
             t.incremental = c.is_incremental();
         }
@@ -343,28 +350,36 @@ private:
                 break;
             }
             case pb::TrackEvent::TYPE_COUNTER:
-                sample(uuid, ts, e.has_double_counter_value() ? e.double_counter_value()
-                                                              : static_cast<double>(e.counter_value()));
+                sample(
+                    uuid, ts,
+                    e.has_double_counter_value() ? e.double_counter_value() : static_cast<double>(e.counter_value()));
                 break;
-            default: countDiagnostic(r_.diagnostics, Diag::PerfettoUntypedEventIgnored); break;
+            default:
+                countDiagnostic(r_.diagnostics, Diag::PerfettoUntypedEventIgnored);
+                break;
         }
         if (e.debug_annotations_size() > 0 && !(e.type() == pb::TrackEvent::TYPE_SLICE_BEGIN && kind))
             countDiagnostic(r_.diagnostics, Diag::PerfettoDebugAnnotationsIgnored,
                             static_cast<uint64_t>(e.debug_annotations_size()));
-        const auto& extra = e.extra_counter_track_uuids_size() > 0
-                                ? std::vector<uint64_t>(e.extra_counter_track_uuids().begin(), e.extra_counter_track_uuids().end())
-                                : seq.extraCounterTracks;
+        const auto& extra =
+            e.extra_counter_track_uuids_size() > 0
+                ? std::vector<uint64_t>(e.extra_counter_track_uuids().begin(), e.extra_counter_track_uuids().end())
+                : seq.extraCounterTracks;
         for (int i = 0; i < e.extra_counter_values_size(); ++i) {
-            if (static_cast<size_t>(i) < extra.size()) sample(extra[i], ts, static_cast<double>(e.extra_counter_values(i)));
-            else countDiagnostic(r_.diagnostics, Diag::PerfettoExtraCounterWithoutTrack);
+            if (static_cast<size_t>(i) < extra.size())
+                sample(extra[i], ts, static_cast<double>(e.extra_counter_values(i)));
+            else
+                countDiagnostic(r_.diagnostics, Diag::PerfettoExtraCounterWithoutTrack);
         }
         const auto& extraD = e.extra_double_counter_track_uuids_size() > 0
                                  ? std::vector<uint64_t>(e.extra_double_counter_track_uuids().begin(),
                                                          e.extra_double_counter_track_uuids().end())
                                  : seq.extraDoubleCounterTracks;
         for (int i = 0; i < e.extra_double_counter_values_size(); ++i) {
-            if (static_cast<size_t>(i) < extraD.size()) sample(extraD[i], ts, e.extra_double_counter_values(i));
-            else countDiagnostic(r_.diagnostics, Diag::PerfettoExtraCounterWithoutTrack);
+            if (static_cast<size_t>(i) < extraD.size())
+                sample(extraD[i], ts, e.extra_double_counter_values(i));
+            else
+                countDiagnostic(r_.diagnostics, Diag::PerfettoExtraCounterWithoutTrack);
         }
     }
 
@@ -392,17 +407,24 @@ private:
             if (!key) continue;
             switch (perfetto_format::spec(*key).type) {
                 case perfetto_format::ValueType::Uint:
-                    if (a.has_uint_value()) out.setUint(*key, a.uint_value());
-                    else if (a.has_int_value() && a.int_value() >= 0) out.setUint(*key, static_cast<uint64_t>(a.int_value()));
-                    else out.wrongType();
+                    if (a.has_uint_value())
+                        out.setUint(*key, a.uint_value());
+                    else if (a.has_int_value() && a.int_value() >= 0)
+                        out.setUint(*key, static_cast<uint64_t>(a.int_value()));
+                    else
+                        out.wrongType();
                     break;
                 case perfetto_format::ValueType::String:
-                    if (a.has_string_value()) out.setString(*key, a.string_value());
-                    else out.wrongType();
+                    if (a.has_string_value())
+                        out.setString(*key, a.string_value());
+                    else
+                        out.wrongType();
                     break;
                 case perfetto_format::ValueType::Bool:
-                    if (a.has_bool_value()) out.setBool(*key, a.bool_value());
-                    else out.wrongType();
+                    if (a.has_bool_value())
+                        out.setBool(*key, a.bool_value());
+                    else
+                        out.wrongType();
                     break;
             }
         }
@@ -433,7 +455,8 @@ bool Builder::isStartEnd(EventKind kind, uint32_t payload) const {
 }
 
 LaneKind Builder::laneKind(const Track& t) const {
-    if (t.events.size() == 0) return t.instantKind ? perfetto_format::laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
+    if (t.events.size() == 0)
+        return t.instantKind ? perfetto_format::laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
     return perfetto_format::laneKindOf(t.events.kind[0], isStartEnd(t.events.kind[0], t.events.payload[0]));
 }
 
@@ -541,7 +564,8 @@ void Builder::finish() {
             } else {
                 lane.kind = laneKind(t);
                 for (size_t e = 0; e < t.events.size(); ++e) {
-                    if (perfetto_format::laneKindOf(t.events.kind[e], isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
+                    if (perfetto_format::laneKindOf(t.events.kind[e],
+                                                    isStartEnd(t.events.kind[e], t.events.payload[e])) == lane.kind)
                         continue;
                     countDiagnostic(r_.diagnostics, Diag::PerfettoKindMixedOnTrack);
                     t.events.kind[e] = EventKind::NvtxRange;
@@ -629,8 +653,8 @@ bool PerfettoImporter::canRead(std::string_view head, const std::filesystem::pat
     return field > 0 && field < 100000 && (wire == 0 || wire == 1 || wire == 2 || wire == 5);
 }
 
-ImportResult PerfettoImporter::import(const std::filesystem::path& path, const ImportOptions&,
-                                      ProgressSink& progress, std::stop_token stop) const {
+ImportResult PerfettoImporter::import(const std::filesystem::path& path, const ImportOptions&, ProgressSink& progress,
+                                      std::stop_token stop) const {
     std::error_code ec;
     const uint64_t fileSize = std::filesystem::file_size(path, ec);
     if (ec) return fail(ImportError::Kind::Unreadable, path, "cannot be read: " + ec.message());
@@ -665,7 +689,8 @@ ImportResult PerfettoImporter::import(const std::filesystem::path& path, const I
             }
             const uint32_t tag = in.ReadTag();
             if (tag != 0x0A) {
-                if (packets == 0) return fail(ImportError::Kind::Corrupt, path, "not a Perfetto trace: no trace packet at byte 0");
+                if (packets == 0)
+                    return fail(ImportError::Kind::Corrupt, path, "not a Perfetto trace: no trace packet at byte 0");
                 return fail(ImportError::Kind::Corrupt, path,
                             "damaged Perfetto trace: unexpected field " + std::to_string(tag >> 3) + " at byte " +
                                 std::to_string(offset));

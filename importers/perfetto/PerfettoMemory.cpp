@@ -61,9 +61,9 @@ MemoryEstimate PerfettoImporter::estimateMemory(const std::filesystem::path& pat
     if (sampled == 0) return estimateFromEvents(path, 0);
     const uint64_t events = std::max<uint64_t>(trackEvents / 2, 1);
     if (sampled == fileBytes) return estimateFromEvents(path, events);
-    return estimateFromEvents(path, static_cast<uint64_t>(std::ceil(static_cast<double>(events) *
-                                                                    static_cast<double>(fileBytes) /
-                                                                    static_cast<double>(sampled))));
+    return estimateFromEvents(
+        path, static_cast<uint64_t>(std::ceil(static_cast<double>(events) * static_cast<double>(fileBytes) /
+                                              static_cast<double>(sampled))));
 }
 
 }  // namespace lanescope

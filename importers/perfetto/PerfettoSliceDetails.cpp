@@ -1,8 +1,8 @@
 #include "importers/perfetto/PerfettoSliceDetails.h"
 
-#include "model/DiagnosticKinds.h"
-
 #include <limits>
+
+#include "model/DiagnosticKinds.h"
 
 namespace lanescope {
 namespace {

@@ -16,14 +16,16 @@ constexpr int64_t kMs = 1'000'000;
 // nsys's own gap query (gpustats.py / gpu_gaps.py: ends joined with the next start per pid and
 // device) over the corpus file; none of its counted overhead names occur in these files.
 std::string nsysGapSql(const std::string& select) {
-    const std::string ops =
-        "SELECT start, end, (globalPid >> 24) & 0xFFFFFF AS pid, deviceId, contextId FROM ";
+    const std::string ops = "SELECT start, end, (globalPid >> 24) & 0xFFFFFF AS pid, deviceId, contextId FROM ";
     return "WITH ops AS (" + ops + "CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0 UNION ALL " + ops +
            "CUPTI_ACTIVITY_KIND_MEMCPY WHERE start > 0 UNION ALL " + ops +
            "CUPTI_ACTIVITY_KIND_MEMSET WHERE start > 0), "
-           "starts AS (SELECT ROW_NUMBER() OVER(ORDER BY pid, deviceId, start) AS rowNum, start, pid, deviceId FROM ops), "
+           "starts AS (SELECT ROW_NUMBER() OVER(ORDER BY pid, deviceId, start) AS rowNum, start, pid, deviceId FROM "
+           "ops), "
            "ends AS (SELECT ROW_NUMBER() OVER(ORDER BY pid, deviceId, end) AS rowNum, end, pid, deviceId FROM ops) "
-           "SELECT " + select + " FROM starts JOIN ends ON starts.rowNum - 1 == ends.rowNum "
+           "SELECT " +
+           select +
+           " FROM starts JOIN ends ON starts.rowNum - 1 == ends.rowNum "
            "AND starts.deviceId == ends.deviceId AND starts.pid == ends.pid WHERE end < start";
 }
 
@@ -93,15 +95,15 @@ TEST_CASE("all gaps of the corpus equal nsys's own SQL, in number and total leng
         CHECK(total == sqliteInt(path, nsysGapSql("sum(start - end)")));
         CHECK(all.size() > 50);
         for (size_t i = 1; i < all.size(); ++i) {
-            const bool ordered = all[i - 1].duration_ns > all[i].duration_ns ||
-                                 (all[i - 1].duration_ns == all[i].duration_ns && all[i - 1].start_ns < all[i].start_ns);
+            const bool ordered =
+                all[i - 1].duration_ns > all[i].duration_ns ||
+                (all[i - 1].duration_ns == all[i].duration_ns && all[i - 1].start_ns < all[i].start_ns);
             CHECK(ordered);
         }
         // rows: the default 50 are the first 50 of all; 0 gives none.
         const auto top = findGpuGaps(*report, threshold(0, 50));
         REQUIRE(top.size() == 50);
-        CHECK(startsAndDurations(top) ==
-              startsAndDurations(std::vector<GpuGap>(all.begin(), all.begin() + 50)));
+        CHECK(startsAndDurations(top) == startsAndDurations(std::vector<GpuGap>(all.begin(), all.begin() + 50)));
         CHECK(findGpuGaps(*report, threshold(0, 0)).empty());
     }
 }
@@ -290,8 +292,8 @@ TEST_CASE("gaps: counted CUDA profiling overhead inside the span fills gaps; oth
     const uint32_t s = t.stream(7, 4);
     t.kernel(s, 10, 20);
     t.kernel(s, 120, 130);
-    t.overhead(40 * kMs, 50 * kMs, "CUDA profiling overhead");  // splits 100 ms into 20 + 70
-    t.overhead(60 * kMs, 110 * kMs, "TLS allocation");          // ignored, as nsys does
+    t.overhead(40 * kMs, 50 * kMs, "CUDA profiling overhead");             // splits 100 ms into 20 + 70
+    t.overhead(60 * kMs, 110 * kMs, "TLS allocation");                     // ignored, as nsys does
     t.overhead(5 * kMs, 140 * kMs, "CUDA profiling data flush overhead");  // not strictly inside
     t.overhead(60 * kMs, 70 * kMs, "CUDA profiling stop overhead", -1);    // another process
     t.freeze();
@@ -312,7 +314,7 @@ TEST_CASE("gap causes: innermost NVTX range covering most of the gap, over all t
     const uint32_t nvtx = t.cpuLane(LaneKind::Nvtx, t.mainThread, "NVTX");
     const uint32_t row = t.nvtx({});
     t.event(nvtx, 0, 1000 * kMs, "step", EventKind::NvtxRange, row);
-    t.event(nvtx, 100 * kMs, 290 * kMs, "data", EventKind::NvtxRange, row);  // 95% of the gap
+    t.event(nvtx, 100 * kMs, 290 * kMs, "data", EventKind::NvtxRange, row);    // 95% of the gap
     t.event(nvtx, 120 * kMs, 130 * kMs, "decode", EventKind::NvtxRange, row);  // at the start only
     const int32_t worker = t.thread(t.proc, 4243, "worker");
     const uint32_t nvtx2 = t.cpuLane(LaneKind::Nvtx, worker, "NVTX");

@@ -153,8 +153,8 @@ TEST_CASE("gpu_time_util chunks of ceil(span / chunks) with a clipped last chunk
 
 TEST_CASE("gpu_time_util counts CUDA profiling overhead strictly inside the span") {
     NsysFixture f;
-    f.overhead(1400, 1450, "CUDA profiling overhead");  // chunk 2 becomes 40%
-    f.overhead(1410, 1440, "TLS allocation");           // not a CUDA overhead name: ignored
+    f.overhead(1400, 1450, "CUDA profiling overhead");       // chunk 2 becomes 40%
+    f.overhead(1410, 1440, "TLS allocation");                // not a CUDA overhead name: ignored
     f.overhead(1000, 1450, "CUDA profiling stop overhead");  // starts at the span's start: ignored
     CHECK(toCsv(gpuTimeUtil(f.t.r, opts({{"chunks", "4"}, {"threshold", "30"}}))) ==
           "Row#,In-Use (%),Duration (ns),Start (ns),PID,Device ID,Context ID\n"

@@ -21,12 +21,9 @@ std::string projectionTotal(const std::string& row) {
     return row.substr(from, row.find(',', from) - from);
 }
 
-std::string_view nameOf(const Report& r, EventRef e) {
-    return r.str(r.lanes[e.lane].events.name_id[e.index]);
-}
+std::string_view nameOf(const Report& r, EventRef e) { return r.str(r.lanes[e.lane].events.name_id[e.index]); }
 
-const ProjectedRange* find(const Report& r, const std::vector<ProjectedRange>& ps,
-                           std::string_view name) {
+const ProjectedRange* find(const Report& r, const std::vector<ProjectedRange>& ps, std::string_view name) {
     for (const ProjectedRange& p : ps)
         if (nameOf(r, p.range) == name) return &p;
     return nullptr;
@@ -186,8 +183,7 @@ TEST_CASE("projection: start/end ranges of the thread project and take part in t
     CHECK(std::tie(outer->gpu_start_ns, outer->gpu_end_ns, outer->gpu_ops) == std::tuple(50, 75, 2u));
     CHECK(std::tie(load->gpu_start_ns, load->gpu_end_ns, load->gpu_ops) == std::tuple(50, 75, 2u));
     CHECK(std::tie(inner->gpu_start_ns, inner->gpu_end_ns, inner->gpu_ops) == std::tuple(50, 75, 2u));
-    CHECK(std::tie(overlapping->gpu_start_ns, overlapping->gpu_end_ns, overlapping->gpu_ops) ==
-          std::tuple(60, 75, 1u));
+    CHECK(std::tie(overlapping->gpu_start_ns, overlapping->gpu_end_ns, overlapping->gpu_ops) == std::tuple(60, 75, 1u));
     // Parents are the shortest containing range of the thread, whatever its style:
     // inner [10,40] is in load [5,45], which is in outer; overlapping [30,90] only in outer.
     CHECK(outer->level == 0);
@@ -245,24 +241,24 @@ void checkAgainstSql(const std::filesystem::path& path) {
         if (i) {
             CHECK(ps[i - 1].gpu_start_ns <= p.gpu_start_ns);
         }
-        ours.emplace_back(lane.events.start_ns[p.range.index], lane.events.end_ns[p.range.index],
-                          p.gpu_start_ns, p.gpu_end_ns, p.gpu_ops);
+        ours.emplace_back(lane.events.start_ns[p.range.index], lane.events.end_ns[p.range.index], p.gpu_start_ns,
+                          p.gpu_end_ns, p.gpu_ops);
     }
     std::vector<Row> sql;
-    for (const auto& row : sqliteRows(
-             path,
-             "WITH ops AS (SELECT start, end, correlationId, globalPid FROM "
-             "CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, end, correlationId, globalPid "
-             "FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT start, end, correlationId, "
-             "globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET) "
-             "SELECT n.start, n.end, min(o.start), max(o.end), count(DISTINCT r.correlationId) "
-             "FROM NVTX_EVENTS n JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.globalTid = "
-             "n.globalTid AND r.start >= n.start AND r.end <= n.end JOIN ops o ON "
-             "o.correlationId = r.correlationId AND o.globalPid = (r.globalTid & "
-             "0xFFFFFFFFFF000000) WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL "
-             "GROUP BY n.rowid"))
-        sql.emplace_back(std::stoll(row[0]), std::stoll(row[1]), std::stoll(row[2]),
-                         std::stoll(row[3]), std::stoll(row[4]));
+    for (const auto& row :
+         sqliteRows(path,
+                    "WITH ops AS (SELECT start, end, correlationId, globalPid FROM "
+                    "CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, end, correlationId, globalPid "
+                    "FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT start, end, correlationId, "
+                    "globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET) "
+                    "SELECT n.start, n.end, min(o.start), max(o.end), count(DISTINCT r.correlationId) "
+                    "FROM NVTX_EVENTS n JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.globalTid = "
+                    "n.globalTid AND r.start >= n.start AND r.end <= n.end JOIN ops o ON "
+                    "o.correlationId = r.correlationId AND o.globalPid = (r.globalTid & "
+                    "0xFFFFFFFFFF000000) WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL "
+                    "GROUP BY n.rowid"))
+        sql.emplace_back(std::stoll(row[0]), std::stoll(row[1]), std::stoll(row[2]), std::stoll(row[3]),
+                         std::stoll(row[4]));
     std::sort(ours.begin(), ours.end());
     std::sort(sql.begin(), sql.end());
     CHECK(!sql.empty());

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "TestPaths.h"
-#include "importers/ImportHelpers.h"
 #include "analysis/ranks/RankCompare.h"
+#include "importers/ImportHelpers.h"
 #include "support/TinyReport.h"
 
 using namespace lanescope;
@@ -106,7 +106,7 @@ TEST_CASE("compare: NCCL alignment of the two Kineto DDP ranks") {
     reports.push_back(test::importOk(test::dataFile("kineto/ddp_rank1.pt.trace.json.gz")));
     const RankComparison c = compareRanks(raw(reports), AlignMode::Nccl);
     requireEndsTogether(c, "AllReduce", 50'000, 16);
-    CHECK(c.ranks[1].rank == 1);  // from distributedInfo
+    CHECK(c.ranks[1].rank == 1);          // from distributedInfo
     CHECK(c.ranks[0].steps.size() == 8);  // ProfilerStep#0..7
     CHECK(c.straggler.report >= 0);
 }

@@ -13,11 +13,11 @@
 #include <filesystem>
 #include <sstream>
 
-#include "importers/ImportHelpers.h"
-#include "model/Correlation.h"
 #include "analysis/GpuUtilization.h"
 #include "analysis/Registry.h"
 #include "analysis/Rules.h"
+#include "importers/ImportHelpers.h"
+#include "model/Correlation.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -140,17 +140,21 @@ TEST_CASE("options rows, start, end and nvtx equal nsys 2022.4 on the corpus") {
     checkOracle(*rank0, "ddp_rank0", "cuda_api_sync", "nvtx_ncclAllReduce", opts({{"nvtx", "ncclAllReduce@NCCL"}}));
     checkOracle(*rank0, "ddp_rank0", "cuda_api_sync", "start_end_rows5",
                 opts({{"start", "200000000"}, {"end", "300000000"}, {"rows", "5"}}));
-    checkOracle(*rank0, "ddp_rank0", "gpu_time_util", "threshold20_chunks10", opts({{"threshold", "20"}, {"chunks", "10"}}));
+    checkOracle(*rank0, "ddp_rank0", "gpu_time_util", "threshold20_chunks10",
+                opts({{"threshold", "20"}, {"chunks", "10"}}));
     checkOracle(*rank0, "ddp_rank0", "gpu_time_util", "chunks100_rows5", opts({{"chunks", "100"}, {"rows", "5"}}));
-    checkOracle(*rank0, "ddp_rank0", "gpu_time_util", "nvtx_step3_chunks7", opts({{"nvtx", "step 3"}, {"chunks", "7"}}));
+    checkOracle(*rank0, "ddp_rank0", "gpu_time_util", "nvtx_step3_chunks7",
+                opts({{"nvtx", "step 3"}, {"chunks", "7"}}));
     checkOracle(*rank0, "ddp_rank0", "gpu_time_util", "nvtx_ncclAllReduce", opts({{"nvtx", "ncclAllReduce@NCCL"}}));
 
     const auto train = importOk(corpus("train_1gpu"));
     checkOracle(*train, "train_1gpu", "gpu_time_util", "chunks1000", opts({{"chunks", "1000"}}));
-    checkOracle(*train, "train_1gpu", "gpu_time_util", "threshold100_chunks5", opts({{"threshold", "100"}, {"chunks", "5"}}));
+    checkOracle(*train, "train_1gpu", "gpu_time_util", "threshold100_chunks5",
+                opts({{"threshold", "100"}, {"chunks", "5"}}));
     checkOracle(*train, "train_1gpu", "gpu_time_util", "start_end_chunks4_threshold30",
                 opts({{"start", "100000000"}, {"end", "200000000"}, {"chunks", "4"}, {"threshold", "30"}}));
-    checkOracle(*train, "train_1gpu", "cuda_memcpy_async", "start_rows-1", opts({{"start", "300000000"}, {"rows", "-1"}}));
+    checkOracle(*train, "train_1gpu", "cuda_memcpy_async", "start_rows-1",
+                opts({{"start", "300000000"}, {"rows", "-1"}}));
     checkOracle(*train, "train_1gpu", "cuda_memcpy_async", "rows0", opts({{"rows", "0"}}));
 }
 
@@ -171,13 +175,14 @@ TEST_CASE("synchronous memcpy and memset rules equal nsys 2022.4 on a report edi
 
 TEST_CASE("gpu_time_util's Context ID is that of the operation with the latest end") {
     // ddp_rank0's first operation is memcpy rowid 1, its last one memcpy rowid 360.
-    const auto minStart = importEdited(
-        "ddp_rank0", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET contextId=5 WHERE start=45515991;");
+    const auto minStart =
+        importEdited("ddp_rank0", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET contextId=5 WHERE start=45515991;");
     checkOracle(*minStart, "ddp_rank0", "gpu_time_util", "edited_min_start_context", {});
     // A memset moved before every other operation keeps context 1: the max(end) row decides.
-    const auto maxEnd = importEdited("ddp_rank0",
-                                     "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET contextId=5 WHERE end=502064311;"
-                                     "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET contextId=7, start=45000000 WHERE rowid=1;");
+    const auto maxEnd =
+        importEdited("ddp_rank0",
+                     "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET contextId=5 WHERE end=502064311;"
+                     "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET contextId=7, start=45000000 WHERE rowid=1;");
     checkOracle(*maxEnd, "ddp_rank0", "gpu_time_util", "edited_max_end_context", {});
 }
 
@@ -259,7 +264,8 @@ TEST_CASE("option values: integers as Python reads them; bad values and names th
         INFO(bad);
         CHECK_THROWS_AS(ruleIntOption(opts({{"rows", bad}}), "rows", 50), std::invalid_argument);
     }
-    CHECK_THROWS_WITH(ruleIntOption(opts({{"chunks", "x"}}), "chunks", 30), "argument --chunks: invalid int value: 'x'");
+    CHECK_THROWS_WITH(ruleIntOption(opts({{"chunks", "x"}}), "chunks", 30),
+                      "argument --chunks: invalid int value: 'x'");
 
     const auto report = importOk(corpus("train_1gpu"));
     // threshold and chunks: integers, chunks 1..1000; 0 chunks gives nothing, as nsys.

@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "TestPaths.h"
-#include "importers/ImportHelpers.h"
 #include "analysis/Registry.h"
 #include "analysis/ranks/RunDiff.h"
+#include "importers/ImportHelpers.h"
 
 using namespace lanescope;
 

@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "TestPaths.h"
-#include "importers/ImportHelpers.h"
 #include "analysis/ranks/GpuShares.h"
 #include "analysis/ranks/Steps.h"
+#include "importers/ImportHelpers.h"
 #include "support/TinyReport.h"
 
 using namespace lanescope;

@@ -38,20 +38,20 @@ std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "
 TEST_CASE("lanescope-cli info --format json has the keys CLI.md lists") {
     const auto r = cli("info " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --format json");
     REQUIRE(r.status == 0);
-    for (const char* key : {"\"format\": \"nsys-sqlite\"", "\"producer\": \"NVIDIA Nsight Systems\"",
-                            "\"version\": \"2025.3.2.0\"", "\"start_utc_ns\": 1795316027191150611",
-                            "\"duration_ns\": ", "\"processes\": [", "\"gpus\": [", "\"diagnostics\": {",
-                            "\"kernels\": 1950", "\"memcpy\": 90", "\"memset\": 135", "\"cuda_api\": 4067",
-                            "\"nvtx\": 120", "\"osrt\": 73", "\"nccl\": 0", "\"slices\": ", "\"instants\": 1",
-                            "\"counter_samples\": 0", "\"name\": \"NVIDIA H200\""})
+    for (const char* key :
+         {"\"format\": \"nsys-sqlite\"", "\"producer\": \"NVIDIA Nsight Systems\"", "\"version\": \"2025.3.2.0\"",
+          "\"start_utc_ns\": 1795316027191150611", "\"duration_ns\": ", "\"processes\": [", "\"gpus\": [",
+          "\"diagnostics\": {", "\"kernels\": 1950", "\"memcpy\": 90", "\"memset\": 135", "\"cuda_api\": 4067",
+          "\"nvtx\": 120", "\"osrt\": 73", "\"nccl\": 0", "\"slices\": ", "\"instants\": 1", "\"counter_samples\": 0",
+          "\"name\": \"NVIDIA H200\""})
         CHECK(r.out.find(key) != std::string::npos);
 }
 
 TEST_CASE("lanescope-cli stats --format csv is byte-identical to nsys stats") {
     for (const char* report : {"cuda_gpu_kern_sum", "cuda_api_sum", "nvtx_sum", "cuda_gpu_mem_time_sum",
                                "cuda_gpu_mem_size_sum", "osrt_sum"}) {
-        const auto r = cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report " + report +
-                           " --format csv");
+        const auto r =
+            cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report " + report + " --format csv");
         CHECK(r.status == 0);
         CHECK(r.out == readFile(dataFile(std::string("expected/train_1gpu/") + report + ".csv")));
     }
@@ -76,7 +76,8 @@ TEST_CASE("lanescope-cli exit codes: 1 for usage, 2 with one line for unreadable
     CHECK(cli("").status == 1);
     CHECK(cli("frobnicate").status == 1);
     CHECK(cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report no_such_report").status == 1);
-    CHECK(cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report osrt_sum --range 9:3").status == 1);
+    CHECK(cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report osrt_sum --range 9:3").status ==
+          1);
     CHECK(cli("info " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --format xml").status == 1);
     const auto missing = cli("info /nonexistent/report.sqlite");
     CHECK(missing.status == 2);
@@ -94,7 +95,9 @@ TEST_CASE("lanescope-cli export writes a Perfetto trace that opens as the same r
     const Run a = cli("export " + quoted(report) + " --to perfetto --out " + quoted(full));
     REQUIRE(a.status == 0);
     CHECK(a.err.starts_with("wrote "));
-    REQUIRE(cli("export " + quoted(report) + " --to perfetto --out " + quoted(bare) + " --no-display-annotations").status == 0);
+    REQUIRE(
+        cli("export " + quoted(report) + " --to perfetto --out " + quoted(bare) + " --no-display-annotations").status ==
+        0);
     CHECK(std::filesystem::file_size(bare) < std::filesystem::file_size(full));
     // The machine keys carry the details: the statistics are the same without the labels.
     const std::string want = cli("stats " + quoted(report) + " --report cuda_gpu_mem_size_sum --format csv").out;
@@ -122,19 +125,21 @@ TEST_CASE("lanescope-cli render draws the timeline offscreen into a PNG of the a
     CHECK(be32(16) == 1000);
     CHECK(be32(20) == 600);
     CHECK(cli("render " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite"))).status == 1);  // no --out
-    CHECK(cli("render " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --out " + quoted(out) +
-              " --range 5:5").status == 1);
+    CHECK(cli("render " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --out " + quoted(out) + " --range 5:5")
+              .status == 1);
     CHECK(cli("render /nonexistent.sqlite --out " + quoted(out)).status == 2);
     std::filesystem::remove_all(dir);
 }
 #endif
 
 TEST_CASE("lanescope-cli analyze: every rule's CSV is byte-identical to nsys analyze; gaps carry causes") {
-    const std::vector<std::pair<std::string, std::string>> rules = {
-        {"gpu_gaps", "gpu_gaps"},           {"gpu_gaps:gap=1", "gpu_gaps_1ms"},
-        {"gpu_time_util", "gpu_time_util"}, {"cuda_api_sync", "cuda_api_sync"},
-        {"cuda_memcpy_sync", "cuda_memcpy_sync"}, {"cuda_memcpy_async", "cuda_memcpy_async"},
-        {"cuda_memset_sync", "cuda_memset_sync"}};
+    const std::vector<std::pair<std::string, std::string>> rules = {{"gpu_gaps", "gpu_gaps"},
+                                                                    {"gpu_gaps:gap=1", "gpu_gaps_1ms"},
+                                                                    {"gpu_time_util", "gpu_time_util"},
+                                                                    {"cuda_api_sync", "cuda_api_sync"},
+                                                                    {"cuda_memcpy_sync", "cuda_memcpy_sync"},
+                                                                    {"cuda_memcpy_async", "cuda_memcpy_async"},
+                                                                    {"cuda_memset_sync", "cuda_memset_sync"}};
     for (const char* report : {"train_1gpu", "ddp_rank0", "ddp_rank1"}) {
         const auto file = quoted(dataFile(std::string("nsys-2025.3/") + report + ".sqlite"));
         for (const auto& [rule, expected] : rules) {
@@ -146,8 +151,8 @@ TEST_CASE("lanescope-cli analyze: every rule's CSV is byte-identical to nsys ana
         const auto proj = cli("stats " + file + " --report nvtx_gpu_proj_sum --format csv");
         CHECK(proj.out == readFile(dataFile(std::string("expected/") + report + "/nvtx_gpu_proj_sum.csv")));
     }
-    const auto json = cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) +
-                          " --rule gpu_gaps:gap=1 --format json");
+    const auto json =
+        cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule gpu_gaps:gap=1 --format json");
     CHECK(json.status == 0);
     size_t causes = 0;
     for (size_t at = 0; (at = json.out.find("\"cause\": \"NVTX range\"", at)) != std::string::npos; ++at) ++causes;
@@ -155,11 +160,14 @@ TEST_CASE("lanescope-cli analyze: every rule's CSV is byte-identical to nsys ana
     CHECK(json.out.find("\"cause_nvtx_ranges\": [\n") != std::string::npos);
     CHECK(json.out.find("\"data\"") != std::string::npos);
     CHECK(cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule no_such_rule").status == 1);
-    CHECK(cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule gpu_time_util:chunks=x").status == 1);
+    CHECK(
+        cli("analyze " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --rule gpu_time_util:chunks=x").status ==
+        1);
 }
 
 TEST_CASE("lanescope-cli compare: offsets, ranks, matched collectives and the straggler") {
-    const auto ranks = quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite")) + " " + quoted(dataFile("nsys-2025.3/ddp_rank1.sqlite"));
+    const auto ranks =
+        quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite")) + " " + quoted(dataFile("nsys-2025.3/ddp_rank1.sqlite"));
     const auto json = cli("compare " + ranks + " --align nccl --format json");
     REQUIRE(json.status == 0);
     CHECK(json.err.empty());
@@ -196,11 +204,13 @@ TEST_CASE("lanescope-cli compare: offsets, ranks, matched collectives and the st
 }
 
 TEST_CASE("lanescope-cli diff: NCCL kernels added from train_1gpu to ddp_rank0, in csv, json and table") {
-    const auto pair = quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " " + quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite"));
+    const auto pair =
+        quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " " + quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite"));
     const auto csv = cli("diff " + pair + " --format csv");
     REQUIRE(csv.status == 0);
-    CHECK(csv.out.starts_with("Category,Name,Base Count,Base Total (ns),Base Avg (ns),Cand Count,Cand Total (ns),"
-                              "Cand Avg (ns),Delta (ns),Ratio,Status\n"));
+    CHECK(
+        csv.out.starts_with("Category,Name,Base Count,Base Total (ns),Base Avg (ns),Cand Count,Cand Total (ns),"
+                            "Cand Avg (ns),Delta (ns),Ratio,Status\n"));
     // nsys's full kernel names; no ratio for a name the baseline lacks
     CHECK(csv.out.find("kernel,ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>),"
                        "0,0,0.0,24,57114640,2379776.7,57114640,,added\n") != std::string::npos);
@@ -217,9 +227,9 @@ TEST_CASE("lanescope-cli reads .nsys-rep natively and says so; --reader nsys ask
     const auto rep = quoted(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
     const auto r = cli("info " + rep + " --format json");
     REQUIRE(r.status == 0);
-    for (const char* key : {"\"format\": \"nsys-rep\"", "\"reader\": \"native\"", "\"nsys_version\": \"2025.3.1.0\"",
-                            "\"start_utc_ns\": 1795316027191150611", "\"kernels\": 1950", "\"cuda_api\": 4067",
-                            "\"diagnostics\": {}"})
+    for (const char* key :
+         {"\"format\": \"nsys-rep\"", "\"reader\": \"native\"", "\"nsys_version\": \"2025.3.1.0\"",
+          "\"start_utc_ns\": 1795316027191150611", "\"kernels\": 1950", "\"cuda_api\": 4067", "\"diagnostics\": {}"})
         CHECK(r.out.find(key) != std::string::npos);
     // The statistics of the report itself are those nsys prints.
     const auto stats = cli("stats " + rep + " --report cuda_gpu_kern_sum --format csv");
@@ -244,7 +254,8 @@ std::filesystem::path damagedKinetoCopy() {
     const std::string events = "\"traceEvents\": [";
     const size_t at = text.find(events);
     REQUIRE(at != std::string::npos);
-    text.insert(at + events.size(), R"({"ph": "E", "pid": 1, "tid": 1, "ts": 5}, {"ph": "X", "pid": 1, "tid": 1, "dur": 2},)");
+    text.insert(at + events.size(),
+                R"({"ph": "E", "pid": 1, "tid": 1, "ts": 5}, {"ph": "X", "pid": 1, "tid": 1, "dur": 2},)");
     const auto path = tempDir("cli-diagnostics") / "damaged.pt.trace.json";
     std::ofstream(path, std::ios::binary) << text;
     return path;
@@ -261,9 +272,10 @@ TEST_CASE("lanescope-cli info explains each diagnostic: severity and explanation
     CHECK(json.out.find("\"json_unknown_category:Trace\": 1") != std::string::npos);
     // And each is explained, its variable part filled in.
     CHECK(json.out.find("\"diagnostic_details\": [") != std::string::npos);
-    CHECK(json.out.find("\"name\": \"json_unknown_category:Trace\",\n      \"count\": 1,\n      \"severity\": \"info\",\n"
-                        "      \"explanation\": \"Events of the category Trace, which Lanescope does not know") !=
-          std::string::npos);
+    CHECK(
+        json.out.find("\"name\": \"json_unknown_category:Trace\",\n      \"count\": 1,\n      \"severity\": \"info\",\n"
+                      "      \"explanation\": \"Events of the category Trace, which Lanescope does not know") !=
+        std::string::npos);
     CHECK(json.out.find("\"name\": \"json_fwdbwd_flows_not_shown\"") != std::string::npos);
 
     const auto damaged = quoted(damagedKinetoCopy());

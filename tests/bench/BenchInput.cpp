@@ -16,8 +16,8 @@ namespace {
 
 // A file in the temporary directory, removed when this goes out of scope.
 struct TempFile {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("lanescope-bench-" + std::to_string(getpid()) + ".sqlite");
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("lanescope-bench-" + std::to_string(getpid()) + ".sqlite");
     ~TempFile() {
         std::error_code ec;
         std::filesystem::remove(path, ec);

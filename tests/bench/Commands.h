@@ -21,11 +21,7 @@ int compareCommand(int argc, char** argv);
 // Prints "lanescope-bench: <message>" and the usage to stderr; returns kExitUsage.
 int usageError(const std::string& message);
 
-inline void printValue(const char* key, uint64_t value) {
-    std::printf("%s=%" PRIu64 "\n", key, value);
-}
-inline void printValue(const char* key, double value, int decimals) {
-    std::printf("%s=%.*f\n", key, decimals, value);
-}
+inline void printValue(const char* key, uint64_t value) { std::printf("%s=%" PRIu64 "\n", key, value); }
+inline void printValue(const char* key, double value, int decimals) { std::printf("%s=%.*f\n", key, decimals, value); }
 
 }  // namespace lanescope::bench

@@ -6,10 +6,10 @@
 #include <optional>
 #include <thread>
 
+#include "analysis/ranks/RankCompare.h"
 #include "app/gui/ComparePanel.h"
 #include "app/gui/ViewSession.h"
 #include "importers/ImportFiles.h"
-#include "analysis/ranks/RankCompare.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
@@ -92,8 +92,10 @@ std::optional<Figures> measure(const std::vector<std::filesystem::path>& paths, 
         std::fprintf(stderr, "%s\n", child.output.substr(6).c_str());
         return std::nullopt;
     }
-    if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %lf %" SCNu64 " %" SCNu64 " %lf", &f.import_s,
-                                 &f.compare_ms, &f.slices, &f.bytes, &f.panel_ms) != 5 || f.panel_ms < 0) {
+    if (!child.ok ||
+        std::sscanf(child.output.c_str(), "ok %lf %lf %" SCNu64 " %" SCNu64 " %lf", &f.import_s, &f.compare_ms,
+                    &f.slices, &f.bytes, &f.panel_ms) != 5 ||
+        f.panel_ms < 0) {
         std::fprintf(stderr, "lanescope-bench: the compare run crashed\n");
         return std::nullopt;
     }
@@ -120,7 +122,8 @@ int compareCommand(int argc, char** argv) {
         const auto events = parseCount(args.options.at("events"));
         const auto ranks = args.options.count("ranks") ? parseCount(args.options.at("ranks")) : 8;
         if (!events || !ranks || !paths.empty()) return usageError("compare takes --ranks K --events N, or FILEs");
-        temp = std::filesystem::temp_directory_path() / ("lanescope-bench-compare-" + std::to_string(::getpid()) + ".sqlite");
+        temp = std::filesystem::temp_directory_path() /
+               ("lanescope-bench-compare-" + std::to_string(::getpid()) + ".sqlite");
         std::filesystem::remove(*temp);
         try {
             writeSyntheticReport(*temp, *events);

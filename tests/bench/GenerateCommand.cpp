@@ -2,8 +2,8 @@
 #include <filesystem>
 
 #include "tests/bench/Args.h"
-#include "tests/bench/KinetoTraceWriter.h"
 #include "tests/bench/Commands.h"
+#include "tests/bench/KinetoTraceWriter.h"
 #include "tests/bench/Measure.h"
 #include "tests/support/SyntheticReport.h"
 
@@ -58,8 +58,7 @@ int generateCommand(int argc, char** argv) {
     const Args args = parseArgs(argc, argv, 2, {"events", "out", "format"}, {"force"});
     if (!args.error.empty()) return usageError(args.error);
     if (!args.positional.empty()) return usageError("generate takes no positional arguments");
-    const auto events =
-        args.options.count("events") ? parseCount(args.options.at("events")) : std::nullopt;
+    const auto events = args.options.count("events") ? parseCount(args.options.at("events")) : std::nullopt;
     if (!events) return usageError("generate needs --events N, a positive count");
     if (!args.options.count("out")) return usageError("generate needs --out FILE");
     const std::string format = args.options.count("format") ? args.options.at("format") : "nsys";
@@ -69,8 +68,7 @@ int generateCommand(int argc, char** argv) {
     std::error_code ec;
     if (std::filesystem::exists(out, ec)) {
         if (!args.flags.count("force")) {
-            std::fprintf(stderr, "lanescope-bench: %s exists (--force overwrites it)\n",
-                         out.c_str());
+            std::fprintf(stderr, "lanescope-bench: %s exists (--force overwrites it)\n", out.c_str());
             return kExitUsage;
         }
         std::filesystem::remove(out, ec);

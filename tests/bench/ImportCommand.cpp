@@ -71,8 +71,8 @@ int importCommand(int argc, char** argv) {
             return kExitBadInput;
         }
         double s = 0;
-        if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %" SCNu64 " %" SCNu64 " %63s", &s,
-                                     &slices, &bytes, format) != 4) {
+        if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %" SCNu64 " %" SCNu64 " %63s", &s, &slices, &bytes,
+                                     format) != 4) {
             std::fprintf(stderr, "lanescope-bench: the import of %s crashed\n", file.c_str());
             return kExitBadInput;
         }

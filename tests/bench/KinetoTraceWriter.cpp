@@ -33,7 +33,7 @@ constexpr const char* kHeader = R"({
   "traceEvents": [)";
 
 class JsonText {
-  public:
+public:
     explicit JsonText(std::string& out) : out_(out) {}
     JsonText& operator<<(std::string_view text) {
         out_ += text;
@@ -54,27 +54,40 @@ class JsonText {
         return *this;
     }
 
-  private:
+private:
     std::string& out_;
 };
 
 const char* categoryOf(TraceKind kind) {
     switch (kind) {
-        case TraceKind::CpuOp: return "cpu_op";
-        case TraceKind::Python: return "python_function";
-        case TraceKind::Annotation: return "user_annotation";
-        case TraceKind::Runtime: return "cuda_runtime";
-        case TraceKind::Driver: return "cuda_driver";
-        case TraceKind::Kernel: return "kernel";
-        case TraceKind::Memcpy: return "gpu_memcpy";
-        case TraceKind::Memset: return "gpu_memset";
-        case TraceKind::GpuAnnotation: return "gpu_user_annotation";
+        case TraceKind::CpuOp:
+            return "cpu_op";
+        case TraceKind::Python:
+            return "python_function";
+        case TraceKind::Annotation:
+            return "user_annotation";
+        case TraceKind::Runtime:
+            return "cuda_runtime";
+        case TraceKind::Driver:
+            return "cuda_driver";
+        case TraceKind::Kernel:
+            return "kernel";
+        case TraceKind::Memcpy:
+            return "gpu_memcpy";
+        case TraceKind::Memset:
+            return "gpu_memset";
+        case TraceKind::GpuAnnotation:
+            return "gpu_user_annotation";
         case TraceKind::LaunchFlow:
-        case TraceKind::KernelFlow: return "ac2g";
+        case TraceKind::KernelFlow:
+            return "ac2g";
         case TraceKind::ForwardFlow:
-        case TraceKind::BackwardFlow: return "fwdbwd";
-        case TraceKind::MemoryInstant: return "cpu_instant_event";
-        case TraceKind::Counter: return "";
+        case TraceKind::BackwardFlow:
+            return "fwdbwd";
+        case TraceKind::MemoryInstant:
+            return "cpu_instant_event";
+        case TraceKind::Counter:
+            return "";
     }
     return "";
 }
@@ -107,14 +120,16 @@ void writeArgs(JsonText& j, const TraceEvent& e, int64_t evIdx) {
             break;
         case TraceKind::Runtime:
         case TraceKind::Driver:
-            j << "      \"External id\": " << static_cast<int64_t>(e.external) << ",      \"cbid\": "
-              << (e.kind == TraceKind::Driver ? 307 : 211) << ", \"correlation\": " << static_cast<int64_t>(e.id);
+            j << "      \"External id\": " << static_cast<int64_t>(e.external)
+              << ",      \"cbid\": " << (e.kind == TraceKind::Driver ? 307 : 211)
+              << ", \"correlation\": " << static_cast<int64_t>(e.id);
             break;
         case TraceKind::Kernel: {
             const KernelShape& k = *e.kernel;
             gpuArgs(j, e);
-            j << ",      \"registers per thread\": " << int64_t{k.registers} << ",      \"shared memory\": "
-              << int64_t{k.shared_bytes} << ",      \"blocks per SM\": 3.878788,      \"warps per SM\": 15.515152,"
+            j << ",      \"registers per thread\": " << int64_t{k.registers}
+              << ",      \"shared memory\": " << int64_t{k.shared_bytes}
+              << ",      \"blocks per SM\": 3.878788,      \"warps per SM\": 15.515152,"
               << "      \"grid\": [" << int64_t{k.grid[0]} << ", " << int64_t{k.grid[1]} << ", " << int64_t{k.grid[2]}
               << "],      \"block\": [" << int64_t{k.block[0]} << ", " << int64_t{k.block[1]} << ", "
               << int64_t{k.block[2]} << "],      \"est. achieved occupancy %\": 25";
@@ -128,13 +143,14 @@ void writeArgs(JsonText& j, const TraceEvent& e, int64_t evIdx) {
         case TraceKind::Memcpy:
         case TraceKind::Memset:
             gpuArgs(j, e);
-            j << ",      \"bytes\": " << e.value << ", \"memory bandwidth (GB/s)\": "
-              << (e.kind == TraceKind::Memcpy ? "21.33" : "4.1");
+            j << ",      \"bytes\": " << e.value
+              << ", \"memory bandwidth (GB/s)\": " << (e.kind == TraceKind::Memcpy ? "21.33" : "4.1");
             break;
         case TraceKind::GpuAnnotation:
             j << "      \"External id\": " << static_cast<int64_t>(e.external);
             break;
-        default: break;
+        default:
+            break;
     }
 }
 
@@ -165,7 +181,8 @@ void writeEvent(JsonText& j, const TraceEvent& e, int64_t evIdx) {
             j.micros(e.start_ns) << ",\n    \"args\": {\"Allocated\": " << e.value
                                  << ", \"Reserved\": 8589934592}\n  }";
             return;
-        default: break;
+        default:
+            break;
     }
     j << "  {\n    \"ph\": \"X\", \"cat\": \"" << categoryOf(e.kind) << "\", \"name\": \"" << e.name
       << "\", \"pid\": " << pid << ", \"tid\": " << e.tid << ",\n    \"ts\": ";
@@ -177,18 +194,40 @@ void writeEvent(JsonText& j, const TraceEvent& e, int64_t evIdx) {
 
 void count(KinetoTraceCounts& c, TraceKind kind) {
     switch (kind) {
-        case TraceKind::CpuOp: ++c.cpu_op; break;
-        case TraceKind::Python: ++c.python; break;
-        case TraceKind::Annotation: ++c.annotation; break;
+        case TraceKind::CpuOp:
+            ++c.cpu_op;
+            break;
+        case TraceKind::Python:
+            ++c.python;
+            break;
+        case TraceKind::Annotation:
+            ++c.annotation;
+            break;
         case TraceKind::Runtime:
-        case TraceKind::Driver: ++c.cuda_api; break;
-        case TraceKind::Kernel: ++c.kernels; break;
-        case TraceKind::Memcpy: ++c.memcpy; break;
-        case TraceKind::Memset: ++c.memset; break;
-        case TraceKind::GpuAnnotation: ++c.gpu_annotation; break;
-        case TraceKind::MemoryInstant: ++c.instants; break;
-        case TraceKind::Counter: ++c.counters; break;
-        default: ++c.flows; break;
+        case TraceKind::Driver:
+            ++c.cuda_api;
+            break;
+        case TraceKind::Kernel:
+            ++c.kernels;
+            break;
+        case TraceKind::Memcpy:
+            ++c.memcpy;
+            break;
+        case TraceKind::Memset:
+            ++c.memset;
+            break;
+        case TraceKind::GpuAnnotation:
+            ++c.gpu_annotation;
+            break;
+        case TraceKind::MemoryInstant:
+            ++c.instants;
+            break;
+        case TraceKind::Counter:
+            ++c.counters;
+            break;
+        default:
+            ++c.flows;
+            break;
     }
 }
 

@@ -5,48 +5,154 @@
 namespace lanescope::bench {
 namespace {
 
-constexpr int kBlocks = 12;         // transformer blocks of the model
+constexpr int kBlocks = 12;          // transformer blocks of the model
 constexpr int kBlocksPerBucket = 4;  // DDP all-reduces the gradients of this many blocks at once
-constexpr int64_t kUs = 1000;       // ns per us
+constexpr int64_t kUs = 1000;        // ns per us
 
-const KernelShape kLayerNorm{"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float, float const*, float const*, float const*, float*, float*, float*)",
-                             {8192, 1, 1}, {128, 1, 1}, 32, 0, 24 * kUs};
-const KernelShape kGemm{"sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
-                        {32, 16, 1}, {384, 1, 1}, 168, 213248, 180 * kUs};
-const KernelShape kFlash{"void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, false, true, false, false, false, true, false, false>(pytorch_flash::Flash_fwd_params)",
-                         {16, 32, 8}, {128, 1, 1}, 255, 49152, 240 * kUs};
-const KernelShape kGelu{"void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>)",
-                        {65536, 1, 1}, {128, 1, 1}, 22, 0, 30 * kUs};
-const KernelShape kAdd{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
-                       {16384, 1, 1}, {128, 1, 1}, 26, 0, 12 * kUs};
-const KernelShape kGemmDgrad{"sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
-                             {32, 16, 1}, {384, 1, 1}, 168, 213248, 190 * kUs};
-const KernelShape kGemmWgrad{"sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize128x256x32_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
-                             {16, 16, 1}, {384, 1, 1}, 168, 213248, 200 * kUs};
-const KernelShape kFlashBwd{"void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<Flash_bwd_kernel_traits<64, 128, 128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t, Flash_kernel_traits<64, 128, 128, 8, cutlass::bfloat16_t> >, false, false, false, false, false, false>(pytorch_flash::Flash_bwd_params)",
-                            {8, 32, 8}, {256, 1, 1}, 255, 98304, 520 * kUs};
-const KernelShape kReduce{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4>)",
-                          {512, 1, 1}, {32, 16, 1}, 40, 16, 18 * kUs};
-const KernelShape kAdam{"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, double, bool, float*, float*>(at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, double, bool, float*, float*)",
-                        {1320, 1, 1}, {512, 1, 1}, 96, 0, 140 * kUs};
+const KernelShape kLayerNorm{
+    "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float, float const*, "
+    "float const*, float const*, float*, float*, float*)",
+    {8192, 1, 1},
+    {128, 1, 1},
+    32,
+    0,
+    24 * kUs};
+const KernelShape kGemm{
+    "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_"
+    "cublas",
+    {32, 16, 1},
+    {384, 1, 1},
+    168,
+    213248,
+    180 * kUs};
+const KernelShape kFlash{
+    "void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, cutlass::bfloat16_t, "
+    "Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, false, true, false, false, false, true, false, "
+    "false>(pytorch_flash::Flash_fwd_params)",
+    {16, 32, 8},
+    {128, 1, 1},
+    255,
+    49152,
+    240 * kUs};
+const KernelShape kGelu{
+    "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, "
+    "at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, "
+    "std::array<char*, 2ul> >(int, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, "
+    "at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, "
+    "std::array<char*, 2ul>)",
+    {65536, 1, 1},
+    {128, 1, 1},
+    22,
+    0,
+    30 * kUs};
+const KernelShape kAdd{
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> "
+    ">(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
+    {16384, 1, 1},
+    {128, 1, 1},
+    26,
+    0,
+    12 * kUs};
+const KernelShape kGemmDgrad{
+    "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_"
+    "cublas",
+    {32, 16, 1},
+    {384, 1, 1},
+    168,
+    213248,
+    190 * kUs};
+const KernelShape kGemmWgrad{
+    "sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize128x256x32_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_"
+    "cublas",
+    {16, 16, 1},
+    {384, 1, 1},
+    168,
+    213248,
+    200 * kUs};
+const KernelShape kFlashBwd{
+    "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<Flash_bwd_kernel_traits<64, 128, 128, 8, 2, 4, "
+    "2, false, false, cutlass::bfloat16_t, Flash_kernel_traits<64, 128, 128, 8, cutlass::bfloat16_t> >, false, false, "
+    "false, false, false, false>(pytorch_flash::Flash_bwd_params)",
+    {8, 32, 8},
+    {256, 1, 1},
+    255,
+    98304,
+    520 * kUs};
+const KernelShape kReduce{
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+    "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+    "unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+    "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+    "unsigned int, float, 4, 4>)",
+    {512, 1, 1},
+    {32, 16, 1},
+    40,
+    16,
+    18 * kUs};
+const KernelShape kAdam{
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, "
+    "(at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, double, bool, float*, "
+    "float*>(at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous "
+    "namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, "
+    "double, double, double, bool, float*, float*)",
+    {1320, 1, 1},
+    {512, 1, 1},
+    96,
+    0,
+    140 * kUs};
 const KernelShape kNcclAllReduce{"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
-                                 {4, 1, 1}, {640, 1, 1}, 96, 103808, 1400 * kUs};
+                                 {4, 1, 1},
+                                 {640, 1, 1},
+                                 96,
+                                 103808,
+                                 1400 * kUs};
 
-const OpShape kLinear{"aten::linear", R"("Concrete Inputs": ["", "", ""], "Input type": ["float", "float", "float"], "Input Strides": [[524288, 1024, 1], [1024, 1], [1]], "Input Dims": [[8, 512, 1024], [1024, 1024], [1024]])"};
-const OpShape kAddmm{"aten::addmm", R"("Concrete Inputs": ["", "", "", "1", "1"], "Input type": ["float", "float", "float", "Scalar", "Scalar"], "Input Strides": [[1], [1024, 1], [1, 1024], [], []], "Input Dims": [[1024], [4096, 1024], [1024, 1024], [], []])"};
-const OpShape kLayerNormOp{"aten::layer_norm", R"("Concrete Inputs": ["", "[1024]", "", "", "1e-05", "True"], "Input type": ["float", "ScalarList", "float", "float", "Scalar", "Scalar"], "Input Strides": [[524288, 1024, 1], [], [1], [1], [], []], "Input Dims": [[8, 512, 1024], [], [1024], [1024], [], []])"};
-const OpShape kNativeLayerNorm{"aten::native_layer_norm", R"("Concrete Inputs": ["", "[1024]", "", "", "1e-05"], "Input type": ["float", "ScalarList", "float", "float", "Scalar"], "Input Strides": [[524288, 1024, 1], [], [1], [1], []], "Input Dims": [[8, 512, 1024], [], [1024], [1024], []])"};
-const OpShape kSdpa{"aten::scaled_dot_product_attention", R"("Concrete Inputs": ["", "", "", "", "0.", "True", "", "False"], "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "Scalar", "Scalar", "", "Scalar"], "Input Strides": [[524288, 64, 1024, 1], [524288, 64, 1024, 1], [524288, 64, 1024, 1], [], [], [], [], []], "Input Dims": [[8, 16, 512, 64], [8, 16, 512, 64], [8, 16, 512, 64], [], [], [], [], []])"};
-const OpShape kFlashOp{"aten::_scaled_dot_product_flash_attention", R"("Concrete Inputs": ["", "", "", "0.", "True", "False", ""], "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar", "Scalar", ""], "Input Strides": [[524288, 64, 1024, 1], [524288, 64, 1024, 1], [524288, 64, 1024, 1], [], [], [], []], "Input Dims": [[8, 16, 512, 64], [8, 16, 512, 64], [8, 16, 512, 64], [], [], [], []])"};
-const OpShape kGeluOp{"aten::gelu", R"("Concrete Inputs": ["", "none"], "Input type": ["float", "c10::string_view"], "Input Strides": [[2097152, 4096, 1], []], "Input Dims": [[8, 512, 4096], []])"};
-const OpShape kAddOp{"aten::add", R"("Concrete Inputs": ["", "", "1"], "Input type": ["float", "float", "Scalar"], "Input Strides": [[524288, 1024, 1], [524288, 1024, 1], []], "Input Dims": [[8, 512, 1024], [8, 512, 1024], []])"};
-const OpShape kTo{"aten::to", R"("Concrete Inputs": ["", "", "", "", "", "True", "False", ""], "Input type": ["long int", "", "", "", "", "Scalar", "Scalar", ""], "Input Strides": [[512, 1], [], [], [], [], [], [], []], "Input Dims": [[8, 512], [], [], [], [], [], [], []])"};
-const OpShape kCopy{"aten::copy_", R"("Concrete Inputs": ["", "", "True"], "Input type": ["long int", "long int", "Scalar"], "Input Strides": [[512, 1], [512, 1], []], "Input Dims": [[8, 512], [8, 512], []])"};
-const OpShape kMm{"aten::mm", R"("Concrete Inputs": ["", ""], "Input type": ["float", "float"], "Input Strides": [[1024, 1], [1, 1024]], "Input Dims": [[4096, 1024], [1024, 1024]])"};
-const OpShape kSum{"aten::sum", R"("Concrete Inputs": ["", "[0]", "True", ""], "Input type": ["float", "ScalarList", "Scalar", ""], "Input Strides": [[1024, 1], [], [], []], "Input Dims": [[4096, 1024], [], [], []])"};
-const OpShape kFused{"aten::_fused_adam_", R"("Concrete Inputs": ["", "", "", "", "", "", "0.0001", "0.9", "0.999", "0.01", "1e-08", "False", "False", "", ""], "Input type": ["TensorList", "TensorList", "TensorList", "TensorList", "TensorList", "TensorList", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "", ""], "Input Strides": [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []], "Input Dims": [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []])"};
-const OpShape kZero{"aten::zero_", R"("Concrete Inputs": [""], "Input type": ["float"], "Input Strides": [[1024, 1]], "Input Dims": [[1024, 1024]])"};
-const OpShape kRecordComms{"record_param_comms", R"("Concrete Inputs": ["", "", "", "0", "0", "allreduce", "[]", "[]", "0", "1", "2", "0"], "Input type": ["TensorList", "", "", "Int", "Int", "", "", "", "Int", "Int", "Int", "Int"], "Input Strides": [[], [], [], [], [], [], [], [], [], [], [], []], "Input Dims": [[], [], [], [], [], [], [], [], [], [], [], []])"};
+const OpShape kLinear{
+    "aten::linear",
+    R"("Concrete Inputs": ["", "", ""], "Input type": ["float", "float", "float"], "Input Strides": [[524288, 1024, 1], [1024, 1], [1]], "Input Dims": [[8, 512, 1024], [1024, 1024], [1024]])"};
+const OpShape kAddmm{
+    "aten::addmm",
+    R"("Concrete Inputs": ["", "", "", "1", "1"], "Input type": ["float", "float", "float", "Scalar", "Scalar"], "Input Strides": [[1], [1024, 1], [1, 1024], [], []], "Input Dims": [[1024], [4096, 1024], [1024, 1024], [], []])"};
+const OpShape kLayerNormOp{
+    "aten::layer_norm",
+    R"("Concrete Inputs": ["", "[1024]", "", "", "1e-05", "True"], "Input type": ["float", "ScalarList", "float", "float", "Scalar", "Scalar"], "Input Strides": [[524288, 1024, 1], [], [1], [1], [], []], "Input Dims": [[8, 512, 1024], [], [1024], [1024], [], []])"};
+const OpShape kNativeLayerNorm{
+    "aten::native_layer_norm",
+    R"("Concrete Inputs": ["", "[1024]", "", "", "1e-05"], "Input type": ["float", "ScalarList", "float", "float", "Scalar"], "Input Strides": [[524288, 1024, 1], [], [1], [1], []], "Input Dims": [[8, 512, 1024], [], [1024], [1024], []])"};
+const OpShape kSdpa{
+    "aten::scaled_dot_product_attention",
+    R"("Concrete Inputs": ["", "", "", "", "0.", "True", "", "False"], "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "Scalar", "Scalar", "", "Scalar"], "Input Strides": [[524288, 64, 1024, 1], [524288, 64, 1024, 1], [524288, 64, 1024, 1], [], [], [], [], []], "Input Dims": [[8, 16, 512, 64], [8, 16, 512, 64], [8, 16, 512, 64], [], [], [], [], []])"};
+const OpShape kFlashOp{
+    "aten::_scaled_dot_product_flash_attention",
+    R"("Concrete Inputs": ["", "", "", "0.", "True", "False", ""], "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar", "Scalar", ""], "Input Strides": [[524288, 64, 1024, 1], [524288, 64, 1024, 1], [524288, 64, 1024, 1], [], [], [], []], "Input Dims": [[8, 16, 512, 64], [8, 16, 512, 64], [8, 16, 512, 64], [], [], [], []])"};
+const OpShape kGeluOp{
+    "aten::gelu",
+    R"("Concrete Inputs": ["", "none"], "Input type": ["float", "c10::string_view"], "Input Strides": [[2097152, 4096, 1], []], "Input Dims": [[8, 512, 4096], []])"};
+const OpShape kAddOp{
+    "aten::add",
+    R"("Concrete Inputs": ["", "", "1"], "Input type": ["float", "float", "Scalar"], "Input Strides": [[524288, 1024, 1], [524288, 1024, 1], []], "Input Dims": [[8, 512, 1024], [8, 512, 1024], []])"};
+const OpShape kTo{
+    "aten::to",
+    R"("Concrete Inputs": ["", "", "", "", "", "True", "False", ""], "Input type": ["long int", "", "", "", "", "Scalar", "Scalar", ""], "Input Strides": [[512, 1], [], [], [], [], [], [], []], "Input Dims": [[8, 512], [], [], [], [], [], [], []])"};
+const OpShape kCopy{
+    "aten::copy_",
+    R"("Concrete Inputs": ["", "", "True"], "Input type": ["long int", "long int", "Scalar"], "Input Strides": [[512, 1], [512, 1], []], "Input Dims": [[8, 512], [8, 512], []])"};
+const OpShape kMm{
+    "aten::mm",
+    R"("Concrete Inputs": ["", ""], "Input type": ["float", "float"], "Input Strides": [[1024, 1], [1, 1024]], "Input Dims": [[4096, 1024], [1024, 1024]])"};
+const OpShape kSum{
+    "aten::sum",
+    R"("Concrete Inputs": ["", "[0]", "True", ""], "Input type": ["float", "ScalarList", "Scalar", ""], "Input Strides": [[1024, 1], [], [], []], "Input Dims": [[4096, 1024], [], [], []])"};
+const OpShape kFused{
+    "aten::_fused_adam_",
+    R"("Concrete Inputs": ["", "", "", "", "", "", "0.0001", "0.9", "0.999", "0.01", "1e-08", "False", "False", "", ""], "Input type": ["TensorList", "TensorList", "TensorList", "TensorList", "TensorList", "TensorList", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "", ""], "Input Strides": [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []], "Input Dims": [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []])"};
+const OpShape kZero{
+    "aten::zero_",
+    R"("Concrete Inputs": [""], "Input type": ["float"], "Input Strides": [[1024, 1]], "Input Dims": [[1024, 1024]])"};
+const OpShape kRecordComms{
+    "record_param_comms",
+    R"("Concrete Inputs": ["", "", "", "0", "0", "allreduce", "[]", "[]", "0", "1", "2", "0"], "Input type": ["TensorList", "", "", "Int", "Int", "", "", "", "Int", "Int", "Int", "Int"], "Input Strides": [[], [], [], [], [], [], [], [], [], [], [], []], "Input Dims": [[], [], [], [], [], [], [], [], [], [], [], []])"};
 const OpShape kEmpty{"", R"("Concrete Inputs": [], "Input type": [], "Input Strides": [], "Input Dims": [])"};
 
 // The forward ops of one block, each an outer op, the op inside it that launches, and its kernel.
@@ -99,8 +205,10 @@ size_t KinetoWorkload::open(TraceKind kind, std::string_view name, int64_t tid, 
     e.start_ns = start;
     e.name = name;
     e.op = op;
-    if (kind == TraceKind::Python) e.value = python_++;
-    else e.external = external_++;
+    if (kind == TraceKind::Python)
+        e.value = python_++;
+    else
+        e.external = external_++;
     events_.push_back(e);
     return events_.size() - 1;
 }
@@ -133,8 +241,8 @@ int64_t KinetoWorkload::api(TraceKind kind, std::string_view name, int64_t tid, 
 // GPU work of the last API call: on `stream` once it is free and the launch has reached the GPU.
 void KinetoWorkload::launch(const KernelShape& kernel, int64_t tid, int64_t& cpu, uint64_t external, int64_t stream) {
     const bool nccl = stream == kNcclStream;
-    const int64_t launched = api(nccl ? TraceKind::Driver : TraceKind::Runtime,
-                                 nccl ? "cuLaunchKernelEx" : "cudaLaunchKernel", tid, cpu);
+    const int64_t launched =
+        api(nccl ? TraceKind::Driver : TraceKind::Runtime, nccl ? "cuLaunchKernelEx" : "cudaLaunchKernel", tid, cpu);
     int64_t& free = nccl ? ncclFree_ : computeFree_;
     TraceEvent k{TraceKind::Kernel};
     k.tid = stream;
@@ -238,8 +346,8 @@ const std::vector<TraceEvent>& KinetoWorkload::nextStep() {
     cpu_ += rng_.between(10 * kUs, 20 * kUs);
 
     // The next batch from the data loader, copied to the GPU.
-    const size_t loader = open(TraceKind::Annotation, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
-                               kMainTid, cpu_);
+    const size_t loader =
+        open(TraceKind::Annotation, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", kMainTid, cpu_);
     cpu_ += rng_.between(200 * kUs, 900 * kUs);
     close(loader, cpu_);
     const size_t to = open(TraceKind::CpuOp, kTo.name, kMainTid, cpu_, &kTo);
@@ -262,8 +370,8 @@ const std::vector<TraceEvent>& KinetoWorkload::nextStep() {
         cpu_ += rng_.between(3 * kUs, 8 * kUs);
         const size_t call = open(TraceKind::Python, "torch/nn/modules/module.py(1747): _call_impl", kMainTid, cpu_);
         cpu_ += rng_.between(1 * kUs, 3 * kUs);
-        const size_t module = open(TraceKind::Python, names_.emplace_back("nn.Module: Block_" + std::to_string(b)),
-                                   kMainTid, cpu_);
+        const size_t module =
+            open(TraceKind::Python, names_.emplace_back("nn.Module: Block_" + std::to_string(b)), kMainTid, cpu_);
         for (size_t i = 0; i < kForwardOps; ++i) {
             cpu_ += rng_.between(2 * kUs, 6 * kUs);
             const size_t fn = open(TraceKind::Python, kForward[i].module, kMainTid, cpu_);

@@ -47,9 +47,9 @@ struct TraceEvent {
     TraceKind kind = TraceKind::CpuOp;
     int64_t tid = 0;  // CPU thread id; for GPU work the stream
     int64_t start_ns = 0, dur_ns = 0;
-    uint64_t id = 0;        // correlation id (API calls, GPU work, ac2g), flow id (fwdbwd)
-    uint64_t external = 0;  // the op's "External id"
-    int64_t value = 0;      // bytes (memcpy, memset, memory, counter), the Python id of python_function
+    uint64_t id = 0;          // correlation id (API calls, GPU work, ac2g), flow id (fwdbwd)
+    uint64_t external = 0;    // the op's "External id"
+    int64_t value = 0;        // bytes (memcpy, memset, memory, counter), the Python id of python_function
     std::string_view name{};  // static text, or text of the workload that lives until the next step
     const OpShape* op = nullptr;
     const KernelShape* kernel = nullptr;
@@ -62,7 +62,7 @@ struct TraceEvent {
 // gradient buckets on their own stream; each launch linked to its GPU work by a correlation id
 // and an ac2g flow; allocator counters and memory instants.
 class KinetoWorkload {
-  public:
+public:
     static constexpr int64_t kPid = 2417, kMainTid = 2417, kAutogradTid = 2475;
     static constexpr int64_t kDevice = 0, kComputeStream = 7, kNcclStream = 24;
 
@@ -70,7 +70,7 @@ class KinetoWorkload {
     // The events of the next step, parents before their children.
     const std::vector<TraceEvent>& nextStep();
 
-  private:
+private:
     int64_t api(TraceKind kind, std::string_view name, int64_t tid, int64_t& cpu);
     void launch(const KernelShape& kernel, int64_t tid, int64_t& cpu, uint64_t external,
                 int64_t stream = kComputeStream);
@@ -89,9 +89,9 @@ class KinetoWorkload {
     std::vector<std::string> names_;  // the step's dynamic names; reserved so that views stay valid
     uint64_t step_ = 0, correlation_ = 1, external_ = 1, flow_ = 1;
     int64_t python_ = 1;
-    int64_t cpu_ = 0;                          // the main thread's clock, ns
-    int64_t computeFree_ = 0, ncclFree_ = 0;   // when each stream is next idle, ns
-    int64_t allocated_ = 6ll << 30;            // allocator bytes in use
+    int64_t cpu_ = 0;                         // the main thread's clock, ns
+    int64_t computeFree_ = 0, ncclFree_ = 0;  // when each stream is next idle, ns
+    int64_t allocated_ = 6ll << 30;           // allocator bytes in use
 };
 
 }  // namespace lanescope::bench

@@ -51,8 +51,7 @@ ChildRun runInChild(const std::function<std::string()>& work) {
     }
     close(fds[1]);
     char buffer[4096];
-    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
-        run.output.append(buffer, static_cast<size_t>(n));
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) run.output.append(buffer, static_cast<size_t>(n));
     close(fds[0]);
     int status = 0;
     rusage usage{};

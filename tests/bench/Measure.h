@@ -10,12 +10,10 @@ namespace lanescope::bench {
 
 // Wall-clock time since construction, on the steady clock.
 class Stopwatch {
-  public:
-    double seconds() const {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    }
+public:
+    double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
-  private:
+private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

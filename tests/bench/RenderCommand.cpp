@@ -6,10 +6,10 @@
 #include <fstream>
 #include <string>
 
+#include "analysis/NvtxProjection.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/BenchInput.h"
 #include "tests/bench/Commands.h"
-#include "analysis/NvtxProjection.h"
 #include "tests/bench/Measure.h"
 #include "timeline/TimelineView.h"
 

@@ -3,13 +3,13 @@
 #include <filesystem>
 #include <optional>
 
-#include "importers/Importer.h"
 #include "analysis/GpuGaps.h"
 #include "analysis/Registry.h"
+#include "importers/Importer.h"
 #include "tests/bench/Args.h"
+#include "tests/bench/BenchInput.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
-#include "tests/bench/BenchInput.h"
 
 namespace lanescope::bench {
 namespace {
@@ -36,8 +36,7 @@ int statsCommand(int argc, char** argv) {
     const Report& report = *input.report;
     // The middle tenth of the trace: [begin + 45%, begin + 55%) of its span.
     const int64_t span = report.meta.end_ns - report.meta.begin_ns;
-    const TimeRange middle{report.meta.begin_ns + span / 100 * 45,
-                           report.meta.begin_ns + span / 100 * 55};
+    const TimeRange middle{report.meta.begin_ns + span / 100 * 45, report.meta.begin_ns + span / 100 * 55};
     std::vector<double> wholeMs, rangeMs, gapsMs;
     size_t gaps = 0;
     for (uint64_t run = 0; run < *runs; ++run) {

@@ -12,8 +12,10 @@ constexpr size_t kBufferBytes = 4u << 20;
 }  // namespace
 
 TextFile::TextFile(const std::filesystem::path& path) : path_(path) {
-    if (path.extension() == ".gz") gz_ = gzopen(path.c_str(), "wb");
-    else plain_ = std::fopen(path.c_str(), "wb");
+    if (path.extension() == ".gz")
+        gz_ = gzopen(path.c_str(), "wb");
+    else
+        plain_ = std::fopen(path.c_str(), "wb");
     if (!gz_ && !plain_) throw std::runtime_error("cannot create " + path.string());
     buffer_.reserve(kBufferBytes + (64u << 10));
 }

@@ -9,7 +9,7 @@ namespace lanescope::bench {
 // A new text file written through a 4 MiB buffer, gzip-compressed (zlib's default level)
 // when its name ends in ".gz". Errors throw std::runtime_error naming the file.
 class TextFile {
-  public:
+public:
     explicit TextFile(const std::filesystem::path& path);
     ~TextFile();
     TextFile(const TextFile&) = delete;
@@ -20,7 +20,7 @@ class TextFile {
     void flushIfFull();
     void close();
 
-  private:
+private:
     void write();
 
     std::filesystem::path path_;

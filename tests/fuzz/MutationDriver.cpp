@@ -41,17 +41,22 @@ int main(int argc, char** argv) {
         for (int m = 0; m < mutations; ++m, ++cases) {
             std::string damaged = seed;
             switch (m % 4) {
-                case 0: damaged.resize(rng() % seed.size()); break;                  // truncated
-                case 1:                                                               // bit flips
-                    for (int k = 0; k < 1 + int(rng() % 16); ++k) damaged[rng() % damaged.size()] ^= char(1 << (rng() % 8));
+                case 0:
+                    damaged.resize(rng() % seed.size());
+                    break;  // truncated
+                case 1:     // bit flips
+                    for (int k = 0; k < 1 + int(rng() % 16); ++k)
+                        damaged[rng() % damaged.size()] ^= char(1 << (rng() % 8));
                     break;
-                case 2: {                                                             // a zeroed block
-                    const size_t at = rng() % damaged.size(), len = std::min<size_t>(damaged.size() - at, 1 + rng() % 4096);
+                case 2: {  // a zeroed block
+                    const size_t at = rng() % damaged.size(),
+                                 len = std::min<size_t>(damaged.size() - at, 1 + rng() % 4096);
                     std::fill(damaged.begin() + long(at), damaged.begin() + long(at + len), '\0');
                     break;
                 }
-                default: {                                                            // a repeated block
-                    const size_t at = rng() % damaged.size(), len = std::min<size_t>(damaged.size() - at, 1 + rng() % 512);
+                default: {  // a repeated block
+                    const size_t at = rng() % damaged.size(),
+                                 len = std::min<size_t>(damaged.size() - at, 1 + rng() % 512);
                     damaged.insert(at, damaged.substr(at, len));
                 }
             }

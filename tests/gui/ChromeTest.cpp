@@ -36,7 +36,8 @@ private slots:
         QVERIFY(dir_.isValid());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.path());
         qputenv("XDG_STATE_HOME", dir_.filePath("state").toUtf8());
-        QCOMPARE(logging::init("lanescope", true, false).string(), dir_.filePath("state/lanescope/lanescope.log").toStdString());
+        QCOMPARE(logging::init("lanescope", true, false).string(),
+                 dir_.filePath("state/lanescope/lanescope.log").toStdString());
         window_ = std::make_unique<MainWindow>();
         bool done = false;
         window_->setAllLoadedCallback([&](bool) { done = true; });
@@ -102,8 +103,9 @@ private slots:
                               !w->inherits("QTableCornerButton") && !w->inherits("QLineEditIconButton") &&
                               !(w->parentWidget() && w->parentWidget()->inherits("QTabBar"));
             if (control && ours && w->toolTip().isEmpty())
-                missing << QString("%1 '%2' in %3").arg(w->metaObject()->className(), w->objectName(),
-                                                        w->parentWidget()->metaObject()->className());
+                missing << QString("%1 '%2' in %3")
+                               .arg(w->metaObject()->className(), w->objectName(),
+                                    w->parentWidget()->metaObject()->className());
         }
         QVERIFY2(missing.isEmpty(), qPrintable(missing.join("\n")));
     }
@@ -111,7 +113,8 @@ private slots:
     void aboutListsTheLibraries() {
         const QString html = aboutHtml();
         QVERIFY(html.contains(LANESCOPE_VERSION));
-        for (const char* name : {"Qt", "SQLite", "Protobuf", "simdjson", "zlib", "spdlog"}) QVERIFY2(html.contains(name), name);
+        for (const char* name : {"Qt", "SQLite", "Protobuf", "simdjson", "zlib", "spdlog"})
+            QVERIFY2(html.contains(name), name);
         QVERIFY(html.contains(qVersion()));
         for (const auto& [name, version] : libraryVersions())
             QVERIFY2(version.contains(QRegularExpression("^\\d+\\.\\d+")), qPrintable(name + ": " + version));

@@ -1,24 +1,24 @@
 #include <QApplication>
-#include <ctime>
+#include <QDockWidget>
 #include <QElapsedTimer>
-#include <QTimer>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QWheelEvent>
+#include <ctime>
 
 #include "TestPaths.h"
-#include "app/gui/FindBar.h"
-#include "app/gui/StatsPanel.h"
-#include "app/gui/GapsPanel.h"
-#include "app/gui/RulesPanel.h"
-#include "app/gui/UtilizationChart.h"
+#include "analysis/Registry.h"
 #include "app/gui/ComparePanel.h"
 #include "app/gui/DiffPanel.h"
-#include <QDockWidget>
-#include "analysis/Registry.h"
+#include "app/gui/FindBar.h"
+#include "app/gui/GapsPanel.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/RulesPanel.h"
+#include "app/gui/StatsPanel.h"
+#include "app/gui/UtilizationChart.h"
 #include "app/gui/ViewSession.h"
 #include "tests/support/SyntheticReport.h"
 #include "timeline/TimelineView.h"
@@ -49,7 +49,10 @@ private slots:
     void initTestCase() {
         window_ = std::make_unique<MainWindow>();
         bool done = false, ok = false;
-        window_->setAllLoadedCallback([&](bool allOk) { done = true; ok = allOk; });
+        window_->setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
         window_->resize(1400, 900);
         window_->show();
         window_->openFiles({QString::fromStdString(test::dataFile("nsys-2025.3/train_1gpu.sqlite").string())});
@@ -97,7 +100,8 @@ private slots:
     // Left-drag on the lanes selects a time range and does not pan; so does Ctrl+drag, as
     // before; F fits it; a click on the ruler clears it.
     void leftDragSelectsRangeAndFFitsIt() {
-        for (const Qt::KeyboardModifiers modifiers : {Qt::KeyboardModifiers(), Qt::KeyboardModifiers(Qt::ControlModifier)}) {
+        for (const Qt::KeyboardModifiers modifiers :
+             {Qt::KeyboardModifiers(), Qt::KeyboardModifiers(Qt::ControlModifier)}) {
             view_->fitAll();
             const int64_t begin = view_->viewport().visibleBegin();
             const int x0 = view_->headerWidth() + 200, x1 = view_->headerWidth() + 450;
@@ -113,7 +117,8 @@ private slots:
             QTest::keyClick(view_, Qt::Key_F);
             QCOMPARE(view_->viewport().visibleBegin(), range->first);
             QCOMPARE(view_->viewport().visibleEnd(), range->second);
-            QTest::mouseClick(view_, Qt::LeftButton, {}, QPoint(view_->headerWidth() + 100, TimelineView::kRulerHeight / 2));
+            QTest::mouseClick(view_, Qt::LeftButton, {},
+                              QPoint(view_->headerWidth() + 100, TimelineView::kRulerHeight / 2));
             QVERIFY(!view_->selectedRange().has_value());
         }
         // Right to left selects the same way.
@@ -183,7 +188,8 @@ private slots:
         QVERIFY(onlyNvtxLanes);
         filter->setText("/^(Stream 7|NVTX)$/");
         QCOMPARE(int(std::count_if(view_->rows().rows().begin(), view_->rows().rows().end(),
-                                   [](const LayoutRow& r) { return r.type == Row::Type::Lane; })), 2);
+                                   [](const LayoutRow& r) { return r.type == Row::Type::Lane; })),
+                 2);
         filter->clear();
         const size_t markers = session_->markers().size();
         QTest::keyClick(view_, Qt::Key_M, Qt::ControlModifier);
@@ -268,7 +274,10 @@ private slots:
         bench::writeSyntheticReport(file, 600000);
         MainWindow window;
         bool done = false, ok = false;
-        window.setAllLoadedCallback([&](bool allOk) { done = true; ok = allOk; });
+        window.setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
         window.show();
         auto threadCpuMs = [] {
             timespec t{};
@@ -306,7 +315,10 @@ private slots:
     void ranksSideBySideAndDiff() {
         MainWindow window;
         bool done = false, ok = false;
-        window.setAllLoadedCallback([&](bool allOk) { done = true; ok = allOk; });
+        window.setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
         window.resize(1400, 900);
         window.show();
         window.openFiles({QString::fromStdString(test::dataFile("nsys-2025.3/ddp_rank0.sqlite").string()),
@@ -327,7 +339,8 @@ private slots:
         // Clicking a matched AllReduce shows it on both ranks: the range holds both kernels.
         int row = -1;
         for (size_t i = 0; i < compare->comparison().collectives.size(); ++i)
-            if (compare->comparison().collectives[i].kind == "AllReduce" && compare->comparison().collectives[i].present == 2)
+            if (compare->comparison().collectives[i].kind == "AllReduce" &&
+                compare->comparison().collectives[i].present == 2)
                 row = int(i);
         QVERIFY(row >= 0);
         compare->activateCollective(row);

@@ -37,7 +37,10 @@ class SettingsTest : public QObject {
 
     void reopen(const QStringList& files) {
         bool done = false, ok = false;
-        window_->setAllLoadedCallback([&](bool allOk) { done = true; ok = allOk; });
+        window_->setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
         window_->openFiles(files);
         QVERIFY(QTest::qWaitFor([&] { return done; }, 20000));
         QVERIFY(ok);
@@ -78,7 +81,8 @@ private slots:
     }
 
     void choicesComeBackInANewWindow() {
-        const QString nsys = data("nsys-2025.3/train_1gpu.sqlite"), kineto = data("kineto/train_1gpu_rank0.pt.trace.json");
+        const QString nsys = data("nsys-2025.3/train_1gpu.sqlite"),
+                      kineto = data("kineto/train_1gpu_rank0.pt.trace.json");
         openWindow({nsys});
         window_->resize(1234, 777);
         // Nsight SQLite reports: CPU rows first, and the first GPU/process group collapsed.

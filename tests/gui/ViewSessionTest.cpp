@@ -20,7 +20,8 @@ std::shared_ptr<const Report> tinyReport(int64_t begin, int64_t end) {
     const uint32_t lane = t.cpuLane(LaneKind::OsRuntime, thread, "OS runtime");
     const int64_t third = (end - begin) / 3;
     for (int i = 0; i < 3; ++i)
-        t.event(lane, begin + i * third, begin + (i + 1) * third - 1, "step " + std::to_string(i), EventKind::OsRuntimeCall);
+        t.event(lane, begin + i * third, begin + (i + 1) * third - 1, "step " + std::to_string(i),
+                EventKind::OsRuntimeCall);
     t.freeze();
     t.r.meta.begin_ns = begin;
     t.r.meta.end_ns = end;

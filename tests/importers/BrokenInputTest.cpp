@@ -31,9 +31,7 @@ TEST_CASE("broken inputs fail with their exact error kind and one-line message")
         CHECK(e.kind == ImportError::Kind::NotFound);
         CHECK(e.message == (dir / "nope.sqlite").string() + ": no such file");
     }
-    SECTION("a folder") {
-        CHECK(importError(dir).kind == ImportError::Kind::NotFound);
-    }
+    SECTION("a folder") { CHECK(importError(dir).kind == ImportError::Kind::NotFound); }
     SECTION("empty file") {
         const auto path = writeFile(dir, "empty.sqlite", "");
         const auto e = importError(path);
@@ -76,9 +74,12 @@ TEST_CASE("broken inputs fail with their exact error kind and one-line message")
     SECTION("events with missing ends, reversed times and dangling names are skipped and counted") {
         const auto path = writeFile(dir, "damaged-rows.sqlite", sample);
         runSql(path,
-               "UPDATE OSRT_API SET end = start - 5 WHERE rowid IN (SELECT rowid FROM OSRT_API WHERE eventClass = 27 LIMIT 3);"
-               "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET nameId = 99999999 WHERE rowid IN (SELECT rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 2);"
-               "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid) VALUES (100, NULL, 59, 'open', 281493934965866);");
+               "UPDATE OSRT_API SET end = start - 5 WHERE rowid IN (SELECT rowid FROM OSRT_API WHERE eventClass = 27 "
+               "LIMIT 3);"
+               "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET nameId = 99999999 WHERE rowid IN (SELECT rowid FROM "
+               "CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 2);"
+               "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid) VALUES (100, NULL, 59, 'open', "
+               "281493934965866);");
         const auto r = importOk(path);
         CHECK(r->diagnostics["negative_duration"] == 3);
         CHECK(r->diagnostics["string_id_missing"] == 2);

@@ -27,8 +27,8 @@ constexpr uint64_t kEvents = 300'000;
 constexpr bool kSanitized = false;
 constexpr uint64_t kEvents = 2'000'000;
 #endif
-constexpr uint64_t kGrowth = 40ull << 20;  // taken before the stop is requested
-constexpr uint64_t kSlack = 8ull << 20;    // resident size that may stay: allocator bookkeeping
+constexpr uint64_t kGrowth = 40ull << 20;    // taken before the stop is requested
+constexpr uint64_t kSlack = 8ull << 20;      // resident size that may stay: allocator bookkeeping
 constexpr uint64_t kHeldSlack = 1ull << 20;  // malloc'd bytes that may stay: caches of libraries
 
 uint64_t residentBytes() {
@@ -90,9 +90,9 @@ TEST_CASE("a cancelled import frees what it took") {
     CHECK(result.error().kind == ImportError::Kind::Cancelled);
     REQUIRE(sink.atStop > 0);
     const uint64_t after = trimmedResidentBytes();
-    INFO("resident: " << baseline / 1e6 << " MB before, " << sink.atStop / 1e6 << " MB at the stop, "
-                      << after / 1e6 << " MB after; held from malloc: " << held / 1e6 << " MB before, "
-                      << heldBytes() / 1e6 << " MB after");
+    INFO("resident: " << baseline / 1e6 << " MB before, " << sink.atStop / 1e6 << " MB at the stop, " << after / 1e6
+                      << " MB after; held from malloc: " << held / 1e6 << " MB before, " << heldBytes() / 1e6
+                      << " MB after");
     if (!kSanitized) {
         CHECK(heldBytes() <= held + kHeldSlack);
         CHECK(after <= baseline + kSlack);

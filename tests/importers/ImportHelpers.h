@@ -7,8 +7,8 @@
 #include <string>
 
 #include "TestPaths.h"
-#include "importers/Importer.h"
 #include "analysis/NvtxProjection.h"
+#include "importers/Importer.h"
 
 namespace lanescope::test {
 
@@ -38,11 +38,10 @@ inline ImportError importError(const std::filesystem::path& path, ImportOptions 
 inline int64_t sqliteInt(const std::filesystem::path& path, const std::string& sql) {
     sqlite3* db = nullptr;
     int64_t value = -1;
-    if (sqlite3_open_v2(("file:" + path.string() + "?immutable=1").c_str(), &db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) == SQLITE_OK) {
+    if (sqlite3_open_v2(("file:" + path.string() + "?immutable=1").c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                        nullptr) == SQLITE_OK) {
         sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-            sqlite3_step(stmt) == SQLITE_ROW)
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
             value = sqlite3_column_int64(stmt, 0);
         sqlite3_finalize(stmt);
     }

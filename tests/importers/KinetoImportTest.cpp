@@ -6,10 +6,10 @@
 
 #include "Absent.h"
 #include "TestPaths.h"
-#include "importers/Importer.h"
-#include "importers/FinishReport.h"
-#include "importers/kineto/KinetoImporter.h"
 #include "analysis/Registry.h"
+#include "importers/FinishReport.h"
+#include "importers/Importer.h"
+#include "importers/kineto/KinetoImporter.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -218,7 +218,8 @@ TEST_CASE("kineto: DDP ranks from distributedInfo, gzip") {
 }
 
 TEST_CASE("kineto: HTA public trace, displayTimeUnit ns with microsecond values") {
-    const auto path = sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+    const auto path =
+        sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
     if (path.empty()) {
         LANESCOPE_SKIP_ABSENT("../shared/corpus/public (the HTA trace)");
     }
@@ -241,9 +242,9 @@ TEST_CASE("kineto: HTA public trace, displayTimeUnit ns with microsecond values"
                     longest = std::max(longest, l.events.end_ns[i] - l.events.start_ns[i]);
                     total += l.events.end_ns[i] - l.events.start_ns[i];
                 }
-    CHECK(longest < 10'000'000'000);          // every kernel under 10 s
-    CHECK(longest > 100'000);                 // the longest over 100 us (1112.761 us)
-    CHECK(total / c.kernels > 1000);          // mean over 1 us
+    CHECK(longest < 10'000'000'000);  // every kernel under 10 s
+    CHECK(longest > 100'000);         // the longest over 100 us (1112.761 us)
+    CHECK(total / c.kernels > 1000);  // mean over 1 us
     checkLaneInvariants(*r);
     checkKernelStats(*r);
 }
@@ -351,7 +352,8 @@ namespace {
 // byte order mark, "traceEvents" as a value before the key, and header keys after the array
 // (as older Kineto versions write baseTimeNanoseconds, distributedInfo and deviceProperties).
 const std::string kTrickyPrefix =
-    "\xEF\xBB\xBF \n{\"schemaVersion\": 1, \"note\": \"traceEvents\", \"odd \\\"key\\\" {[\": \"a \\\\\\\" ] } , [ {\", "
+    "\xEF\xBB\xBF \n{\"schemaVersion\": 1, \"note\": \"traceEvents\", \"odd \\\"key\\\" {[\": \"a \\\\\\\" ] } , [ "
+    "{\", "
     "\"traceEvents\": ";
 const std::string kTrickyBody = R"(
   {"ph": "M", "name": "thread_name", "pid": 7, "tid": 8, "args": {"name": "worker \"one\" {x}"}},
@@ -426,8 +428,8 @@ TEST_CASE("kineto: streamed imports equal the whole-buffer import") {
         INFO((r.ok() ? "" : r.error().message));
         REQUIRE(r.ok());
         const Report& report = *r.report();
-        CHECK(report.meta.rank == 3);                                      // after the array
-        CHECK(report.meta.start_utc_ns == 1700000000000000000 + 9000);     // after the array, + first ts
+        CHECK(report.meta.rank == 3);                                   // after the array
+        CHECK(report.meta.start_utc_ns == 1700000000000000000 + 9000);  // after the array, + first ts
         REQUIRE(report.gpus.size() == 1);
         CHECK(report.str(report.gpus[0].name_id) == "NVIDIA \"H100\"");  // after the array
         CHECK(report.counts().kernels == 1);
@@ -437,11 +439,14 @@ TEST_CASE("kineto: streamed imports equal the whole-buffer import") {
         bool named = false;
         for (const Thread& t : report.threads) named |= report.str(t.name_id) == "worker \"one\" {x}";
         CHECK(named);
-        checkSameAsWhole(gzipFile("tricky.json.gz", kTricky), {{1, 1, 1 << 20}, {5, 100, 1 << 20}});  // last: it empties the folder
+        checkSameAsWhole(gzipFile("tricky.json.gz", kTricky),
+                         {{1, 1, 1 << 20}, {5, 100, 1 << 20}});  // last: it empties the folder
     }
     SECTION("real traces, JSON and gzip") {
-        checkSameAsWhole(dataFile("kineto/train_1gpu_rank0.pt.trace.json"), {{4099, 1000, 1 << 20}, {65536, 1, 1 << 20}});
-        checkSameAsWhole(dataFile("kineto/ddp_rank0.pt.trace.json.gz"), {{4099, 1000, 1 << 20}, {1 << 20, 1 << 16, 1 << 20}});
+        checkSameAsWhole(dataFile("kineto/train_1gpu_rank0.pt.trace.json"),
+                         {{4099, 1000, 1 << 20}, {65536, 1, 1 << 20}});
+        checkSameAsWhole(dataFile("kineto/ddp_rank0.pt.trace.json.gz"),
+                         {{4099, 1000, 1 << 20}, {1 << 20, 1 << 16, 1 << 20}});
     }
 }
 
@@ -462,8 +467,8 @@ TEST_CASE("kineto stream: broken documents at block edges") {
             const ImportError e = errorWith(path, {block, 1, 1 << 20});
             CHECK(e.kind == ImportError::Kind::Corrupt);
             CHECK(e.message.find("JSON ends inside the traceEvents array: the file is cut short, or a quote or "
-                                 "bracket in it is damaged (" + std::to_string(cut) + " bytes, 1 events read)") !=
-                  std::string::npos);
+                                 "bracket in it is damaged (" +
+                                 std::to_string(cut) + " bytes, 1 events read)") != std::string::npos);
         }
         const ImportError gz = errorWith(gzipFile("cut-string.json.gz", text), {7, 1, 1 << 20});
         CHECK(gz.kind == ImportError::Kind::Corrupt);
@@ -486,7 +491,8 @@ TEST_CASE("kineto stream: broken documents at block edges") {
         CHECK(importWith(writeFile("big-event.json", longEvent), {16, 1, 2000}).ok());
     }
     SECTION("a brace closes the array") {
-        const ImportError e = errorWith(writeFile("brace.json", R"({"traceEvents": [{"ph": "i"}}, "x": 1})"), {3, 1, 1 << 20});
+        const ImportError e =
+            errorWith(writeFile("brace.json", R"({"traceEvents": [{"ph": "i"}}, "x": 1})"), {3, 1, 1 << 20});
         CHECK(e.kind == ImportError::Kind::Corrupt);
         CHECK(e.message.find("a '}' closes the traceEvents array") != std::string::npos);
     }
@@ -494,12 +500,13 @@ TEST_CASE("kineto stream: broken documents at block edges") {
         for (size_t block : {1, 4096}) {
             CHECK(errorWith(writeFile("number.json", "\xEF\xBB\xBF 42"), {block, 1, 1 << 20}).kind ==
                   ImportError::Kind::UnknownFormat);
-            const ImportError none = errorWith(writeFile("none.json", R"({"a": [1, {"traceEvents": []}], "b": "traceEvents"})"),
-                                               {block, 1, 1 << 20});
+            const ImportError none = errorWith(
+                writeFile("none.json", R"({"a": [1, {"traceEvents": []}], "b": "traceEvents"})"), {block, 1, 1 << 20});
             CHECK(none.kind == ImportError::Kind::UnknownFormat);
             CHECK(none.message.find("no traceEvents array") != std::string::npos);
             const ImportError invalid =
-                errorWith(writeFile("invalid.json", R"({"traceEvents": [{"ph": "i", "ts": 1}, {"ph" "i"}]})"), {block, 1, 1 << 20});
+                errorWith(writeFile("invalid.json", R"({"traceEvents": [{"ph": "i", "ts": 1}, {"ph" "i"}]})"),
+                          {block, 1, 1 << 20});
             CHECK(invalid.kind == ImportError::Kind::Corrupt);
             CHECK(invalid.message.find("JSON is invalid") != std::string::npos);
             CHECK(invalid.message.find("after 1 events") != std::string::npos);
@@ -535,7 +542,8 @@ TEST_CASE("kineto: Chrome's JSON Array Format, its closing bracket optional") {
             REQUIRE(r.ok());
             sameEvents(r.report()->counts());
         }
-        ImportResult cut = importWith(writeFile("array-cut.json", array.substr(0, array.size() / 2)), {block, 64, 1 << 20});
+        ImportResult cut =
+            importWith(writeFile("array-cut.json", array.substr(0, array.size() / 2)), {block, 64, 1 << 20});
         REQUIRE_FALSE(cut.ok());
         CHECK(cut.error().message.find("JSON ends inside the traceEvents array") != std::string::npos);
         ImportResult trailing = importWith(writeFile("array-trailing.json", array + " x"), {block, 64, 1 << 20});

@@ -12,7 +12,8 @@ using namespace lanescope::test;
 namespace {
 
 void writeBytes(const std::filesystem::path& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 // Imports `bytes` as a .nsys-rep; requires a Corrupt error on one line, naming the file, that

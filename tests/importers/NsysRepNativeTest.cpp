@@ -27,8 +27,9 @@ std::string payloadText(const Report& r, EventKind kind, uint32_t p) {
             const KernelConfig& c = r.kernel_configs.at(k.config);
             o << "kernel corr=" << k.correlation_id << " grid=" << c.grid[0] << "," << c.grid[1] << "," << c.grid[2]
               << " block=" << c.block[0] << "," << c.block[1] << "," << c.block[2] << " regs=" << c.registers_per_thread
-              << " smem=" << c.static_shared_bytes << "/" << c.dynamic_shared_bytes << " local=" << c.local_bytes_per_thread
-              << " launch=" << int(c.launch_type) << " short=" << text(r, c.short_name_id);
+              << " smem=" << c.static_shared_bytes << "/" << c.dynamic_shared_bytes
+              << " local=" << c.local_bytes_per_thread << " launch=" << int(c.launch_type)
+              << " short=" << text(r, c.short_name_id);
             break;
         }
         case EventKind::Memcpy: {
@@ -55,7 +56,8 @@ std::string payloadText(const Report& r, EventKind kind, uint32_t p) {
               << " cat=" << n.category << " startend=" << n.start_end;
             break;
         }
-        default: o << "payload=" << p;
+        default:
+            o << "payload=" << p;
     }
     return o.str();
 }

@@ -28,7 +28,8 @@ long lineCount(const std::filesystem::path& file) {
 
 size_t filesIn(const std::filesystem::path& dir) {
     size_t n = 0;
-    for (auto it = std::filesystem::recursive_directory_iterator(dir); it != std::filesystem::recursive_directory_iterator(); ++it)
+    for (auto it = std::filesystem::recursive_directory_iterator(dir);
+         it != std::filesystem::recursive_directory_iterator(); ++it)
         n += it->is_regular_file();
     return n;
 }
@@ -76,11 +77,13 @@ TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, 
         options.nsys_path = dir / "no-such-nsys";
         const auto e = importError(report, options);
         CHECK(e.kind == ImportError::Kind::NsysMissing);
-        CHECK(e.message.starts_with(report.string() + ": opening .nsys-rep needs Nsight Systems' nsys, which was not found"));
+        CHECK(e.message.starts_with(report.string() +
+                                    ": opening .nsys-rep needs Nsight Systems' nsys, which was not found"));
         CHECK(e.message.find("nsys export --type=sqlite") != std::string::npos);
     }
     SECTION("nsys older than the report") {
-        options.nsys_path = script(dir, "old-nsys", "echo 'Exportation error: Version not supported: 36398880' >&2\nexit 1\n");
+        options.nsys_path =
+            script(dir, "old-nsys", "echo 'Exportation error: Version not supported: 36398880' >&2\nexit 1\n");
         const auto e = importError(report, options);
         CHECK(e.kind == ImportError::Kind::NsysTooOld);
         CHECK(e.message.find("this report is newer than") != std::string::npos);
@@ -104,9 +107,11 @@ TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, 
         CHECK(filesIn(cache) == 0);
     }
     SECTION("nsys crashing after writing part of its output leaves no file in the cache") {
-        options.nsys_path = script(dir, "half-nsys",
-                                   "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
-                                   "head -c 5000 '" + converted.string() + "' > \"$out\"\nkill -SEGV $$\n");
+        options.nsys_path =
+            script(dir, "half-nsys",
+                   "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
+                   "head -c 5000 '" +
+                       converted.string() + "' > \"$out\"\nkill -SEGV $$\n");
         const auto e = importError(report, options);
         CHECK(e.kind == ImportError::Kind::NsysFailed);
         CHECK(e.message.find("(crashed)") != std::string::npos);
@@ -115,7 +120,8 @@ TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, 
     SECTION("a hanging nsys is ended with everything it started, even when it ignores SIGTERM") {
         const auto pidFile = dir / "pid";
         // The ignored SIGTERM is inherited by sleep; only the SIGKILL 2 s later ends them.
-        options.nsys_path = script(dir, "stubborn-nsys", "trap '' TERM\necho $$ > '" + pidFile.string() + "'\nsleep 1000\n");
+        options.nsys_path =
+            script(dir, "stubborn-nsys", "trap '' TERM\necho $$ > '" + pidFile.string() + "'\nsleep 1000\n");
         options.nsys_timeout_s = 1;
         const auto started = std::chrono::steady_clock::now();
         const auto e = importError(report, options);
@@ -148,10 +154,13 @@ TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, 
     }
     SECTION("a converted report too big for the memory available is refused under its own name") {
         const auto calls = dir / "calls.txt";
-        options.nsys_path = script(dir, "copy-nsys",
-                                   "echo >> '" + calls.string() + "'\n"
-                                   "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
-                                   "cp '" + converted.string() + "' \"$out\"\n");
+        options.nsys_path =
+            script(dir, "copy-nsys",
+                   "echo >> '" + calls.string() +
+                       "'\n"
+                       "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
+                       "cp '" +
+                       converted.string() + "' \"$out\"\n");
         options.memory_limit_bytes = 1 << 20;
         for (int attempt = 0; attempt < 2; ++attempt) {  // converted once, then refused from the cache
             const auto e = importError(report, options);
@@ -165,11 +174,15 @@ TEST_CASE(".nsys-rep through a stand-in nsys: conversion, cache, awkward paths, 
     SECTION("conversion is cached by content and rebuilt when damaged or changed") {
         const auto calls = dir / "calls.txt";
         // Stand-in: records its arguments, then "exports" by copying the real SQLite export.
-        options.nsys_path = script(dir, "fake-nsys",
-                                   "for a in \"$@\"; do last=\"$a\"; done\n"
-                                   "printf '%s|%s\\n' \"$#\" \"$last\" >> '" + calls.string() + "'\n"
-                                   "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
-                                   "cp '" + converted.string() + "' \"$out\"\n");
+        options.nsys_path =
+            script(dir, "fake-nsys",
+                   "for a in \"$@\"; do last=\"$a\"; done\n"
+                   "printf '%s|%s\\n' \"$#\" \"$last\" >> '" +
+                       calls.string() +
+                       "'\n"
+                       "for a in \"$@\"; do case \"$a\" in --output=*) out=\"${a#--output=}\";; esac; done\n"
+                       "cp '" +
+                       converted.string() + "' \"$out\"\n");
         const auto listingBefore = filesIn(inputs);
         const auto hashBefore = fileHash(report);
         auto r = importOk(report, options);

@@ -57,9 +57,9 @@ TEST_CASE("every Nsight Systems export of the corpus opens with per-table counts
         {"OSRT_API", &EventCounts::osrt, " WHERE eventClass = 27"},
         {"NVTX_EVENTS", &EventCounts::nvtx, " WHERE eventType IN (59, 60)"},
     };
-    for (const char* name : {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite",
-                             "nsys-2025.3/ddp_rank1.sqlite", "nsys-2025.3/train_metrics.sqlite",
-                             "nsys-2022.4/cpu_nvtx_threads.sqlite"}) {
+    for (const char* name :
+         {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite", "nsys-2025.3/ddp_rank1.sqlite",
+          "nsys-2025.3/train_metrics.sqlite", "nsys-2022.4/cpu_nvtx_threads.sqlite"}) {
         const auto path = dataFile(name);
         INFO(name);
         const auto report = importOk(path);
@@ -102,10 +102,11 @@ TEST_CASE("train_1gpu: metadata, GPU, threads and lanes") {
     }
     // Launch configurations are shared: far fewer than launches.
     CHECK(r->kernel_configs.size() < r->kernels.size() / 4);
-    const int64_t distinct = sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"),
-        "SELECT count(*) FROM (SELECT DISTINCT shortName, gridX, gridY, gridZ, blockX, blockY, blockZ, "
-        "registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, launchType "
-        "FROM CUPTI_ACTIVITY_KIND_KERNEL)");
+    const int64_t distinct =
+        sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"),
+                  "SELECT count(*) FROM (SELECT DISTINCT shortName, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+                  "registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, launchType "
+                  "FROM CUPTI_ACTIVITY_KIND_KERNEL)");
     CHECK(r->kernel_configs.size() == static_cast<size_t>(distinct));
 }
 
@@ -122,8 +123,10 @@ TEST_CASE("train_1gpu NVTX nesting is step > data, copy, forward (conv, attentio
         std::string name(r->str(ev.name_id[i]));
         if (name.starts_with("step ")) name = "step";
         open[ev.depth[i]] = name;
-        if (ev.depth[i] > 0) childrenOf[open[ev.depth[i] - 1]].insert(name);
-        else CHECK(name == "step");
+        if (ev.depth[i] > 0)
+            childrenOf[open[ev.depth[i] - 1]].insert(name);
+        else
+            CHECK(name == "step");
     }
     CHECK(childrenOf["step"] == std::set<std::string>{"data", "copy", "forward", "backward", "optimizer"});
     CHECK(childrenOf["forward"] == std::set<std::string>{"conv", "attention"});
@@ -134,11 +137,12 @@ TEST_CASE("ddp ranks: NCCL lanes hold the NCCL domain ranges and nccl kernels") 
     for (const char* name : {"nsys-2025.3/ddp_rank0.sqlite", "nsys-2025.3/ddp_rank1.sqlite"}) {
         const auto path = dataFile(name);
         const auto r = importOk(path);
-        const int64_t ncclRanges = sqliteInt(
-            path, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND domainId = 1");
-        const int64_t ncclKernels = sqliteInt(
-            path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
-                  "WHERE s.value LIKE 'nccl%'");
+        const int64_t ncclRanges =
+            sqliteInt(path, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND domainId = 1");
+        const int64_t ncclKernels =
+            sqliteInt(path,
+                      "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+                      "WHERE s.value LIKE 'nccl%'");
         REQUIRE(ncclRanges > 0);
         REQUIRE(ncclKernels > 0);
         CHECK(r->counts().nccl == static_cast<uint64_t>(ncclRanges + ncclKernels));

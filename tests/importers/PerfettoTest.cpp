@@ -1,21 +1,21 @@
+#include <zlib.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
-#include <set>
 #include <random>
-
-#include <zlib.h>
+#include <set>
 
 #include "Absent.h"
 #include "ImportHelpers.h"
-#include "importers/perfetto/PerfettoImporter.h"
-#include "exporters/perfetto/PerfettoWriter.h"
-#include "analysis/Registry.h"
 #include "analysis/NvtxProjection.h"
+#include "analysis/Registry.h"
+#include "exporters/perfetto/PerfettoWriter.h"
 #include "formats/perfetto/PerfettoConventions.h"
+#include "importers/perfetto/PerfettoImporter.h"
 #include "model/EventDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
 
@@ -85,7 +85,8 @@ std::multiset<std::string> eventFields(const Report& r) {
             std::string line;
             bool own = false;
             for (const DetailField& f : eventDetails(r, {li, i})) {
-                if (own || f.label == "Name" || f.label == "Kind" || f.label == "Start") line += f.label + "=" + f.value + ";";
+                if (own || f.label == "Name" || f.label == "Kind" || f.label == "Start")
+                    line += f.label + "=" + f.value + ";";
                 own = own || f.label == "Depth";
             }
             out.insert(std::move(line));
@@ -193,10 +194,10 @@ TEST_CASE("perfetto: interning, incremental state and unpaired events") {
     packets.push_back(event(120, 2, 2, 0, 2));
     packets.push_back(event(130, 3, 2, 1, 2));  // instant "outer"
     packets.push_back(event(200, 2, 2, 0, 2));
-    packets.push_back(event(210, 2, 2, 0, 2));       // unmatched end
-    packets.push_back(event(300, 1, 2, 2, 1));       // cleared again: iid 2 is gone
+    packets.push_back(event(210, 2, 2, 0, 2));  // unmatched end
+    packets.push_back(event(300, 1, 2, 2, 1));  // cleared again: iid 2 is gone
     packets.push_back(event(310, 2, 2, 0, 2));
-    packets.push_back(event(400, 1, 2, 1, 2));       // never ended (and iid 1 is gone too)
+    packets.push_back(event(400, 1, 2, 1, 2));  // never ended (and iid 1 is gone too)
     packets.push_back(Msg().u(10, 7).m(60, Msg().u(1, 3).u(5, 1).s(2, "mem").m(8, Msg().s(6, "bytes"))));
     packets.push_back(Msg().u(8, 150).u(10, 7).u(13, 2).m(11, Msg().u(9, 4).u(11, 3).u(30, 5)));
     const auto path = writeFile(dir / "hand.perfetto-trace", trace(packets));
@@ -308,7 +309,8 @@ TEST_CASE("perfetto: exported slices also carry their details as display annotat
         }
         for (const auto& a : packet.track_event().debug_annotations()) {
             REQUIRE(names.count(a.name_iid()) == 1);  // interned before use
-            if (valuesByName[names[a.name_iid()]].size() < 50) valuesByName[names[a.name_iid()]].insert(a.string_value());
+            if (valuesByName[names[a.name_iid()]].size() < 50)
+                valuesByName[names[a.name_iid()]].insert(a.string_value());
         }
     }
     // Kernel launch configurations, memcpy kinds and correlation ids, as the Details panel shows them.
@@ -329,7 +331,7 @@ TEST_CASE("perfetto: exported slices carry their fields under machine keys, numb
     REQUIRE(writePerfetto(*original, dir / "keys.pftrace", error));
     lanescope::perfetto_pb::Trace trace;
     REQUIRE(trace.ParseFromString(readFile(dir / "keys.pftrace")));
-    std::map<uint64_t, std::string> names;  // interned annotation names, by iid
+    std::map<uint64_t, std::string> names;         // interned annotation names, by iid
     std::map<std::string, uint64_t> slicesOfKind;  // lanescope.kind -> slices
     uint64_t begins = 0, memcpyBytes = 0, memsetBytes = 0, wrongType = 0;
     std::set<uint64_t> copyKinds, correlationIds;
@@ -345,16 +347,19 @@ TEST_CASE("perfetto: exported slices carry their fields under machine keys, numb
             const std::optional<fmt::Key> key = fmt::keyOfName(names.at(a.name_iid()));
             if (!key) {
                 CHECK_FALSE(names.at(a.name_iid()).starts_with(fmt::kKeyPrefix));  // no unknown lanescope.* key
-                continue;  // a display label
+                continue;                                                          // a display label
             }
             keysSeen.insert(names.at(a.name_iid()));
             // The value travels in the field the key declares, and only there.
             const bool ok = [&] {
                 switch (fmt::spec(*key).type) {
                     case fmt::ValueType::Uint:
-                        return a.has_uint_value() && !a.has_string_value() && !a.has_int_value() && !a.has_double_value();
-                    case fmt::ValueType::String: return a.has_string_value() && !a.has_uint_value();
-                    case fmt::ValueType::Bool: return a.has_bool_value() && !a.has_string_value();
+                        return a.has_uint_value() && !a.has_string_value() && !a.has_int_value() &&
+                               !a.has_double_value();
+                    case fmt::ValueType::String:
+                        return a.has_string_value() && !a.has_uint_value();
+                    case fmt::ValueType::Bool:
+                        return a.has_bool_value() && !a.has_string_value();
                 }
                 return false;
             }();
@@ -385,25 +390,26 @@ TEST_CASE("perfetto: exported slices carry their fields under machine keys, numb
     CHECK(memcpyBytes > 0);
     CHECK(copyKinds.count(static_cast<uint64_t>(CopyKind::HtoD)) == 1);
     CHECK(correlationIds.size() > 100);
-    for (const char* key : {"lanescope.kind", "lanescope.correlation_id", "lanescope.grid_x", "lanescope.block_x",
-                            "lanescope.registers_per_thread", "lanescope.launch_type", "lanescope.short_name",
-                            "lanescope.bytes", "lanescope.copy_kind", "lanescope.src_mem_kind",
-                            "lanescope.nvtx.start_end"})
+    for (const char* key :
+         {"lanescope.kind", "lanescope.correlation_id", "lanescope.grid_x", "lanescope.block_x",
+          "lanescope.registers_per_thread", "lanescope.launch_type", "lanescope.short_name", "lanescope.bytes",
+          "lanescope.copy_kind", "lanescope.src_mem_kind", "lanescope.nvtx.start_end"})
         CHECK(keysSeen.count(key) == 1);
 }
 
 TEST_CASE("perfetto: re-import reads the machine keys, never the display text") {
     namespace pb = lanescope::perfetto_pb;
     const auto dir = tempDir("perfetto-no-display");
-    for (const char* name : {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite",
-                             "nsys-2022.4/cpu_nvtx_threads.sqlite"}) {
+    for (const char* name :
+         {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite", "nsys-2022.4/cpu_nvtx_threads.sqlite"}) {
         INFO(name);
         auto original = importAsViewed(dataFile(name));
         const std::multiset<std::string> want = eventFields(*original);
         auto sameAsOriginal = [&](const std::filesystem::path& path) {
             auto back = importOk(path);
             std::string said;
-            for (const auto& [diagnostic, count] : back->diagnostics) said += diagnostic + " = " + std::to_string(count) + "; ";
+            for (const auto& [diagnostic, count] : back->diagnostics)
+                said += diagnostic + " = " + std::to_string(count) + "; ";
             INFO(said);
             CHECK(back->diagnostics.empty());
             CHECK(back->counts().slices == original->counts().slices);

@@ -86,7 +86,8 @@ TEST_CASE("a time range counts exactly the events lying wholly inside it") {
     for (const Lane& l : r->lanes)
         if (l.kind == LaneKind::GpuStream)
             for (size_t i = 0; i < l.events.size(); ++i)
-                kernels += l.events.kind[i] == EventKind::Kernel && step.contains(l.events.start_ns[i], l.events.end_ns[i]);
+                kernels +=
+                    l.events.kind[i] == EventKind::Kernel && step.contains(l.events.start_ns[i], l.events.end_ns[i]);
     int64_t counted = 0;
     const auto kernelTable = computeStats(*r, "cuda_gpu_kern_sum", step);
     for (const auto& row : kernelTable->rows) counted += std::get<int64_t>(row[2]);

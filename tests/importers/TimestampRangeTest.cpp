@@ -52,8 +52,9 @@ TEST_CASE("nsys counter samples beyond 2^62 ns are skipped and counted") {
            "UPDATE GPU_METRICS SET timestamp = 9223372036854775807 WHERE rowid % 100 = 0;"
            "UPDATE CUDA_GPU_MEMORY_USAGE_EVENTS SET start = -9223372036854775808, bytes = -9223372036854775808 "
            "WHERE rowid % 10 = 0;");
-    const int64_t skipped = sqliteInt(path, "SELECT (SELECT count(*) FROM GPU_METRICS WHERE rowid % 100 = 0) + "
-                                            "(SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE rowid % 10 = 0)");
+    const int64_t skipped = sqliteInt(path,
+                                      "SELECT (SELECT count(*) FROM GPU_METRICS WHERE rowid % 100 = 0) + "
+                                      "(SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE rowid % 10 = 0)");
     REQUIRE(skipped > 0);
     const auto report = importOk(path);
     CHECK(report->diagnostics.at("timestamp_out_of_range") == static_cast<uint64_t>(skipped));
@@ -65,9 +66,9 @@ TEST_CASE("nsys counter samples beyond 2^62 ns are skipped and counted") {
 TEST_CASE("Perfetto events beyond 2^62 ns are skipped and counted") {
     const auto dir = tempDir("perfettorange");
     const auto path = dir / "far.pftrace";
-    std::ofstream(path, std::ios::binary) << slicePacket(1000, 1, "kept") << slicePacket(2000, 2, "")
-                                          << slicePacket(UINT64_MAX, 1, "far") << slicePacket(uint64_t{1} << 62, 2, "")
-                                          << slicePacket((uint64_t{1} << 62) - 1, 3, "last instant");
+    std::ofstream(path, std::ios::binary)
+        << slicePacket(1000, 1, "kept") << slicePacket(2000, 2, "") << slicePacket(UINT64_MAX, 1, "far")
+        << slicePacket(uint64_t{1} << 62, 2, "") << slicePacket((uint64_t{1} << 62) - 1, 3, "last instant");
     const auto report = importOk(path);
     CHECK(report->diagnostics.at("timestamp_out_of_range") == 2);
     CHECK(report->counts().slices == 1);

@@ -14,15 +14,13 @@ namespace {
 const char* const kFiles[] = {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite"};
 
 // Launcher name -> number of GPU operations of `table` it launched, as SQL joins them.
-std::map<std::string, int64_t> sqlLaunchers(const std::filesystem::path& path,
-                                            const std::string& table) {
+std::map<std::string, int64_t> sqlLaunchers(const std::filesystem::path& path, const std::string& table) {
     std::map<std::string, int64_t> out;
-    for (const auto& row :
-         sqliteRows(path, "SELECT s.value, count(*) FROM " + table +
-                              " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
-                              "ON r.correlationId = g.correlationId AND r.globalTid / 16777216 = "
-                              "g.globalPid / 16777216 "
-                              "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value"))
+    for (const auto& row : sqliteRows(path, "SELECT s.value, count(*) FROM " + table +
+                                                " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+                                                "ON r.correlationId = g.correlationId AND r.globalTid / 16777216 = "
+                                                "g.globalPid / 16777216 "
+                                                "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value"))
         out[row[0]] = std::stoll(row[1]);
     return out;
 }
@@ -30,9 +28,8 @@ std::map<std::string, int64_t> sqlLaunchers(const std::filesystem::path& path,
 }  // namespace
 
 TEST_CASE("every kernel, memcpy and memset finds its launcher, and the launcher finds it back") {
-    const std::set<std::string> kernelLaunchers = {"cudaLaunchKernel", "cudaLaunchKernel_v7000",
-                                                   "cuLaunchKernel", "cudaLaunchKernelExC_v11060",
-                                                   "cuLaunchKernelEx"};
+    const std::set<std::string> kernelLaunchers = {"cudaLaunchKernel", "cudaLaunchKernel_v7000", "cuLaunchKernel",
+                                                   "cudaLaunchKernelExC_v11060", "cuLaunchKernelEx"};
     for (const char* file : kFiles) {
         INFO(file);
         const auto path = dataFile(file);
@@ -40,14 +37,11 @@ TEST_CASE("every kernel, memcpy and memset finds its launcher, and the launcher 
         const CorrelationIndex index(*report);
         const EventCounts counts = report->counts();
         CHECK(index.gpuOpCount() == counts.kernels + counts.memcpy + counts.memset);
-        CHECK(
-            static_cast<int64_t>(index.apiCallCount()) ==
-            sqliteInt(path,
-                      "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId != 0"));
+        CHECK(static_cast<int64_t>(index.apiCallCount()) ==
+              sqliteInt(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId != 0"));
         // 16 bytes an indexed event (capacity is reserved for every call and operation).
         CHECK(index.memoryBytes() <=
-              sizeof(CorrelationIndex) +
-                  16 * (counts.kernels + counts.memcpy + counts.memset + counts.cuda_api));
+              sizeof(CorrelationIndex) + 16 * (counts.kernels + counts.memcpy + counts.memset + counts.cuda_api));
 
         std::map<EventKind, std::map<std::string, int64_t>> byLauncher;
         std::map<EventKind, int64_t> without;
@@ -80,17 +74,16 @@ TEST_CASE("every kernel, memcpy and memset finds its launcher, and the launcher 
                                    std::pair{EventKind::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY"},
                                    std::pair{EventKind::Memset, "CUPTI_ACTIVITY_KIND_MEMSET"}}) {
             INFO(table);
-            const int64_t sqlWithout = sqliteInt(
-                path, std::string("SELECT count(*) FROM ") + table +
-                          " g WHERE NOT EXISTS (SELECT 1 FROM "
-                          "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = g.correlationId)");
+            const int64_t sqlWithout =
+                sqliteInt(path, std::string("SELECT count(*) FROM ") + table +
+                                    " g WHERE NOT EXISTS (SELECT 1 FROM "
+                                    "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = g.correlationId)");
             CHECK(without[kind] == sqlWithout);
             CHECK(sqlWithout == 0);
             CHECK(byLauncher[kind] == sqlLaunchers(path, table));
         }
         CHECK(byLauncher[EventKind::Memcpy] ==
-              std::map<std::string, int64_t>{
-                  {"cudaMemcpyAsync_v3020", static_cast<int64_t>(counts.memcpy)}});
+              std::map<std::string, int64_t>{{"cudaMemcpyAsync_v3020", static_cast<int64_t>(counts.memcpy)}});
     }
 }
 

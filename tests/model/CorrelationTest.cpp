@@ -33,14 +33,14 @@ struct CorrelationFixture {
         t.event(apiA, 60, 70, "cudaStreamQuery", EventKind::CudaApiCall, 0);  // apiA #3
         t.event(apiB, 0, 10, "cudaLaunchKernel", EventKind::CudaApiCall, 5);  // apiB #0
         t.event(osrtA, 0, 5, "ioctl", EventKind::OsRuntimeCall);
-        t.event(streamA, 15, 18, "kernelA", EventKind::Kernel, t.kernel(5));  // streamA #0
-        t.event(streamA, 35, 38, "graphK1", EventKind::Kernel, t.kernel(6));  // streamA #1
-        t.event(streamA, 40, 41, "graphK2", EventKind::Kernel, t.kernel(6));  // streamA #2
-        t.event(streamA, 55, 58, "[CUDA memcpy]", EventKind::Memcpy, t.memcpy({8, 7}));  // #3
-        t.event(streamA, 80, 90, "noLauncher", EventKind::Kernel, t.kernel(0));  // streamA #4
+        t.event(streamA, 15, 18, "kernelA", EventKind::Kernel, t.kernel(5));              // streamA #0
+        t.event(streamA, 35, 38, "graphK1", EventKind::Kernel, t.kernel(6));              // streamA #1
+        t.event(streamA, 40, 41, "graphK2", EventKind::Kernel, t.kernel(6));              // streamA #2
+        t.event(streamA, 55, 58, "[CUDA memcpy]", EventKind::Memcpy, t.memcpy({8, 7}));   // #3
+        t.event(streamA, 80, 90, "noLauncher", EventKind::Kernel, t.kernel(0));           // streamA #4
         t.event(streamA, 91, 92, "[CUDA memset]", EventKind::Memset, t.memset({8, 99}));  // #5
-        t.event(streamB, 12, 14, "kernelB", EventKind::Kernel, t.kernel(5));  // streamB #0
-        t.event(ncclA, 35, 38, "graphK1", EventKind::Kernel, 1);              // copy of #1
+        t.event(streamB, 12, 14, "kernelB", EventKind::Kernel, t.kernel(5));              // streamB #0
+        t.event(ncclA, 35, 38, "graphK1", EventKind::Kernel, 1);                          // copy of #1
         t.freeze();
     }
 };

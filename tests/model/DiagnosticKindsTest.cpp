@@ -25,8 +25,9 @@ TEST_CASE("every diagnostic is declared once, with a unique name, a severity and
         CHECK(!k.name.empty());
         // Names are lower-case snake case (a family's fixed text too); the table names of
         // <table>_lacks_<column> and the lane kind nvtx_start/end are the only other characters.
-        for (char c : k.name) CHECK((std::islower(static_cast<unsigned char>(c)) || std::isdigit(c) ||
-                                     std::string_view("_<>:/").find(c) != std::string_view::npos));
+        for (char c : k.name)
+            CHECK((std::islower(static_cast<unsigned char>(c)) || std::isdigit(c) ||
+                   std::string_view("_<>:/").find(c) != std::string_view::npos));
         // One line for a person: a sentence that ends with a full stop, no line break.
         CHECK(k.explanation.size() > 20);
         CHECK(k.explanation.size() < 200);

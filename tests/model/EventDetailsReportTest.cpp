@@ -16,8 +16,7 @@ EventRef findOnStreams(const Report& r, EventKind kind, int64_t start_ns) {
         const Lane& lane = r.lanes[li];
         if (lane.kind != LaneKind::GpuStream) continue;
         for (uint32_t i = 0; i < lane.events.size(); ++i)
-            if (lane.events.kind[i] == kind && lane.events.start_ns[i] == start_ns)
-                found.push_back({li, i});
+            if (lane.events.kind[i] == kind && lane.events.start_ns[i] == start_ns) found.push_back({li, i});
     }
     REQUIRE(found.size() == 1);
     return found[0];
@@ -38,13 +37,13 @@ std::string times(const std::string& x, const std::string& y, const std::string&
 TEST_CASE("details of the first kernel of train_1gpu carry SQL's launch configuration") {
     const auto path = dataFile("nsys-2025.3/train_1gpu.sqlite");
     const auto report = importOk(path);
-    const auto rows = sqliteRows(
-        path,
-        "SELECT k.start, k.end, gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, "
-        "staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, correlationId, streamId, "
-        "d.value, s.value, launchType FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-        "JOIN StringIds d ON d.id = k.demangledName JOIN StringIds s ON s.id = k.shortName "
-        "ORDER BY k.start LIMIT 1");
+    const auto rows =
+        sqliteRows(path,
+                   "SELECT k.start, k.end, gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, "
+                   "staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, correlationId, streamId, "
+                   "d.value, s.value, launchType FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                   "JOIN StringIds d ON d.id = k.demangledName JOIN StringIds s ON s.id = k.shortName "
+                   "ORDER BY k.start LIMIT 1");
     REQUIRE(rows.size() == 1);
     const auto& k = rows[0];
     const int64_t start = std::stoll(k[0]), end = std::stoll(k[1]);
@@ -76,10 +75,10 @@ TEST_CASE("details of the first kernel of train_1gpu carry SQL's launch configur
 TEST_CASE("details of the first HtoD memcpy of train_1gpu: throughput is bytes/duration") {
     const auto path = dataFile("nsys-2025.3/train_1gpu.sqlite");
     const auto report = importOk(path);
-    const auto rows = sqliteRows(
-        path,
-        "SELECT start, end, bytes, correlationId, srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY "
-        "WHERE copyKind = 1 ORDER BY start LIMIT 1");
+    const auto rows =
+        sqliteRows(path,
+                   "SELECT start, end, bytes, correlationId, srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                   "WHERE copyKind = 1 ORDER BY start LIMIT 1");
     REQUIRE(rows.size() == 1);
     const auto& m = rows[0];
     const int64_t start = std::stoll(m[0]), end = std::stoll(m[1]);
@@ -105,8 +104,7 @@ TEST_CASE("details of the first HtoD memcpy of train_1gpu: throughput is bytes/d
     CHECK(throughput == "14.382 GB/s");
 }
 
-TEST_CASE(
-    "details of every event of two reports: common fields first, kind-specific ones present") {
+TEST_CASE("details of every event of two reports: common fields first, kind-specific ones present") {
     for (const char* file : {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite"}) {
         INFO(file);
         const auto report = importOk(dataFile(file));

@@ -72,11 +72,10 @@ TEST_CASE("eventDetails of a kernel: common fields then launch configuration, in
     t.event(s, 62734276, 62797956, "void gemm<float>(...)", EventKind::Kernel, t.kernel(529, c));
     t.freeze();
     const auto d = eventDetails(t.r, {s, 0});
-    CHECK(labels(d) == std::vector<std::string>{"Name", "Kind", "Start", "Duration", "Lane",
-                                                "Process", "GPU", "Stream", "Depth", "Grid",
-                                                "Block", "Registers/thread", "Static shared memory",
-                                                "Dynamic shared memory", "Local memory/thread",
-                                                "Launch type", "Short name", "Correlation id"});
+    CHECK(labels(d) == std::vector<std::string>{"Name", "Kind", "Start", "Duration", "Lane", "Process", "GPU", "Stream",
+                                                "Depth", "Grid", "Block", "Registers/thread", "Static shared memory",
+                                                "Dynamic shared memory", "Local memory/thread", "Launch type",
+                                                "Short name", "Correlation id"});
     CHECK(value(d, "Name") == "void gemm<float>(...)");
     CHECK(value(d, "Kind") == "Kernel");
     CHECK(value(d, "Start") == "62734276 ns");
@@ -109,8 +108,7 @@ TEST_CASE("eventDetails of memcpy, memset, CUDA API, NVTX, OS runtime and sync e
     const uint32_t osrt = t.cpuLane(LaneKind::OsRuntime, th, "OS runtime");
     t.event(s, 0, 1000000, "[CUDA memcpy Host-to-Device]", EventKind::Memcpy,
             t.memcpy({16777216, 11, CopyKind::HtoD, MemKind::Pageable, MemKind::Device}));
-    t.event(s, 2000000, 2001500, "[CUDA memset]", EventKind::Memset,
-            t.memset({60, 12, 255, MemKind::Device}));
+    t.event(s, 2000000, 2001500, "[CUDA memset]", EventKind::Memset, t.memset({60, 12, 255, MemKind::Device}));
     t.r.syncs.push_back({13, 4});
     t.event(sync, 5, 10, "Context sync", EventKind::Sync, 0);
     t.event(api, 0, 10, "cudaMemcpyAsync", EventKind::CudaApiCall, 11);
@@ -148,8 +146,8 @@ TEST_CASE("eventDetails of memcpy, memset, CUDA API, NVTX, OS runtime and sync e
     CHECK(value(syncD, "Stream").starts_with("<missing"));  // context-wide: no stream
 
     const auto apiD = eventDetails(t.r, {api, 0});
-    CHECK(labels(apiD) == std::vector<std::string>{"Name", "Kind", "Start", "Duration", "Lane",
-                                                   "Process", "Thread", "Depth", "Correlation id"});
+    CHECK(labels(apiD) == std::vector<std::string>{"Name", "Kind", "Start", "Duration", "Lane", "Process", "Thread",
+                                                   "Depth", "Correlation id"});
     CHECK(value(apiD, "Kind") == "CUDA API");
     CHECK(value(apiD, "Thread") == "worker [8]");
     CHECK(value(apiD, "Correlation id") == "11");

@@ -10,9 +10,7 @@ using namespace lanescope::test;
 namespace {
 
 int64_t startOf(const Report& r, EventRef e) { return r.lanes[e.lane].events.start_ns[e.index]; }
-std::string_view nameOf(const Report& r, EventRef e) {
-    return r.str(r.lanes[e.lane].events.name_id[e.index]);
-}
+std::string_view nameOf(const Report& r, EventRef e) { return r.str(r.lanes[e.lane].events.name_id[e.index]); }
 
 void checkSorted(const Report& r, const std::vector<EventRef>& hits) {
     for (size_t i = 1; i < hits.size(); ++i) {
@@ -51,11 +49,10 @@ TEST_CASE("find matches across kinds with the counts SQL gives, NCCL copies once
     // "kernel": launch APIs and kernel names; "memcpy": cudaMemcpyAsync calls and the memcpys
     // themselves; "nccl": NCCL kernels and NVTX ranges that the NCCL lanes copy; "sync":
     // synchronization APIs and sync events.
-    for (const Case c : {Case{"nsys-2025.3/train_1gpu.sqlite", "kernel"},
-                         Case{"nsys-2025.3/train_1gpu.sqlite", "memcpy"},
-                         Case{"nsys-2025.3/train_1gpu.sqlite", "sync"},
-                         Case{"nsys-2025.3/ddp_rank0.sqlite", "nccl"},
-                         Case{"nsys-2025.3/ddp_rank0.sqlite", "kernel"}}) {
+    for (const Case c :
+         {Case{"nsys-2025.3/train_1gpu.sqlite", "kernel"}, Case{"nsys-2025.3/train_1gpu.sqlite", "memcpy"},
+          Case{"nsys-2025.3/train_1gpu.sqlite", "sync"}, Case{"nsys-2025.3/ddp_rank0.sqlite", "nccl"},
+          Case{"nsys-2025.3/ddp_rank0.sqlite", "kernel"}}) {
         INFO(c.file << " / " << c.text);
         const auto path = dataFile(c.file);
         const auto report = importOk(path);
@@ -109,7 +106,7 @@ TEST_CASE("nextHit walks the conv ranges of train_1gpu") {
         const int64_t t = startOf(*report, hits[i]);
         CHECK(nextHit(*report, hits, t) == i);          // at a hit's start: that hit
         CHECK(nextHit(*report, hits, t + 1) == i + 1);  // just after it: the next one
-        if (i > 0) {  // halfway from the previous hit: previous = result - 1
+        if (i > 0) {                                    // halfway from the previous hit: previous = result - 1
             const int64_t mid = (startOf(*report, hits[i - 1]) + t) / 2 + 1;
             CHECK(nextHit(*report, hits, mid) == i);
         }

@@ -68,8 +68,7 @@ TEST_CASE("find: regex searches anywhere unless anchored, honours case") {
     CHECK(findEvents(f.t.r, {"conv$", true, false}).hits == refs({{f.nvtx, 1}}));
     CHECK(findEvents(f.t.r, {"^conv", true, true}).hits == refs({{f.nvtx, 1}}));
     CHECK(findEvents(f.t.r, {"^conv", true, false}).hits == refs({{f.nvtx, 0}, {f.nvtx, 1}}));
-    CHECK(findEvents(f.t.r, {"Launch|relu", true, false}).hits ==
-          refs({{f.api, 0}, {f.api, 1}, {f.nvtx, 2}}));
+    CHECK(findEvents(f.t.r, {"Launch|relu", true, false}).hits == refs({{f.api, 0}, {f.api, 1}, {f.nvtx, 2}}));
 }
 
 TEST_CASE("find: an invalid regex is an error with no hits; empty text finds nothing") {

@@ -52,8 +52,7 @@ CliRun runCli(const std::vector<std::string>& args, std::chrono::seconds limit,
     const auto envp = pointers(envStrings);
 
     int outPipe[2], errPipe[2];
-    if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0)
-        throw std::runtime_error("pipe failed");
+    if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
     const auto started = std::chrono::steady_clock::now();
     const pid_t pid = ::fork();
     if (pid < 0) throw std::runtime_error("fork failed");
@@ -75,7 +74,8 @@ CliRun runCli(const std::vector<std::string>& args, std::chrono::seconds limit,
     const auto deadline = started + limit;
     char buf[65536];
     while (open > 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             run.timedOut = true;
             ::kill(-pid, SIGKILL);
@@ -100,8 +100,10 @@ CliRun runCli(const std::vector<std::string>& args, std::chrono::seconds limit,
     ::waitpid(pid, &status, 0);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (run.timedOut) return run;
-    if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
-    else run.exitCode = WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        run.signal = WTERMSIG(status);
+    else
+        run.exitCode = WEXITSTATUS(status);
     return run;
 }
 

@@ -48,8 +48,8 @@ void addByteDamage(std::vector<DamagedCase>& cases, const std::filesystem::path&
     // Seeded flips anywhere, and in the first 100 bytes where headers and magic numbers live.
     for (uint64_t seed : {1, 2, 3}) {
         const size_t flips = size_t{1} << (3 * seed);  // 8, 64, 512
-        add("flip" + std::to_string(flips) + "-seed" + std::to_string(seed),
-            flipBits(bytes, seed, flips, bytes.size()), Expect::OpensOrRefused);
+        add("flip" + std::to_string(flips) + "-seed" + std::to_string(seed), flipBits(bytes, seed, flips, bytes.size()),
+            Expect::OpensOrRefused);
     }
     add("flip-header", flipBits(bytes, 42, 4, 100), Expect::OpensOrRefused);
 }

@@ -1,12 +1,13 @@
 // Assembles the damaged-file corpus from tests/data: byte damage to every format, SQL edits,
 // hostile JSON, and files whose extension lies about their content (importFile sniffs the
 // content first, so a real report under a wrong name must still open with the same counts).
+#include "DamagedCorpus.h"
+
 #include <zlib.h>
 
 #include <fstream>
 #include <stdexcept>
 
-#include "DamagedCorpus.h"
 #include "TestPaths.h"
 
 namespace lanescope::test {
@@ -64,8 +65,8 @@ std::vector<DamagedCase> makeDamagedCorpus(const std::filesystem::path& dir, con
 
     auto renamed = [&](const std::filesystem::path& original, const std::string& name) {
         std::filesystem::copy_file(original, dir / name);
-        cases.push_back({"renamed " + original.filename().string() + " to " + name, dir / name, Expect::Opens, {},
-                         original});
+        cases.push_back(
+            {"renamed " + original.filename().string() + " to " + name, dir / name, Expect::Opens, {}, original});
     };
     renamed(json, "json-named.sqlite");
     renamed(json, "json-named.pftrace");

@@ -15,10 +15,10 @@ enum class Expect {
 };
 
 struct DamagedCase {
-    std::string name;           // what was done, for messages
+    std::string name;  // what was done, for messages
     std::filesystem::path file;
     Expect expect = Expect::OpensOrRefused;
-    std::string diagnostic;     // when it opens, this diagnostic must be named (empty: none required)
+    std::string diagnostic;              // when it opens, this diagnostic must be named (empty: none required)
     std::filesystem::path sameCountsAs;  // when set: the event counts must equal this original's
 };
 
@@ -30,8 +30,8 @@ void addByteDamage(std::vector<DamagedCase>& cases, const std::filesystem::path&
                    const std::filesystem::path& original, const std::string& stem, bool partialIsRefused);
 void addSqliteEdits(std::vector<DamagedCase>& cases, const std::filesystem::path& dir,
                     const std::filesystem::path& original);
-void addJsonCases(std::vector<DamagedCase>& cases, const std::filesystem::path& dir,
-                  const std::filesystem::path& json, const std::filesystem::path& gz);
+void addJsonCases(std::vector<DamagedCase>& cases, const std::filesystem::path& dir, const std::filesystem::path& json,
+                  const std::filesystem::path& gz);
 
 // Small helpers shared by the generators.
 void writeBytes(const std::filesystem::path& path, const std::string& bytes);

@@ -39,9 +39,9 @@ TEST_CASE("every damaged file ends in exit 0 or in exit 2 with one line naming i
     std::filesystem::create_directories(root / "sources");
     std::filesystem::create_directories(root / "cases");
     const auto pftrace = root / "sources" / "train_1gpu.pftrace";
-    const auto exported = runCli({"export", dataFile("nsys-2025.3/train_1gpu.sqlite").string(), "--to", "perfetto",
-                                  "--out", pftrace.string()},
-                                 kLimit, env);
+    const auto exported = runCli(
+        {"export", dataFile("nsys-2025.3/train_1gpu.sqlite").string(), "--to", "perfetto", "--out", pftrace.string()},
+        kLimit, env);
     REQUIRE(exported.exitCode == 0);
 
     const auto started = std::chrono::steady_clock::now();

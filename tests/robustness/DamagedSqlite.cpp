@@ -55,7 +55,9 @@ std::vector<Edit> edits() {
         {"rows-out-of-order",
          reorder("CUPTI_ACTIVITY_KIND_KERNEL") + reorder("CUPTI_ACTIVITY_KIND_RUNTIME") + reorder("NVTX_EVENTS") +
              reorder("OSRT_API"),
-         Expect::Opens, {}, true},
+         Expect::Opens,
+         {},
+         true},
         {"kernel-start-int64-max", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 9223372036854775807 WHERE " + first,
          Expect::Opens, "timestamp_out_of_range"},
         {"kernel-end-int64-max", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 9223372036854775807 WHERE " + first,
@@ -71,22 +73,27 @@ std::vector<Edit> edits() {
         {"span-of-almost-2^63",  // the widest span whose length still fits in int64
          "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -4611686018427387903 "
          "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_RUNTIME); "
-         "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 4611686018427387903 WHERE " + first,
+         "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 4611686018427387903 WHERE " +
+             first,
          Expect::Opens},
         {"rowids-of-int64-min-and-max",  // the scan splits a table by rowid range
          "UPDATE NVTX_EVENTS SET rowid = -9223372036854775808 WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS);"
          "UPDATE NVTX_EVENTS SET rowid = 9223372036854775807 WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS);",
-         Expect::Opens, {}, true},
+         Expect::Opens,
+         {},
+         true},
         {"memcpy-bytes-2^63", "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = 9223372036854775807", Expect::Opens},
         {"kernel-grid-2^63", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET gridX = 9223372036854775807, blockX = -1",
          Expect::Opens},
         {"kernel-device-stream-2^63",
          "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 9223372036854775807, streamId = -9223372036854775808 "
-         "WHERE " + first,
+         "WHERE " +
+             first,
          Expect::Opens},
         {"string-ids-out-of-range",
          "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET shortName = 9223372036854775807, "
-         "demangledName = -9223372036854775808 WHERE " + first,
+         "demangledName = -9223372036854775808 WHERE " +
+             first,
          Expect::Opens, "string_id_missing"},
         {"timestamp-as-text", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'soon' WHERE " + first,
          Expect::OpensOrRefused},
@@ -98,10 +105,12 @@ std::vector<Edit> edits() {
         {"duplicate-kernels", "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL",
          Expect::Opens},
         {"duplicate-correlation-ids",
-         "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId = 1; UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId = 1",
+         "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId = 1; UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET "
+         "correlationId = 1",
          Expect::Opens},
         {"duplicate-gpus-threads-processes",
-         "INSERT INTO TARGET_INFO_GPU SELECT * FROM TARGET_INFO_GPU; INSERT INTO ThreadNames SELECT * FROM ThreadNames; "
+         "INSERT INTO TARGET_INFO_GPU SELECT * FROM TARGET_INFO_GPU; INSERT INTO ThreadNames SELECT * FROM "
+         "ThreadNames; "
          "INSERT INTO PROCESSES SELECT * FROM PROCESSES",
          Expect::Opens},
         {"duplicate-string-ids",
@@ -120,11 +129,15 @@ std::vector<Edit> edits() {
     for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
                               "TARGET_INFO_GPU", "ThreadNames", "PROCESSES", "TARGET_INFO_SESSION_START_TIME"})
         list.push_back({std::string("no-") + table, std::string("DROP TABLE ") + table, Expect::Opens});
-    const std::pair<const char*, const char*> columns[] = {
-        {"CUPTI_ACTIVITY_KIND_KERNEL", "shortName"}, {"CUPTI_ACTIVITY_KIND_KERNEL", "end"},
-        {"CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId"}, {"CUPTI_ACTIVITY_KIND_MEMCPY", "copyKind"},
-        {"NVTX_EVENTS", "text"}, {"NVTX_EVENTS", "end"}, {"StringIds", "value"}, {"TARGET_INFO_GPU", "name"},
-        {"ThreadNames", "nameId"}};
+    const std::pair<const char*, const char*> columns[] = {{"CUPTI_ACTIVITY_KIND_KERNEL", "shortName"},
+                                                           {"CUPTI_ACTIVITY_KIND_KERNEL", "end"},
+                                                           {"CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId"},
+                                                           {"CUPTI_ACTIVITY_KIND_MEMCPY", "copyKind"},
+                                                           {"NVTX_EVENTS", "text"},
+                                                           {"NVTX_EVENTS", "end"},
+                                                           {"StringIds", "value"},
+                                                           {"TARGET_INFO_GPU", "name"},
+                                                           {"ThreadNames", "nameId"}};
     for (const auto& [table, column] : columns)
         list.push_back({std::string("no-") + table + "." + column,
                         std::string("ALTER TABLE ") + table + " DROP COLUMN " + column, Expect::OpensOrRefused});

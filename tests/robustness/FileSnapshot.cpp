@@ -51,7 +51,8 @@ std::string describeDifferences(const Snapshot& before, const Snapshot& after) {
     std::string text;
     for (const auto& [path, state] : before) {
         const auto it = after.find(path);
-        if (it == after.end()) text += "removed " + path.string() + "\n";
+        if (it == after.end())
+            text += "removed " + path.string() + "\n";
         else if (!(it->second == state))
             text += "changed " + path.string() + (it->second.fnv1a != state.fnv1a ? " (content)" : "") +
                     (it->second.size != state.size ? " (size)" : "") +

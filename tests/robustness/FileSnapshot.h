@@ -12,9 +12,9 @@ namespace lanescope::test {
 
 struct EntryState {
     bool directory = false;
-    uintmax_t size = 0;       // files only
-    int64_t mtime_ns = 0;     // a folder's changes when an entry is added or removed, even briefly
-    uint64_t fnv1a = 0;       // files only
+    uintmax_t size = 0;    // files only
+    int64_t mtime_ns = 0;  // a folder's changes when an entry is added or removed, even briefly
+    uint64_t fnv1a = 0;    // files only
 
     bool operator==(const EntryState&) const = default;
 };

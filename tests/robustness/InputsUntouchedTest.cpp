@@ -33,9 +33,12 @@ bool isReport(const std::filesystem::path& file) {
 TEST_CASE("a full CLI pass over the corpus leaves every input and its folder untouched") {
     std::vector<std::filesystem::path> roots = {dataFile("")};
     const std::filesystem::path shared(LANESCOPE_SHARED_CORPUS);
-    if (std::filesystem::exists(shared)) roots.push_back(shared);
-    else if (everythingRequired()) FAIL("../shared/corpus is absent, and CI=true requires it");
-    else WARN("../shared/corpus is absent: only tests/data checked");
+    if (std::filesystem::exists(shared))
+        roots.push_back(shared);
+    else if (everythingRequired())
+        FAIL("../shared/corpus is absent, and CI=true requires it");
+    else
+        WARN("../shared/corpus is absent: only tests/data checked");
     for (auto& root : roots) root = std::filesystem::canonical(root);
 
     const auto home = tempDir("untouched");

@@ -11,12 +11,11 @@
 namespace lanescope::test {
 
 // Every row of a query as text cells (NULL -> ""); empty when the query fails.
-inline std::vector<std::vector<std::string>> sqliteRows(const std::filesystem::path& path,
-                                                        const std::string& sql) {
+inline std::vector<std::vector<std::string>> sqliteRows(const std::filesystem::path& path, const std::string& sql) {
     std::vector<std::vector<std::string>> rows;
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(("file:" + path.string() + "?immutable=1").c_str(), &db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) == SQLITE_OK) {
+    if (sqlite3_open_v2(("file:" + path.string() + "?immutable=1").c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                        nullptr) == SQLITE_OK) {
         sqlite3_stmt* stmt = nullptr;
         if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK) {
             while (sqlite3_step(stmt) == SQLITE_ROW) {
@@ -42,8 +41,7 @@ inline std::vector<std::vector<std::string>> sqliteRows(const std::filesystem::p
 inline int64_t sqlNameLikeCount(const std::filesystem::path& path, const std::string& pattern) {
     const std::string like = " LIKE '" + pattern + "'";
     auto has = [&](const std::string& table) {
-        return sqliteInt(path, "SELECT count(*) FROM sqlite_master WHERE name='" + table + "'") ==
-               1;
+        return sqliteInt(path, "SELECT count(*) FROM sqlite_master WHERE name='" + table + "'") == 1;
     };
     auto count = [&](const std::string& table, const std::string& sql) -> int64_t {
         return has(table) ? sqliteInt(path, sql) : 0;
@@ -54,14 +52,11 @@ inline int64_t sqlNameLikeCount(const std::filesystem::path& path, const std::st
                "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND end "
                "IS NOT NULL AND end >= start AND coalesce(text, " +
                    str + "textId))" + like);
-    n += count(
-        "CUPTI_ACTIVITY_KIND_KERNEL",
-        "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE " + str + "demangledName)" + like);
+    n += count("CUPTI_ACTIVITY_KIND_KERNEL",
+               "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE " + str + "demangledName)" + like);
     for (const char* api : {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"})
-        n += count(api,
-                   std::string("SELECT count(*) FROM ") + api + " WHERE " + str + "nameId)" + like);
-    n += count("OSRT_API",
-               "SELECT count(*) FROM OSRT_API WHERE eventClass = 27 AND " + str + "nameId)" + like);
+        n += count(api, std::string("SELECT count(*) FROM ") + api + " WHERE " + str + "nameId)" + like);
+    n += count("OSRT_API", "SELECT count(*) FROM OSRT_API WHERE eventClass = 27 AND " + str + "nameId)" + like);
     n += count("CUPTI_ACTIVITY_KIND_MEMCPY",
                "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE '[CUDA memcpy ' || "
                "(SELECT label FROM ENUM_CUDA_MEMCPY_OPER WHERE id = copyKind) || ']'" +

@@ -7,7 +7,7 @@ namespace lanescope::bench {
 // seed gives the same sequence with every standard library, so a synthetic report is the same
 // file everywhere.
 class Rng {
-  public:
+public:
     explicit Rng(uint64_t seed) : state_(seed) {}
 
     uint64_t next() {
@@ -21,7 +21,7 @@ class Rng {
         return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
     }
 
-  private:
+private:
     uint64_t state_;
 };
 

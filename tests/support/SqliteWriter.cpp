@@ -12,8 +12,7 @@ namespace {
 }  // namespace
 
 WritableDb::WritableDb(const std::filesystem::path& path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-        SQLITE_OK)
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
         fail(db_, "cannot create " + path.string());
     exec("PRAGMA journal_mode=OFF");
     exec("PRAGMA synchronous=OFF");
@@ -29,8 +28,7 @@ void WritableDb::exec(const char* sql) {
 
 void WritableDb::commit() { exec("COMMIT"); }
 
-InsertStmt::InsertStmt(const WritableDb& db, std::string_view table,
-                       std::initializer_list<std::string_view> columns)
+InsertStmt::InsertStmt(const WritableDb& db, std::string_view table, std::initializer_list<std::string_view> columns)
     : db_(db.handle()) {
     std::string sql = "INSERT INTO " + std::string(table) + " (";
     std::string params;
@@ -43,8 +41,7 @@ InsertStmt::InsertStmt(const WritableDb& db, std::string_view table,
         params += "?";
     }
     sql += ") VALUES (" + params + ")";
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
-        fail(db_, "cannot prepare " + sql);
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) fail(db_, "cannot prepare " + sql);
 }
 
 InsertStmt::~InsertStmt() { sqlite3_finalize(stmt_); }
@@ -60,8 +57,7 @@ void InsertStmt::insert(std::initializer_list<SqlValue> values) {
                 sqlite3_bind_int64(stmt_, index, v.integer);
                 break;
             case SqlValue::Type::Text:
-                sqlite3_bind_text(stmt_, index, v.text.data(), static_cast<int>(v.text.size()),
-                                  SQLITE_STATIC);
+                sqlite3_bind_text(stmt_, index, v.text.data(), static_cast<int>(v.text.size()), SQLITE_STATIC);
                 break;
         }
         ++index;

@@ -29,7 +29,7 @@ struct SqlValue {
 // A new SQLite file opened for one fast bulk write: no journal, no fsync, everything inside
 // one transaction that commit() ends. Errors throw std::runtime_error with SQLite's message.
 class WritableDb {
-  public:
+public:
     // Creates `path`; the caller makes sure that nothing is there yet.
     explicit WritableDb(const std::filesystem::path& path);
     ~WritableDb();
@@ -40,15 +40,14 @@ class WritableDb {
     void commit();
     sqlite3* handle() const { return db_; }
 
-  private:
+private:
     sqlite3* db_ = nullptr;
 };
 
 // A prepared INSERT INTO table (columns...) VALUES (?, ...).
 class InsertStmt {
-  public:
-    InsertStmt(const WritableDb& db, std::string_view table,
-               std::initializer_list<std::string_view> columns);
+public:
+    InsertStmt(const WritableDb& db, std::string_view table, std::initializer_list<std::string_view> columns);
     ~InsertStmt();
     InsertStmt(const InsertStmt&) = delete;
     InsertStmt& operator=(const InsertStmt&) = delete;
@@ -56,7 +55,7 @@ class InsertStmt {
     // Inserts one row: one value per column, in the constructor's column order.
     void insert(std::initializer_list<SqlValue> values);
 
-  private:
+private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
 };

@@ -7,9 +7,8 @@ namespace {
 
 template <typename Row>
 void sortRows(std::vector<Row>& rows) {
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return a.start != b.start ? a.start < b.start : a.end > b.end;
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.start != b.start ? a.start < b.start : a.end > b.end; });
 }
 
 }  // namespace

@@ -117,8 +117,7 @@ struct RowBatch {
 
     // Interval events in the batch: every row of every table.
     uint64_t size() const {
-        return nvtx.size() + api.size() + kernels.size() + memcpys.size() + memsets.size() +
-               osrt.size();
+        return nvtx.size() + api.size() + kernels.size() + memcpys.size() + memsets.size() + osrt.size();
     }
     void sortByStart();
 };

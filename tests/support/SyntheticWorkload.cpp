@@ -95,12 +95,11 @@ const KernelType kLayerNormGrad{
     "kernel_vectorizedIffLb0EEEvPKT_S5_PKT0_S8_S5_PS3_i",
     {{16384, 1, 1}, {128, 1, 1}, 32, 0, 16, 250871808, 1, 32768},
     {8000, 25000}};
-const KernelType kAllReduce{
-    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
-    "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-    "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE",
-    {{24, 1, 1}, {544, 1, 1}, 96, 21568, 82240, 722337792, 4, 135168},
-    {150000, 900000}};
+const KernelType kAllReduce{"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
+                            "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+                            "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE",
+                            {{24, 1, 1}, {544, 1, 1}, 96, 21568, 82240, 722337792, 4, 135168},
+                            {150000, 900000}};
 const KernelType kAdamLerp{
     "void at::native::<unnamed>::multi_tensor_apply_kernel<at::native::<unnamed>::"
     "TensorListMetadata<(int)2>, at::native::<unnamed>::TernaryOpScalarFunctor<float, (int)2, "
@@ -122,16 +121,16 @@ const KernelType kAdamSqrt{
     {{35, 1, 1}, {512, 1, 1}, 32, 0, 0, 250871808, 1, 16384},
     {20000, 80000}};
 
-constexpr int kBlocks = 8;           // transformer blocks in a forward or backward pass
-constexpr int kBlocksPerBucket = 2;  // DDP all-reduces the gradients of 2 blocks at a time
-constexpr int64_t kFirstPid = 4100;  // rank r is pid kFirstPid + 64 * r
+constexpr int kBlocks = 8;                        // transformer blocks in a forward or backward pass
+constexpr int kBlocksPerBucket = 2;               // DDP all-reduces the gradients of 2 blocks at a time
+constexpr int64_t kFirstPid = 4100;               // rank r is pid kFirstPid + 64 * r
 constexpr int64_t kCaptureWarmupNs = 30'000'000;  // the first step starts 30 ms into the capture
 constexpr int64_t kComputeStream = 7, kCopyStream = 13, kNcclStream = 17;
 
 // NVTX colors (ARGB) of the main thread's outer ranges; blocks and NCCL ranges have none.
 constexpr int64_t kStepColor = 0xFF76B900, kDataColor = 0xFF1F77B4, kForwardColor = 0xFF2CA02C,
-                  kBackwardColor = 0xFFD62728, kOptimizerColor = 0xFF9467BD,
-                  kAttentionColor = 0xFFFF7F0E, kMlpColor = 0xFF8C564B;
+                  kBackwardColor = 0xFFD62728, kOptimizerColor = 0xFF9467BD, kAttentionColor = 0xFFFF7F0E,
+                  kMlpColor = 0xFF8C564B;
 
 // ENUM_NSYS_EVENT_CLASS, ENUM_CUDA_MEMCPY_OPER and ENUM_CUDA_MEM_KIND values.
 constexpr int64_t kCudaDriver = 1;
@@ -139,8 +138,7 @@ constexpr int64_t kHostToDevice = 1, kDeviceToHost = 2;
 constexpr int64_t kPageable = 0, kPinned = 1, kDevice = 2;
 
 KernelKind kindOf(const KernelType& type, StringIdTable& strings) {
-    return {&type, strings.intern(type.demangled), strings.intern(type.short_name),
-            strings.intern(type.mangled)};
+    return {&type, strings.intern(type.demangled), strings.intern(type.short_name), strings.intern(type.mangled)};
 }
 
 int64_t globalPidOf(int64_t pid) { return (int64_t{1} << 48) | (pid << 24); }
@@ -205,9 +203,7 @@ RankModel::RankModel(const WorkloadNames& names, int rank, uint64_t seed)
       copy_{kCopyStream, 0},
       nccl_{kNcclStream, 0} {}
 
-SyntheticProcess RankModel::process() const {
-    return {pid_, global_pid_, main_.global_tid, device_};
-}
+SyntheticProcess RankModel::process() const { return {pid_, global_pid_, main_.global_tid, device_}; }
 
 std::vector<SyntheticThread> RankModel::threads() const {
     const WorkloadNames& n = *names_;
@@ -235,8 +231,8 @@ void RankModel::pop(CpuThread& thread, RowBatch& out) {
 
 // A CUDA API call on the main thread lasting [minNs, maxNs] but not ending before notBefore,
 // followed by a few microseconds of Python between calls.
-ApiRow RankModel::call(int64_t nameId, int64_t minNs, int64_t maxNs, RowBatch& out,
-                       int64_t notBefore, int64_t eventClass) {
+ApiRow RankModel::call(int64_t nameId, int64_t minNs, int64_t maxNs, RowBatch& out, int64_t notBefore,
+                       int64_t eventClass) {
     const int64_t start = main_.now;
     const int64_t end = std::max(start + rng_.between(minNs, maxNs), notBefore);
     const ApiRow row{start, end, eventClass, main_.global_tid, next_correlation_++, nameId};
@@ -248,8 +244,7 @@ ApiRow RankModel::call(int64_t nameId, int64_t minNs, int64_t maxNs, RowBatch& o
 // GPU work runs once its launch reached the GPU and the stream's earlier work is done; returns
 // its start and makes the stream busy until start + durationNs.
 int64_t RankModel::schedule(const ApiRow& call, Stream& stream, int64_t durationNs) {
-    const int64_t start =
-        std::max(call.start + rng_.between(2000, 6000), stream.free_at + rng_.between(500, 2500));
+    const int64_t start = std::max(call.start + rng_.between(2000, 6000), stream.free_at + rng_.between(500, 2500));
     stream.free_at = start + durationNs;
     return start;
 }
@@ -257,19 +252,13 @@ int64_t RankModel::schedule(const ApiRow& call, Stream& stream, int64_t duration
 void RankModel::launch(const KernelKind& kind, Stream& stream, RowBatch& out, bool viaDriver) {
     const ApiRow c = viaDriver ? call(names_->launch_kernel_ex, 3000, 9000, out, 0, kCudaDriver)
                                : call(names_->launch_kernel, 2500, 8000, out);
-    const int64_t start =
-        schedule(c, stream, rng_.between(kind.type->duration_ns.min, kind.type->duration_ns.max));
-    out.kernels.push_back({start,
-                           stream.free_at,
-                           {device_, stream.id, global_pid_},
-                           c.correlation_id,
-                           next_grid_++,
-                           &kind});
+    const int64_t start = schedule(c, stream, rng_.between(kind.type->duration_ns.min, kind.type->duration_ns.max));
+    out.kernels.push_back(
+        {start, stream.free_at, {device_, stream.id, global_pid_}, c.correlation_id, next_grid_++, &kind});
 }
 
 // Pinned copies move 25 bytes a nanosecond, pageable ones 6.
-void RankModel::copy(int64_t bytes, int64_t copyKind, int64_t srcKind, int64_t dstKind,
-                     Stream& stream, RowBatch& out) {
+void RankModel::copy(int64_t bytes, int64_t copyKind, int64_t srcKind, int64_t dstKind, Stream& stream, RowBatch& out) {
     const ApiRow c = call(names_->memcpy_async, 3000, 9000, out);
     const int64_t bytesPerNs = srcKind == kPageable || dstKind == kPageable ? 6 : 25;
     const int64_t start = schedule(c, stream, 1200 + bytes / bytesPerNs + rng_.between(0, 500));
@@ -287,8 +276,7 @@ void RankModel::copy(int64_t bytes, int64_t copyKind, int64_t srcKind, int64_t d
 void RankModel::memset(int64_t bytes, Stream& stream, RowBatch& out) {
     const ApiRow c = call(names_->memset_async, 2500, 7000, out);
     const int64_t start = schedule(c, stream, 1000 + bytes / 2000 + rng_.between(0, 500));
-    out.memsets.push_back(
-        {start, stream.free_at, {device_, stream.id, global_pid_}, c.correlation_id, bytes, 0});
+    out.memsets.push_back({start, stream.free_at, {device_, stream.id, global_pid_}, c.correlation_id, bytes, 0});
 }
 
 // cudaEventRecord on `on`, then cudaStreamWaitEvent: `waiter`'s next work follows `on`'s.
@@ -342,8 +330,7 @@ void RankModel::forward(RowBatch& out) {
     for (int b = 0; b < kBlocks; ++b) {
         range(n.blocks[b]);
         range(n.attention, kAttentionColor);
-        for (const KernelKind* k : {&n.layer_norm, &n.gemm, &n.softmax, &n.gemm, &n.add})
-            launch(*k, compute_, out);
+        for (const KernelKind* k : {&n.layer_norm, &n.gemm, &n.softmax, &n.gemm, &n.add}) launch(*k, compute_, out);
         pop(main_, out);
         range(n.mlp, kMlpColor);
         for (const KernelKind* k : {&n.gemm, &n.relu, &n.gemm, &n.add}) launch(*k, compute_, out);
@@ -358,8 +345,8 @@ void RankModel::backward(RowBatch& out) {
     range(n.backward, kBackwardColor);
     for (int b = kBlocks - 1; b >= 0; --b) {
         range(n.blocks[b]);
-        for (const KernelKind* k : {&n.gemm_dgrad, &n.gemm_wgrad, &n.add, &n.bias_grad,
-                                    &n.softmax_grad, &n.layer_norm_grad})
+        for (const KernelKind* k :
+             {&n.gemm_dgrad, &n.gemm_wgrad, &n.add, &n.bias_grad, &n.softmax_grad, &n.layer_norm_grad})
             launch(*k, compute_, out);
         if (b % kBlocksPerBucket == 0) allReduce(out);
         pop(main_, out);
@@ -404,8 +391,7 @@ void RankModel::helperThreads(int64_t start, RowBatch& out) {
 }
 
 void RankModel::pad(uint64_t count, RowBatch& out) {
-    for (uint64_t i = 0; i < count; ++i)
-        osrt(events_, names_->poll, rng_.between(20000, 400000), out);
+    for (uint64_t i = 0; i < count; ++i) osrt(events_, names_->poll, rng_.between(20000, 400000), out);
 }
 
 TrainingWorkload::TrainingWorkload(const WorkloadNames& names, uint64_t seed) : rng_(seed) {

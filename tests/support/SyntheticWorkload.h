@@ -34,18 +34,17 @@ struct WorkloadNames {
     explicit WorkloadNames(StringIdTable& strings);
 
     // CUDA API and OS runtime functions.
-    int64_t launch_kernel, launch_kernel_ex, memcpy_async, memset_async, event_record,
-        stream_wait_event, stream_synchronize;
+    int64_t launch_kernel, launch_kernel_ex, memcpy_async, memset_async, event_record, stream_wait_event,
+        stream_synchronize;
     int64_t cond_wait, cond_timedwait, cond_signal, mutex_lock, read, poll;
     // NVTX ranges.
-    int64_t data, forward, backward, optimizer, attention, mlp, load_batch, decode, collate,
-        nccl_all_reduce;
+    int64_t data, forward, backward, optimizer, attention, mlp, load_batch, decode, collate, nccl_all_reduce;
     std::vector<int64_t> blocks;  // "block 0", "block 1", ...
     // Threads.
     int64_t main_thread, loader_thread, event_thread, watchdog_thread;
     // Kernels.
-    KernelKind layer_norm, gemm, softmax, add, relu, gemm_dgrad, gemm_wgrad, bias_grad,
-        softmax_grad, layer_norm_grad, all_reduce, adam_lerp, adam_sqrt;
+    KernelKind layer_norm, gemm, softmax, add, relu, gemm_dgrad, gemm_wgrad, bias_grad, softmax_grad, layer_norm_grad,
+        all_reduce, adam_lerp, adam_sqrt;
 };
 
 // One rank of a data-parallel transformer training loop, simulated on its own CPU clocks and
@@ -55,7 +54,7 @@ struct WorkloadNames {
 // a loader thread with NVTX and OS runtime calls; CUDA event and NCCL watchdog threads with
 // OS runtime calls. Copyable, so that a step can be taken back.
 class RankModel {
-  public:
+public:
     RankModel(const WorkloadNames& names, int rank, uint64_t seed);
     // Appends one training step that starts at `start` ns, numbered `index`.
     void step(int64_t index, int64_t start, RowBatch& out);
@@ -66,7 +65,7 @@ class RankModel {
     SyntheticProcess process() const;
     std::vector<SyntheticThread> threads() const;
 
-  private:
+private:
     // One CPU thread: its clock (ns) and its open NVTX ranges, innermost last.
     struct CpuThread {
         int64_t global_tid;
@@ -89,8 +88,7 @@ class RankModel {
     int64_t schedule(const ApiRow& call, Stream& stream, int64_t durationNs);
     // Launches through cudaLaunchKernel, or through the driver's cuLaunchKernelEx as NCCL does.
     void launch(const KernelKind& kind, Stream& stream, RowBatch& out, bool viaDriver = false);
-    void copy(int64_t bytes, int64_t copyKind, int64_t srcKind, int64_t dstKind, Stream& stream,
-              RowBatch& out);
+    void copy(int64_t bytes, int64_t copyKind, int64_t srcKind, int64_t dstKind, Stream& stream, RowBatch& out);
     void memset(int64_t bytes, Stream& stream, RowBatch& out);
     void waitFor(Stream& waiter, const Stream& on, RowBatch& out);
     void synchronize(const Stream& stream, RowBatch& out);
@@ -113,7 +111,7 @@ class RankModel {
 
 // The whole job: every rank steps together, since gradients are all-reduced each step.
 class TrainingWorkload {
-  public:
+public:
     static constexpr int kRanks = 2;
 
     TrainingWorkload(const WorkloadNames& names, uint64_t seed);
@@ -124,7 +122,7 @@ class TrainingWorkload {
     std::vector<SyntheticProcess> processes() const;
     std::vector<SyntheticThread> threads() const;
 
-  private:
+private:
     Rng rng_;
     std::vector<RankModel> ranks_;
     int64_t next_step_ = 0;

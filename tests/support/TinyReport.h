@@ -31,8 +31,7 @@ struct TinyReport {
         r.lanes.push_back(std::move(lane));
         return static_cast<uint32_t>(r.lanes.size() - 1);
     }
-    uint32_t gpuLane(LaneKind kind, int32_t process, int32_t gpu, int64_t stream,
-                     std::string_view name) {
+    uint32_t gpuLane(LaneKind kind, int32_t process, int32_t gpu, int64_t stream, std::string_view name) {
         Lane lane;
         lane.kind = kind;
         lane.name_id = r.strings.intern(name);

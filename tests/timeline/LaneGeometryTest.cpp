@@ -140,15 +140,15 @@ TEST_CASE("events touching the view's edges: an end at the left edge or a start 
 TEST_CASE("hit testing: empty, inside, edges, thin boxes, out of range") {
     CHECK(boxAt({}, 0, 10) == nullptr);
     std::vector<Box> boxes = {{10, 20, 0, 1, 0}, {20, 30, 1, 1, 0}, {50, 50.5f, 2, 4, 0}, {12, 18, 3, 1, 1}};
-    CHECK(boxAt(boxes, 0, 10)->first == 0);   // left edge is inside
-    CHECK(boxAt(boxes, 0, 20)->first == 1);   // right edge belongs to the next box
+    CHECK(boxAt(boxes, 0, 10)->first == 0);  // left edge is inside
+    CHECK(boxAt(boxes, 0, 20)->first == 1);  // right edge belongs to the next box
     CHECK(boxAt(boxes, 0, 29.9)->first == 1);
     CHECK(boxAt(boxes, 0, 30.5) == nullptr);  // past a wide box: nothing
     CHECK(boxAt(boxes, 0, 51)->first == 2);   // a thin merged box is hit within its target width
     CHECK(boxAt(boxes, 0, 55) == nullptr);
     CHECK(boxAt(boxes, 1, 15)->first == 3);
     CHECK(boxAt(boxes, 1, 25) == nullptr);
-    CHECK(boxAt(boxes, 2, 15) == nullptr);    // no such depth
+    CHECK(boxAt(boxes, 2, 15) == nullptr);  // no such depth
     CHECK(boxAt(boxes, -1, 15) == nullptr);
     CHECK(boxAt(boxes, 0, -5) == nullptr);
 }

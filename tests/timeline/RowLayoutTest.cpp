@@ -64,8 +64,8 @@ TEST_CASE("row layout: collapse shows a summary row, hide, show only, filter, re
     CHECK(layout.rows().size() == all);
 
     layout.showOnly(find(layout, "pt_autograd_0 [1175]")->key);
-    CHECK(labels(layout) == std::vector<std::string>{"train_1gpu.sqlite", "  python3 [1130]", "    pt_autograd_0 [1175]",
-                                                     "      CUDA API", "      OS runtime"});
+    CHECK(labels(layout) == std::vector<std::string>{"train_1gpu.sqlite", "  python3 [1130]",
+                                                     "    pt_autograd_0 [1175]", "      CUDA API", "      OS runtime"});
     layout.showAll();
 
     layout.setFilter("nvtx", false);

@@ -23,7 +23,7 @@ TEST_CASE("ruler ticks are round steps from the origin, far enough apart") {
     CHECK(fine.step_ns == 100);
     CHECK(formatTick(200, 0, fine.step_ns) == "200 ns");
     CHECK(rulerTicks(5, 5, 100).times.empty());
-    CHECK(formatTick(33'500'000, 0, 500'000) == "33.5 ms");   // the value's unit, step's precision
+    CHECK(formatTick(33'500'000, 0, 500'000) == "33.5 ms");  // the value's unit, step's precision
     CHECK(formatTick(33'520'000, 0, 20'000) == "33.52 ms");
     CHECK(formatTick(0, 0, 20'000) == "0 µs");
     CHECK(formatTick(2'000'000'000, 0, 100'000'000) == "2.0 s");
