@@ -25,6 +25,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <map>
 
@@ -34,6 +35,7 @@
 #include "app/gui/Theme.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/ComparePanel.h"
+#include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/DiffPanel.h"
 #include "app/gui/ImportQueue.h"
 #include "app/gui/ReportSummary.h"
@@ -105,6 +107,7 @@ MainWindow::MainWindow() {
     buildDocks();
     buildMenus();
     rangeLabel_ = new QLabel;
+    statusBar()->addPermanentWidget(diagnostics_->statusButton());
     statusBar()->addPermanentWidget(rangeLabel_);
     statusBar()->showMessage("Ready");
 
@@ -174,6 +177,14 @@ void MainWindow::buildDocks() {
     diff_ = new DiffPanel;
     addBottom(compare_, "Ranks", "ranks");
     addBottom(diff_, "Diff", "diff");
+    diagnostics_ = new DiagnosticsPanel;
+    addBottom(diagnostics_, "Diagnostics", "diagnostics");
+    connect(diagnostics_, &DiagnosticsPanel::showRequested, this, [this] {
+        if (auto* dock = findChild<QDockWidget*>("diagnostics")) {
+            dock->show();
+            dock->raise();
+        }
+    });
     connect(compare_, &ComparePanel::alignmentChanged, this, [this](std::vector<int64_t> offsets) {
         QSettings().setValue("ranks/align", alignModeName(compare_->mode()));
         timeline_->setReportOffsets(offsets);
@@ -419,6 +430,7 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
     utilization_->setReports(reports_);
     compare_->setReports(reports_);
     diff_->setReports(reports_);
+    diagnostics_->setReports(reports_);
     if (reports_.size() == 2)  // several ranks: show how they compare
         if (auto* dock = findChild<QDockWidget*>("ranks")) dock->raise();
     setWindowTitle(QFileInfo(qs(reports_.back()->meta.source_path)).fileName() +
@@ -438,6 +450,7 @@ void MainWindow::closeReports() {
     utilization_->setReports({});
     compare_->setReports({});
     diff_->setReports({});
+    diagnostics_->setReports({});
     setWindowTitle("Lanescope");
     details_->setHtml("<h3>No report open</h3>");
 }

@@ -28,6 +28,7 @@ class RulesPanel;
 class UtilizationChart;
 class ComparePanel;
 class DiffPanel;
+class DiagnosticsPanel;
 class ShortcutsOverlay;
 
 // The viewer's main window: the timeline with a row filter, a details panel for the
@@ -84,6 +85,7 @@ private:
     UtilizationChart* utilization_;
     ComparePanel* compare_;
     DiffPanel* diff_;
+    DiagnosticsPanel* diagnostics_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;
