@@ -4,7 +4,6 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QSignalBlocker>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -12,7 +11,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,23 +21,27 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <map>
 
 #include "app/gui/AboutDialog.h"
-#include "app/gui/EventDetailsHtml.h"
-#include "app/gui/ShortcutsOverlay.h"
-#include "app/gui/Theme.h"
-#include "app/gui/FindBar.h"
 #include "app/gui/ComparePanel.h"
+#include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/DiffPanel.h"
+#include "app/gui/EventDetailsHtml.h"
+#include "app/gui/FindBar.h"
+#include "app/gui/GapsPanel.h"
 #include "app/gui/ImportQueue.h"
 #include "app/gui/ReportSummary.h"
-#include "app/gui/StatsPanel.h"
-#include "app/gui/GapsPanel.h"
 #include "app/gui/RulesPanel.h"
+#include "app/gui/ShortcutsOverlay.h"
+#include "app/gui/StatsPanel.h"
+#include "app/gui/Theme.h"
 #include "app/gui/UtilizationChart.h"
 #include "app/gui/ViewSession.h"
 #include "exporters/perfetto/PerfettoWriter.h"
@@ -105,6 +107,7 @@ MainWindow::MainWindow() {
     buildDocks();
     buildMenus();
     rangeLabel_ = new QLabel;
+    statusBar()->addPermanentWidget(diagnostics_->statusButton());
     statusBar()->addPermanentWidget(rangeLabel_);
     statusBar()->showMessage("Ready");
 
@@ -126,7 +129,8 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
     markers_ = new QListWidget;
-    markers_->setToolTip("Markers (Ctrl+M drops one at the cursor). Double-click to jump, F2 to rename, Delete to remove.");
+    markers_->setToolTip(
+        "Markers (Ctrl+M drops one at the cursor). Double-click to jump, F2 to rename, Delete to remove.");
     markers_->setEditTriggers(QAbstractItemView::EditKeyPressed);
     connect(markers_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         const int index = markers_->row(item);
@@ -154,9 +158,8 @@ void MainWindow::buildDocks() {
     statsDock->setObjectName("statistics");
     statsDock->setWidget(stats_);
     addDockWidget(Qt::BottomDockWidgetArea, statsDock);
-    connect(stats_, &StatsPanel::showInstances, this, [this](int report, const QString& pattern) {
-        findBar_->findLongest(pattern, report);
-    });
+    connect(stats_, &StatsPanel::showInstances, this,
+            [this](int report, const QString& pattern) { findBar_->findLongest(pattern, report); });
     auto addBottom = [this, statsDock](QWidget* panel, const QString& title, const QString& name) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(name);
@@ -174,11 +177,19 @@ void MainWindow::buildDocks() {
     diff_ = new DiffPanel(session_);
     addBottom(compare_, "Ranks", "ranks");
     addBottom(diff_, "Diff", "diff");
+    diagnostics_ = new DiagnosticsPanel;
+    addBottom(diagnostics_, "Diagnostics", "diagnostics");
+    connect(diagnostics_, &DiagnosticsPanel::showRequested, this, [this] {
+        if (auto* dock = findChild<QDockWidget*>("diagnostics")) {
+            dock->show();
+            dock->raise();
+        }
+    });
+    connect(session_, &ViewSession::reportsChanged, diagnostics_, [this] { diagnostics_->setReports(reports()); });
     connect(compare_, &ComparePanel::alignmentChanged, this,
             [this] { QSettings().setValue("ranks/align", alignModeName(compare_->mode())); });
-    connect(diff_, &DiffPanel::showInstances, this, [this](int report, const QString& pattern) {
-        findBar_->findLongest(pattern, report);
-    });
+    connect(diff_, &DiffPanel::showInstances, this,
+            [this](int report, const QString& pattern) { findBar_->findLongest(pattern, report); });
     statsDock->raise();
     resizeDocks({statsDock}, {260}, Qt::Vertical);
     resizeDocks({detailsDock, markersDock}, {420, 140}, Qt::Vertical);
@@ -195,12 +206,14 @@ void MainWindow::buildMenus() {
     file->addAction("&Export timeline as PNG…", QKeySequence("Ctrl+E"), this, &MainWindow::exportPng);
     file->addAction("Export to &Perfetto…", this, &MainWindow::exportPerfetto)
         ->setStatusTip("Write the report as a Perfetto trace (.pftrace) for ui.perfetto.dev");
-    file->addAction("Open with nsys e&xport…", this, [this] {
-            const QStringList paths = QFileDialog::getOpenFileNames(
-                this, "Open Nsight Systems reports through nsys export", QSettings().value("files/lastDir").toString(),
-                "Nsight Systems reports (*.nsys-rep *.qdrep)");
-            if (!paths.isEmpty()) openFiles(paths, NsysReader::NsysExport);
-        })
+    file->addAction("Open with nsys e&xport…", this,
+                    [this] {
+                        const QStringList paths =
+                            QFileDialog::getOpenFileNames(this, "Open Nsight Systems reports through nsys export",
+                                                          QSettings().value("files/lastDir").toString(),
+                                                          "Nsight Systems reports (*.nsys-rep *.qdrep)");
+                        if (!paths.isEmpty()) openFiles(paths, NsysReader::NsysExport);
+                    })
         ->setStatusTip("Convert .nsys-rep reports with the installed Nsight Systems instead of reading them directly");
     file->addAction("Set path to &nsys…", this, &MainWindow::chooseNsys)
         ->setStatusTip("The Nsight Systems command line used by Open with nsys export");
@@ -224,7 +237,8 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     rowOrder_ = new QActionGroup(this);
     const QString defaultOrder = QSettings().value("rows/order", "gpu-first").toString();
-    for (const auto& [label, value] : {std::pair{"&GPU rows first", RowOrder::GpuFirst}, std::pair{"&CPU rows first", RowOrder::CpuFirst}}) {
+    for (const auto& [label, value] :
+         {std::pair{"&GPU rows first", RowOrder::GpuFirst}, std::pair{"&CPU rows first", RowOrder::CpuFirst}}) {
         QAction* a = view->addAction(label, this, [this, value] {
             setRowOrder(value);
             QSettings().setValue("rows/order", orderName(value));  // the default for formats not seen yet
@@ -236,7 +250,10 @@ void MainWindow::buildMenus() {
         a->setStatusTip("Row order, remembered per report format (Nsight SQLite, .nsys-rep, PyTorch, Perfetto)");
         rowOrder_->addAction(a);
     }
-    view->addAction("Show all &rows", this, [this] { timeline_->rows().showAll(); timeline_->rowsChanged(); });
+    view->addAction("Show all &rows", this, [this] {
+        timeline_->rows().showAll();
+        timeline_->rowsChanged();
+    });
     view->addSeparator();
     buildThemeMenu(view);
     view->addSeparator();
@@ -254,8 +271,8 @@ void MainWindow::buildMenus() {
 void MainWindow::buildThemeMenu(QMenu* view) {
     QMenu* menu = view->addMenu("&Theme");
     auto* group = new QActionGroup(this);
-    for (const auto& [label, theme] : {std::pair{"&System", Theme::System}, std::pair{"&Light", Theme::Light},
-                                       std::pair{"&Dark", Theme::Dark}}) {
+    for (const auto& [label, theme] :
+         {std::pair{"&System", Theme::System}, std::pair{"&Light", Theme::Light}, std::pair{"&Dark", Theme::Dark}}) {
         QAction* a = menu->addAction(label, this, [theme] {
             applyTheme(theme);
             saveTheme(theme);
@@ -278,9 +295,10 @@ void MainWindow::applyRowPreset(int report) {
     QSettings settings;
     const QString format = qs(reports()[size_t(report)]->meta.format);
     // One order for the whole timeline: the first report's preset, kept as more reports join.
-    const QString order = reports().size() == 1 || !rowOrder_->checkedAction()
-                              ? settings.value("rows/" + format + "/order", settings.value("rows/order", "gpu-first")).toString()
-                              : rowOrder_->checkedAction()->data().toString();
+    const QString order =
+        reports().size() == 1 || !rowOrder_->checkedAction()
+            ? settings.value("rows/" + format + "/order", settings.value("rows/order", "gpu-first")).toString()
+            : rowOrder_->checkedAction()->data().toString();
     setRowOrder(order == orderName(RowOrder::CpuFirst) ? RowOrder::CpuFirst : RowOrder::GpuFirst);
     const QStringList collapsed = settings.value("rows/" + format + "/collapsed").toStringList();
     for (const LayoutRow& row : timeline_->rows().rows())
@@ -307,7 +325,8 @@ void MainWindow::saveRowPresets() {
 }
 
 void MainWindow::openDialog() {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, "Open reports", QSettings().value("files/lastDir").toString(), kFileFilter);
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, "Open reports", QSettings().value("files/lastDir").toString(), kFileFilter);
     if (!paths.isEmpty()) {
         QSettings().setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
         openFiles(paths);
@@ -316,7 +335,8 @@ void MainWindow::openDialog() {
 
 void MainWindow::chooseNsys() {
     const QString current = QSettings().value("nsys/path").toString();
-    const QString path = QFileDialog::getOpenFileName(this, "Path to nsys", current.isEmpty() ? "/opt/nvidia" : current);
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Path to nsys", current.isEmpty() ? "/opt/nvidia" : current);
     if (!path.isEmpty()) QSettings().setValue("nsys/path", path);
 }
 
@@ -337,7 +357,8 @@ void MainWindow::exportPerfetto() {
     const auto selected = session_->selectedEvent();
     std::shared_ptr<const Report> report = reports()[selected ? size_t(selected->report) : reports().size() - 1];
     const QString suggested = QFileInfo(qs(report->meta.source_path)).completeBaseName() + ".pftrace";
-    const QString path = QFileDialog::getSaveFileName(this, "Export to Perfetto", suggested, "Perfetto trace (*.pftrace)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export to Perfetto", suggested, "Perfetto trace (*.pftrace)");
     if (path.isEmpty()) return;
     statusBar()->showMessage("Exporting " + path + "…");
     auto* watcher = new QFutureWatcher<QString>(this);
@@ -442,7 +463,8 @@ void MainWindow::showDetails(std::optional<ViewEvent> event) {
     // The launching CUDA call of a GPU operation, or the GPU work a call launched.
     std::vector<ViewEvent> linked;
     if (const CorrelationIndex* correlation = session_->correlation(event->report)) {
-        if (auto launcher = correlation->launcherOf(ref)) linked.push_back({event->report, launcher->lane, launcher->index});
+        if (auto launcher = correlation->launcherOf(ref))
+            linked.push_back({event->report, launcher->lane, launcher->index});
         for (const EventRef& op : correlation->launchedBy(ref)) linked.push_back({event->report, op.lane, op.index});
     }
     timeline_->setLinkedEvents(linked);
@@ -484,7 +506,8 @@ void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value("files/recent").toStringList();
     for (const QString& path : recent)
-        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFiles({path}); })->setStatusTip(path);
+        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFiles({path}); })
+            ->setStatusTip(path);
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 

@@ -29,6 +29,7 @@ class RulesPanel;
 class UtilizationChart;
 class ComparePanel;
 class DiffPanel;
+class DiagnosticsPanel;
 class ShortcutsOverlay;
 class ViewSession;
 
@@ -89,6 +90,7 @@ private:
     UtilizationChart* utilization_;
     ComparePanel* compare_;
     DiffPanel* diff_;
+    DiagnosticsPanel* diagnostics_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

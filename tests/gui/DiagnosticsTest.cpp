@@ -1,0 +1,201 @@
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <fstream>
+
+#include "TestPaths.h"
+#include "app/gui/DiagnosticsPanel.h"
+#include "app/gui/MainWindow.h"
+#include "app/log/Logging.h"
+
+using namespace lanescope;
+
+// The Diagnostics panel and its status-bar count in the real window, offscreen, on the
+// PyTorch trace of tests/data (its diagnostics are all info) and on a copy of it with damaged
+// events (warnings), then a report with none.
+class DiagnosticsTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> window_;
+    DiagnosticsPanel* panel_ = nullptr;
+    QToolButton* status_ = nullptr;
+
+    bool open(const std::filesystem::path& path) {
+        bool done = false, ok = false;
+        window_->setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window_->openFiles({QString::fromStdString(path.string())});
+        return QTest::qWaitFor([&] { return done; }, 30000) && ok;
+    }
+
+    // The panel's rows as (report, name) -> count, read from the table's cells.
+    std::map<std::pair<QString, QString>, qulonglong> shown() const {
+        std::map<std::pair<QString, QString>, qulonglong> rows;
+        QTableWidget* t = panel_->table();
+        for (int r = 0; r < t->rowCount(); ++r)
+            rows[{t->item(r, DiagnosticsPanel::ReportColumn)->text(),
+                  t->item(r, DiagnosticsPanel::NameColumn)->text()}] =
+                t->item(r, DiagnosticsPanel::CountColumn)->data(Qt::UserRole).toULongLong();
+        return rows;
+    }
+
+    // What the open reports hold, the same way.
+    std::map<std::pair<QString, QString>, qulonglong> expected() const {
+        std::map<std::pair<QString, QString>, qulonglong> rows;
+        for (const auto& report : window_->timeline()->reports())
+            for (const auto& [name, count] : report->diagnostics)
+                rows[{QString::fromStdString(reportTitle(*report)), QString::fromStdString(name)}] = count;
+        return rows;
+    }
+
+    // The title of the bottom panel in front: the current tab of the panels' tab bar.
+    QString frontBottomTab() const {
+        for (QTabBar* bar : window_->findChildren<QTabBar*>())
+            for (int i = 0; i < bar->count(); ++i)
+                if (bar->tabText(i) == "Statistics") return bar->tabText(bar->currentIndex());
+        return {};
+    }
+
+    int rowOf(const QString& name) const {
+        for (int r = 0; r < panel_->rowCount(); ++r)
+            if (panel_->table()->item(r, DiagnosticsPanel::NameColumn)->text() == name) return r;
+        return -1;
+    }
+
+private slots:
+    void initTestCase() {
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1400, 900);
+        window_->show();
+        panel_ = window_->findChild<DiagnosticsPanel*>();
+        QVERIFY(panel_);
+        status_ = window_->statusBar()->findChild<QToolButton*>("diagnosticsStatus");
+        QVERIFY(status_);
+        QVERIFY(!status_->isVisible());
+        QCOMPARE(panel_->rowCount(), 0);
+    }
+
+    void aTraceWithDiagnosticsFillsThePanelAndTheStatusBar() {
+        QVERIFY(open(test::dataFile("kineto/train_1gpu_rank0.pt.trace.json")));
+        const auto want = expected();
+        QVERIFY(want.size() >= 2);  // json_unknown_category:Trace, json_fwdbwd_flows_not_shown
+        QVERIFY(shown() == want);
+        QCOMPARE(panel_->rowCount(), int(want.size()));
+        // One report: no report column.
+        QVERIFY(panel_->table()->isColumnHidden(DiagnosticsPanel::ReportColumn));
+        // Each row explained as the model describes it, with its severity.
+        const int trace = rowOf("json_unknown_category:Trace");
+        QVERIFY(trace >= 0);
+        QTableWidget* t = panel_->table();
+        QCOMPARE(t->item(trace, DiagnosticsPanel::SeverityColumn)->text(), QString("Info"));
+        QVERIFY(!t->item(trace, DiagnosticsPanel::SeverityColumn)->icon().isNull());
+        QCOMPARE(t->item(trace, DiagnosticsPanel::ExplanationColumn)->text(),
+                 QString::fromStdString(describeDiagnostic("json_unknown_category:Trace").explanation));
+        QVERIFY(t->item(trace, DiagnosticsPanel::ExplanationColumn)->text().contains("category Trace"));
+        // All info: counted in the status bar, in the ordinary colour.
+        QVERIFY(status_->isVisible());
+        QCOMPARE(status_->text(), QString("%1 diagnostics").arg(want.size()));
+        QVERIFY(panel_->worstSeverity() == DiagnosticSeverity::Info);
+        QVERIFY(status_->styleSheet().isEmpty());
+    }
+
+    void warningsColourTheCountAndClickingItShowsThePanel() {
+        // The same trace with an end event that has no begin and an event without a time.
+        std::string text = test::readFile(test::dataFile("kineto/train_1gpu_rank0.pt.trace.json"));
+        const std::string events = "\"traceEvents\": [";
+        const size_t at = text.find(events);
+        QVERIFY(at != std::string::npos);
+        text.insert(at + events.size(),
+                    R"({"ph": "E", "pid": 1, "tid": 1, "ts": 5}, {"ph": "X", "pid": 1, "tid": 1},)");
+        const auto damaged = test::tempDir("gui-diagnostics") / "damaged_rank1.pt.trace.json";
+        std::ofstream(damaged, std::ios::binary) << text;
+        QVERIFY(open(damaged));
+
+        const auto want = expected();
+        QVERIFY(shown() == want);
+        QVERIFY(!panel_->table()->isColumnHidden(DiagnosticsPanel::ReportColumn));
+        QVERIFY(panel_->worstSeverity() == DiagnosticSeverity::Warning);
+        // Most severe first.
+        QCOMPARE(panel_->table()->item(0, DiagnosticsPanel::SeverityColumn)->text(), QString("Warning"));
+        const int unmatched = rowOf("json_unmatched_end");
+        QVERIFY(unmatched >= 0);
+        QCOMPARE(panel_->table()->item(unmatched, DiagnosticsPanel::CountColumn)->text(), QString("1"));
+        QVERIFY(panel_->table()
+                    ->item(unmatched, DiagnosticsPanel::ReportColumn)
+                    ->text()
+                    .endsWith("damaged_rank1.pt.trace.json"));
+        QCOMPARE(status_->text(), QString("%1 diagnostics").arg(want.size()));
+        QVERIFY(status_->styleSheet().contains("color:"));
+
+        // Sortable: by count, largest first.
+        panel_->table()->sortByColumn(DiagnosticsPanel::CountColumn, Qt::DescendingOrder);
+        for (int r = 1; r < panel_->rowCount(); ++r)
+            QVERIFY(panel_->table()->item(r - 1, DiagnosticsPanel::CountColumn)->data(Qt::UserRole).toULongLong() >=
+                    panel_->table()->item(r, DiagnosticsPanel::CountColumn)->data(Qt::UserRole).toULongLong());
+
+        // Behind another tab, a click on the count brings the panel to the front.
+        auto* dock = window_->findChild<QDockWidget*>("diagnostics");
+        QVERIFY(dock);
+        window_->findChild<QDockWidget*>("statistics")->raise();
+        QVERIFY(QTest::qWaitFor([&] { return frontBottomTab() == "Statistics"; }, 2000));
+        QTest::mouseClick(status_, Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([&] { return frontBottomTab() == "Diagnostics"; }, 2000));
+        QVERIFY(panel_->isVisible());
+        // Closed, it opens again.
+        dock->close();
+        QVERIFY(QTest::qWaitFor([&] { return !panel_->isVisible(); }, 2000));
+        QTest::mouseClick(status_, Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([&] { return panel_->isVisible(); }, 2000));
+        panel_->table()->sortByColumn(DiagnosticsPanel::SeverityColumn, Qt::DescendingOrder);
+        // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window.
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
+            window_->grab().save(dir + "/diagnostics.png");
+        std::filesystem::remove_all(damaged.parent_path());
+    }
+
+    void closingTheReportsHidesTheCount() {
+        QAction* close = nullptr;
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->text() == "&Close") close = a;
+        QVERIFY(close);
+        close->trigger();
+        QCOMPARE(panel_->rowCount(), 0);
+        QVERIFY(!status_->isVisible());
+        QVERIFY(panel_->worstSeverity() == std::nullopt);
+    }
+
+    void aReportWithoutDiagnosticsShowsNone() {
+        QVERIFY(open(test::dataFile("nsys-2025.3/train_1gpu.sqlite")));
+        QVERIFY(window_->timeline()->reports()[0]->diagnostics.empty());
+        QCOMPARE(panel_->rowCount(), 0);
+        QVERIFY(!status_->isVisible());
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+};
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("LanescopeTests");
+    QApplication::setApplicationName("DiagnosticsTest");
+    // Window layout and recent files go to a temporary folder, never the user's settings.
+    QTemporaryDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
+    lanescope::logging::init("gui_diagnostics_tests", false, false);  // no log lines on stdout
+    DiagnosticsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "DiagnosticsTest.moc"
