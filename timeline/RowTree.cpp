@@ -105,8 +105,9 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
         sumChildEvents(row);
         if (!row.children.empty()) processes.push_back(std::move(row));
     }
-    std::vector<Row> rows = order == RowOrder::GpuFirst ? std::move(gpus) : std::move(processes);
-    auto& rest = order == RowOrder::GpuFirst ? processes : gpus;
+    std::vector<Row>& first = order == RowOrder::GpuFirst ? gpus : processes;
+    std::vector<Row>& rest = order == RowOrder::GpuFirst ? processes : gpus;
+    std::vector<Row> rows = std::move(first);
     for (Row& row : rest) rows.push_back(std::move(row));
     return rows;
 }

@@ -237,9 +237,10 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     rowOrder_ = new QActionGroup(this);
     const QString defaultOrder = QSettings().value("rows/order", "gpu-first").toString();
-    for (const auto& [label, value] :
+    for (const auto& entry :
          {std::pair{"&GPU rows first", RowOrder::GpuFirst}, std::pair{"&CPU rows first", RowOrder::CpuFirst}}) {
-        QAction* a = view->addAction(label, this, [this, value] {
+        const RowOrder value = entry.second;  // a plain variable: clang 14 cannot capture a structured binding
+        QAction* a = view->addAction(entry.first, this, [this, value] {
             setRowOrder(value);
             QSettings().setValue("rows/order", orderName(value));  // the default for formats not seen yet
             saveRowPresets();
@@ -271,9 +272,10 @@ void MainWindow::buildMenus() {
 void MainWindow::buildThemeMenu(QMenu* view) {
     QMenu* menu = view->addMenu("&Theme");
     auto* group = new QActionGroup(this);
-    for (const auto& [label, theme] :
+    for (const auto& entry :
          {std::pair{"&System", Theme::System}, std::pair{"&Light", Theme::Light}, std::pair{"&Dark", Theme::Dark}}) {
-        QAction* a = menu->addAction(label, this, [theme] {
+        const Theme theme = entry.second;
+        QAction* a = menu->addAction(entry.first, this, [theme] {
             applyTheme(theme);
             saveTheme(theme);
             spdlog::info("theme {}", themeName(theme).toStdString());
