@@ -1,6 +1,4 @@
 #pragma once
-#include <zlib.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -9,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "importers/Inflater.h"
 
 namespace lanescope::kineto {
 
@@ -24,7 +24,6 @@ public:
     BlockReader() = default;
     BlockReader(const BlockReader&) = delete;
     BlockReader& operator=(const BlockReader&) = delete;
-    ~BlockReader();
 
     // Opens the file; false with error() set ("cannot be read") when it cannot be.
     bool open(const std::filesystem::path& path);
@@ -38,7 +37,7 @@ public:
     uint64_t fileBytesRead() const { return fileBytesRead_; }  // of the file, compressed when gzip
     // Bytes of the file behind the content read so far: for gzip the compressed bytes inflated
     // (fileBytesRead() counts whole compressed blocks read ahead).
-    uint64_t contentSourceBytes() const { return compressed_ ? consumed_ : fileBytesRead_; }
+    uint64_t contentSourceBytes() const { return compressed_ ? inflater_.consumed() : fileBytesRead_; }
     const std::string& error() const { return error_; }
 
 private:
@@ -48,11 +47,8 @@ private:
     uint64_t fileSize_ = 0, fileBytesRead_ = 0;
     std::string error_;
     bool compressed_ = false;
-    // gzip only: the stream, the compressed bytes read but not yet inflated, and whether the
-    // last member ended cleanly (more input then starts another member).
-    z_stream z_{};
-    bool zOpen_ = false, memberEnded_ = false;
-    uint64_t consumed_ = 0;  // compressed bytes inflated so far
+    // gzip only: the stream and the compressed bytes read but not yet inflated.
+    Inflater inflater_;
     std::unique_ptr<char[]> inBuf_;
 };
 
