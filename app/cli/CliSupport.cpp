@@ -6,6 +6,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 
 #include "app/log/ImportLog.h"
@@ -84,6 +85,28 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
 ImportOptions& defaultImportOptions() {
     static ImportOptions options;
     return options;
+}
+
+bool takeVerbose(int& argc, char** argv) {
+    const int before = argc;
+    argc = int(std::remove_if(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--verbose") == 0; }) -
+               argv);
+    argv[argc] = nullptr;
+    return argc != before;
+}
+
+std::optional<std::string> takeReader(int& argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--reader") != 0) continue;
+        if (i + 1 >= argc) return std::nullopt;
+        std::string value = argv[i + 1];
+        std::copy(argv + i + 2, argv + argc + 1, argv + i);
+        argc -= 2;
+        if (value != "native" && value != "nsys") return std::nullopt;
+        defaultImportOptions().nsys_reader = value == "nsys" ? NsysReader::NsysExport : NsysReader::Native;
+        return value;
+    }
+    return std::string();
 }
 
 std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options) {

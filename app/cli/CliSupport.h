@@ -27,6 +27,13 @@ ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::st
 // The options every command imports with (main sets the reader from --reader).
 ImportOptions& defaultImportOptions();
 
+// The global options, valid anywhere on the command line. takeVerbose takes every --verbose
+// out of argv and says whether there was one. takeReader takes "--reader native|nsys" out,
+// sets defaultImportOptions() from it and returns it ("" when absent); nullopt when its value
+// is missing or neither of the two.
+bool takeVerbose(int& argc, char** argv);
+std::optional<std::string> takeReader(int& argc, char** argv);
+
 // Imports a file, showing a progress line on stderr when it is a terminal. On failure prints
 // the one-line reason to stderr and returns nullptr.
 std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options = defaultImportOptions());

@@ -1,11 +1,15 @@
-// lanescope-cli: the headless front end (CLI.md). Links model and importers only.
+// lanescope-cli: the headless front end (CLI.md). Links model, importers, analysis and
+// exporters, never Qt: `render`, which paints with the timeline, runs lanescope-cli-render.
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
@@ -29,27 +33,21 @@ constexpr const char* kUsage =
     "FILE: an Nsight Systems SQLite export, .nsys-rep/.qdrep, a PyTorch profiler / Chrome trace\n"
     "      (.json, .json.gz), or a Perfetto trace (.pftrace)\n";
 
-// Takes --verbose out of the arguments wherever it stands; true when it was there.
-bool takeVerbose(int& argc, char** argv) {
-    const int before = argc;
-    argc = int(std::remove_if(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--verbose") == 0; }) -
-               argv);
-    argv[argc] = nullptr;
-    return argc != before;
-}
-
-// Takes "--reader VALUE" out of the arguments wherever it stands; its value, "" when absent,
-// nullopt when it has none.
-std::optional<std::string> takeReader(int& argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--reader") != 0) continue;
-        if (i + 1 >= argc) return std::nullopt;
-        std::string value = argv[i + 1];
-        std::copy(argv + i + 2, argv + argc + 1, argv + i);
-        argc -= 2;
-        return value;
-    }
-    return std::string();
+// Runs lanescope-cli-render (beside this program) with the render arguments and the global
+// options given; returns only when it cannot be run.
+int execRender(int argc, char** argv, bool verbose, const std::string& reader) {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const std::string program = (ec ? std::filesystem::path(argv[0]) : self).parent_path() / "lanescope-cli-render";
+    std::vector<char*> args{const_cast<char*>(program.c_str())};
+    std::string verboseWord = "--verbose", readerWord = "--reader", readerValue = reader;
+    if (verbose) args.push_back(verboseWord.data());
+    if (!reader.empty()) args.insert(args.end(), {readerWord.data(), readerValue.data()});
+    args.insert(args.end(), argv + 2, argv + argc);
+    args.push_back(nullptr);
+    ::execv(program.c_str(), args.data());
+    std::fprintf(stderr, "lanescope-cli: render needs %s: %s\n", program.c_str(), std::strerror(errno));
+    return lanescope::cli::kExitUsage;
 }
 
 }  // namespace
@@ -58,11 +56,10 @@ int main(int argc, char** argv) {
     using namespace lanescope::cli;
     const bool verbose = takeVerbose(argc, argv);
     const auto reader = takeReader(argc, argv);
-    if (!reader || (!reader->empty() && *reader != "native" && *reader != "nsys")) {
+    if (!reader) {
         std::fprintf(stderr, "lanescope-cli: --reader wants native or nsys\n%s", kUsage);
         return kExitUsage;
     }
-    if (*reader == "nsys") defaultImportOptions().nsys_reader = lanescope::NsysReader::NsysExport;
     lanescope::logging::init("lanescope-cli", false, verbose);
     if (argc < 2) {
         std::fputs(kUsage, stderr);
@@ -85,7 +82,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return runCompare(argc, argv, 2);
     if (command == "diff") return runDiff(argc, argv, 2);
 #ifdef LANESCOPE_HAS_RENDER
-    if (command == "render") return runRender(argc, argv, 2);
+    if (command == "render") return execRender(argc, argv, verbose, *reader);
 #endif
     std::fprintf(stderr, "lanescope-cli: unknown command '%s'\n%s", command.c_str(), kUsage);
     return kExitUsage;

@@ -4,6 +4,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -105,6 +106,24 @@ TEST_CASE("lanescope-cli export writes a Perfetto trace that opens as the same r
     CHECK(cli("stats " + quoted(bare) + " --report cuda_gpu_mem_size_sum --format csv").out == want);
     CHECK(cli("stats " + quoted(full) + " --report cuda_gpu_mem_size_sum --format csv").out == want);
     CHECK(cli("export " + quoted(report) + " --to json --out " + quoted(dir / "x.json")).status == 1);
+}
+
+TEST_CASE("lanescope-cli info, stats and analyze never load Qt's GUI libraries") {
+    const auto dir = tempDir("libs");
+    for (const std::string command : {"info", "stats --report cuda_gpu_kern_sum", "analyze --rule gpu_gaps"}) {
+        // The dynamic loader names every library it loads on stderr under LD_DEBUG=files.
+        const auto log = dir / "loader.txt";
+        const std::string line = "LD_DEBUG=files '" + std::string(LANESCOPE_CLI) + "' " + command + " " +
+                                 quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " >/dev/null 2>'" + log.string() +
+                                 "'";
+        REQUIRE(std::system(line.c_str()) == 0);
+        const std::string loaded = readFile(log);
+        INFO(command);
+        REQUIRE(loaded.find("libsqlite3") != std::string::npos);  // the loader did report its libraries
+        CHECK(loaded.find("libQt6Gui") == std::string::npos);
+        CHECK(loaded.find("libQt6Widgets") == std::string::npos);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 #ifdef LANESCOPE_HAS_RENDER

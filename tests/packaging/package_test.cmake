@@ -69,7 +69,7 @@ endforeach()
 run(${DPKG_DEB} -c ${deb})
 set(listing "\n${RUN_OUT}")  # each entry now starts after a newline
 set(expected_paths
-  usr/bin/lanescope usr/bin/lanescope-cli
+  usr/bin/lanescope usr/bin/lanescope-cli usr/bin/lanescope-cli-render
   usr/share/lanescope/train_1gpu.sqlite
   usr/share/applications/lanescope.desktop
   usr/share/mime/packages/lanescope.xml
