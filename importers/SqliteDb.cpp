@@ -38,8 +38,8 @@ std::unique_ptr<SqliteDb> SqliteDb::openReadOnly(const std::filesystem::path& pa
         sqlite3_close(db);
         return nullptr;
     }
-    // Keep SQLite's page cache small (about 8 MiB): the scans read each page once.
-    sqlite3_exec(db, "PRAGMA cache_size=-8192", nullptr, nullptr, nullptr);
+    // Keep SQLite's page cache small (about 2 MiB): the scans read each page once.
+    sqlite3_exec(db, "PRAGMA cache_size=-2048", nullptr, nullptr, nullptr);
     return std::unique_ptr<SqliteDb>(new SqliteDb(db));
 }
 

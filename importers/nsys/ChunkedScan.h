@@ -30,7 +30,10 @@ ScanStatus scanInChunks(const std::filesystem::path& file, const SqliteDb& db, c
     ScanStatus status;
     int64_t lo = 0, hi = -1;
     {
-        SqliteStmt range(db, "SELECT min(rowid), max(rowid) FROM \"" + table + "\"");
+        // Two subqueries: SQLite looks a lone min() or max() of rowid up, but scans the whole
+        // table for both in one SELECT.
+        const std::string from = " FROM \"" + table + "\")";
+        SqliteStmt range(db, "SELECT (SELECT min(rowid)" + from + ", (SELECT max(rowid)" + from);
         if (range.step() && !range.isNull(0)) {
             lo = range.i64(0);
             hi = range.i64(1);

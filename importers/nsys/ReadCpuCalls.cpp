@@ -17,7 +17,7 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
         {"start", "end", "globalTid", "nameId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (kind == EventKind::OsRuntimeCall && !row.isNull(EventClass) && row.i64(EventClass) != kOsRuntimeCall) {
                 if (!validTime(chunk, row.i64(Start))) return;
-                InstantColumns& in = chunk.lane(LaneKey{lane, row.i64(Tid)}).instants;
+                PendingInstants& in = chunk.lane(LaneKey{lane, row.i64(Tid)}).instants;
                 in.time_ns.push_back(row.i64(Start));
                 in.name_id.push_back(nameOf(builder, chunk, row.i64(NameId)));
                 in.payload.push_back(kNoPayload);

@@ -41,7 +41,7 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                               const int64_t start = row.i64(Start);
                               if (!validTime(chunk, start)) return;
                               if (!range) {
-                                  InstantColumns& in = chunk.lane(key).instants;
+                                  PendingInstants& in = chunk.lane(key).instants;
                                   in.time_ns.push_back(start);
                                   in.name_id.push_back(name());
                                   in.payload.push_back(chunk.nvtxRow(info));

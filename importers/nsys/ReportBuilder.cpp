@@ -1,9 +1,13 @@
 #include "importers/nsys/ReportBuilder.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <limits>
+#include <thread>
 #include <tuple>
 
+#include "importers/WorkerErrors.h"
 #include "model/DiagnosticKinds.h"
 
 namespace lanescope::nsys {
@@ -17,9 +21,23 @@ int64_t tidOf(int64_t globalTid) { return globalTid & 0xFFFFFF; }
 constexpr int64_t kDenseStringIdLimit = 64 * 1024 * 1024;
 
 template <typename T>
-void appendColumn(std::vector<T>& to, std::vector<T>& from) {
+void appendColumn(std::vector<T>& to, StagingColumn<T>& from) {
     to.insert(to.end(), from.begin(), from.end());
-    std::vector<T>().swap(from);
+    from.release();
+}
+
+// Runs the jobs on up to `threads` threads (this one among them), each job once.
+void runJobs(const std::vector<std::function<void()>>& jobs, unsigned threads) {
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < jobs.size();) jobs[i]();
+    };
+    WorkerErrors errors;
+    std::vector<std::jthread> helpers;
+    for (unsigned t = 1; t < std::min<size_t>(threads, jobs.size()); ++t) helpers.emplace_back(errors.guard(work));
+    errors.guard(work)();
+    helpers.clear();
+    errors.rethrow();
 }
 
 }  // namespace
@@ -236,7 +254,7 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     for (const auto& [domainId, name] : chunk.domainNames) domainNames_[domainId] = resolveName(name);
 
     for (auto& [key, pending] : chunk.lanes) {
-        IntervalColumns& ev = pending.events;
+        PendingIntervals& ev = pending.events;
         for (size_t i = 0; i < ev.size(); ++i) {
             ev.name_id[i] = resolveName(ev.name_id[i]);
             uint32_t& p = ev.payload[i];
@@ -260,7 +278,7 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
                     break;
             }
         }
-        InstantColumns& in = pending.instants;
+        PendingInstants& in = pending.instants;
         for (size_t i = 0; i < in.size(); ++i) {
             in.name_id[i] = resolveName(in.name_id[i]);
             if (in.payload[i] != kNoPayload) in.payload[i] = nvtxToGlobal[in.payload[i]];
@@ -269,49 +287,56 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     mergeDiagnostics(report_.diagnostics, chunk.diagnostics);
 }
 
-void ReportBuilder::merge(std::vector<EventChunk>& chunks) {
-    // Sizes per lane first, so each column is allocated once at its final size.
-    std::unordered_map<LaneKey, std::pair<size_t, size_t>, LaneKeyHash> sizes;  // events, instants
+void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
+    std::unordered_map<LaneKey, std::vector<PendingLane*>, LaneKeyHash> parts;  // in chunk order
     for (EventChunk& chunk : chunks) {
         resolveChunk(chunk);
-        for (const auto& [key, pending] : chunk.lanes) {
-            auto& size = sizes[key];
-            size.first += pending.events.size();
-            size.second += pending.instants.size();
-        }
+        for (auto& [key, pending] : chunk.lanes) parts[key].push_back(&pending);
     }
     std::vector<LaneKey> keys;
-    for (const auto& entry : sizes) keys.push_back(entry.first);
+    for (const auto& entry : parts) keys.push_back(entry.first);
     std::sort(keys.begin(), keys.end(), [](const LaneKey& a, const LaneKey& b) {
         return std::tie(a.kind, a.owner, a.device, a.stream, a.context) <
                std::tie(b.kind, b.owner, b.device, b.stream, b.context);
     });
-    for (const LaneKey& key : keys) {  // lanes (and their threads) created in a stable order
-        Lane& target = lane(key);
-        const auto [events, instants] = sizes[key];
-        for (auto* column : {&target.events.start_ns, &target.events.end_ns}) column->reserve(column->size() + events);
-        for (auto* column : {&target.events.name_id, &target.events.payload}) column->reserve(column->size() + events);
-        target.events.kind.reserve(target.events.kind.size() + events);
-        target.instants.time_ns.reserve(target.instants.time_ns.size() + instants);
-        target.instants.name_id.reserve(target.instants.name_id.size() + instants);
-        target.instants.payload.reserve(target.instants.payload.size() + instants);
+    // One job per column of each lane: sized once, the chunks' parts appended in order, each
+    // part freed once copied. Columns are independent, so the jobs run on all threads.
+    // Lanes (and their threads) are created in a stable order first, then found: once all
+    // exist, report_.lanes moves no more and the jobs may hold references into it.
+    for (const LaneKey& key : keys) lane(key);
+    std::vector<Lane*> targets;
+    for (const LaneKey& key : keys) targets.push_back(&lane(key));
+    std::vector<std::function<void()>> jobs;
+    for (size_t k = 0; k < keys.size(); ++k) {
+        Lane& target = *targets[k];
+        const std::vector<PendingLane*>& from = parts[keys[k]];
+        auto add = [&](auto& to, auto pick) {
+            jobs.emplace_back([&to, &from, pick] {
+                size_t total = to.size();
+                for (PendingLane* part : from) total += pick(*part).size();
+                to.reserve(total);
+                for (PendingLane* part : from) appendColumn(to, pick(*part));
+            });
+        };
+        add(
+            target.events.start_ns, [](PendingLane & l) -> auto& { return l.events.start_ns; });
+        add(
+            target.events.end_ns, [](PendingLane & l) -> auto& { return l.events.end_ns; });
+        add(
+            target.events.name_id, [](PendingLane & l) -> auto& { return l.events.name_id; });
+        add(
+            target.events.payload, [](PendingLane & l) -> auto& { return l.events.payload; });
+        add(
+            target.events.kind, [](PendingLane & l) -> auto& { return l.events.kind; });
+        add(
+            target.instants.time_ns, [](PendingLane & l) -> auto& { return l.instants.time_ns; });
+        add(
+            target.instants.name_id, [](PendingLane & l) -> auto& { return l.instants.name_id; });
+        add(
+            target.instants.payload, [](PendingLane & l) -> auto& { return l.instants.payload; });
     }
-    for (EventChunk& chunk : chunks) {
-        for (auto& [key, pending] : chunk.lanes) {
-            Lane& target = lane(key);
-            IntervalColumns& ev = pending.events;
-            InstantColumns& in = pending.instants;
-            appendColumn(target.events.start_ns, ev.start_ns);
-            appendColumn(target.events.end_ns, ev.end_ns);
-            appendColumn(target.events.name_id, ev.name_id);
-            appendColumn(target.events.payload, ev.payload);
-            appendColumn(target.events.kind, ev.kind);
-            appendColumn(target.instants.time_ns, in.time_ns);
-            appendColumn(target.instants.name_id, in.name_id);
-            appendColumn(target.instants.payload, in.payload);
-        }
-        chunk = EventChunk{};  // frees the chunk's columns now
-    }
+    runJobs(jobs, threads);
+    for (EventChunk& chunk : chunks) chunk = EventChunk{};  // frees what is left of the chunks now
 }
 
 void ReportBuilder::sortGpus() {

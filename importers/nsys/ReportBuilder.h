@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "importers/SqliteDb.h"
+#include "importers/StagingColumn.h"
 #include "model/Report.h"
 
 namespace lanescope::nsys {
@@ -57,10 +58,22 @@ struct LaneKeyHash {
     }
 };
 
-// Events of one lane read by one chunk, in table row order.
+// Events of one lane read by one chunk, in table row order (times in ns; names and payloads
+// as in IntervalColumns and InstantColumns, local to the chunk until it is merged).
+struct PendingIntervals {
+    StagingColumn<int64_t> start_ns, end_ns;
+    StagingColumn<uint32_t> name_id, payload;
+    StagingColumn<EventKind> kind;
+    size_t size() const { return start_ns.size(); }
+};
+struct PendingInstants {
+    StagingColumn<int64_t> time_ns;
+    StagingColumn<uint32_t> name_id, payload;
+    size_t size() const { return time_ns.size(); }
+};
 struct PendingLane {
-    IntervalColumns events;
-    InstantColumns instants;
+    PendingIntervals events;
+    PendingInstants instants;
 };
 
 // What one chunk of one event table produced. Payloads index this chunk's side tables;
@@ -118,8 +131,9 @@ public:
     void setThreadName(int64_t globalTid, int64_t nsysStringId);
     void setGpuName(int64_t cudaDeviceId, std::string_view name);
 
-    // Appends the chunks' lanes, in chunk order, to the report's lanes and frees the chunks.
-    void merge(std::vector<EventChunk>& chunks);
+    // Appends the chunks' lanes, in chunk order, to the report's lanes and frees the chunks;
+    // the copying runs on up to `threads` threads.
+    void merge(std::vector<EventChunk>& chunks, unsigned threads = 1);
     Lane& lane(const LaneKey& key);
     int32_t processIndex(int64_t globalPid);
     int32_t gpuIndex(int64_t deviceId);

@@ -29,7 +29,7 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
     if (!status.ok)
         return ImportError{ImportError::Kind::Corrupt,
                            ctx.file.string() + ": damaged table " + table + ": " + status.error};
-    ctx.builder.merge(chunks);
+    ctx.builder.merge(chunks, ctx.threads);
     return std::nullopt;
 }
 
@@ -62,7 +62,7 @@ inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol
 
 inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, int64_t end, uint32_t name,
                          EventKind kind, uint32_t payload) {
-    IntervalColumns& ev = chunk.lane(key).events;
+    PendingIntervals& ev = chunk.lane(key).events;
     ev.start_ns.push_back(start);
     ev.end_ns.push_back(end);
     ev.name_id.push_back(name);

@@ -280,7 +280,7 @@ private:
             case kOsRuntimeBegin:
             case kOsRuntimeEnd: {  // OS runtime tracing started / stopped: instants
                 if (!nsys::validTime(*chunk_, p.i64(1))) return;
-                InstantColumns& in = chunk_->lane({LaneKind::OsRuntime, tid}).instants;
+                nsys::PendingInstants& in = chunk_->lane({LaneKind::OsRuntime, tid}).instants;
                 in.time_ns.push_back(p.i64(1));
                 in.name_id.push_back(name(p.i64(7)));
                 in.payload.push_back(kNoPayload);
@@ -332,7 +332,7 @@ private:
         const int64_t start = p.i64(2);
         if (!nsys::validTime(*chunk_, start)) return;
         if (type == kNvtxMark) {
-            InstantColumns& in = chunk_->lane(key).instants;
+            nsys::PendingInstants& in = chunk_->lane(key).instants;
             in.time_ns.push_back(start);
             in.name_id.push_back(text());
             in.payload.push_back(chunk_->nvtxRow(info));

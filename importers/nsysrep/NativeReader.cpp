@@ -308,7 +308,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         std::vector<nsys::EventChunk> ordered;
         ordered.reserve(threads);
         for (TableChunks& c : chunks) ordered.push_back(std::move(c.*table));
-        builder.merge(ordered);
+        builder.merge(ordered, threads);
     }
     std::vector<MemoryChange> memory;
     std::vector<OverheadRange> overhead;

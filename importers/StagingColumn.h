@@ -1,0 +1,87 @@
+#pragma once
+// A column an importer appends to before the model's columns are sized: trivially copyable
+// values in arrival order. Small columns live in malloc'd memory; from 256 KiB on, in pages of
+// their own that the kernel moves when the column grows (mremap), so growth neither copies
+// the values nor touches their pages again, as a std::vector's doubling does.
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace lanescope {
+
+template <typename T>
+class StagingColumn {
+    static_assert(std::is_trivially_copyable_v<T>);
+
+public:
+    StagingColumn() = default;
+    StagingColumn(const StagingColumn&) = delete;
+    StagingColumn& operator=(const StagingColumn&) = delete;
+    StagingColumn(StagingColumn&& other) noexcept { swap(other); }
+    StagingColumn& operator=(StagingColumn&& other) noexcept {
+        StagingColumn(std::move(other)).swap(*this);
+        return *this;
+    }
+    ~StagingColumn() { release(); }
+
+    void push_back(T value) {
+        if (size_ == capacity_) grow();
+        data_[size_++] = value;
+    }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    T& operator[](size_t i) { return data_[i]; }
+    const T& operator[](size_t i) const { return data_[i]; }
+    const T* begin() const { return data_; }
+    const T* end() const { return data_ + size_; }
+    // Frees the memory: the column is empty again.
+    void release() {
+        if (mapped_)
+            ::munmap(data_, capacity_ * sizeof(T));
+        else
+            std::free(data_);
+        data_ = nullptr;
+        size_ = capacity_ = 0;
+        mapped_ = false;
+    }
+    void swap(StagingColumn& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(size_, other.size_);
+        std::swap(capacity_, other.capacity_);
+        std::swap(mapped_, other.mapped_);
+    }
+
+private:
+    static constexpr size_t kMapBytes = size_t{256} << 10;
+
+    void grow() {
+        const size_t capacity = capacity_ == 0 ? 256 : capacity_ * 2;
+        const size_t bytes = capacity * sizeof(T);
+        void* grown = nullptr;
+        if (bytes < kMapBytes) {
+            grown = std::realloc(data_, bytes);
+            if (!grown) throw std::bad_alloc();
+        } else if (!mapped_) {
+            grown = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (grown == MAP_FAILED) throw std::bad_alloc();
+            if (size_ > 0) std::memcpy(grown, data_, size_ * sizeof(T));
+            std::free(data_);
+            mapped_ = true;
+        } else {
+            grown = ::mremap(data_, capacity_ * sizeof(T), bytes, MREMAP_MAYMOVE);
+            if (grown == MAP_FAILED) throw std::bad_alloc();
+        }
+        data_ = static_cast<T*>(grown);
+        capacity_ = capacity;
+    }
+
+    T* data_ = nullptr;
+    size_t size_ = 0, capacity_ = 0;  // in values
+    bool mapped_ = false;             // data_ is an mmap of capacity_ values, else malloc'd
+};
+
+}  // namespace lanescope
