@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs each importer's libFuzzer target for SECONDS (default 60) under clang with ASan+UBSan,
-# starting from small seeds (tests/data/fuzz: inputs of at most MAX_LEN bytes, default 128 KiB,
+# starting from small seeds (tests/data/fuzz, and two small .nsys-rep: inputs of at most MAX_LEN bytes, default 128 KiB,
 # run hundreds of times faster than whole reports); new crashes land in build/fuzz/crashes/, each target's full log in
 # build/fuzz/logs/. Prints one summary line per target (runs, seconds, exec/s, coverage, crashes).
 # Installs clang when missing. TARGETS="fuzz_gzip ..." runs a subset.
@@ -15,14 +15,17 @@ fi
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DLANESCOPE_BUILD_GUI=OFF -DLANESCOPE_LIBFUZZER=ON \
   "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer" >/dev/null
-read -r -a targets <<<"${TARGETS:-fuzz_kineto_json fuzz_gzip fuzz_nsys_sqlite fuzz_perfetto}"
+read -r -a targets <<<"${TARGETS:-fuzz_kineto_json fuzz_gzip fuzz_nsys_sqlite fuzz_perfetto fuzz_nsysrep}"
 cmake --build build/fuzz --target "${targets[@]}"
 mkdir -p build/fuzz/crashes build/fuzz/logs
 declare -A seeds=(
   [fuzz_kineto_json]=tests/data/fuzz/small.json
   [fuzz_gzip]=tests/data/fuzz/small.json.gz
   [fuzz_nsys_sqlite]=tests/data/fuzz/small.sqlite
-  [fuzz_perfetto]="tests/data/fuzz/small.pftrace tests/data/fuzz/small_kinds.pftrace")
+  [fuzz_perfetto]="tests/data/fuzz/small.pftrace tests/data/fuzz/small_kinds.pftrace"
+  [fuzz_nsysrep]="tests/data/nsys-2022.4/cpu_nvtx_threads.nsys-rep tests/data/nsys-2025.3/train_1gpu.nsys-rep")
+# A .nsys-rep keeps its table of contents at the end: its seeds are whole files, up to 256 KiB.
+declare -A max_len=([fuzz_nsysrep]=262144)
 for t in "${targets[@]}"; do
   corpus=build/fuzz/corpus/$t
   mkdir -p "$corpus"
@@ -30,7 +33,7 @@ for t in "${targets[@]}"; do
   cp -n "${seed_files[@]}" "$corpus/"
   log=build/fuzz/logs/$t.log
   echo "== $t for ${seconds}s" >&2
-  build/fuzz/tests/fuzz/$t -max_total_time="$seconds" -max_len="${MAX_LEN:-131072}" -timeout=20 -rss_limit_mb=4096 \
+  build/fuzz/tests/fuzz/$t -max_total_time="$seconds" -max_len="${MAX_LEN:-${max_len[$t]:-131072}}" -timeout=20 -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix=build/fuzz/crashes/$t- "$corpus" >"$log" 2>&1 || true
   grep -E "ERROR|SUMMARY|crash-|leak-|timeout-|oom-" "$log" | head -20 || true
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -67,44 +67,6 @@ void parseMemcpyName(std::string_view name, MemcpyInfo& m) {
 
 }  // namespace
 
-int32_t Builder::process(int64_t pid) {
-    auto [it, inserted] = processes_.try_emplace(pid, static_cast<int32_t>(r_.processes.size()));
-    if (inserted) {
-        Process p;
-        p.pid = pid;
-        auto name = processNames_.find(pid);
-        p.name_id = name != processNames_.end() ? name->second : r_.strings.intern("Process " + std::to_string(pid));
-        r_.processes.push_back(p);
-    }
-    return it->second;
-}
-
-int32_t Builder::thread(int64_t pid, int64_t tid) {
-    auto it = threads_.find({pid, tid});
-    if (it != threads_.end()) return it->second;
-    Thread t;
-    t.tid = tid;
-    t.process = process(pid);
-    auto name = threadNames_.find({pid, tid});
-    t.name_id = name != threadNames_.end() ? name->second : r_.strings.intern("Thread " + std::to_string(tid));
-    const auto index = static_cast<int32_t>(r_.threads.size());
-    r_.threads.push_back(t);
-    threads_.emplace(std::make_pair(pid, tid), index);
-    return index;
-}
-
-int32_t Builder::gpu(int64_t device) {
-    auto [it, inserted] = gpus_.try_emplace(device, static_cast<int32_t>(r_.gpus.size()));
-    if (inserted) {
-        Gpu g;
-        g.device_id = device;
-        auto name = gpuNames.find(device);
-        g.name_id = name != gpuNames.end() ? name->second : r_.strings.intern("GPU " + std::to_string(device));
-        r_.gpus.push_back(g);
-    }
-    return it->second;
-}
-
 void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
     const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
     switch (c) {
@@ -263,9 +225,9 @@ void Builder::add(Event& e) {
         case 'M': {
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
             if (e.name == "process_name" && !e.argName.empty())
-                processNames_[pid] = r_.strings.intern(e.argName);
+                entities_.nameProcess(pid, r_.strings.intern(e.argName));
             else if (e.name == "thread_name" && !e.argName.empty())
-                threadNames_[{pid, tid}] = r_.strings.intern(e.argName);
+                entities_.nameThread(pid, tid, r_.strings.intern(e.argName));
             return;
         }
         case 's':

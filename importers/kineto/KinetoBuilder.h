@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "importers/EntityRegistry.h"
 #include "importers/kineto/KinetoEvent.h"
 #include "model/Report.h"
 
@@ -57,12 +58,13 @@ struct ConfigHash {
 // the finishing step every import shares (importers/FinishReport.h).
 class Builder {
 public:
-    Builder(Report& r) : r_(r) {}
+    explicit Builder(Report& r) : r_(r), entities_(r) {}
 
     void add(Event& e);
     void finish();
+    // A GPU's name from the trace's deviceProperties (report string id).
+    void nameGpu(int64_t device, uint32_t nameId) { entities_.nameGpu(device, nameId); }
 
-    std::unordered_map<int64_t, uint32_t> gpuNames;  // device id -> name
     uint64_t events = 0;
 
 private:
@@ -96,12 +98,12 @@ private:
         if (text.empty()) return number;
         auto [it, inserted] =
             stringIds_.try_emplace(std::string(text), -1000000 - static_cast<int64_t>(stringIds_.size()));
-        if (inserted) processNames_[it->second] = r_.strings.intern(text);
+        if (inserted) entities_.nameProcess(it->second, r_.strings.intern(text));
         return it->second;
     }
-    int32_t process(int64_t pid);
-    int32_t thread(int64_t pid, int64_t tid);
-    int32_t gpu(int64_t device);
+    int32_t process(int64_t pid) { return entities_.process(pid); }
+    int32_t thread(int64_t pid, int64_t tid) { return entities_.thread(pid, tid); }
+    int32_t gpu(int64_t device) { return entities_.gpu(device); }
 
     Report& r_;
     std::map<Key, Pending> lanes_;
@@ -112,12 +114,8 @@ private:
         std::string catText;
     };
     std::map<std::pair<int64_t, int64_t>, std::vector<Open>> stacks_;  // B/E per (pid, tid)
-    std::unordered_map<int64_t, uint32_t> processNames_;
-    std::map<std::pair<int64_t, int64_t>, uint32_t> threadNames_;
-    std::unordered_map<std::string, int64_t> stringIds_;  // string pid/tid -> synthetic id
-    std::unordered_map<int64_t, int32_t> processes_;
-    std::map<std::pair<int64_t, int64_t>, int32_t> threads_;
-    std::unordered_map<int64_t, int32_t> gpus_;
+    std::unordered_map<std::string, int64_t> stringIds_;               // string pid/tid -> synthetic id
+    EntityRegistry entities_;  // processes by pid, threads by (pid, tid), GPUs by device id
     std::unordered_map<int64_t, uint64_t> apiCallsOfPid_;
     std::map<std::tuple<int64_t, std::string, std::string>, size_t> counters_;
     std::vector<int64_t> counterPids_;  // parallel to Report::counters

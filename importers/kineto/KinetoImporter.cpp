@@ -54,7 +54,7 @@ void readHeader(od::document& doc, Report& report, Builder& builder) {
                     else if (k == "name" && f.value().type() == od::json_type::string)
                         name = std::string(std::string_view(f.value().get_string()));
                 }
-                if (id >= 0 && !name.empty()) builder.gpuNames[id] = report.strings.intern(name);
+                if (id >= 0 && !name.empty()) builder.nameGpu(id, report.strings.intern(name));
             }
         }
     }

@@ -92,16 +92,16 @@ void ReportBuilder::setStrings(const std::vector<std::string>& strings) {
 }
 
 void ReportBuilder::setProcessName(int64_t globalPid, std::string_view name) {
-    processNames_[globalPid] = report_.strings.intern(name);
+    entities_.nameProcess(globalPid, report_.strings.intern(name));
 }
 
 void ReportBuilder::setThreadName(int64_t globalTid, int64_t nsysStringId) {
     const uint32_t name = string(nsysStringId);
-    if (name != UINT32_MAX) threadNames_[globalTid] = name;
+    if (name != UINT32_MAX) entities_.nameThread(globalPidOf(globalTid), tidOf(globalTid), name);
 }
 
 void ReportBuilder::setGpuName(int64_t cudaDeviceId, std::string_view name) {
-    gpuNames_[cudaDeviceId] = report_.strings.intern(name);
+    entities_.nameGpu(cudaDeviceId, report_.strings.intern(name));
 }
 
 uint32_t ReportBuilder::string(int64_t nsysId) const {
@@ -115,13 +115,13 @@ uint32_t ReportBuilder::string(int64_t nsysId) const {
 void ReportBuilder::loadProcessesAndThreads(const SqliteDb& db) {
     if (auto sql = selectByName(db, "PROCESSES", {"globalPid", "name"}, {"globalPid"})) {
         SqliteStmt stmt(db, *sql);
-        while (stmt.step()) processNames_[stmt.i64(0)] = report_.strings.intern(stmt.text(1));
+        while (stmt.step()) entities_.nameProcess(stmt.i64(0), report_.strings.intern(stmt.text(1)));
     }
     if (auto sql = selectByName(db, "ThreadNames", {"globalTid", "nameId"}, {"globalTid", "nameId"})) {
         SqliteStmt stmt(db, *sql);
         while (stmt.step()) {
             const uint32_t name = string(stmt.i64(1));
-            if (name != UINT32_MAX) threadNames_[stmt.i64(0)] = name;
+            if (name != UINT32_MAX) entities_.nameThread(globalPidOf(stmt.i64(0)), tidOf(stmt.i64(0)), name);
         }
     }
 }
@@ -142,49 +142,18 @@ void ReportBuilder::loadGpus(const SqliteDb& db) {
                 cudaId = stmt.i64(2);
             else if (auto it = cudaIdOfGpu.find(stmt.i64(0)); it != cudaIdOfGpu.end())
                 cudaId = it->second;
-            gpuNames_[cudaId] = report_.strings.intern(stmt.text(1));
+            entities_.nameGpu(cudaId, report_.strings.intern(stmt.text(1)));
         }
     }
 }
 
-int32_t ReportBuilder::processIndex(int64_t globalPid) {
-    auto [it, inserted] = processes_.try_emplace(globalPid, static_cast<int32_t>(report_.processes.size()));
-    if (inserted) {
-        Process p;
-        p.pid = pidOf(globalPid);
-        auto name = processNames_.find(globalPid);
-        p.name_id =
-            name != processNames_.end() ? name->second : report_.strings.intern("Process " + std::to_string(p.pid));
-        report_.processes.push_back(p);
-    }
-    return it->second;
-}
+int32_t ReportBuilder::processIndex(int64_t globalPid) { return entities_.process(globalPid, pidOf(globalPid)); }
 
 int32_t ReportBuilder::threadIndex(int64_t globalTid) {
-    auto it = threads_.find(globalTid);
-    if (it != threads_.end()) return it->second;
-    Thread t;
-    t.tid = tidOf(globalTid);
-    t.process = processIndex(globalPidOf(globalTid));
-    auto name = threadNames_.find(globalTid);
-    t.name_id = name != threadNames_.end() ? name->second : report_.strings.intern("Thread " + std::to_string(t.tid));
-    const auto index = static_cast<int32_t>(report_.threads.size());
-    report_.threads.push_back(t);
-    threads_.emplace(globalTid, index);
-    return index;
+    return entities_.thread(globalPidOf(globalTid), pidOf(globalTid), tidOf(globalTid));
 }
 
-int32_t ReportBuilder::gpuIndex(int64_t deviceId) {
-    auto [it, inserted] = gpus_.try_emplace(deviceId, static_cast<int32_t>(report_.gpus.size()));
-    if (inserted) {
-        Gpu g;
-        g.device_id = deviceId;
-        auto name = gpuNames_.find(deviceId);
-        g.name_id = name != gpuNames_.end() ? name->second : report_.strings.intern("GPU " + std::to_string(deviceId));
-        report_.gpus.push_back(g);
-    }
-    return it->second;
-}
+int32_t ReportBuilder::gpuIndex(int64_t deviceId) { return entities_.gpu(deviceId); }
 
 std::string ReportBuilder::laneName(const LaneKey& key) const {
     switch (key.kind) {
@@ -339,31 +308,12 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
     for (EventChunk& chunk : chunks) chunk = EventChunk{};  // frees what is left of the chunks now
 }
 
-void ReportBuilder::sortGpus() {
-    std::vector<int32_t> order(report_.gpus.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
-    std::sort(order.begin(), order.end(),
-              [&](int32_t a, int32_t b) { return report_.gpus[a].device_id < report_.gpus[b].device_id; });
-    std::vector<int32_t> newIndex(order.size());
-    std::vector<Gpu> sorted;
-    for (size_t i = 0; i < order.size(); ++i) {
-        newIndex[order[i]] = static_cast<int32_t>(i);
-        sorted.push_back(report_.gpus[order[i]]);
-    }
-    report_.gpus = std::move(sorted);
-    for (Lane& l : report_.lanes)
-        if (l.gpu >= 0) l.gpu = newIndex[l.gpu];
-    for (Counter& c : report_.counters)
-        if (c.gpu >= 0) c.gpu = newIndex[c.gpu];
-    for (auto& [device, index] : gpus_) index = newIndex[index];
-}
-
 void ReportBuilder::complete() {
     for (NvtxInfo& info : report_.nvtx) {
         auto it = domainNames_.find(info.domain_name_id);
         info.domain_name_id = it != domainNames_.end() ? it->second : 0;
     }
-    sortGpus();
+    entities_.sortGpusByDevice();
 }
 
 }  // namespace lanescope::nsys

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "importers/EntityRegistry.h"
 #include "importers/SqliteDb.h"
 #include "importers/StagingColumn.h"
 #include "model/Report.h"
@@ -117,7 +118,7 @@ private:
 // finishes the report (importers/FinishReport.h).
 class ReportBuilder {
 public:
-    explicit ReportBuilder(Report& report) : report_(report) {}
+    explicit ReportBuilder(Report& report) : report_(report), entities_(report) {}
 
     // StringIds.id -> report string id. Thread-safe once loaded.
     bool loadStringIds(const SqliteDb& db, std::string& error);
@@ -147,17 +148,11 @@ private:
     void resolveChunk(EventChunk& chunk);
     int32_t threadIndex(int64_t globalTid);
     std::string laneName(const LaneKey& key) const;
-    void sortGpus();  // GPUs by CUDA device id, lane and counter references remapped
 
     Report& report_;
     std::vector<uint32_t> stringIds_;                        // dense nsys ids
     std::unordered_map<int64_t, uint32_t> sparseStringIds_;  // ids beyond the dense range
-    std::unordered_map<int64_t, uint32_t> processNames_;     // globalPid -> name
-    std::unordered_map<int64_t, uint32_t> threadNames_;      // globalTid -> name
-    std::unordered_map<int64_t, uint32_t> gpuNames_;         // CUDA device id -> name
-    std::unordered_map<int64_t, int32_t> processes_;         // globalPid -> index
-    std::unordered_map<int64_t, int32_t> threads_;           // globalTid -> index
-    std::unordered_map<int64_t, int32_t> gpus_;              // CUDA device id -> index
+    EntityRegistry entities_;  // processes by globalPid, threads by (globalPid, tid), GPUs by CUDA device id
     std::unordered_map<LaneKey, size_t, LaneKeyHash> lanes_;
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/perfetto/PerfettoConventions.h"
+#include "importers/EntityRegistry.h"
 #include "model/DiagnosticKinds.h"
 
 namespace lanescope::perfetto_import {
@@ -75,7 +76,7 @@ bool parseGpuProcessTrackName(const std::string& name, int64_t& pid, int64_t& co
 
 class LaneBuilder {
 public:
-    LaneBuilder(Report& report, TrackSet& tracks) : r_(report), tracks_(tracks) {}
+    LaneBuilder(Report& report, TrackSet& tracks) : r_(report), tracks_(tracks), entities_(report) {}
     void build();
 
 private:
@@ -85,19 +86,15 @@ private:
     LaneKind laneKind(const Track& t) const;
     // The stream id in a track name such as "Stream 7" or "Sync, stream 7"; -1 without one.
     static int64_t streamOf(const std::string& trackName);
+    // The process of a pid; a name given replaces a default one.
     int32_t processOfPid(int64_t pid, const std::string& name) {
-        auto [it, inserted] = processes_.try_emplace(pid, static_cast<int32_t>(r_.processes.size()));
-        if (inserted) {
-            r_.processes.push_back({pid, r_.strings.intern(name.empty() ? "Process " + std::to_string(pid) : name)});
-        } else if (!name.empty() && r_.str(r_.processes[it->second].name_id).starts_with("Process ")) {
-            r_.processes[it->second].name_id = r_.strings.intern(name);
-        }
-        return it->second;
+        if (!name.empty()) entities_.nameProcess(pid, r_.strings.intern(name));
+        return entities_.process(pid);
     }
 
     Report& r_;
     TrackSet& tracks_;
-    std::unordered_map<int64_t, int32_t> processes_;  // pid -> index
+    EntityRegistry entities_;  // processes by pid, threads by (pid, tid), GPUs by device id
 };
 
 bool LaneBuilder::isStartEnd(EventKind kind, uint32_t payload) const {
@@ -122,31 +119,23 @@ void LaneBuilder::build() {
     // Processes and threads, in the order their tracks were first met.
     for (const Track& t : tracks_.tracks)
         if (t.isProcess) processOfPid(t.pid, t.processName.empty() ? t.name : t.processName);
-    std::map<std::pair<int64_t, int64_t>, int32_t> threads;
     std::vector<int32_t> threadOf(tracks_.tracks.size(), -1), processOf(tracks_.tracks.size(), -1),
         gpuOf(tracks_.tracks.size(), -1);
-    std::unordered_map<int64_t, int32_t> gpus;  // device id -> index
     for (size_t i = 0; i < tracks_.tracks.size(); ++i) {
         const Track& t = tracks_.tracks[i];
         if (t.isThread) {
-            const int32_t process = processOfPid(t.pid, "");
-            auto [it, inserted] = threads.try_emplace({t.pid, t.tid}, static_cast<int32_t>(r_.threads.size()));
-            if (inserted)
-                r_.threads.push_back({t.tid, process,
-                                      r_.strings.intern(!t.threadName.empty() ? t.threadName
-                                                        : !t.name.empty()     ? t.name
-                                                                              : "Thread " + std::to_string(t.tid))});
-            threadOf[i] = it->second;
-            processOf[i] = process;
+            const std::string& name = !t.threadName.empty() ? t.threadName : t.name;
+            if (!name.empty()) entities_.nameThread(t.pid, t.tid, r_.strings.intern(name));
+            threadOf[i] = entities_.thread(t.pid, t.tid);
+            processOf[i] = r_.threads[threadOf[i]].process;
         } else if (t.isProcess) {
-            processOf[i] = processes_.at(t.pid);
+            processOf[i] = entities_.process(t.pid);
         } else if (t.described && t.parent == 0 && !t.isCounter) {
             int64_t device = 0;
             std::string gpuName;
             if (parseGpuTrackName(t.name, device, gpuName)) {
-                auto [it, inserted] = gpus.try_emplace(device, static_cast<int32_t>(r_.gpus.size()));
-                if (inserted) r_.gpus.push_back({device, r_.strings.intern(gpuName)});
-                gpuOf[i] = it->second;
+                entities_.nameGpu(device, r_.strings.intern(gpuName));
+                gpuOf[i] = entities_.gpu(device);
             }
         }
     }

@@ -1,0 +1,86 @@
+#include "importers/EntityRegistry.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace lanescope {
+
+int32_t EntityRegistry::process(int64_t key, int64_t pid) {
+    auto [it, inserted] = processes_.try_emplace(key, static_cast<int32_t>(r_.processes.size()));
+    if (inserted) {
+        Name& name = processNames_[key];
+        if (!name.recorded) name.id = r_.strings.intern("Process " + std::to_string(pid));
+        r_.processes.push_back({pid, name.id});
+    }
+    return it->second;
+}
+
+int32_t EntityRegistry::thread(int64_t processKey, int64_t pid, int64_t tid) {
+    const auto key = std::make_pair(processKey, tid);
+    if (auto it = threads_.find(key); it != threads_.end()) return it->second;
+    const int32_t owner = process(processKey, pid);
+    Name& name = threadNames_[key];
+    if (!name.recorded) name.id = r_.strings.intern("Thread " + std::to_string(tid));
+    const auto index = static_cast<int32_t>(r_.threads.size());
+    r_.threads.push_back({tid, owner, name.id});
+    threads_.emplace(key, index);
+    return index;
+}
+
+int32_t EntityRegistry::gpu(int64_t device) {
+    auto [it, inserted] = gpus_.try_emplace(device, static_cast<int32_t>(r_.gpus.size()));
+    if (inserted) {
+        Name& name = gpuNames_[device];
+        if (!name.recorded) name.id = r_.strings.intern("GPU " + std::to_string(device));
+        Gpu g;
+        g.device_id = device;
+        g.name_id = name.id;
+        r_.gpus.push_back(g);
+    }
+    return it->second;
+}
+
+void EntityRegistry::nameProcess(int64_t key, uint32_t nameId) {
+    Name& name = processNames_[key];
+    if (name.recorded && processes_.count(key)) return;
+    name = {nameId, true};
+    if (auto it = processes_.find(key); it != processes_.end()) r_.processes[it->second].name_id = nameId;
+}
+
+void EntityRegistry::nameThread(int64_t processKey, int64_t tid, uint32_t nameId) {
+    const auto key = std::make_pair(processKey, tid);
+    Name& name = threadNames_[key];
+    if (name.recorded && threads_.count(key)) return;
+    name = {nameId, true};
+    if (auto it = threads_.find(key); it != threads_.end()) r_.threads[it->second].name_id = nameId;
+}
+
+void EntityRegistry::nameGpu(int64_t device, uint32_t nameId) {
+    Name& name = gpuNames_[device];
+    if (name.recorded && gpus_.count(device)) return;
+    name = {nameId, true};
+    if (auto it = gpus_.find(device); it != gpus_.end()) r_.gpus[it->second].name_id = nameId;
+}
+
+void EntityRegistry::sortGpusByDevice() {
+    std::vector<int32_t> order(r_.gpus.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int32_t a, int32_t b) { return r_.gpus[a].device_id < r_.gpus[b].device_id; });
+    std::vector<int32_t> newIndex(order.size());
+    std::vector<Gpu> sorted;
+    sorted.reserve(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        newIndex[order[i]] = static_cast<int32_t>(i);
+        sorted.push_back(r_.gpus[order[i]]);
+    }
+    r_.gpus = std::move(sorted);
+    for (Lane& l : r_.lanes)
+        if (l.gpu >= 0) l.gpu = newIndex[l.gpu];
+    for (Counter& c : r_.counters)
+        if (c.gpu >= 0) c.gpu = newIndex[c.gpu];
+    for (auto& [device, index] : gpus_) index = newIndex[index];
+}
+
+}  // namespace lanescope

@@ -1,0 +1,53 @@
+#pragma once
+// The processes, threads and GPUs of a report being built, shared by every importer's builder:
+// each is found by the ids its format uses and created on first use, in the order first
+// used, with the name the format recorded for it, else a default ("Process 1365",
+// "Thread 1372", "GPU 0").
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "model/Report.h"
+
+namespace lanescope {
+
+class EntityRegistry {
+public:
+    explicit EntityRegistry(Report& report) : r_(report) {}
+
+    // A process by its key (the format's process id: nsys globalPid, Kineto or Perfetto pid)
+    // with the pid shown; a thread by its process's key and tid; a GPU by device id.
+    int32_t process(int64_t key, int64_t pid);
+    int32_t process(int64_t pid) { return process(pid, pid); }
+    int32_t thread(int64_t processKey, int64_t pid, int64_t tid);
+    int32_t thread(int64_t pid, int64_t tid) { return thread(pid, pid, tid); }
+    int32_t gpu(int64_t device);
+
+    // Names recorded by the format (report string ids). Given before the entity is created,
+    // it is created with it; given after, it replaces a default name, never a recorded one.
+    void nameProcess(int64_t key, uint32_t nameId);
+    void nameThread(int64_t processKey, int64_t tid, uint32_t nameId);
+    void nameGpu(int64_t device, uint32_t nameId);
+
+    // Orders Report::gpus by device id and renumbers the GPU of every lane and counter.
+    void sortGpusByDevice();
+
+private:
+    // A recorded name; `named` once it is set (a default name is not).
+    struct Name {
+        uint32_t id = 0;
+        bool recorded = false;
+    };
+
+    Report& r_;
+    std::unordered_map<int64_t, Name> processNames_;           // process key -> name
+    std::map<std::pair<int64_t, int64_t>, Name> threadNames_;  // (process key, tid) -> name
+    std::unordered_map<int64_t, Name> gpuNames_;               // device id -> name
+    std::unordered_map<int64_t, int32_t> processes_;           // process key -> Report::processes[]
+    std::map<std::pair<int64_t, int64_t>, int32_t> threads_;   // (process key, tid) -> Report::threads[]
+    std::unordered_map<int64_t, int32_t> gpus_;                // device id -> Report::gpus[]
+};
+
+}  // namespace lanescope
