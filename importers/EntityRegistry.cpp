@@ -63,6 +63,17 @@ void EntityRegistry::nameGpu(int64_t device, uint32_t nameId) {
     if (auto it = gpus_.find(device); it != gpus_.end()) r_.gpus[it->second].name_id = nameId;
 }
 
+std::string EntityRegistry::defaultLaneName(LaneKind kind, int64_t stream) {
+    switch (kind) {
+        case LaneKind::GpuStream:
+            return "Stream " + std::to_string(stream);
+        case LaneKind::CudaSync:
+            return stream < 0 || stream == UINT32_MAX ? "Sync, context" : "Sync, stream " + std::to_string(stream);
+        default:
+            return std::string(laneKindName(kind));
+    }
+}
+
 void EntityRegistry::sortGpusByDevice() {
     std::vector<int32_t> order(r_.gpus.size());
     std::iota(order.begin(), order.end(), 0);

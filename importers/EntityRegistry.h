@@ -2,7 +2,9 @@
 // The processes, threads and GPUs of a report being built, shared by every importer's builder:
 // each is found by the ids its format uses and created on first use, in the order first
 // used, with the name the format recorded for it, else a default ("Process 1365",
-// "Thread 1372", "GPU 0").
+// "Thread 1372", "GPU 0"). Lanes are found by each builder with its format's own key (nsys:
+// kind, thread or stream and context; Kineto: category; Perfetto: track) and take their
+// default names from here.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,6 +32,10 @@ public:
     void nameProcess(int64_t key, uint32_t nameId);
     void nameThread(int64_t processKey, int64_t tid, uint32_t nameId);
     void nameGpu(int64_t device, uint32_t nameId);
+
+    // The name of a lane no format names otherwise: "Stream 7", "Sync, stream 7", "Sync,
+    // context" (context-wide synchronization: stream -1 or 2^32-1), else its kind's name.
+    static std::string defaultLaneName(LaneKind kind, int64_t stream);
 
     // Orders Report::gpus by device id and renumbers the GPU of every lane and counter.
     void sortGpusByDevice();

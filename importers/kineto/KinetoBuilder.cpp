@@ -282,7 +282,7 @@ void Builder::finish() {
             if (key.kind == LaneKind::GpuStream) {
                 l.stream_id = key.b;
                 l.context_id = p.context;
-                l.name_id = r_.strings.intern("Stream " + std::to_string(key.b));
+                l.name_id = r_.strings.intern(EntityRegistry::defaultLaneName(LaneKind::GpuStream, key.b));
             } else {
                 l.name_id = r_.strings.intern("GPU annotations");
             }

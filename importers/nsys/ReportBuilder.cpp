@@ -155,24 +155,12 @@ int32_t ReportBuilder::threadIndex(int64_t globalTid) {
 
 int32_t ReportBuilder::gpuIndex(int64_t deviceId) { return entities_.gpu(deviceId); }
 
-std::string ReportBuilder::laneName(const LaneKey& key) const {
-    switch (key.kind) {
-        case LaneKind::GpuStream:
-            return "Stream " + std::to_string(key.stream);
-        case LaneKind::CudaSync:  // context-wide synchronization has no stream (-1 or 2^32-1)
-            return key.stream < 0 || key.stream == UINT32_MAX ? "Sync, context"
-                                                              : "Sync, stream " + std::to_string(key.stream);
-        default:
-            return std::string(laneKindName(key.kind));
-    }
-}
-
 Lane& ReportBuilder::lane(const LaneKey& key) {
     auto [it, inserted] = lanes_.try_emplace(key, report_.lanes.size());
     if (inserted) {
         Lane lane;
         lane.kind = key.kind;
-        lane.name_id = report_.strings.intern(laneName(key));
+        lane.name_id = report_.strings.intern(EntityRegistry::defaultLaneName(key.kind, key.stream));
         const bool gpuLane =
             key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync || key.kind == LaneKind::Nccl;
         if (gpuLane) {

@@ -147,7 +147,6 @@ private:
     // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
     void resolveChunk(EventChunk& chunk);
     int32_t threadIndex(int64_t globalTid);
-    std::string laneName(const LaneKey& key) const;
 
     Report& report_;
     std::vector<uint32_t> stringIds_;                        // dense nsys ids
