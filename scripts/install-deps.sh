@@ -3,13 +3,15 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 # LANESCOPE_WITH_NSYS=1 also installs Nsight Systems 2022.4 from Debian's contrib/non-free
 # (for the .nsys-rep conversion tests; without it those tests say they were skipped).
+# The list is what a minimal Debian 12 (debootstrap --variant=minbase bookworm) lacks to run
+# CI=true ./test: checked in such a chroot, as root.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev libqt6opengl6-dev
           libsqlite3-dev libprotobuf-dev protobuf-compiler libspdlog-dev catch2
           libsimdjson-dev zlib1g-dev liblz4-dev xvfb xauth
-          clang-format clang-tidy dpkg-dev file desktop-file-utils shared-mime-info libxml2-utils xz-utils)
+          clang-format clang-tidy dpkg-dev file desktop-file-utils shared-mime-info libxml2-utils xz-utils git)
 
 missing=()
 for p in "${packages[@]}"; do
