@@ -112,17 +112,6 @@ void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*
 // ---------------------------------------------------------------------------------------------
 // Explaining the gaps: what the process's CPU threads did meanwhile.
 
-// The event of `lane` at `depth` with start <= t < end, or -1. Binary search in depth_order.
-int64_t eventAt(const Lane& lane, size_t depth, int64_t t) {
-    if (depth + 1 >= lane.depth_begin.size()) return -1;
-    const auto b = lane.depth_order.begin() + lane.depth_begin[depth];
-    const auto e = lane.depth_order.begin() + lane.depth_begin[depth + 1];
-    const auto it = std::upper_bound(b, e, t, [&](int64_t time, uint32_t i) { return time < lane.events.start_ns[i]; });
-    if (it == b) return -1;
-    const uint32_t i = *(it - 1);
-    return lane.events.end_ns[i] > t ? static_cast<int64_t>(i) : -1;
-}
-
 int64_t overlap(const Lane& lane, size_t i, int64_t g0, int64_t g1) {
     return std::max<int64_t>(0, std::min(lane.events.end_ns[i], g1) - std::max(lane.events.start_ns[i], g0));
 }
@@ -215,10 +204,10 @@ private:
             const Lane& lane = r_.lanes[l];
             std::optional<Candidate> innermost;
             for (size_t d = 0; d < lane.depth_count; ++d) {
-                const int64_t i = eventAt(lane, d, mid);
-                if (i < 0 || lane.events.kind[static_cast<size_t>(i)] != EventKind::NvtxRange) continue;
-                const int64_t covered = overlap(lane, static_cast<size_t>(i), g0, g1);
-                if (most(covered, gap.duration_ns)) innermost = Candidate{covered, d, l, static_cast<uint32_t>(i)};
+                const std::optional<uint32_t> i = lane.eventAt(d, mid);
+                if (!i || lane.events.kind[*i] != EventKind::NvtxRange) continue;
+                const int64_t covered = overlap(lane, *i, g0, g1);
+                if (most(covered, gap.duration_ns)) innermost = Candidate{covered, d, l, *i};
             }
             if (innermost) found.push_back(*innermost);
         }
@@ -248,14 +237,13 @@ private:
         for (uint32_t l : lanes) {
             const Lane& lane = r_.lanes[l];
             for (size_t d = 0; d < lane.depth_count; ++d) {
-                const int64_t i = eventAt(lane, d, mid);
-                if (i < 0) continue;
-                const auto index = static_cast<size_t>(i);
-                if (cuda && !blocking(lane.events.name_id[index])) continue;
-                const int64_t covered = overlap(lane, index, g0, g1);
+                const std::optional<uint32_t> i = lane.eventAt(d, mid);
+                if (!i) continue;
+                if (cuda && !blocking(lane.events.name_id[*i])) continue;
+                const int64_t covered = overlap(lane, *i, g0, g1);
                 if (!most(covered, gap.duration_ns)) continue;
                 if (!best || covered > best->covered || (covered == best->covered && d < best->depth))
-                    best = Candidate{covered, d, l, static_cast<uint32_t>(index)};
+                    best = Candidate{covered, d, l, *i};
             }
         }
         if (!best) return false;
@@ -289,9 +277,10 @@ private:
     // overlap: prefix sums over depth_order, built once per lane, and two binary searches.
     int64_t outermostBusy(uint32_t l, int64_t g0, int64_t g1) {
         const Lane& lane = r_.lanes[l];
-        if (lane.depth_begin.size() < 2) return 0;
-        const uint32_t* order = lane.depth_order.data() + lane.depth_begin[0];
-        const size_t n = lane.depth_begin[1] - lane.depth_begin[0];
+        const std::span<const uint32_t> top = lane.atDepth(0);
+        if (top.empty()) return 0;
+        const uint32_t* order = top.data();
+        const size_t n = top.size();
         std::vector<int64_t>& prefix = prefix_[l];
         if (prefix.size() != n + 1) {
             prefix.assign(n + 1, 0);

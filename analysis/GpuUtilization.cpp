@@ -228,12 +228,8 @@ UtilizationSeries gpuUtilization(const Report& report, int32_t gpu, int64_t begi
             continue;
         }
         // Events of one depth are sorted by start and by end: search the first ending after begin.
-        for (size_t d = 0; d < lane.depth_count; ++d) {
-            auto first = lane.depth_order.begin() + lane.depth_begin[d];
-            auto last = lane.depth_order.begin() + lane.depth_begin[d + 1];
-            auto it = std::partition_point(first, last, [&](uint32_t i) { return ev.end_ns[i] <= begin_ns; });
-            for (; it != last && ev.start_ns[*it] < end_ns; ++it) add(ev, *it);
-        }
+        for (size_t d = 0; d < lane.depth_count; ++d)
+            for (uint32_t i : lane.overlapping(d, begin_ns, end_ns)) add(ev, i);
     }
     std::sort(busy.begin(), busy.end());
 

@@ -59,8 +59,9 @@ void forEachContaining(const Lane& lane, int64_t start, int64_t end, Visit&& vis
     const IntervalColumns& ev = lane.events;
     if (lane.depth_begin.size() != size_t{lane.depth_count} + 1) return;  // not frozen
     for (size_t d = 0; d < lane.depth_count; ++d) {
-        const uint32_t* first = lane.depth_order.data() + lane.depth_begin[d];
-        const uint32_t* last = lane.depth_order.data() + lane.depth_begin[d + 1];
+        const std::span<const uint32_t> atDepth = lane.atDepth(d);
+        const uint32_t* first = atDepth.data();
+        const uint32_t* last = first + atDepth.size();
         const uint32_t* it = std::partition_point(first, last, [&](uint32_t i) { return ev.start_ns[i] <= start; });
         while (it != first) {
             const uint32_t i = *--it;

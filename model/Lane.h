@@ -1,5 +1,8 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -78,6 +81,30 @@ struct Lane {
     std::vector<uint32_t> depth_order;
     std::vector<uint32_t> depth_begin;
     InstantColumns instants;
+
+    // The queries every reader of a frozen lane needs (empty before it is frozen).
+    // The indexes of the events at depth d, in start order and so also in end order.
+    std::span<const uint32_t> atDepth(size_t d) const {
+        if (d + 1 >= depth_begin.size()) return {};
+        return std::span<const uint32_t>(depth_order).subspan(depth_begin[d], depth_begin[d + 1] - depth_begin[d]);
+    }
+    // The events at depth d that overlap [begin_ns, end_ns): end > begin_ns and start < end_ns.
+    std::span<const uint32_t> overlapping(size_t d, int64_t begin_ns, int64_t end_ns) const {
+        const std::span<const uint32_t> all = atDepth(d);
+        const auto first =
+            std::partition_point(all.begin(), all.end(), [&](uint32_t i) { return events.end_ns[i] <= begin_ns; });
+        const auto last =
+            std::partition_point(first, all.end(), [&](uint32_t i) { return events.start_ns[i] < end_ns; });
+        return {first, last};
+    }
+    // The event at depth d with start <= t < end, if any.
+    std::optional<uint32_t> eventAt(size_t d, int64_t t) const {
+        const std::span<const uint32_t> all = atDepth(d);
+        const auto after =
+            std::partition_point(all.begin(), all.end(), [&](uint32_t i) { return events.start_ns[i] <= t; });
+        if (after == all.begin() || events.end_ns[*(after - 1)] <= t) return std::nullopt;
+        return *(after - 1);
+    }
 };
 
 }  // namespace lanescope

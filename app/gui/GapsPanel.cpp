@@ -32,15 +32,8 @@ std::optional<ViewEvent> nvtxAt(const Report& r, int report, int32_t process, in
         const Lane& lane = r.lanes[li];
         if (lane.kind != LaneKind::Nvtx || lane.process != process) continue;
         for (int d = lane.depth_count - 1; d > bestDepth; --d) {
-            const auto first = lane.depth_order.begin() + lane.depth_begin[d];
-            const auto last = lane.depth_order.begin() + lane.depth_begin[d + 1];
-            // The last event of this depth starting at or before t.
-            auto it =
-                std::upper_bound(first, last, t, [&](int64_t v, uint32_t e) { return v < lane.events.start_ns[e]; });
-            if (it == first) continue;
-            --it;
-            if (lane.events.end_ns[*it] > t) {
-                best = ViewEvent{report, li, *it};
+            if (const std::optional<uint32_t> e = lane.eventAt(static_cast<size_t>(d), t)) {
+                best = ViewEvent{report, li, *e};
                 bestDepth = d;
                 break;
             }

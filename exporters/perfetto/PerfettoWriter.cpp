@@ -343,8 +343,7 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
             for (uint32_t d = 0; d < lane.depth_count; ++d) {
                 const uint32_t track = newTrack(name + " [row " + std::to_string(d) + "]");
                 std::vector<Op> row;
-                for (uint32_t k = lane.depth_begin[d]; k < lane.depth_begin[d + 1]; ++k) {
-                    const uint32_t i = lane.depth_order[k];
+                for (uint32_t i : lane.atDepth(d)) {
                     row.push_back({ev.start_ns[i], track, ev.name_id[i], li, i, OpType::Begin});
                     row.push_back({ev.end_ns[i], track, 0, li, i, OpType::End});
                 }
