@@ -52,6 +52,11 @@ bool laneHolds(LaneKind lane, EventKind kind) {
             return lane == LaneKind::GpuStream;
         case EventKind::Sync:
             return lane == LaneKind::CudaSync;
+        case EventKind::MpiCall:
+            return lane == LaneKind::Mpi;
+        case EventKind::ThreadState:
+        case EventKind::CoreRun:
+            return false;
     }
     return false;
 }

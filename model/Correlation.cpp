@@ -51,6 +51,9 @@ std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref) {
             return report.syncs[p].correlation_id;
         case EventKind::OsRuntimeCall:
         case EventKind::NvtxRange:
+        case EventKind::ThreadState:
+        case EventKind::CoreRun:
+        case EventKind::MpiCall:
             return std::nullopt;
     }
     return std::nullopt;

@@ -146,12 +146,25 @@ constexpr DiagnosticKind kDeclared[] = {
     {Diag::NvtxOnGpuDeeperThan254, "nvtx_on_gpu_deeper_than_254", Warning,
      "NVTX ranges projected on a GPU overlapping more than 254 deep; the deeper ones are drawn at depth "
      "254."},
+    {Diag::MpiDeeperThan254, "mpi_deeper_than_254", Warning,
+     "MPI calls of one thread nested more than 254 deep; the deeper ones are drawn at depth 254."},
+    {Diag::CpuActivityDeeperThan254, "cpu_activity_deeper_than_254", Warning,
+     "Thread states, core runs or CPU samples overlapping more than 254 deep on one row; the deeper ones "
+     "are drawn at depth 254."},
+    {Diag::SchedSwitchOutWithoutSwitchIn, "sched_switch_out_without_switch_in", Info,
+     "Context switches taking a thread off a core that no recorded switch put it on (it was running when "
+     "the capture began); its running time before them is not shown."},
+    {Diag::SchedSwitchInWithoutSwitchOut, "sched_switch_in_without_switch_out", Info,
+     "Threads put on a core and never switched off before the capture ended; they are shown running "
+     "until their last recorded event on that core."},
+    {Diag::CallchainMissing, "callchain_missing", Warning,
+     "CPU samples or calls that name a call stack the report does not hold; they are shown without one."},
 };
 
 constexpr bool inOrderOfDiag() {
     for (size_t i = 0; i < std::size(kDeclared); ++i)
         if (static_cast<size_t>(kDeclared[i].id) != i) return false;
-    return std::size(kDeclared) == static_cast<size_t>(Diag::NvtxOnGpuDeeperThan254) + 1;
+    return std::size(kDeclared) == static_cast<size_t>(Diag::CallchainMissing) + 1;
 }
 static_assert(inOrderOfDiag(), "kDeclared lists every Diag once, in the enum's order");
 
@@ -318,6 +331,12 @@ Diag deeperThan254Of(LaneKind kind) {
             return Diag::NcclDeeperThan254;
         case LaneKind::NvtxGpuProjection:
             return Diag::NvtxOnGpuDeeperThan254;
+        case LaneKind::Mpi:
+            return Diag::MpiDeeperThan254;
+        case LaneKind::CpuSamples:
+        case LaneKind::ThreadState:
+        case LaneKind::CpuCore:
+            return Diag::CpuActivityDeeperThan254;
     }
     return Diag::NvtxDeeperThan254;
 }

@@ -86,6 +86,12 @@ enum class Diag : uint16_t {
     CudaSyncDeeperThan254,
     NcclDeeperThan254,
     NvtxOnGpuDeeperThan254,
+    MpiDeeperThan254,
+    CpuActivityDeeperThan254,
+    // CPU side (nsys)
+    SchedSwitchOutWithoutSwitchIn,
+    SchedSwitchInWithoutSwitchOut,
+    CallchainMissing,
 };
 
 // One declared diagnostic.

@@ -1,5 +1,6 @@
 #include "model/EventDetails.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <string_view>
@@ -70,6 +71,12 @@ const char* eventKindLabel(EventKind kind) {
             return "Memset";
         case EventKind::Sync:
             return "Sync";
+        case EventKind::ThreadState:
+            return "Thread state";
+        case EventKind::CoreRun:
+            return "Thread on core";
+        case EventKind::MpiCall:
+            return "MPI";
     }
     return "Unknown";
 }
@@ -226,10 +233,52 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             add("Style", n.start_end ? "start/end" : "push/pop");
             break;
         }
+        case EventKind::ThreadState:
+            add("State", std::string(threadRunStateName(threadStateOf(payload))));
+            add(threadStateOf(payload) == ThreadRunState::Running ? "CPU" : "Left CPU",
+                std::to_string(threadStateCpu(payload)));
+            break;
+        case EventKind::CoreRun:
+            if (lane.cpu >= 0) add("CPU", std::to_string(lane.cpu));
+            if (payload < report.threads.size()) {
+                const Thread& t = report.threads[payload];
+                add("Thread", str(t.name_id) + " [" + std::to_string(t.tid) + "]");
+                if (t.process >= 0 && static_cast<size_t>(t.process) < report.processes.size()) {
+                    const Process& p = report.processes[static_cast<size_t>(t.process)];
+                    add("Process", str(p.name_id) + " [" + std::to_string(p.pid) + "]");
+                }
+            }
+            break;
         case EventKind::OsRuntimeCall:
+        case EventKind::MpiCall:
             break;
     }
     return f;
+}
+
+uint32_t backtraceOf(const Report& report, EventRef ref) {
+    if (ref.lane >= report.lanes.size()) return kNoStack;
+    const Lane& lane = report.lanes[ref.lane];
+    if (ref.index >= lane.events.size() || lane.thread < 0) return kNoStack;
+    const CallBacktrace wanted{lane.thread, static_cast<uint8_t>(lane.kind), lane.events.start_ns[ref.index], 0};
+    const auto it = std::lower_bound(report.backtraces.begin(), report.backtraces.end(), wanted,
+                                     [](const CallBacktrace& a, const CallBacktrace& b) { return a.key() < b.key(); });
+    return it != report.backtraces.end() && it->key() == wanted.key() ? it->stack : kNoStack;
+}
+
+uint32_t sampleStackOf(const Report& report, InstantRef ref) {
+    if (ref.lane >= report.lanes.size()) return kNoStack;
+    const Lane& lane = report.lanes[ref.lane];
+    if (lane.kind != LaneKind::CpuSamples || ref.index >= lane.instants.size()) return kNoStack;
+    return lane.instants.payload[ref.index];
+}
+
+std::vector<StackFrameText> stackFrames(const Report& report, uint32_t stack) {
+    std::vector<StackFrameText> frames;
+    for (uint32_t frame : report.stacks.framesOf(stack))
+        frames.push_back({std::string(report.str(report.stacks.frame_function[frame])),
+                          std::string(report.str(report.stacks.frame_module[frame]))});
+    return frames;
 }
 
 }  // namespace lanescope

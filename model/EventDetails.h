@@ -28,6 +28,23 @@ struct DetailField {
 // Fields whose side-table row is missing are left out. An invalid ref gives no fields.
 std::vector<DetailField> eventDetails(const Report& report, EventRef ref);
 
+// One frame of a call stack for people: the function and the module (library path).
+struct StackFrameText {
+    std::string function;
+    std::string module;
+};
+// The backtrace of a CUDA API or OS runtime call, kNoStack when it has none.
+uint32_t backtraceOf(const Report& report, EventRef ref);
+// One instant event (a CPU sample, an NVTX marker) of a lane.
+struct InstantRef {
+    size_t lane = 0;
+    size_t index = 0;
+};
+// The stack of a CPU sample (an instant of a CpuSamples lane), kNoStack for anything else.
+uint32_t sampleStackOf(const Report& report, InstantRef ref);
+// The frames of a stack, innermost first; none for kNoStack.
+std::vector<StackFrameText> stackFrames(const Report& report, uint32_t stack);
+
 // "Kernel", "Memcpy", "Memset", "CUDA API", "NVTX range", "OS runtime", "Sync".
 const char* eventKindLabel(EventKind kind);
 // "Regular", "Cooperative (single device)", "Cooperative (multi-device)", else "Unknown".

@@ -18,6 +18,10 @@ enum class LaneKind : uint8_t {
     CudaSync,           // one stream's synchronization events (CUPTI synchronization activity)
     Nccl,               // one GPU's NCCL collectives: NVTX NCCL ranges and nccl* kernels (copies)
     NvtxGpuProjection,  // one process's NVTX ranges projected onto one GPU (derived, see NvtxProjection.h)
+    CpuSamples,         // one CPU thread's instruction-pointer samples: instants, payload = stack id
+    ThreadState,        // one CPU thread's scheduling: running / blocked / preempted intervals
+    CpuCore,            // one CPU core: which thread ran on it when (Lane::cpu)
+    Mpi,                // one CPU thread's MPI calls
 };
 
 // Lanes whose events are copies or projections of events kept in other lanes: counts,
@@ -34,8 +38,24 @@ enum class EventKind : uint8_t {
     Memcpy,         // payload: row of Report::memcpys
     Memset,         // payload: row of Report::memsets
     Sync,           // payload: row of Report::syncs
+    ThreadState,    // payload: threadStatePayload(state, cpu)
+    CoreRun,        // a thread running on a core; payload: index into Report::threads
+    MpiCall,        // payload: kNoPayload
 };
 inline constexpr uint32_t kNoPayload = UINT32_MAX;
+
+// What a thread did between two scheduling events. Running: on a core. Blocked: waiting for
+// something (an interruptible or uninterruptible sleep, or switched out inside an OS runtime
+// call). Preempted: runnable but switched out. Unknown: the report does not say.
+enum class ThreadRunState : uint8_t { Running, Blocked, Preempted, Unknown };
+// A ThreadState event's payload: the state in the low 8 bits, the core above (the core it ran
+// on, or the one it left).
+inline uint32_t threadStatePayload(ThreadRunState state, uint32_t cpu) {
+    return (cpu << 8) | static_cast<uint32_t>(state);
+}
+inline ThreadRunState threadStateOf(uint32_t payload) { return static_cast<ThreadRunState>(payload & 0xFF); }
+inline uint32_t threadStateCpu(uint32_t payload) { return payload >> 8; }
+std::string_view threadRunStateName(ThreadRunState state);
 
 // Interval events of one lane as parallel columns (struct of arrays), 26 bytes an event.
 // Sorted by start_ns ascending, then by duration descending, so a parent precedes its
@@ -73,6 +93,7 @@ struct Lane {
     int32_t gpu = -1;         // index into Report::gpus (GPU lanes)
     int64_t stream_id = -1;   // CUDA stream id (GpuStream, CudaSync)
     int64_t context_id = -1;  // CUDA context id (GpuStream, CudaSync)
+    int32_t cpu = -1;         // CPU core number (CpuCore)
     uint8_t depth_count = 0;  // number of depths used, max depth + 1
     IntervalColumns events;
     // Events grouped by depth, for drawing: the indexes of the events at depth d are

@@ -24,8 +24,30 @@ std::string_view laneKindName(LaneKind kind) {
             return "NCCL";
         case LaneKind::NvtxGpuProjection:
             return "NVTX on GPU";
+        case LaneKind::CpuSamples:
+            return "CPU samples";
+        case LaneKind::ThreadState:
+            return "Thread state";
+        case LaneKind::CpuCore:
+            return "CPU";
+        case LaneKind::Mpi:
+            return "MPI";
     }
     return "?";
+}
+
+std::string_view threadRunStateName(ThreadRunState state) {
+    switch (state) {
+        case ThreadRunState::Running:
+            return "Running";
+        case ThreadRunState::Blocked:
+            return "Blocked";
+        case ThreadRunState::Preempted:
+            return "Preempted";
+        case ThreadRunState::Unknown:
+            break;
+    }
+    return "Not running";
 }
 
 const char* copyKindLabel(CopyKind kind) {
@@ -68,6 +90,18 @@ size_t InstantColumns::memoryBytes() const {
 EventCounts Report::counts() const {
     EventCounts c;
     for (const Lane& lane : lanes) {
+        // CPU samples are counted apart from the instants; thread states and core runs are
+        // made from context switches, counted as such (one switch-in each).
+        if (lane.kind == LaneKind::CpuSamples) {
+            c.cpu_samples += lane.instants.size();
+            continue;
+        }
+        if (lane.kind == LaneKind::CpuCore) continue;
+        if (lane.kind == LaneKind::ThreadState) {
+            for (size_t i = 0; i < lane.events.size(); ++i)
+                c.context_switches += threadStateOf(lane.events.payload[i]) == ThreadRunState::Running;
+            continue;
+        }
         c.instants += lane.instants.size();
         if (lane.kind == LaneKind::Nccl) c.nccl += lane.events.size();
         if (holdsDerivedEvents(lane.kind)) continue;  // counted in their own lanes
@@ -95,6 +129,12 @@ EventCounts Report::counts() const {
                 case EventKind::Sync:
                     ++c.sync;
                     break;
+                case EventKind::MpiCall:
+                    ++c.mpi;
+                    break;
+                case EventKind::ThreadState:
+                case EventKind::CoreRun:
+                    break;
             }
         }
     }
@@ -115,7 +155,8 @@ size_t Report::memoryBytes() const {
     bytes += kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) +
              memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
              syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
-             profiler_overhead.capacity() * sizeof(OverheadRange);
+             profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
+             backtraces.capacity() * sizeof(CallBacktrace);
     return bytes;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "model/CallStacks.h"
 #include "model/DerivedCache.h"
 #include "model/Lane.h"
 #include "model/SideTables.h"
@@ -61,8 +62,9 @@ using Diagnostics = std::map<std::string, uint64_t>;
 
 // Event counts per kind, as `lanescope-cli info` reports them.
 struct EventCounts {
-    uint64_t kernels = 0, memcpy = 0, memset = 0, cuda_api = 0, nvtx = 0, osrt = 0, nccl = 0, sync = 0, slices = 0,
-             instants = 0, counter_samples = 0;
+    uint64_t kernels = 0, memcpy = 0, memset = 0, cuda_api = 0, nvtx = 0, osrt = 0, nccl = 0, sync = 0, mpi = 0,
+             slices = 0, instants = 0, counter_samples = 0;
+    uint64_t cpu_samples = 0, context_switches = 0;  // not in slices or instants
 };
 
 // A time when the profiler itself kept a process busy (nsys PROFILER_OVERHEAD: buffer
@@ -90,6 +92,8 @@ struct Report {
     std::vector<SyncInfo> syncs;
     std::vector<NvtxInfo> nvtx;
     std::vector<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
+    CallStacks stacks;                             // of CPU samples and call backtraces
+    std::vector<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)
     Diagnostics diagnostics;
     // What only some readers need, computed on first use (see model/DerivedCache.h).
     DerivedCache derived;

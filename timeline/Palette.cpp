@@ -69,12 +69,36 @@ QRgb EventColors::byKindAndName(EventKind kind, uint32_t nameId) {
             return 0xFFC0392B;
         case EventKind::NvtxRange:
             return kNvtxPalette[h % kNvtxPalette.size()];
+        case EventKind::MpiCall:  // collectives orange family, the rest purple family
+            return name.find("all") != std::string_view::npos || name.find("Barrier") != std::string_view::npos ||
+                           name.find("Bcast") != std::string_view::npos
+                       ? QColor::fromHsl(25 + int(h % 15), 180, 120).rgb()
+                       : QColor::fromHsl(275 + int(h % 20), 110, 130).rgb();
+        case EventKind::ThreadState:
+        case EventKind::CoreRun:
+            break;  // by payload, in color()
     }
     return 0xFF999999;
 }
 
+QRgb EventColors::threadStateColor(ThreadRunState state) {
+    switch (state) {
+        case ThreadRunState::Running:
+            return 0xFF3FA34D;
+        case ThreadRunState::Blocked:
+            return 0xFFC8553D;
+        case ThreadRunState::Preempted:
+            return 0xFFE9B23A;
+        case ThreadRunState::Unknown:
+            break;
+    }
+    return 0xFFB4B9C0;
+}
+
 QRgb EventColors::color(const Lane& lane, uint32_t event) {
     const EventKind kind = lane.events.kind[event];
+    if (kind == EventKind::ThreadState) return threadStateColor(threadStateOf(lane.events.payload[event]));
+    if (kind == EventKind::CoreRun) return kNvtxPalette[lane.events.payload[event] % kNvtxPalette.size()];
     if (kind == EventKind::NvtxRange) {
         const uint32_t row = lane.events.payload[event];
         if (row < report_.nvtx.size() && report_.nvtx[row].has_color) return report_.nvtx[row].color | 0xFF000000u;

@@ -20,7 +20,8 @@ struct TimelinePalette {
 
 // Colour of each event, cached per name: kernels in a blue family, memcpy by direction
 // (HtoD green, DtoH red, DtoD purple, peer teal), memset amber, synchronizing CUDA calls red,
-// other CUDA calls gold, OS runtime slate, NVTX in the report's colour or a hashed palette.
+// other CUDA calls gold, OS runtime slate, NVTX in the report's colour or a hashed palette,
+// MPI collectives orange and other MPI calls purple.
 // Not thread-safe; one per report and view.
 class EventColors {
 public:
@@ -30,6 +31,9 @@ public:
     QRgb merged(QRgb color, bool dark);
     static QRgb textOn(QRgb background);
     static bool isSynchronizingCall(std::string_view name);
+    // Thread states as Nsight Systems shows them: running green, blocked red, preempted amber,
+    // not known grey. Threads on a CPU core row: a palette colour per thread.
+    static QRgb threadStateColor(ThreadRunState state);
 
 private:
     QRgb byKindAndName(EventKind kind, uint32_t name);

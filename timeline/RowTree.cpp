@@ -1,6 +1,7 @@
 #include "timeline/RowTree.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace lanescope {
 namespace {
@@ -15,16 +16,24 @@ int kindRank(LaneKind kind) {
             return 2;
         case LaneKind::NvtxGpuProjection:
             return 2;
-        case LaneKind::Nvtx:
+        case LaneKind::CpuCore:
             return 3;
-        case LaneKind::NvtxStartEnd:
+        case LaneKind::ThreadState:
             return 4;
-        case LaneKind::CudaApi:
+        case LaneKind::CpuSamples:
             return 5;
-        case LaneKind::OsRuntime:
+        case LaneKind::Nvtx:
             return 6;
+        case LaneKind::NvtxStartEnd:
+            return 7;
+        case LaneKind::Mpi:
+            return 8;
+        case LaneKind::CudaApi:
+            return 9;
+        case LaneKind::OsRuntime:
+            return 10;
     }
-    return 7;
+    return 11;
 }
 
 Row laneRow(const Report& r, size_t index) {
@@ -49,7 +58,7 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
     std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](size_t a, size_t b) {
         const Lane &la = r.lanes[a], &lb = r.lanes[b];
         if (kindRank(la.kind) != kindRank(lb.kind)) return kindRank(la.kind) < kindRank(lb.kind);
-        return la.stream_id < lb.stream_id;
+        return std::tie(la.stream_id, la.cpu) < std::tie(lb.stream_id, lb.cpu);
     });
 
     std::vector<Row> gpus, processes;
@@ -105,6 +114,12 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
         sumChildEvents(row);
         if (!row.children.empty()) processes.push_back(std::move(row));
     }
+    // A row per CPU core, which thread ran when (from context switches), after the processes.
+    Row cpus{Row::Type::Cpus, "CPUs", -1, 0, {}};
+    for (size_t li : laneOrder)
+        if (r.lanes[li].kind == LaneKind::CpuCore) cpus.children.push_back(laneRow(r, li));
+    sumChildEvents(cpus);
+    if (!cpus.children.empty()) processes.push_back(std::move(cpus));
     std::vector<Row>& first = order == RowOrder::GpuFirst ? gpus : processes;
     std::vector<Row>& rest = order == RowOrder::GpuFirst ? processes : gpus;
     std::vector<Row> rows = std::move(first);

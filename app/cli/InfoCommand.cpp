@@ -33,9 +33,12 @@ std::vector<std::pair<const char*, uint64_t>> countList(const EventCounts& c) {
             {"osrt", c.osrt},
             {"nccl", c.nccl},
             {"sync", c.sync},
+            {"mpi", c.mpi},
             {"slices", c.slices},
             {"instants", c.instants},
-            {"counter_samples", c.counter_samples}};
+            {"counter_samples", c.counter_samples},
+            {"cpu_samples", c.cpu_samples},
+            {"context_switches", c.context_switches}};
 }
 
 std::string infoJson(const Report& r) {

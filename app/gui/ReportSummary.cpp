@@ -38,11 +38,19 @@ QString reportSummaryHtml(const Report& r) {
     for (const Gpu& g : r.gpus) html += row("GPU " + QString::number(g.device_id), qs(r.str(g.name_id)));
     html += row("Processes / threads", QString("%1 / %2").arg(r.processes.size()).arg(r.threads.size()));
     html += "</table><h3>Events</h3><table>";
-    const std::pair<const char*, uint64_t> counts[] = {{"Kernels", c.kernels},  {"Memory copies", c.memcpy},
-                                                       {"Memsets", c.memset},   {"CUDA API calls", c.cuda_api},
-                                                       {"NVTX ranges", c.nvtx}, {"OS runtime calls", c.osrt},
-                                                       {"NCCL", c.nccl},        {"Synchronizations", c.sync},
-                                                       {"Markers", c.instants}, {"Counter samples", c.counter_samples}};
+    const std::pair<const char*, uint64_t> counts[] = {{"Kernels", c.kernels},
+                                                       {"Memory copies", c.memcpy},
+                                                       {"Memsets", c.memset},
+                                                       {"CUDA API calls", c.cuda_api},
+                                                       {"NVTX ranges", c.nvtx},
+                                                       {"OS runtime calls", c.osrt},
+                                                       {"NCCL", c.nccl},
+                                                       {"Synchronizations", c.sync},
+                                                       {"MPI calls", c.mpi},
+                                                       {"Markers", c.instants},
+                                                       {"Counter samples", c.counter_samples},
+                                                       {"CPU samples", c.cpu_samples},
+                                                       {"Context switches", c.context_switches}};
     for (const auto& [label, n] : counts)
         if (n) html += row(label, locale.toString(static_cast<qulonglong>(n)));
     html += "</table>";

@@ -110,6 +110,9 @@ public:
         auto u = [&](K key, uint64_t value) { put(key, e, packet)->set_uint_value(value); };
         switch (kind) {
             case EventKind::OsRuntimeCall:
+            case EventKind::MpiCall:
+            case EventKind::ThreadState:
+            case EventKind::CoreRun:
                 break;
             case EventKind::CudaApiCall:
                 if (payload != kNoPayload) u(K::CorrelationId, payload);
@@ -299,7 +302,10 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     std::vector<Op> ops;
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        if (lane.kind == LaneKind::NvtxGpuProjection) continue;
+        // Derived lanes are not exported, nor yet the CPU side (samples, thread states, cores).
+        if (lane.kind == LaneKind::NvtxGpuProjection || lane.kind == LaneKind::CpuSamples ||
+            lane.kind == LaneKind::ThreadState || lane.kind == LaneKind::CpuCore)
+            continue;
         if (lane.events.size() == 0 && lane.instants.size() == 0) continue;
         const IntervalColumns& ev = lane.events;
         uint64_t parent = 0;

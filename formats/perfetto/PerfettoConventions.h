@@ -30,16 +30,17 @@ struct Category {
     EventKind kind;
     std::string_view name;
 };
-inline constexpr std::array<Category, 7> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
+inline constexpr std::array<Category, 8> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
                                                          {EventKind::CudaApiCall, "cuda_api"},
                                                          {EventKind::NvtxRange, "nvtx"},
                                                          {EventKind::Kernel, "kernel"},
                                                          {EventKind::Memcpy, "memcpy"},
                                                          {EventKind::Memset, "memset"},
-                                                         {EventKind::Sync, "cuda_sync"}}};
+                                                         {EventKind::Sync, "cuda_sync"},
+                                                         {EventKind::MpiCall, "mpi"}}};
 
 // The category of an exported slice of `kind`: "os_runtime", "cuda_api", "nvtx", "kernel",
-// "memcpy", "memset" or "cuda_sync". Also the string value of the lanescope.kind key.
+// "memcpy", "memset", "cuda_sync" or "mpi". Also the string value of the lanescope.kind key.
 constexpr std::string_view categoryOf(EventKind kind) {
     for (const Category& c : kCategories)
         if (c.kind == kind) return c.name;
@@ -68,6 +69,11 @@ constexpr LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
             return LaneKind::GpuStream;
         case EventKind::Sync:
             return LaneKind::CudaSync;
+        case EventKind::MpiCall:
+            return LaneKind::Mpi;
+        case EventKind::ThreadState:  // not exported (the CPU side is not written yet)
+        case EventKind::CoreRun:
+            break;
     }
     return LaneKind::Nvtx;
 }
@@ -84,6 +90,8 @@ constexpr EventKind eventKindHeldBy(LaneKind kind) {
             return EventKind::Kernel;
         case LaneKind::CudaSync:
             return EventKind::Sync;
+        case LaneKind::Mpi:
+            return EventKind::MpiCall;
         default:
             return EventKind::NvtxRange;
     }

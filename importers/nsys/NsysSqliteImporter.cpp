@@ -64,9 +64,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     builder.loadGpus(*db);
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress};
-    for (auto reader :
-         {nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity, nsys::readCounters, nsys::readProfilerOverhead}) {
+    nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress, {}};
+    for (auto reader : {nsys::readCallchains, nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity,
+                        nsys::readCpuSamples, nsys::readCounters, nsys::readProfilerOverhead}) {
         if (auto failure = reader(ctx)) return *failure;
     }
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};

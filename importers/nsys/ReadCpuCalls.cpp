@@ -3,17 +3,33 @@
 namespace lanescope::nsys {
 namespace {
 
-enum Col { Start, End, Tid, NameId, Correlation, EventClass };
+enum Col { Start, End, Tid, NameId, Correlation, EventClass, Callchain };
 
 // OSRT_API.eventClass of a call (ENUM_NSYS_EVENT_CLASS TRACE_PROCESS_EVENT_OS_RUNTIME); the
 // other classes mark the start and end of OS runtime tracing and become instants.
 constexpr int64_t kOsRuntimeCall = 27;
 
+// The stack of a call by its callchainId: CUDA calls have one when it is not NULL (ids from
+// 0), OS runtime calls when it is not 0 (ids from 1).
+void addBacktrace(EventChunk& chunk, const SqliteStmt& row, LaneKind lane,
+                  const std::unordered_map<int64_t, uint32_t>& stacks) {
+    if (row.isNull(Callchain)) return;
+    const int64_t id = row.i64(Callchain);
+    if (lane == LaneKind::OsRuntime && id == 0) return;
+    const auto it = stacks.find(id);
+    if (it == stacks.end()) {
+        countDiagnostic(chunk.diagnostics, Diag::CallchainMissing);
+        return;
+    }
+    chunk.backtraces.push_back({row.i64(Tid), lane, row.i64(Start), it->second});
+}
+
 std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& table, LaneKind lane, EventKind kind,
                                      Diag withoutEnd) {
     const ReportBuilder& builder = ctx.builder;
+    const auto& stacks = lane == LaneKind::CudaApi ? ctx.callchains.cuda : ctx.callchains.osrt;
     return scanEventTable(
-        ctx, table, {"start", "end", "globalTid", "nameId", "correlationId", "eventClass"},
+        ctx, table, {"start", "end", "globalTid", "nameId", "correlationId", "eventClass", "callchainId"},
         {"start", "end", "globalTid", "nameId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (kind == EventKind::OsRuntimeCall && !row.isNull(EventClass) && row.i64(EventClass) != kOsRuntimeCall) {
                 if (!validTime(chunk, row.i64(Start))) return;
@@ -28,6 +44,7 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
                 kind == EventKind::CudaApiCall ? static_cast<uint32_t>(row.i64(Correlation)) : kNoPayload;
             pushInterval(chunk, {lane, row.i64(Tid)}, row.i64(Start), row.i64(End),
                          nameOf(builder, chunk, row.i64(NameId)), kind, payload);
+            addBacktrace(chunk, row, lane, stacks);
         });
 }
 

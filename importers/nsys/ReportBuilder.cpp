@@ -163,7 +163,10 @@ Lane& ReportBuilder::lane(const LaneKey& key) {
         lane.name_id = report_.strings.intern(EntityRegistry::defaultLaneName(key.kind, key.stream));
         const bool gpuLane =
             key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync || key.kind == LaneKind::Nccl;
-        if (gpuLane) {
+        if (key.kind == LaneKind::CpuCore) {
+            lane.cpu = static_cast<int32_t>(key.owner);
+            lane.name_id = report_.strings.intern("CPU " + std::to_string(key.owner));
+        } else if (gpuLane) {
             lane.process = processIndex(key.owner);
             lane.gpu = key.device >= 0 ? gpuIndex(key.device) : -1;
             lane.stream_id = key.stream;
@@ -209,6 +212,15 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     report_.memsets.insert(report_.memsets.end(), chunk.memsets.begin(), chunk.memsets.end());
     report_.syncs.insert(report_.syncs.end(), chunk.syncs.begin(), chunk.syncs.end());
     for (const auto& [domainId, name] : chunk.domainNames) domainNames_[domainId] = resolveName(name);
+    const std::vector<uint32_t> stackMap = stacks_.merge(chunk.stacks.stacks(), resolveName);
+    auto resolveStack = [&](uint32_t id) {
+        return id != kNoStack && (id & kLocalStack) ? stackMap[id & ~kLocalStack] : id;
+    };
+    for (PendingBacktrace b : chunk.backtraces) {
+        b.stack = resolveStack(b.stack);
+        backtraces_.push_back(b);
+    }
+    sched_.insert(sched_.end(), chunk.sched.begin(), chunk.sched.end());
 
     for (auto& [key, pending] : chunk.lanes) {
         PendingIntervals& ev = pending.events;
@@ -236,9 +248,13 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
             }
         }
         PendingInstants& in = pending.instants;
+        const bool samples = key.kind == LaneKind::CpuSamples;  // payload: a stack id
         for (size_t i = 0; i < in.size(); ++i) {
             in.name_id[i] = resolveName(in.name_id[i]);
-            if (in.payload[i] != kNoPayload) in.payload[i] = nvtxToGlobal[in.payload[i]];
+            if (samples)
+                in.payload[i] = resolveStack(in.payload[i]);
+            else if (in.payload[i] != kNoPayload)
+                in.payload[i] = nvtxToGlobal[in.payload[i]];
         }
     }
     mergeDiagnostics(report_.diagnostics, chunk.diagnostics);
@@ -302,6 +318,15 @@ void ReportBuilder::complete() {
         info.domain_name_id = it != domainNames_.end() ? it->second : 0;
     }
     entities_.sortGpusByDevice();
+    addThreadStates();
+    // Threads are found once every lane exists, so that backtraces create none of their own.
+    report_.backtraces.reserve(backtraces_.size());
+    for (const PendingBacktrace& b : backtraces_)
+        report_.backtraces.push_back({threadIndex(b.global_tid), static_cast<uint8_t>(b.lane), b.start_ns, b.stack});
+    backtraces_ = {};
+    std::sort(report_.backtraces.begin(), report_.backtraces.end(),
+              [](const CallBacktrace& a, const CallBacktrace& b) { return a.key() < b.key(); });
+    report_.stacks = stacks_.release();
 }
 
 }  // namespace lanescope::nsys

@@ -7,6 +7,7 @@
 
 #include "importers/EntityRegistry.h"
 #include "importers/SqliteDb.h"
+#include "importers/StackInterner.h"
 #include "importers/StagingColumn.h"
 #include "model/Report.h"
 
@@ -39,6 +40,27 @@ struct KernelConfigHash {
 
 // Names in chunk-local string pools carry this bit until they are merged into the report's.
 inline constexpr uint32_t kLocalString = 0x80000000u;
+
+// Stack ids in chunk-local stack tables carry this bit until they are merged into the report's.
+inline constexpr uint32_t kLocalStack = 0x80000000u;
+
+// A context switch as nsys records it (SCHED_EVENTS), in table order. Times in ns.
+struct SchedRow {
+    int64_t start_ns = 0;
+    int64_t global_tid = 0;
+    int32_t cpu = 0;
+    bool sched_in = false;
+    int32_t state = -1;  // ENUM_SAMPLING_THREAD_STATE of a switch-out, -1 when not recorded
+};
+
+// The backtrace of a CPU call while importing: its thread by nsys globalTid, its stack id
+// (with kLocalStack when it indexes the chunk's stacks).
+struct PendingBacktrace {
+    int64_t global_tid = 0;
+    LaneKind lane = LaneKind::CudaApi;
+    int64_t start_ns = 0;
+    uint32_t stack = kNoStack;
+};
 
 // Identity of a lane while importing. CPU lanes: owner = globalTid. GPU lanes: owner =
 // globalPid, with device and stream.
@@ -92,6 +114,9 @@ struct EventChunk {
     std::vector<NvtxKey> nvtxKeys;  // parallel to nvtx
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
     std::vector<std::pair<int64_t, uint32_t>> domainNames;         // nsys domainId -> name (local)
+    StackInterner stacks;                      // call stacks first met in this chunk; frame names may be local strings
+    std::vector<PendingBacktrace> backtraces;  // in table row order
+    std::vector<SchedRow> sched;               // in table row order
     Diagnostics diagnostics;
 
     uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
@@ -139,11 +164,20 @@ public:
     int32_t processIndex(int64_t globalPid);
     int32_t gpuIndex(int64_t deviceId);
 
-    // Resolves NVTX domain names and orders GPUs by CUDA device id. The report is then ready
-    // for the finishing step every import shares (importers/FinishReport.h).
+    // The report's call stacks while importing (stack ids a reader may hand out directly).
+    StackInterner& stacks() { return stacks_; }
+    // Context switches in table order; made into thread-state and CPU core lanes by complete().
+    void addSched(const SchedRow& row) { sched_.push_back(row); }
+
+    // Resolves NVTX domain names, orders GPUs by CUDA device id, makes the thread-state and CPU
+    // core lanes from the context switches and stores the call stacks and backtraces. The
+    // report is then ready for the finishing step every import shares (importers/FinishReport.h).
     void complete();
 
 private:
+    // The thread-state lanes (per thread) and CPU core lanes (per core) from sched_, which it
+    // empties (importers/nsys/ThreadStates.cpp).
+    void addThreadStates();
     // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
     void resolveChunk(EventChunk& chunk);
     int32_t threadIndex(int64_t globalTid);
@@ -156,6 +190,9 @@ private:
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;
     std::unordered_map<int64_t, uint32_t> domainNames_;  // nsys domainId -> name
+    StackInterner stacks_;
+    std::vector<PendingBacktrace> backtraces_;  // in merge order, stacks resolved
+    std::vector<SchedRow> sched_;               // in table order
 };
 
 }  // namespace lanescope::nsys

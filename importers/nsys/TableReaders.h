@@ -2,12 +2,21 @@
 #include <filesystem>
 #include <optional>
 #include <stop_token>
+#include <unordered_map>
 
 #include "importers/Importer.h"
 #include "importers/SqliteDb.h"
 #include "importers/nsys/ReportBuilder.h"
 
 namespace lanescope::nsys {
+
+// Stack ids of the export's callchain tables by their id (readCallchains), for the readers of
+// the events that refer to them.
+struct CallchainStacks {
+    std::unordered_map<int64_t, uint32_t> sampling;  // SAMPLING_CALLCHAINS.id = COMPOSITE_EVENTS.id
+    std::unordered_map<int64_t, uint32_t> cuda;      // CUDA_CALLCHAINS.id = CUPTI_ACTIVITY_KIND_RUNTIME.callchainId
+    std::unordered_map<int64_t, uint32_t> osrt;      // OSRT_CALLCHAINS.id = OSRT_API.callchainId
+};
 
 // Everything a table reader needs while one nsys export is imported.
 struct ImportContext {
@@ -18,13 +27,16 @@ struct ImportContext {
     unsigned threads;
     std::stop_token stop;
     ProgressSink& progress;
+    CallchainStacks callchains;
 };
 
 // Each reader reads its tables when present (absent tables mean no such data) and returns
 // an error only for damage that makes the report untrustworthy (or cancellation).
+std::optional<ImportError> readCallchains(ImportContext& ctx);  // first: the stacks the others refer to
 std::optional<ImportError> readNvtx(ImportContext& ctx);
 std::optional<ImportError> readCpuCalls(ImportContext& ctx);          // CUDA runtime/driver, OS runtime
 std::optional<ImportError> readGpuActivity(ImportContext& ctx);       // kernels, memcpy, memset, sync
+std::optional<ImportError> readCpuSamples(ImportContext& ctx);        // CPU IP samples, context switches
 std::optional<ImportError> readCounters(ImportContext& ctx);          // GPU metrics, CUDA memory usage
 std::optional<ImportError> readProfilerOverhead(ImportContext& ctx);  // PROFILER_OVERHEAD; after the others
 

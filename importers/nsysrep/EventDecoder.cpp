@@ -143,12 +143,15 @@ public:
             case kCudaMemoryUsage:
                 if (payloadField == 123) return memoryUsage(payload, payloadOffset);
                 break;
-            // Known and not read yet, as the SQLite importer does not read their tables: CPU
-            // samples, scheduling and mmap (for the CPU-side views to come), DIAGNOSTIC_EVENT,
-            // CUDA event records.
-            case kSample:
             case kCpuSample:
+                if (payloadField == 104) return cpuSample(payload, payloadOffset);
+                break;
             case kSchedule:
+                if (payloadField == 106) return schedule(payload, payloadOffset);
+                break;
+            // Known and not read, as the SQLite importer does not read their tables: mmap
+            // records, DIAGNOSTIC_EVENT, CUDA event records.
+            case kSample:
             case kDiagnostic:
             case kCudaEventRecord:  // CUDA_EVENTS of the export, not read by the SQLite importer either
                 return;
@@ -271,11 +274,13 @@ private:
                 if (!validSpan(*chunk_, p, 1, 2, Diag::CudaApiWithoutEnd)) return;
                 nsys::pushInterval(*chunk_, {LaneKind::CudaApi, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
                                    EventKind::CudaApiCall, static_cast<uint32_t>(p.value(3)));
+                if (eventClass == kRuntimeWithBacktrace) backtrace(payload, offset, LaneKind::CudaApi, tid, p.i64(1));
                 return;
             case kOsRuntime:
                 if (!validSpan(*chunk_, p, 1, 2, Diag::OsrtWithoutEnd)) return;
                 nsys::pushInterval(*chunk_, {LaneKind::OsRuntime, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
                                    EventKind::OsRuntimeCall, kNoPayload);
+                if (p.has(15)) backtrace(payload, offset, LaneKind::OsRuntime, tid, p.i64(1));
                 return;
             case kOsRuntimeBegin:
             case kOsRuntimeEnd: {  // OS runtime tracing started / stopped: instants
@@ -375,11 +380,58 @@ private:
 
     uint32_t name(int64_t id) { return nsys::nameOf(builder_, *chunk_, id); }
 
+    // The repeated frame field `number` of `message`, innermost first: { 1 function string id,
+    // 2 module string id, ... } each (docs/nsys-rep-format.md, CPU side).
+    void readFrames(std::string_view message, uint64_t offset, uint32_t number) {
+        frames_.clear();
+        ProtoReader reader(message, offset);
+        for (ProtoField f; reader.next(f);) {
+            if (f.number != number || f.wire != 2) continue;
+            Fields frame;
+            readFields(f.bytes, reader.offsetOf(f.bytes), frame, *chunk_);
+            frames_.push_back({name(frame.i64(1)), name(frame.i64(2))});
+        }
+    }
+    uint32_t localStack() {
+        const uint32_t stack = chunk_->stacks.intern(frames_);
+        return stack == kNoStack ? kNoStack : stack | nsys::kLocalStack;
+    }
+
+    // The backtrace (field 15) of the CPU call just pushed.
+    void backtrace(std::string_view payload, uint64_t offset, LaneKind lane, int64_t tid, int64_t start) {
+        readFrames(payload, offset, 15);
+        chunk_->backtraces.push_back({tid, lane, start, localStack()});
+    }
+
+    // COMPOSITE_EVENTS + SAMPLING_CALLCHAINS: 1 start, 3 cpu, 4 frames (innermost first), 11 globalTid.
+    void cpuSample(std::string_view payload, uint64_t offset) {
+        chunk_ = &chunks_.samples;
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        if (!nsys::validTime(*chunk_, p.i64(1))) return;
+        readFrames(payload, offset, 4);
+        nsys::PendingInstants& in = chunk_->lane({LaneKind::CpuSamples, p.i64(11)}).instants;
+        in.time_ns.push_back(p.i64(1));
+        in.name_id.push_back(frames_.empty() ? chunk_->localString("[no call stack]") : frames_.front().function);
+        in.payload.push_back(localStack());
+    }
+
+    // SCHED_EVENTS: 1 start, 3 cpu, 4 isSchedIn, 5 threadState, 6 globalTid.
+    void schedule(std::string_view payload, uint64_t offset) {
+        chunk_ = &chunks_.samples;
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        if (!nsys::validTime(*chunk_, p.i64(1))) return;
+        chunk_->sched.push_back(
+            {p.i64(1), p.i64(6), static_cast<int32_t>(p.value(3)), p.value(4) != 0, static_cast<int32_t>(p.value(5))});
+    }
+
     const nsys::ReportBuilder& builder_;
     const VersionQuirks& quirks_;
     TableChunks& chunks_;
     EventChunk* chunk_ = &chunks_.nvtx;  // the table the event at hand belongs to
     BlockExtras& extras_;
+    std::vector<FrameName> frames_;  // the frames of the event at hand
 };
 
 }  // namespace

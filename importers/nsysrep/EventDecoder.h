@@ -20,9 +20,10 @@ struct MemoryChange {
 
 // The events of a run of blocks, one chunk per export table, so that they are merged table by
 // table in the order the SQLite importer reads the export (NVTX, CUDA API, OS runtime, kernels,
-// memcpy, memset, sync): the same lanes, threads and processes in the same order.
+// memcpy, memset, sync, CPU samples): the same lanes, threads and processes in the same order.
 struct TableChunks {
     nsys::EventChunk nvtx, cuda_api, osrt, kernels, memcpy, memset, sync;
+    nsys::EventChunk samples;  // COMPOSITE_EVENTS (as instants) and SCHED_EVENTS (as rows)
 };
 
 // A sample of generic-event counters (GPU metrics): event-block field 2, { 1 type id, 2 time in

@@ -304,7 +304,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     for (BlockExtras& e : extras)
         for (const auto& [globalPid, name] : e.processes) builder.setProcessName(globalPid, name);
     for (auto table : {&TableChunks::nvtx, &TableChunks::cuda_api, &TableChunks::osrt, &TableChunks::kernels,
-                       &TableChunks::memcpy, &TableChunks::memset, &TableChunks::sync}) {
+                       &TableChunks::memcpy, &TableChunks::memset, &TableChunks::sync, &TableChunks::samples}) {
         std::vector<nsys::EventChunk> ordered;
         ordered.reserve(threads);
         for (TableChunks& c : chunks) ordered.push_back(std::move(c.*table));

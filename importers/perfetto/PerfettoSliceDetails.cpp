@@ -42,6 +42,9 @@ uint32_t SliceDetailsReader::payload(EventKind kind, const SliceFields& f) {
     auto row = [](const auto& table) { return static_cast<uint32_t>(table.size() - 1); };
     switch (kind) {
         case EventKind::OsRuntimeCall:
+        case EventKind::MpiCall:
+        case EventKind::ThreadState:  // never exported
+        case EventKind::CoreRun:
             return kNoPayload;
         case EventKind::CudaApiCall:
             return f.uint(Key::CorrelationId) ? number<uint32_t>(f, Key::CorrelationId) : kNoPayload;

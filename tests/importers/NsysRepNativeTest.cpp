@@ -10,6 +10,7 @@
 #include "ImportHelpers.h"
 #include "analysis/Registry.h"
 #include "importers/nsysrep/NativeReader.h"
+#include "model/EventDetails.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -60,6 +61,18 @@ std::string payloadText(const Report& r, EventKind kind, uint32_t p) {
             o << "payload=" << p;
     }
     return o.str();
+}
+
+// A call stack as text, innermost frame first: equal texts = equal stacks.
+std::string stackText(const Report& r, uint32_t stack) {
+    std::string out = stack == kNoStack ? "<no stack>" : "";
+    for (const StackFrameText& f : stackFrames(r, stack)) out += f.function + " @ " + f.module + " | ";
+    return out;
+}
+
+// An instant's payload as text: a CPU sample's stack, else an NVTX marker's attributes.
+std::string instantPayloadText(const Report& r, const Lane& lane, uint32_t p) {
+    return lane.kind == LaneKind::CpuSamples ? stackText(r, p) : payloadText(r, EventKind::NvtxRange, p);
 }
 
 std::string laneText(const Report& r, const Lane& l) {
@@ -122,8 +135,7 @@ void compareReports(const Report& sql, const Report& rep) {
         for (size_t i = 0; i < a.instants.size(); ++i) {
             const InstantColumns &x = a.instants, &y = b.instants;
             const bool same = x.time_ns[i] == y.time_ns[i] && text(sql, x.name_id[i]) == text(rep, y.name_id[i]) &&
-                              payloadText(sql, EventKind::NvtxRange, x.payload[i]) ==
-                                  payloadText(rep, EventKind::NvtxRange, y.payload[i]);
+                              instantPayloadText(sql, a, x.payload[i]) == instantPayloadText(rep, b, y.payload[i]);
             if (!same) {
                 FAIL_CHECK("instant " << i << ": export " << x.time_ns[i] << " '" << text(sql, x.name_id[i])
                                       << "' | native " << y.time_ns[i] << " '" << text(rep, y.name_id[i]) << "'");
@@ -143,6 +155,19 @@ void compareReports(const Report& sql, const Report& rep) {
         CHECK(b.time_ns == a.time_ns);
         CHECK(b.value == a.value);
     }
+
+    REQUIRE(rep.backtraces.size() == sql.backtraces.size());  // of CUDA API and OS runtime calls
+    for (size_t i = 0; i < sql.backtraces.size(); ++i) {
+        const CallBacktrace &a = sql.backtraces[i], &b = rep.backtraces[i];
+        if (a.key() != b.key() || stackText(sql, a.stack) != stackText(rep, b.stack)) {
+            FAIL_CHECK("backtrace " << i << ": export thread " << a.thread << " at " << a.start_ns << ": "
+                                    << stackText(sql, a.stack) << " | native thread " << b.thread << " at "
+                                    << b.start_ns << ": " << stackText(rep, b.stack));
+            break;
+        }
+    }
+    CHECK(rep.stacks.frameCount() == sql.stacks.frameCount());
+    CHECK(rep.stacks.nodeCount() == sql.stacks.nodeCount());
 
     REQUIRE(rep.profiler_overhead.size() == sql.profiler_overhead.size());
     for (size_t i = 0; i < sql.profiler_overhead.size(); ++i) {

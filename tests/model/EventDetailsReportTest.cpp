@@ -105,7 +105,8 @@ TEST_CASE("details of the first HtoD memcpy of train_1gpu: throughput is bytes/d
 }
 
 TEST_CASE("details of every event of two reports: common fields first, kind-specific ones present") {
-    for (const char* file : {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite"}) {
+    for (const char* file :
+         {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite", "nsys-2025.3/cpu_1gpu.sqlite"}) {
         INFO(file);
         const auto report = importOk(dataFile(file));
         size_t checked = 0;
@@ -135,7 +136,15 @@ TEST_CASE("details of every event of two reports: common fields first, kind-spec
                         CHECK(value(d, "Type") != "Unknown");
                         break;
                     case EventKind::OsRuntimeCall:
+                    case EventKind::MpiCall:
                         CHECK(d.back().label == "Depth");
+                        break;
+                    case EventKind::ThreadState:
+                        CHECK(value(d, "State") != "<missing State>");
+                        break;
+                    case EventKind::CoreRun:
+                        CHECK(value(d, "Thread") != "<missing Thread>");
+                        CHECK(value(d, "CPU") == std::to_string(lane.cpu));
                         break;
                 }
                 ++checked;
