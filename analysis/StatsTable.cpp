@@ -49,6 +49,7 @@ std::string formatCell(const StatsTable::Cell& cell) {
 
 std::string toCsv(const StatsTable& table) {
     std::string out;
+    if (table.rows.empty()) return out;  // nsys prints nothing for a report without rows
     for (size_t i = 0; i < table.header.size(); ++i) {
         if (i) out += ',';
         out += csvField(table.header[i]);

@@ -22,7 +22,8 @@ struct StatsTable {
 
 // The text of one cell as `nsys stats -f csv` prints it (numbers unquoted, fixed decimals).
 std::string formatCell(const StatsTable::Cell& cell);
-// CSV with a header line, quoting fields that hold a comma, quote or newline.
+// CSV with a header line, quoting fields that hold a comma, quote or newline; empty for a
+// table without rows, as `nsys stats -f csv` prints nothing then.
 std::string toCsv(const StatsTable& table);
 
 }  // namespace lanescope
