@@ -43,10 +43,12 @@ void forEachLaunch(const Report& report, TimeRange range, Visit&& visit) {
     });
 }
 
-// Avg, Med, Min, Max, StdDev of a sample (ns); five NULLs when it is empty.
+// Avg, Med, Min, Max, StdDev of a sample (ns). Of an empty sample, as nsys's SQL gives them:
+// NULL for the first four, 0.0 for the standard deviation.
 void appendStats(std::vector<Cell>& row, std::vector<int64_t>& values) {
     if (values.empty()) {
-        for (int k = 0; k < 5; ++k) row.emplace_back(std::string());
+        for (int k = 0; k < 4; ++k) row.emplace_back(std::string());
+        row.emplace_back(StatsTable::Real{0.0, 1});
         return;
     }
     const Summary s = summarize(values);
@@ -76,7 +78,7 @@ StatsTable cudaKernExecTrace(const Report& report, TimeRange range, const StatsO
         }
         row.insert(row.end(), {l.gpu->events.start_ns[l.kernel], l.kernelDur, l.total, pidOf(report, *l.api),
                                tidOf(report, *l.api), deviceId(report, l.gpu->gpu),
-                               std::string(report.str(r.name_id[l.call])),
+                               apiDisplayName(report.str(r.name_id[l.call])),
                                xyz(config.grid[0], config.grid[1], config.grid[2]),
                                xyz(config.block[0], config.block[1], config.block[2]),
                                std::string(report.str(kernelNameId(report, *l.gpu, l.kernel, options)))});

@@ -12,6 +12,10 @@ struct StatsTable {
     struct Real {
         double value;
         int decimals;
+        // Rounding of the exact binary value: half away from zero (SQLite's round(), which
+        // nsys's SQL applies), or half to even (Python's formatting, which nsys applies to the
+        // columns it converts to other units, such as MB in cuda_gpu_trace).
+        bool half_even = false;
     };
     using Cell = std::variant<int64_t, Real, std::string>;
 
