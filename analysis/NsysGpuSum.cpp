@@ -16,7 +16,9 @@ void addGpuWork(const Report& report, TimeRange range, const StatsOptions& optio
         const uint32_t nameId = kernelNameId(report, lane, i, options);
         grouper
             .at(uint64_t{nameId},
-                [&] { return std::vector<std::string>{"CUDA_KERNEL", std::string(report.str(nameId))}; })
+                [&] {
+                    return std::vector<std::string>{"CUDA_KERNEL", std::string(report.str(nameId))};
+                })
             .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
     });
     for (EventKind kind : {EventKind::Memcpy, EventKind::Memset})
@@ -24,7 +26,9 @@ void addGpuWork(const Report& report, TimeRange range, const StatsOptions& optio
             const uint32_t nameId = lane.events.name_id[i];
             grouper
                 .at((uint64_t{1} << 32) | nameId,
-                    [&] { return std::vector<std::string>{"MEMORY_OPER", std::string(report.str(nameId))}; })
+                    [&] {
+                        return std::vector<std::string>{"MEMORY_OPER", std::string(report.str(nameId))};
+                    })
                 .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
         });
 }
@@ -51,8 +55,10 @@ StatsTable cudaApiGpuSum(const Report& report, TimeRange range, const StatsOptio
             std::string label = apiDisplayName(report.str(nameId));
             key = keyOfLabel.try_emplace(std::move(label), (uint64_t{2} << 32) | nameId).first->second;
         }
-        grouper
-            .at(key, [&] { return std::vector<std::string>{"CUDA_API", apiDisplayName(report.str(nameId))}; })
+        grouper.at(key,
+                   [&] {
+                       return std::vector<std::string>{"CUDA_API", apiDisplayName(report.str(nameId))};
+                   })
             .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
     });
     return timeTable("cuda_api_gpu_sum", "Instances", {"Category", "Operation"}, grouper.groups());

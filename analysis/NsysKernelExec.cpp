@@ -61,9 +61,20 @@ void appendStats(std::vector<Cell>& row, std::vector<int64_t>& values) {
 StatsTable cudaKernExecTrace(const Report& report, TimeRange range, const StatsOptions& options) {
     StatsTable table;
     table.name = "cuda_kern_exec_trace";
-    table.header = {"API Start (ns)", "API Dur (ns)", "Queue Start (ns)", "Queue Dur (ns)", "Kernel Start (ns)",
-                    "Kernel Dur (ns)", "Total Dur (ns)", "PID", "TID", "DevId", "API Function", "GridXYZ",
-                    "BlockXYZ", "Kernel Name"};
+    table.header = {"API Start (ns)",
+                    "API Dur (ns)",
+                    "Queue Start (ns)",
+                    "Queue Dur (ns)",
+                    "Kernel Start (ns)",
+                    "Kernel Dur (ns)",
+                    "Total Dur (ns)",
+                    "PID",
+                    "TID",
+                    "DevId",
+                    "API Function",
+                    "GridXYZ",
+                    "BlockXYZ",
+                    "Kernel Name"};
     forEachLaunch(report, range, [&](const Launch& l) {
         const IntervalColumns& r = l.api->events;
         const KernelConfig* c = kernelConfigOf(report, *l.gpu, l.kernel);
@@ -76,12 +87,12 @@ StatsTable cudaKernExecTrace(const Report& report, TimeRange range, const StatsO
             row.emplace_back(std::string());
             row.emplace_back(std::string());
         }
-        row.insert(row.end(), {l.gpu->events.start_ns[l.kernel], l.kernelDur, l.total, pidOf(report, *l.api),
-                               tidOf(report, *l.api), deviceId(report, l.gpu->gpu),
-                               apiDisplayName(report.str(r.name_id[l.call])),
-                               xyz(config.grid[0], config.grid[1], config.grid[2]),
-                               xyz(config.block[0], config.block[1], config.block[2]),
-                               std::string(report.str(kernelNameId(report, *l.gpu, l.kernel, options)))});
+        row.insert(row.end(),
+                   {l.gpu->events.start_ns[l.kernel], l.kernelDur, l.total, pidOf(report, *l.api),
+                    tidOf(report, *l.api), deviceId(report, l.gpu->gpu), apiDisplayName(report.str(r.name_id[l.call])),
+                    xyz(config.grid[0], config.grid[1], config.grid[2]),
+                    xyz(config.block[0], config.block[1], config.block[2]),
+                    std::string(report.str(kernelNameId(report, *l.gpu, l.kernel, options)))});
         table.rows.push_back(std::move(row));
     });
     return table;
@@ -97,12 +108,11 @@ StatsTable cudaKernExecSum(const Report& report, TimeRange range, const StatsOpt
     std::vector<Group> groups;
     std::unordered_map<std::string, size_t> groupOf;
     forEachLaunch(report, range, [&](const Launch& l) {
-        const int64_t pid = pidOf(report, *l.api), tid = tidOf(report, *l.api),
-                      device = deviceId(report, l.gpu->gpu);
+        const int64_t pid = pidOf(report, *l.api), tid = tidOf(report, *l.api), device = deviceId(report, l.gpu->gpu);
         std::string api = apiDisplayName(report.str(l.api->events.name_id[l.call]));
         std::string kernel(report.str(kernelNameId(report, *l.gpu, l.kernel, options)));
-        const std::string key = std::to_string(pid) + ',' + std::to_string(tid) + ',' + std::to_string(device) +
-                                '\n' + api + '\n' + kernel;
+        const std::string key =
+            std::to_string(pid) + ',' + std::to_string(tid) + ',' + std::to_string(device) + '\n' + api + '\n' + kernel;
         auto [it, inserted] = groupOf.try_emplace(key, groups.size());
         if (inserted) groups.push_back({pid, tid, device, std::move(api), std::move(kernel), {}, {}, {}, {}});
         Group& g = groups[it->second];
@@ -114,11 +124,11 @@ StatsTable cudaKernExecSum(const Report& report, TimeRange range, const StatsOpt
 
     StatsTable table;
     table.name = "cuda_kern_exec_sum";
-    table.header = {"PID",         "TID",         "DevId",      "Count",       "QCount",      "TAvg (ns)",
-                    "TMed (ns)",   "TMin (ns)",   "TMax (ns)",  "TStdDev (ns)", "AAvg (ns)",  "AMed (ns)",
-                    "AMin (ns)",   "AMax (ns)",   "AStdDev (ns)", "QAvg (ns)", "QMed (ns)",   "QMin (ns)",
-                    "QMax (ns)",   "QStdDev (ns)", "KAvg (ns)", "KMed (ns)",   "KMin (ns)",   "KMax (ns)",
-                    "KStdDev (ns)", "API Name",   "Kernel Name"};
+    table.header = {"PID",          "TID",          "DevId",        "Count",        "QCount",    "TAvg (ns)",
+                    "TMed (ns)",    "TMin (ns)",    "TMax (ns)",    "TStdDev (ns)", "AAvg (ns)", "AMed (ns)",
+                    "AMin (ns)",    "AMax (ns)",    "AStdDev (ns)", "QAvg (ns)",    "QMed (ns)", "QMin (ns)",
+                    "QMax (ns)",    "QStdDev (ns)", "KAvg (ns)",    "KMed (ns)",    "KMin (ns)", "KMax (ns)",
+                    "KStdDev (ns)", "API Name",     "Kernel Name"};
     // Sorted by the printed TAvg descending (nsys orders by the rounded column); ties by key.
     struct Row {
         double tavg;

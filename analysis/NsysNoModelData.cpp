@@ -20,9 +20,8 @@ StatsTable mpiEventSum(const Report&, TimeRange) {
                                     "Max (ns)", "StdDev (ns)", "Source", "Name"});
 }
 StatsTable mpiEventTrace(const Report&, TimeRange) {
-    return noData("mpi_event_trace", {"Start (ns)", "End (ns)", "Duration (ns)", "Event", "Pid", "Tid", "Tag",
-                                      "Rank", "PeerRank", "RootRank", "Size (MB)", "CollSendSize (MB)",
-                                      "CollRecvSize (MB)"});
+    return noData("mpi_event_trace", {"Start (ns)", "End (ns)", "Duration (ns)", "Event", "Pid", "Tid", "Tag", "Rank",
+                                      "PeerRank", "RootRank", "Size (MB)", "CollSendSize (MB)", "CollRecvSize (MB)"});
 }
 StatsTable mpiMsgSizeSum(const Report&, TimeRange) {
     return noData("mpi_msg_size_sum", {"Total Message Volume (MB)", "Instances", "Avg (MB)", "Med (MB)", "Min (MB)",
@@ -48,9 +47,9 @@ StatsTable umSum(const Report&, TimeRange) {
                              "CPU Page Faults", "GPU Page Faults", "Migration Throughput (MBps)"});
 }
 StatsTable umTotalSum(const Report&, TimeRange) {
-    return noData("um_total_sum", {"Total HtoD Migration Size (MB)", "Total DtoH Migration Size (MB)",
-                                   "Total CPU Page Faults", "Total GPU PageFaults", "Minimum Virtual Address",
-                                   "Maximum Virtual Address"});
+    return noData("um_total_sum",
+                  {"Total HtoD Migration Size (MB)", "Total DtoH Migration Size (MB)", "Total CPU Page Faults",
+                   "Total GPU PageFaults", "Minimum Virtual Address", "Maximum Virtual Address"});
 }
 
 }  // namespace lanescope

@@ -23,9 +23,11 @@ StatsTable styleSum(const Report& report, TimeRange range, bool startEnd, const 
         const uint64_t id = (uint64_t{info.domain_name_id} << 32) | nameId;
         auto known = keyOfId.find(id);
         if (known == keyOfId.end())
-            known = keyOfId.emplace(id, keyOfLabel.try_emplace(nvtxLabel(report, info, nameId), keyOfLabel.size())
-                                            .first->second)
-                        .first;
+            known =
+                keyOfId
+                    .emplace(id,
+                             keyOfLabel.try_emplace(nvtxLabel(report, info, nameId), keyOfLabel.size()).first->second)
+                    .first;
         grouper.at(known->second, [&] { return std::vector<std::string>{nvtxLabel(report, info, nameId)}; })
             .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
     });

@@ -68,8 +68,7 @@ void forEachEvent(const Report& report, EventKind kind, TimeRange range, Visit&&
 // lanes holding them merged into one start-ascending sequence (ties: lane order, then index):
 // O(n log lanes), for the *_trace reports.
 template <typename Visit>
-void forEachEventByStart(const Report& report, std::initializer_list<EventKind> kinds, TimeRange range,
-                         Visit&& visit);
+void forEachEventByStart(const Report& report, std::initializer_list<EventKind> kinds, TimeRange range, Visit&& visit);
 
 // One summarized group, ready to print.
 struct SummaryRow {

@@ -27,10 +27,10 @@ Cell throughput(uint64_t bytes, int64_t duration) {
 StatsTable cudaGpuTrace(const Report& report, TimeRange range, const StatsOptions& options) {
     StatsTable table;
     table.name = "cuda_gpu_trace";
-    table.header = {"Start (ns)",   "Duration (ns)",     "CorrId",   "GrdX",     "GrdY",   "GrdZ",     "BlkX",
-                    "BlkY",         "BlkZ",              "Reg/Trd",  "StcSMem (MB)",       "DymSMem (MB)",
-                    "Bytes (MB)",   "Throughput (MB/s)", "SrcMemKd", "DstMemKd", "Device", "Ctx",      "GreenCtx",
-                    "Strm",         "Name"};
+    table.header = {
+        "Start (ns)", "Duration (ns)", "CorrId",  "GrdX",         "GrdY",         "GrdZ",       "BlkX",
+        "BlkY",       "BlkZ",          "Reg/Trd", "StcSMem (MB)", "DymSMem (MB)", "Bytes (MB)", "Throughput (MB/s)",
+        "SrcMemKd",   "DstMemKd",      "Device",  "Ctx",          "GreenCtx",     "Strm",       "Name"};
     forEachEventByStart(
         report, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset}, range, [&](const Lane& lane, size_t i) {
             const IntervalColumns& ev = lane.events;

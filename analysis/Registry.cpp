@@ -84,7 +84,8 @@ StatsRequest parseStatsRequest(std::string_view nameWithOptions) {
     }
     for (size_t at = colon; at != std::string_view::npos && request.error.empty();) {
         const size_t next = nameWithOptions.find(':', at + 1);
-        const std::string_view option = nameWithOptions.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+        const std::string_view option =
+            nameWithOptions.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
         request.error = parseStatsOption(option, request.entry->options, request.options);
         if (!request.error.empty()) request.error = std::string(name) + ": " + request.error;
         at = next;

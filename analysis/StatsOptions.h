@@ -8,8 +8,8 @@ namespace lanescope {
 
 // The report options of `nsys stats -r NAME:opt:opt=value` that Lanescope takes.
 struct StatsOptions {
-    bool base = false;             // ":base": kernels by their short (base) name
-    std::optional<int64_t> rows;   // ":rows=N": at most N rows (the unified memory reports)
+    bool base = false;            // ":base": kernels by their short (base) name
+    std::optional<int64_t> rows;  // ":rows=N": at most N rows (the unified memory reports)
 };
 
 // Parses the options after a report's name ("base", "rows=10") into `options`, accepting only
