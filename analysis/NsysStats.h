@@ -1,4 +1,5 @@
 #pragma once
+#include "analysis/StatsOptions.h"
 #include "analysis/StatsTable.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
@@ -8,7 +9,8 @@ namespace lanescope {
 // The summary reports of `nsys stats`, with its columns, units, rounding and row order
 // (total descending; ties by name), over the events lying wholly inside `range`. Found by
 // name through analysis/Registry.h.
-StatsTable cudaGpuKernSum(const Report& report, TimeRange range = TimeRange::all());
+// options.base: kernels by their short names.
+StatsTable cudaGpuKernSum(const Report& report, TimeRange range = TimeRange::all(), const StatsOptions& options = {});
 StatsTable cudaApiSum(const Report& report, TimeRange range = TimeRange::all());
 StatsTable nvtxSum(const Report& report, TimeRange range = TimeRange::all());
 StatsTable cudaGpuMemTimeSum(const Report& report, TimeRange range = TimeRange::all());

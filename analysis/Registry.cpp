@@ -6,21 +6,46 @@
 
 #include "analysis/GpuGaps.h"
 #include "analysis/GpuUtilization.h"
+#include "analysis/NsysGpuSum.h"
+#include "analysis/NsysKernelExec.h"
+#include "analysis/NsysNoModelData.h"
+#include "analysis/NsysNvtxStyleSum.h"
 #include "analysis/NsysStats.h"
+#include "analysis/NsysTraceReports.h"
 #include "analysis/NvtxProjection.h"
 
 namespace lanescope {
 
 const std::vector<StatsReportEntry>& statsReports() {
+    // A report of (report, range), which takes no option.
+#define LANESCOPE_PLAIN(f) +[](const Report& r, TimeRange t, const StatsOptions&) { return f(r, t); }
     static const std::vector<StatsReportEntry> all = {
-        {"cuda_gpu_kern_sum", "Kernels", cudaGpuKernSum},
-        {"cuda_api_sum", "CUDA API", cudaApiSum},
-        {"cuda_gpu_mem_time_sum", "Memory (time)", cudaGpuMemTimeSum},
-        {"cuda_gpu_mem_size_sum", "Memory (size)", cudaGpuMemSizeSum},
-        {"nvtx_sum", "NVTX", nvtxSum},
-        {"osrt_sum", "OS runtime", osrtSum},
-        {"nvtx_gpu_proj_sum", "NVTX on GPU", nvtxGpuProjSumInRange},
+        {"cuda_gpu_kern_sum", "Kernels", cudaGpuKernSum, "base"},
+        {"cuda_api_sum", "CUDA API", LANESCOPE_PLAIN(cudaApiSum)},
+        {"cuda_gpu_mem_time_sum", "Memory (time)", LANESCOPE_PLAIN(cudaGpuMemTimeSum)},
+        {"cuda_gpu_mem_size_sum", "Memory (size)", LANESCOPE_PLAIN(cudaGpuMemSizeSum)},
+        {"nvtx_sum", "NVTX", LANESCOPE_PLAIN(nvtxSum)},
+        {"osrt_sum", "OS runtime", LANESCOPE_PLAIN(osrtSum)},
+        {"nvtx_gpu_proj_sum", "NVTX on GPU", LANESCOPE_PLAIN(nvtxGpuProjSumInRange)},
+        {"cuda_gpu_sum", "GPU work", cudaGpuSum, "base"},
+        {"cuda_api_gpu_sum", "CUDA API and GPU work", cudaApiGpuSum, "base"},
+        {"cuda_gpu_kern_gb_sum", "Kernels by grid and block", cudaGpuKernGbSum, "base"},
+        {"cuda_kern_exec_sum", "Kernel launch and execution", cudaKernExecSum, "base"},
+        {"cuda_kern_exec_trace", "Kernel launch and execution (trace)", cudaKernExecTrace, "base"},
+        {"cuda_gpu_trace", "GPU trace", cudaGpuTrace, "base"},
+        {"nvtx_pushpop_sum", "NVTX push/pop", LANESCOPE_PLAIN(nvtxPushPopSum)},
+        {"nvtx_startend_sum", "NVTX start/end", LANESCOPE_PLAIN(nvtxStartEndSum)},
+        {"mpi_event_sum", "MPI events", LANESCOPE_PLAIN(mpiEventSum)},
+        {"mpi_event_trace", "MPI events (trace)", LANESCOPE_PLAIN(mpiEventTrace)},
+        {"mpi_msg_size_sum", "MPI message sizes", LANESCOPE_PLAIN(mpiMsgSizeSum)},
+        {"openacc_sum", "OpenACC", LANESCOPE_PLAIN(openaccSum)},
+        {"openmp_sum", "OpenMP", LANESCOPE_PLAIN(openmpSum)},
+        {"syscall_sum", "System calls", LANESCOPE_PLAIN(syscallSum)},
+        {"um_cpu_page_faults_sum", "Unified memory CPU page faults", LANESCOPE_PLAIN(umCpuPageFaultsSum), "rows"},
+        {"um_sum", "Unified memory", LANESCOPE_PLAIN(umSum), "rows"},
+        {"um_total_sum", "Unified memory totals", LANESCOPE_PLAIN(umTotalSum)},
     };
+#undef LANESCOPE_PLAIN
     return all;
 }
 
@@ -48,10 +73,30 @@ const RuleEntry* findRule(std::string_view name) {
     return it == all.end() ? nullptr : &*it;
 }
 
+StatsRequest parseStatsRequest(std::string_view nameWithOptions) {
+    StatsRequest request;
+    const size_t colon = nameWithOptions.find(':');
+    const std::string_view name = nameWithOptions.substr(0, colon);
+    request.entry = findStatsReport(name);
+    if (!request.entry) {
+        request.error = "unknown report " + std::string(name);
+        return request;
+    }
+    for (size_t at = colon; at != std::string_view::npos && request.error.empty();) {
+        const size_t next = nameWithOptions.find(':', at + 1);
+        const std::string_view option =
+            nameWithOptions.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+        request.error = parseStatsOption(option, request.entry->options, request.options);
+        if (!request.error.empty()) request.error = std::string(name) + ": " + request.error;
+        at = next;
+    }
+    return request;
+}
+
 std::optional<StatsTable> computeStats(const Report& report, std::string_view name, TimeRange range) {
-    const StatsReportEntry* entry = findStatsReport(name);
-    if (!entry) return std::nullopt;
-    return entry->compute(report, range);
+    const StatsRequest request = parseStatsRequest(name);
+    if (!request.entry || !request.error.empty()) return std::nullopt;
+    return request.entry->compute(report, range, request.options);
 }
 
 std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range, unsigned threads) {
@@ -59,7 +104,7 @@ std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range, u
     std::vector<StatsTable> tables(all.size());
     std::atomic<size_t> next{0};
     auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < all.size();) tables[i] = all[i].compute(report, range);
+        for (size_t i; (i = next.fetch_add(1)) < all.size();) tables[i] = all[i].compute(report, range, {});
     };
     {
         std::vector<std::jthread> pool;

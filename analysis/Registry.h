@@ -1,9 +1,11 @@
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "analysis/Rules.h"
+#include "analysis/StatsOptions.h"
 #include "analysis/StatsTable.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
@@ -19,10 +21,11 @@ namespace lanescope {
 struct StatsReportEntry {
     std::string_view name;   // nsys's report name, e.g. "cuda_gpu_kern_sum"
     std::string_view title;  // for people, e.g. "CUDA kernels"
-    StatsTable (*compute)(const Report& report, TimeRange range);
+    StatsTable (*compute)(const Report& report, TimeRange range, const StatsOptions& options);
+    std::string_view options = {};  // the nsys report options it takes, comma-separated ("base")
 };
 
-// In the order the viewer shows them as tabs.
+// In the order the viewer lists them.
 const std::vector<StatsReportEntry>& statsReports();
 const StatsReportEntry* findStatsReport(std::string_view name);
 
@@ -38,7 +41,17 @@ struct RuleEntry {
 const std::vector<RuleEntry>& rules();
 const RuleEntry* findRule(std::string_view name);
 
-// Conveniences over the tables: one report by name (nullopt when unknown), and every report
+// A report name with its options, "cuda_gpu_kern_sum:base" or "um_sum:rows=10": the entry and
+// the parsed options, or an error message (unknown report, an option it does not take).
+struct StatsRequest {
+    const StatsReportEntry* entry = nullptr;
+    StatsOptions options;
+    std::string error;
+};
+StatsRequest parseStatsRequest(std::string_view nameWithOptions);
+
+// Conveniences over the tables: one report by name, with options (nullopt when unknown or an
+// option is not understood), and every report
 // computed on up to `threads` threads, in statsReports() order.
 std::optional<StatsTable> computeStats(const Report& report, std::string_view name, TimeRange range = TimeRange::all());
 std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range = TimeRange::all(), unsigned threads = 2);

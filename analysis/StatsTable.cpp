@@ -19,8 +19,8 @@ std::string csvField(const std::string& text) {
 // Rounds the exact binary value half away from zero, as SQLite's round() in nsys's reports
 // does: 15611.25 -> "15611.3", but 21228.85 (stored as 21228.8499...) -> "21228.8". The
 // scaling is exact in long double for up to 3 decimals.
-std::string formatRounded(double value, int decimals) {
-    if (!std::isfinite(value) || decimals > 3 || std::fabs(value) > 1e15) {
+std::string formatRounded(double value, int decimals, bool halfEven) {
+    if (halfEven || !std::isfinite(value) || decimals > 3 || std::fabs(value) > 1e15) {  // printf: half to even
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
         return buf;
@@ -42,13 +42,14 @@ std::string formatRounded(double value, int decimals) {
 std::string formatCell(const StatsTable::Cell& cell) {
     if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
     if (const auto* r = std::get_if<StatsTable::Real>(&cell)) {
-        return formatRounded(r->value, r->decimals);
+        return formatRounded(r->value, r->decimals, r->half_even);
     }
     return std::get<std::string>(cell);
 }
 
 std::string toCsv(const StatsTable& table) {
     std::string out;
+    if (table.rows.empty()) return out;  // nsys prints nothing for a report without rows
     for (size_t i = 0; i < table.header.size(); ++i) {
         if (i) out += ',';
         out += csvField(table.header[i]);

@@ -12,6 +12,10 @@ struct StatsTable {
     struct Real {
         double value;
         int decimals;
+        // Rounding of the exact binary value: half away from zero (SQLite's round(), which
+        // nsys's SQL applies), or half to even (Python's formatting, which nsys applies to the
+        // columns it converts to other units, such as MB in cuda_gpu_trace).
+        bool half_even = false;
     };
     using Cell = std::variant<int64_t, Real, std::string>;
 
@@ -22,7 +26,8 @@ struct StatsTable {
 
 // The text of one cell as `nsys stats -f csv` prints it (numbers unquoted, fixed decimals).
 std::string formatCell(const StatsTable::Cell& cell);
-// CSV with a header line, quoting fields that hold a comma, quote or newline.
+// CSV with a header line, quoting fields that hold a comma, quote or newline; empty for a
+// table without rows, as `nsys stats -f csv` prints nothing then.
 std::string toCsv(const StatsTable& table);
 
 }  // namespace lanescope

@@ -16,7 +16,7 @@ std::string usageText() {
     for (const StatsReportEntry& entry : statsReports()) names += (names.empty() ? "" : ", ") + std::string(entry.name);
     return "usage: lanescope-cli stats FILE --report NAME[,NAME...] [--format csv|json|table] "
            "[--range START_NS:END_NS]\n  NAME: " +
-           names + "\n";
+           names + "\n  options after a name: :base (kernels' short names), :rows=N (um_sum, um_cpu_page_faults_sum)\n";
 }
 
 std::vector<std::string> splitNames(const std::string& list) {
@@ -78,10 +78,10 @@ int runStats(int argc, char** argv, int first) {
     if (!args.options.count("report")) return usage("--report is required");
     if (format != "csv" && format != "json" && format != "table") return usage("unknown --format " + format);
     const auto names = splitNames(args.options.at("report"));
-    std::vector<const StatsReportEntry*> entries;
+    std::vector<StatsRequest> requests;
     for (const auto& name : names) {
-        entries.push_back(findStatsReport(name));
-        if (!entries.back()) return usage("unknown report " + name);
+        requests.push_back(parseStatsRequest(name));
+        if (!requests.back().error.empty()) return usage(requests.back().error);
     }
     TimeRange range;
     if (args.options.count("range")) {
@@ -95,10 +95,10 @@ int runStats(int argc, char** argv, int first) {
     std::string out;
     JsonWriter json;
     if (format == "json") json.beginArray();
-    for (const StatsReportEntry* entry : entries) {
-        const StatsTable table = entry->compute(*report, range);
+    for (const StatsRequest& request : requests) {
+        const StatsTable table = request.entry->compute(*report, range, request.options);
         if (format == "csv")
-            out += (entries.size() > 1 ? "# " + std::string(entry->name) + "\n" : "") + toCsv(table);
+            out += (requests.size() > 1 ? "# " + std::string(request.entry->name) + "\n" : "") + toCsv(table);
         else if (format == "json")
             appendJson(json, table);
         else

@@ -16,8 +16,8 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QStandardItemModel>
-#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -66,15 +66,19 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
     auto* save = new QToolButton;
     save->setText("Export CSV…");
     save->setToolTip("Save this table as CSV, with nsys stats' header");
+    kind_ = new QComboBox;
+    kind_->setObjectName("statsReportPicker");
+    kind_->setToolTip("Statistics report shown below");
+    kind_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(kind_);
     top->addWidget(scope_, 1);
     top->addWidget(reportChoice_);
     top->addWidget(copy);
     top->addWidget(save);
     layout->addLayout(top);
-    tabs_ = new QTabWidget;
-    tabs_->setDocumentMode(true);
-    layout->addWidget(tabs_, 1);
-    for (const StatsReportEntry& spec : statsReports()) {  // one tab per report, in registry order
+    pages_ = new QStackedWidget;
+    layout->addWidget(pages_, 1);
+    for (const StatsReportEntry& spec : statsReports()) {  // one page per report, in registry order
         auto* page = new QWidget;
         auto* pageLayout = new QVBoxLayout(page);
         pageLayout->setContentsMargins(0, 2, 0, 0);
@@ -102,7 +106,8 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
         connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
         pageLayout->addWidget(filter);
         pageLayout->addWidget(view, 1);
-        tabs_->addTab(page, qs(spec.title));
+        pages_->addWidget(page);
+        kind_->addItem(qs(spec.title), qs(spec.name));
         tabList_.push_back({qs(spec.name), view, model, {}});
     }
     for (size_t i = 0; i < tabList_.size(); ++i) {
@@ -137,7 +142,14 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
     connect(save, &QToolButton::clicked, this, [this] {
         if (Tab* t = currentTab()) exportCsv(*t);
     });
-    connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(kind_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        pages_->setCurrentIndex(i);
+        if (Tab* t = currentTab(); t && !t->filled) fill(*t, std::move(t->table));
+    });
+    connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] {
+        pickFirstWithRows_ = true;
+        recompute();
+    });
     connect(session, &ViewSession::reportsChanged, this, [this, session] {
         offsets_ = session->offsets();
         setReports(session->reports());
@@ -146,8 +158,13 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
     connect(session, &ViewSession::selectionChanged, this, &StatsPanel::setRange);
 }
 
+QString StatsPanel::currentReportName() const {
+    const int i = pages_->currentIndex();
+    return i >= 0 && i < int(tabList_.size()) ? tabList_[size_t(i)].reportName : QString();
+}
+
 StatsPanel::Tab* StatsPanel::currentTab() {
-    const int i = tabs_->currentIndex();
+    const int i = pages_->currentIndex();
     return i >= 0 && i < int(tabList_.size()) ? &tabList_[i] : nullptr;
 }
 
@@ -166,6 +183,7 @@ void StatsPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) 
     reportChoice_->setCurrentIndex(int(reports_.size()) - 1);
     reportChoice_->setVisible(reports_.size() > 1);
     range_.reset();
+    pickFirstWithRows_ = true;
     recompute();
 }
 
@@ -198,25 +216,29 @@ void StatsPanel::recompute() {
 }
 
 void StatsPanel::fillAll(std::vector<StatsTable> result) {
-    // One table per turn of the event loop, the visible one first, so the window never
-    // spends long filling them; a newer selection's run stops the rest.
-    const int generation = task_.generation();
-    auto tables = std::make_shared<std::vector<StatsTable>>(std::move(result));
-    filling_ = true;
-    std::vector<size_t> order;
-    order.push_back(size_t(std::max(0, tabs_->currentIndex())));
-    for (size_t i = 0; i < tabList_.size(); ++i)
-        if (i != order.front()) order.push_back(i);
-    for (size_t k = 0; k < order.size(); ++k)
-        QTimer::singleShot(0, this, [this, tables, k, order, generation] {
-            const size_t i = order[k];
-            if (generation != task_.generation() || i >= tables->size()) return;
-            fill(tabList_[i], std::move((*tables)[i]));
-            if (k + 1 == order.size()) {
-                filling_ = false;
-                emit updated();
-            }
-        });
+    // A newly opened report shows the first report with rows (one without kernels would
+    // otherwise open on an empty Kernels table).
+    if (pickFirstWithRows_) {
+        pickFirstWithRows_ = false;
+        const auto first =
+            std::find_if(result.begin(), result.end(), [](const StatsTable& t) { return !t.rows.empty(); });
+        if (first != result.end()) {
+            const QSignalBlocker block(kind_);
+            kind_->setCurrentIndex(int(first - result.begin()));
+            pages_->setCurrentIndex(kind_->currentIndex());
+        }
+    }
+    // Only the visible table is filled into its view now; the others when picked (a trace
+    // report can hold millions of rows).
+    const size_t current = size_t(std::max(0, pages_->currentIndex()));
+    for (size_t i = 0; i < tabList_.size() && i < result.size(); ++i) {
+        if (i == current) continue;
+        tabList_[i].model->clear();
+        tabList_[i].table = std::move(result[i]);
+        tabList_[i].filled = false;
+    }
+    if (current < result.size()) fill(tabList_[current], std::move(result[current]));
+    emit updated();
 }
 
 void StatsPanel::fill(Tab& tab, StatsTable table) {
@@ -240,6 +262,7 @@ void StatsPanel::fill(Tab& tab, StatsTable table) {
     }
     tab.view->resizeColumnsToContents();
     tab.table = std::move(table);
+    tab.filled = true;
 }
 
 void StatsPanel::copySelection(Tab& tab) {

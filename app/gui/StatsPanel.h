@@ -12,13 +12,13 @@
 
 class QComboBox;
 class QLabel;
-class QTabWidget;
+class QStackedWidget;
 class QTableView;
 class QStandardItemModel;
 
 namespace lanescope {
 
-// nsys-style statistics (kernels, CUDA API, memory by time and size, NVTX, OS runtime) of
+// nsys-style statistics (every report of analysis/Registry.h, picked by title in a combo box) of
 // the whole report or the session's selected time range, computed off the GUI thread whenever
 // the selection (or the reports, or their offsets) change. Tables sort and filter; rows copy and export as CSV; a row's
 // context menu shows its instances on the timeline.
@@ -26,8 +26,10 @@ class StatsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit StatsPanel(ViewSession* session, QWidget* parent = nullptr);
-    // The table shown in a tab, as computed last (for tests and export).
+    // The table of a report, as computed last (for tests and export).
     const StatsTable* table(const QString& reportName) const;
+    // The nsys name of the report picked in the report picker, e.g. "cuda_gpu_kern_sum".
+    QString currentReportName() const;
     bool busy() const { return task_.busy() || filling_; }
 
 signals:
@@ -41,6 +43,7 @@ private:
         QTableView* view;
         QStandardItemModel* model;
         StatsTable table;
+        bool filled = false;  // table shown in model (else filled when picked)
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     // A range on the shared timeline; each report's offset on it (ViewSession::offsets).
@@ -58,10 +61,12 @@ private:
     std::vector<int64_t> offsets_;  // per report, ns
     QComboBox* reportChoice_;
     QLabel* scope_;
-    QTabWidget* tabs_;
+    QComboBox* kind_;        // the report picker: one entry per registry report, by title
+    QStackedWidget* pages_;  // one page (filter and table) per report, in registry order
     std::vector<Tab> tabList_;
     LatestTask<std::vector<StatsTable>> task_{this};
-    bool filling_ = false;  // tables of the last result still being filled
+    bool filling_ = false;            // tables of the last result still being filled
+    bool pickFirstWithRows_ = false;  // on the next result, pick the first report with rows
 };
 
 }  // namespace lanescope

@@ -20,3 +20,11 @@ TEST_CASE("CSV quotes fields with commas and quotes") {
     t.rows.push_back({int64_t{6}, std::string("say \"hi\"")});
     CHECK(lanescope::toCsv(t) == "Total,Name\n5,\"f(a, b)\"\n6,\"say \"\"hi\"\"\"\n");
 }
+
+TEST_CASE("half-to-even rounding for nsys's unit conversions; an empty table is empty CSV") {
+    CHECK(formatCell(StatsTable::Real{0.3125, 3, true}) == "0.312");  // cuda_gpu_trace's MB/s
+    CHECK(formatCell(StatsTable::Real{0.3125, 3}) == "0.313");        // SQLite's round()
+    StatsTable t;
+    t.header = {"Total", "Name"};
+    CHECK(lanescope::toCsv(t).empty());
+}

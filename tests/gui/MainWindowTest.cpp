@@ -1,4 +1,5 @@
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLineEdit>
@@ -201,6 +202,37 @@ private slots:
         QCOMPARE(list->item(int(markers))->text(), QString("warm-up ends"));
         session_->removeMarker(int(markers));
         QCOMPARE(list->count(), int(markers));
+    }
+
+    // The Statistics panel lists every registry report in its picker and opens on the first
+    // one with rows: a report without CUDA work opens on its OS runtime calls, not on an empty
+    // Kernels table; one with kernels on the kernels.
+    void statisticsOpenOnTheFirstReportWithRows() {
+        auto cpuOnly = std::make_shared<Report>();
+        Lane lane;
+        lane.kind = LaneKind::OsRuntime;
+        lane.events.start_ns = {10, 40};
+        lane.events.end_ns = {30, 90};
+        lane.events.name_id = {cpuOnly->strings.intern("read"), cpuOnly->strings.intern("write")};
+        lane.events.payload = {kNoPayload, kNoPayload};
+        lane.events.kind = {EventKind::OsRuntimeCall, EventKind::OsRuntimeCall};
+        lane.events.depth = {0, 0};
+        cpuOnly->lanes.push_back(std::move(lane));
+        cpuOnly->meta.end_ns = 100;
+        ViewSession session;
+        StatsPanel panel(&session);
+        auto* picker = panel.findChild<QComboBox*>("statsReportPicker");
+        QVERIFY(picker);
+        QCOMPARE(picker->count(), int(statsReports().size()));
+        session.addReport(cpuOnly, nullptr);
+        QVERIFY(QTest::qWaitFor([&] { return !panel.busy() && panel.table("osrt_sum")->rows.size() == 2; }, 10000));
+        QCOMPARE(panel.currentReportName(), QString("osrt_sum"));
+        QCOMPARE(picker->currentText(), QString("OS runtime"));
+
+        auto* stats = window_->findChild<StatsPanel*>();
+        QVERIFY(stats);
+        QVERIFY(QTest::qWaitFor([&] { return !stats->busy(); }, 10000));
+        QCOMPARE(stats->currentReportName(), QString("cuda_gpu_kern_sum"));
     }
 
     // Statistics follow the selection, computed off the GUI thread, equal to the model's.

@@ -184,7 +184,7 @@ void compareReports(const Report& sql, const Report& rep) {
 void compareAnalyses(const Report& sql, const Report& rep) {
     for (const StatsReportEntry& entry : statsReports()) {
         INFO(entry.name);
-        CHECK(toCsv(entry.compute(rep, TimeRange::all())) == toCsv(entry.compute(sql, TimeRange::all())));
+        CHECK(toCsv(entry.compute(rep, TimeRange::all(), {})) == toCsv(entry.compute(sql, TimeRange::all(), {})));
     }
     for (const RuleEntry& rule : rules()) {
         INFO(rule.name);
