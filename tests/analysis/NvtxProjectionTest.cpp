@@ -148,7 +148,8 @@ TEST_CASE("projection summary of the hand-built report, as nvtx_gpu_proj_sum pri
           ":outer,PushPop,30,100,1,30.0,30.0,30,30,0.0,3,3.0,0.0,1.0\n"
           ":child,PushPop,15,30,1,15.0,15.0,15,15,0.0,1,1.0,1.0,0.0\n"
           ":other,PushPop,5,100,1,5.0,5.0,5,5,0.0,1,1.0,0.0,0.0\n");
-    CHECK(toCsv(nvtxGpuProjSum(f.t.r, {})) == lines(toCsv(table))[0] + "\n");
+    CHECK(toCsv(nvtxGpuProjSum(f.t.r, {})).empty());  // nothing projected: nothing printed, as nsys
+    CHECK(nvtxGpuProjSum(f.t.r, {}).header == table.header);
 }
 
 TEST_CASE("projection: start/end ranges of the thread project and take part in the stack") {

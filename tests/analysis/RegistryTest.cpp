@@ -49,10 +49,10 @@ TEST_CASE("registry: computeAllStats gives every report in registry order, equal
         const std::string name(statsReports()[i].name);
         INFO(name);
         CHECK(all[i].name == name);
-        const auto expected = lines(readFile(dataFile("expected/train_1gpu/" + name + ".csv")));
+        const auto expected = lines(expectedCsv(dataFile("expected/train_1gpu/" + name + ".csv")));
         const auto actual = lines(toCsv(all[i]));
         REQUIRE(actual.size() == expected.size());
-        CHECK(actual[0] == expected[0]);
+        if (!expected.empty()) CHECK(actual[0] == expected[0]);
     }
 }
 

@@ -43,20 +43,6 @@ std::function<std::string(const std::string&)> orderColumn(std::string_view repo
     return upToField(1);
 }
 
-// An expected CSV, inflated with xz when it is kept compressed (files over 300 KB).
-std::string expectedCsv(const std::filesystem::path& csv) {
-    if (std::filesystem::exists(csv)) return readFile(csv);
-    const auto xz = csv.string() + ".xz";
-    REQUIRE(std::filesystem::exists(xz));
-    std::string out;
-    FILE* pipe = ::popen(("xz -dc '" + xz + "'").c_str(), "r");
-    REQUIRE(pipe);
-    char buf[65536];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
-    REQUIRE(::pclose(pipe) == 0);
-    return out;
-}
-
 // Every registry report of `report` against nsys 2025.3's CSV in `expectedDir`: the same bytes,
 // rows equal in the order column in any order; an empty expected file wants empty output.
 // `gaps` lists reports whose data the model does not hold yet for this file (their output is
