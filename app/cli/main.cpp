@@ -23,6 +23,8 @@ constexpr const char* kUsage =
     "  stats FILE --report NAME[,NAME...] [--format csv|json|table] [--range START_NS:END_NS]\n"
     "  analyze FILE --rule NAME[:opt=value...] [--format csv|json|table]\n"
     "  compare FILE FILE... [--align clock|nccl|none] [--format json|table]\n"
+    "  profile FILE [--range START_NS:END_NS] [--tid TID ...] [--pid PID ...]\n"
+    "          [--view flat|top-down|bottom-up|threads] [--format csv|json|table]\n"
     "  diff BASELINE CANDIDATE [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
     "  export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
@@ -78,6 +80,7 @@ int main(int argc, char** argv) {
     if (command == "info") return runInfo(argc, argv, 2);
     if (command == "stats") return runStats(argc, argv, 2);
     if (command == "analyze") return runAnalyze(argc, argv, 2);
+    if (command == "profile") return runProfile(argc, argv, 2);
     if (command == "export") return runExport(argc, argv, 2);
     if (command == "compare") return runCompare(argc, argv, 2);
     if (command == "diff") return runDiff(argc, argv, 2);

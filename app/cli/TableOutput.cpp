@@ -1,0 +1,41 @@
+#include "app/cli/TableOutput.h"
+
+#include "app/cli/TextTable.h"
+
+namespace lanescope::cli {
+
+void appendJson(JsonWriter& j, const StatsTable& table) {
+    j.beginObject();
+    j.value("report", table.name);
+    j.beginArray("rows");
+    for (const auto& row : table.rows) {
+        j.beginObject();
+        for (size_t c = 0; c < row.size(); ++c) {
+            const auto& cell = row[c];
+            if (const auto* i = std::get_if<int64_t>(&cell))
+                j.value(table.header[c], *i);
+            else if (const auto* real = std::get_if<StatsTable::Real>(&cell))
+                j.value(table.header[c], real->value, real->decimals);
+            else
+                j.value(table.header[c], std::get<std::string>(cell));
+        }
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+}
+
+std::string textTable(const StatsTable& table) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<bool> numeric;
+    for (const auto& row : table.rows) {
+        std::vector<std::string> cells;
+        for (const auto& cell : row) cells.push_back(formatCell(cell));
+        rows.push_back(std::move(cells));
+    }
+    if (!table.rows.empty())
+        for (const auto& cell : table.rows.front()) numeric.push_back(!std::holds_alternative<std::string>(cell));
+    return table.name + "\n" + renderTextTable(table.header, rows, numeric) + "\n";
+}
+
+}  // namespace lanescope::cli
