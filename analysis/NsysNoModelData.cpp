@@ -15,10 +15,6 @@ StatsTable noData(const char* name, std::vector<std::string> header) {
 
 }  // namespace
 
-StatsTable mpiEventSum(const Report&, TimeRange) {
-    return noData("mpi_event_sum", {"Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)", "Min (ns)",
-                                    "Max (ns)", "StdDev (ns)", "Source", "Name"});
-}
 StatsTable mpiEventTrace(const Report&, TimeRange) {
     return noData("mpi_event_trace", {"Start (ns)", "End (ns)", "Duration (ns)", "Event", "Pid", "Tid", "Tag", "Rank",
                                       "PeerRank", "RootRank", "Size (MB)", "CollSendSize (MB)", "CollRecvSize (MB)"});

@@ -103,6 +103,13 @@ StatsTable osrtSum(const Report& report, TimeRange range) {
     return timeTable("osrt_sum", "Num Calls", {"Name"}, groups);
 }
 
+StatsTable mpiEventSum(const Report& report, TimeRange range) {
+    // Every MPI call the model holds is one without parameters (nsys's "other" source).
+    auto groups = durationsByName(report, EventKind::MpiCall, range);
+    for (Group& g : groups) g.labels.insert(g.labels.begin(), "other");
+    return timeTable("mpi_event_sum", "Instances", {"Source", "Name"}, groups);
+}
+
 StatsTable cudaGpuMemTimeSum(const Report& report, TimeRange range) {
     auto groups = memoryOps(report, range, false);
     return timeTable("cuda_gpu_mem_time_sum", "Count", {"Operation"}, groups);

@@ -16,5 +16,8 @@ StatsTable nvtxSum(const Report& report, TimeRange range = TimeRange::all());
 StatsTable cudaGpuMemTimeSum(const Report& report, TimeRange range = TimeRange::all());
 StatsTable cudaGpuMemSizeSum(const Report& report, TimeRange range = TimeRange::all());
 StatsTable osrtSum(const Report& report, TimeRange range = TimeRange::all());
+// MPI calls by name (Source "other": calls without parameters, as the 2025.3 export's
+// MPI_OTHER_EVENTS and the "MPI" NVTX domain of older captures record them).
+StatsTable mpiEventSum(const Report& report, TimeRange range = TimeRange::all());
 
 }  // namespace lanescope

@@ -159,12 +159,13 @@ constexpr DiagnosticKind kDeclared[] = {
      "until their last recorded event on that core."},
     {Diag::CallchainMissing, "callchain_missing", Warning,
      "CPU samples or calls that name a call stack the report does not hold; they are shown without one."},
+    {Diag::MpiWithoutEnd, "mpi_without_end", Warning, "MPI calls with no end time; they are not shown."},
 };
 
 constexpr bool inOrderOfDiag() {
     for (size_t i = 0; i < std::size(kDeclared); ++i)
         if (static_cast<size_t>(kDeclared[i].id) != i) return false;
-    return std::size(kDeclared) == static_cast<size_t>(Diag::CallchainMissing) + 1;
+    return std::size(kDeclared) == static_cast<size_t>(Diag::MpiWithoutEnd) + 1;
 }
 static_assert(inOrderOfDiag(), "kDeclared lists every Diag once, in the enum's order");
 

@@ -92,6 +92,7 @@ enum class Diag : uint16_t {
     SchedSwitchOutWithoutSwitchIn,
     SchedSwitchInWithoutSwitchOut,
     CallchainMissing,
+    MpiWithoutEnd,
 };
 
 // One declared diagnostic.

@@ -48,13 +48,28 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
         });
 }
 
+// MPI calls without parameters (2025.3 exports move the "MPI" NVTX domain of older captures
+// here; ReportBuilder::complete moves that domain's ranges to MPI lanes for other readers).
+std::optional<ImportError> readMpiCalls(ImportContext& ctx) {
+    enum MpiCol { MpiStart, MpiEnd, MpiTid, MpiText };
+    const ReportBuilder& builder = ctx.builder;
+    return scanEventTable(ctx, "MPI_OTHER_EVENTS", {"start", "end", "globalTid", "textId"},
+                          {"start", "end", "globalTid", "textId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
+                              if (!validInterval(chunk, row, MpiStart, MpiEnd, Diag::MpiWithoutEnd)) return;
+                              pushInterval(chunk, {LaneKind::Mpi, row.i64(MpiTid)}, row.i64(MpiStart), row.i64(MpiEnd),
+                                           nameOf(builder, chunk, row.i64(MpiText)), EventKind::MpiCall, kNoPayload);
+                          });
+}
+
 }  // namespace
 
 std::optional<ImportError> readCpuCalls(ImportContext& ctx) {
     for (const char* table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"})
         if (auto error = readCalls(ctx, table, LaneKind::CudaApi, EventKind::CudaApiCall, Diag::CudaApiWithoutEnd))
             return error;
-    return readCalls(ctx, "OSRT_API", LaneKind::OsRuntime, EventKind::OsRuntimeCall, Diag::OsrtWithoutEnd);
+    if (auto error = readCalls(ctx, "OSRT_API", LaneKind::OsRuntime, EventKind::OsRuntimeCall, Diag::OsrtWithoutEnd))
+        return error;
+    return readMpiCalls(ctx);
 }
 
 }  // namespace lanescope::nsys

@@ -312,12 +312,49 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
     for (EventChunk& chunk : chunks) chunk = EventChunk{};  // frees what is left of the chunks now
 }
 
+void ReportBuilder::moveMpiDomainToMpiLanes() {
+    const uint32_t mpi = report_.strings.find("MPI");
+    if (mpi == UINT32_MAX) return;
+    std::vector<bool> isMpi(report_.nvtx.size());
+    bool any = false;
+    for (size_t i = 0; i < isMpi.size(); ++i) any |= isMpi[i] = report_.nvtx[i].domain_name_id == mpi;
+    if (!any) return;
+    std::vector<LaneKey> nvtxLanes;
+    for (const auto& [key, index] : lanes_)
+        if (key.kind == LaneKind::Nvtx) nvtxLanes.push_back(key);
+    std::sort(nvtxLanes.begin(), nvtxLanes.end(), [](const LaneKey& a, const LaneKey& b) { return a.owner < b.owner; });
+    for (const LaneKey& key : nvtxLanes) {
+        IntervalColumns kept;
+        IntervalColumns& from = report_.lanes[lanes_.at(key)].events;
+        std::vector<size_t> moved;
+        for (size_t i = 0; i < from.size(); ++i)
+            if (from.kind[i] == EventKind::NvtxRange && from.payload[i] < isMpi.size() && isMpi[from.payload[i]])
+                moved.push_back(i);
+        if (moved.empty()) continue;
+        Lane& to = lane(LaneKey{LaneKind::Mpi, key.owner});  // may move the lanes: index again below
+        IntervalColumns& src = report_.lanes[lanes_.at(key)].events;
+        size_t next = 0;
+        for (size_t i = 0; i < src.size(); ++i) {
+            const bool move = next < moved.size() && moved[next] == i;
+            next += move;
+            IntervalColumns& dst = move ? to.events : kept;
+            dst.start_ns.push_back(src.start_ns[i]);
+            dst.end_ns.push_back(src.end_ns[i]);
+            dst.name_id.push_back(src.name_id[i]);
+            dst.payload.push_back(move ? kNoPayload : src.payload[i]);
+            dst.kind.push_back(move ? EventKind::MpiCall : src.kind[i]);
+        }
+        src = std::move(kept);
+    }
+}
+
 void ReportBuilder::complete() {
     for (NvtxInfo& info : report_.nvtx) {
         auto it = domainNames_.find(info.domain_name_id);
         info.domain_name_id = it != domainNames_.end() ? it->second : 0;
     }
     entities_.sortGpusByDevice();
+    moveMpiDomainToMpiLanes();
     addThreadStates();
     // Threads are found once every lane exists, so that backtraces create none of their own.
     report_.backtraces.reserve(backtraces_.size());

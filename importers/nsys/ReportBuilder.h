@@ -175,6 +175,9 @@ public:
     void complete();
 
 private:
+    // NVTX ranges of the domain named "MPI" (how captures before 2023 record MPI calls) moved
+    // to MPI lanes of their threads, as the 2025.3 export moves them to MPI_OTHER_EVENTS.
+    void moveMpiDomainToMpiLanes();
     // The thread-state lanes (per thread) and CPU core lanes (per core) from sched_, which it
     // empties (importers/nsys/ThreadStates.cpp).
     void addThreadStates();

@@ -5,8 +5,8 @@
 #include <tuple>
 
 #include "Absent.h"
-#include "importers/ImportHelpers.h"
 #include "analysis/CpuProfile.h"
+#include "importers/ImportHelpers.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -34,7 +34,7 @@ std::vector<std::vector<std::string>> query(const std::filesystem::path& path, c
     return rows;
 }
 
-using FlatKey = std::pair<std::string, std::string>;  // function, module
+using FlatKey = std::pair<std::string, std::string>;                  // function, module
 using FlatCounts = std::map<FlatKey, std::pair<uint64_t, uint64_t>>;  // self, total
 
 // Self and total per (function, module) by SQL, for samples starting in [b, e).
@@ -93,16 +93,16 @@ void checkAgainstSql(const std::filesystem::path& db, const Report& r) {
         CHECK(std::tie(flat[i - 1].self, flat[i - 1].total) >= std::tie(flat[i].self, flat[i].total));
 
     // The middle half of the report's samples only.
-    const int64_t b = sqliteInt(db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " +
-                                        std::to_string(samples / 4));
-    const int64_t e = sqliteInt(db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " +
-                                        std::to_string(samples * 3 / 4));
+    const int64_t b = sqliteInt(
+        db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " + std::to_string(samples / 4));
+    const int64_t e = sqliteInt(
+        db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " + std::to_string(samples * 3 / 4));
     SampleSelection middle;
     middle.range = {b, e};
     const StackCounts part = countSamples(r, middle);
-    CHECK(part.samples == static_cast<uint64_t>(sqliteInt(db, "SELECT count(*) FROM COMPOSITE_EVENTS WHERE start >= " +
-                                                                  std::to_string(b) + " AND start < " +
-                                                                  std::to_string(e))));
+    CHECK(part.samples == static_cast<uint64_t>(sqliteInt(
+                              db, "SELECT count(*) FROM COMPOSITE_EVENTS WHERE start >= " + std::to_string(b) +
+                                      " AND start < " + std::to_string(e))));
     CHECK(flatByLanescope(r, flatProfile(r, part)) == flatBySql(db, b, e));
 
     // Threads: every thread with samples or switches, as SQL pairs them (no unmatched switches here).
