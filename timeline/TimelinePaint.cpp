@@ -161,6 +161,10 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
             byColor[color].push_back(r);
             if (b.count == 1 && r.width() >= kMinTextPx) labels.push_back({r, color, &lane, event});
         }
+        if (lane.kind == LaneKind::CpuSamples) {
+            paintSampleDensity(lane, g, top, row.height, byColor);
+            continue;
+        }
         // Markers: small diamonds on top of the row.
         for (const MarkerBox& m : g.markers) {
             const double x = m.x + area.left();
@@ -182,6 +186,41 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
         if (label.text().isEmpty() || label.text() == QStringLiteral("…")) continue;
         p.drawStaticText(QPointF(text.left(), text.top() + (text.height() - p.fontMetrics().height()) / 2.0), label);
     }
+}
+
+// CPU samples as a utilisation strip: each run of samples merged into a few pixels is a bar
+// whose height is the share of that time the thread ran, estimated as samples times the
+// sampling period over the run's length (a thread is sampled only while it runs). Zoomed in
+// far enough that runs hold one sample, the bars become full-height ticks.
+void TimelineView::paintSampleDensity(const Lane& lane, const LaneCache& g, int top, int height,
+                                      std::unordered_map<QRgb, std::vector<QRectF>>& byColor) {
+    const QRect area = laneArea();
+    const int64_t period = samplePeriod(lane);
+    const double nsPerPx = double(viewport_.visibleSpan()) / std::max(1.0, double(area.width()));
+    const QRgb fill = palette_.dark ? 0xFF6FBF73 : 0xFF3F8F45;
+    for (const MarkerBox& m : g.markers) {
+        const double x = m.x + area.left();
+        const double spanPx = std::max(2.0, double(m.count) * double(period) / nsPerPx);
+        const double width = std::max(2.0, std::min(spanPx, 6.0));
+        const double share = m.count == 1 ? 1.0 : std::min(1.0, double(m.count) * double(period) / (width * nsPerPx));
+        const double h = std::max(3.0, (height - 4) * share);
+        byColor[fill].push_back(QRectF(x, top + height - 2 - h, width, h));
+    }
+}
+
+int64_t TimelineView::samplePeriod(const Lane& lane) {
+    auto [it, inserted] = samplePeriods_.try_emplace(&lane, 1000000);  // 1 ms until known
+    if (!inserted) return it->second;
+    const auto& t = lane.instants.time_ns;
+    std::vector<int64_t> gaps;
+    for (size_t i = 1; i < t.size(); ++i)
+        if (t[i] > t[i - 1]) gaps.push_back(t[i] - t[i - 1]);
+    if (!gaps.empty()) {  // the 10th percentile gap: back-to-back samples of a running thread
+        auto at = gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 10);
+        std::nth_element(gaps.begin(), at, gaps.end());
+        it->second = std::max<int64_t>(1, *at);
+    }
+    return it->second;
 }
 
 void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {

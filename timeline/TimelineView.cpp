@@ -50,6 +50,7 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports) {
     colors_.clear();
+    samplePeriods_.clear();
     for (const auto& r : reports) colors_.push_back(std::make_unique<EventColors>(*r));
     offsets_.resize(reports.size(), 0);
     layout_.setReports(std::move(reports), RowOrder::GpuFirst);

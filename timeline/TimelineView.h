@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "model/Report.h"
@@ -137,6 +138,9 @@ private:
     void paintRow(QPainter& p, const LayoutRow& row, int top);
     void paintLaneRow(QPainter& p, const LayoutRow& row, int top);
     void paintCounterRow(QPainter& p, const LayoutRow& row, int top);
+    void paintSampleDensity(const Lane& lane, const LaneCache& g, int top, int height,
+                            std::unordered_map<QRgb, std::vector<QRectF>>& byColor);
+    int64_t samplePeriod(const Lane& lane);  // of a CpuSamples lane, estimated once
     void paintHeader(QPainter& p, const LayoutRow& row, int top);
     void paintOverlays(QPainter& p);
     void showTooltip(QPoint pos);
@@ -147,6 +151,7 @@ private:
     TimelinePalette palette_;
     std::vector<std::unique_ptr<class EventColors>> colors_;  // per report
     std::vector<int64_t> offsets_;                            // per report, ns (setReportOffsets)
+    std::unordered_map<const Lane*, int64_t> samplePeriods_;  // ns, per CpuSamples lane of the open reports
     mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;
     std::unique_ptr<class TextCache> textCache_;
     mutable PixelMapping cachedMapping_{};  // the shared mapping the cache was built for
