@@ -6,7 +6,8 @@
 
 namespace lanescope {
 
-// The details panel's HTML for one event: every field model/EventDetails gives.
+// The details panel's HTML for one event: every field model/EventDetails gives, then its
+// call stack (function and module file name per frame, innermost first) when it has one.
 QString eventDetailsHtml(const Report& report, EventRef event);
 
 }  // namespace lanescope

@@ -1,0 +1,85 @@
+#include <QTest>
+
+#include "TestPaths.h"
+#include "app/gui/EventDetailsHtml.h"
+#include "importers/Importer.h"
+#include "model/EventDetails.h"
+#include "timeline/RowTree.h"
+
+using namespace lanescope;
+
+// What the viewer shows of the CPU side of cpu_1gpu (samples, context switches, backtraces):
+// the rows it gets and the call stack in the Details panel.
+class CpuSideTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<Report> report_;
+
+    static const Row* find(const std::vector<Row>& rows, Row::Type type, const std::string& label = {}) {
+        for (const Row& row : rows) {
+            if (row.type == type && (label.empty() || row.label == label)) return &row;
+            if (const Row* inner = find(row.children, type, label)) return inner;
+        }
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase() {
+        NullProgress progress;
+        ImportResult result = importFile(lanescope::test::dataFile("nsys-2025.3/cpu_1gpu.sqlite"), {}, progress);
+        QVERIFY(result.ok());
+        report_ = std::move(result.report());
+    }
+
+    void rowsOfThreadsAndCores() {
+        const std::vector<Row> rows = buildRowTree(*report_);
+        const Row* cpus = find(rows, Row::Type::Cpus);
+        QVERIFY(cpus);
+        size_t cores = 0, coreRuns = 0, running = 0;
+        for (const Lane& lane : report_->lanes) {
+            if (lane.kind == LaneKind::CpuCore) {
+                ++cores;
+                coreRuns += lane.events.size();
+            }
+            if (lane.kind == LaneKind::ThreadState)
+                for (uint32_t p : lane.events.payload) running += threadStateOf(p) == ThreadRunState::Running;
+        }
+        QCOMPARE(cpus->children.size(), cores);
+        QCOMPARE(cpus->events, coreRuns);
+        QCOMPARE(running, coreRuns);  // every running interval is on one core row
+        QCOMPARE(uint64_t(running), report_->counts().context_switches);
+        // The main thread has its state, samples, NVTX, CUDA API and OS runtime rows, in that order.
+        const Row* main = find(rows, Row::Type::Thread, "python3 [452]");
+        QVERIFY(main);
+        QStringList kinds;
+        for (const Row& lane : main->children)
+            kinds << QString::fromStdString(std::string(laneKindName(report_->lanes[lane.index].kind)));
+        QCOMPARE(kinds, QStringList({"Thread state", "CPU samples", "NVTX", "CUDA API", "OS runtime"}));
+    }
+
+    void detailsShowTheCallStack() {
+        size_t withStack = 0;
+        for (uint32_t li = 0; li < report_->lanes.size(); ++li) {
+            const Lane& lane = report_->lanes[li];
+            if (lane.kind != LaneKind::CudaApi && lane.kind != LaneKind::OsRuntime) continue;
+            for (uint32_t i = 0; i < lane.events.size(); ++i) {
+                const uint32_t stack = backtraceOf(*report_, {li, i});
+                const QString html = eventDetailsHtml(*report_, {li, i});
+                if (stack == kNoStack) {
+                    QVERIFY(!html.contains("Call stack"));
+                    continue;
+                }
+                ++withStack;
+                const auto frames = stackFrames(*report_, stack);
+                QVERIFY(html.contains(QString("Call stack (%1 frames)").arg(frames.size())));
+                QVERIFY(html.contains(QString::fromStdString(frames.front().function).toHtmlEscaped()));
+            }
+        }
+        // 1,281 CUDA API calls and 95 OS runtime calls of cpu_1gpu carry a backtrace.
+        QCOMPARE(withStack, report_->backtraces.size());
+        QCOMPARE(withStack, size_t(1281 + 95));
+    }
+};
+
+QTEST_MAIN(CpuSideTest)
+#include "CpuSideTest.moc"
