@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <unordered_map>
 
 namespace lanescope {
@@ -36,26 +37,6 @@ bool byName(const Report& r, uint32_t a, uint32_t b) {
 StatsTable::Cell percent(uint64_t part, uint64_t whole) {
     const double p = whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
     return StatsTable::Real{p, 1};
-}
-
-// Depth-first rows of a tree given as child lists, children by total descending then name.
-void emitTree(const Report& r, std::vector<std::vector<uint32_t>>& children, const std::vector<CallTreeRow>& nodes,
-              std::vector<uint32_t> roots, std::vector<CallTreeRow>& out) {
-    auto order = [&](std::vector<uint32_t>& list) {
-        std::sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
-            if (nodes[a].total != nodes[b].total) return nodes[a].total > nodes[b].total;
-            return byName(r, nodes[a].frame, nodes[b].frame);
-        });
-    };
-    order(roots);
-    std::vector<uint32_t> stack(roots.rbegin(), roots.rend());  // explicit: stacks can be thousands deep
-    while (!stack.empty()) {
-        const uint32_t n = stack.back();
-        stack.pop_back();
-        out.push_back(nodes[n]);
-        order(children[n]);
-        for (auto it = children[n].rbegin(); it != children[n].rend(); ++it) stack.push_back(*it);
-    }
 }
 
 }  // namespace
@@ -105,58 +86,99 @@ std::vector<FlatProfileRow> flatProfile(const Report& report, const StackCounts&
 }
 
 std::vector<CallTreeRow> topDownTree(const Report& report, const StackCounts& counts) {
-    // The stack tree is the top-down tree: totals summed from each node into its parent,
-    // children before parents (a parent's id is smaller).
+    // The stack tree is the top-down tree: totals summed from each node into its parent
+    // (children before parents: a parent's id is smaller), then the nodes with samples walked
+    // depth-first through flat child lists (children of node n: kids[first[n], first[n + 1])).
     const CallStacks& s = report.stacks;
     const auto nodeCount = static_cast<uint32_t>(counts.self.size());
-    std::vector<CallTreeRow> nodes(nodeCount);
+    std::vector<uint64_t> total(counts.self.begin(), counts.self.end());
+    std::vector<uint32_t> first(nodeCount + 1, 0), roots;
     for (uint32_t n = nodeCount; n-- > 0;) {
-        nodes[n].frame = s.node_frame[n];
-        nodes[n].self = counts.self[n];
-        nodes[n].total += counts.self[n];
-        if (s.node_parent[n] != kNoStack) nodes[s.node_parent[n]].total += nodes[n].total;
-    }
-    std::vector<std::vector<uint32_t>> children(nodeCount);
-    std::vector<uint32_t> roots;
-    for (uint32_t n = 0; n < nodeCount; ++n) {
-        if (!nodes[n].total) continue;
+        if (!total[n]) continue;
         const uint32_t p = s.node_parent[n];
-        nodes[n].depth = p == kNoStack ? 0 : nodes[p].depth + 1;
-        (p == kNoStack ? roots : children[p]).push_back(n);
+        if (p == kNoStack) {
+            roots.push_back(n);
+        } else {
+            total[p] += total[n];
+            ++first[p + 1];
+        }
     }
+    for (uint32_t n = 0; n < nodeCount; ++n) first[n + 1] += first[n];
+    std::vector<uint32_t> kids(first[nodeCount]), filled(first.begin(), first.end() - 1);
+    for (uint32_t n = 0; n < nodeCount; ++n)
+        if (total[n] && s.node_parent[n] != kNoStack) kids[filled[s.node_parent[n]]++] = n;
+    auto shownFirst = [&](uint32_t a, uint32_t b) {  // most samples first, then by name
+        if (total[a] != total[b]) return total[a] > total[b];
+        return byName(report, s.node_frame[a], s.node_frame[b]);
+    };
+    std::sort(roots.begin(), roots.end(), shownFirst);
     std::vector<CallTreeRow> out;
-    emitTree(report, children, nodes, std::move(roots), out);
+    std::vector<std::pair<uint32_t, uint32_t>> stack;  // (node, depth); explicit: stacks run deep
+    for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.emplace_back(*it, 0);
+    while (!stack.empty()) {
+        const auto [n, depth] = stack.back();
+        stack.pop_back();
+        out.push_back({depth, s.node_frame[n], counts.self[n], total[n]});
+        const auto b = kids.begin() + first[n], e = kids.begin() + first[n + 1];
+        std::sort(b, e, shownFirst);
+        for (auto it = e; it != b;) stack.emplace_back(*--it, depth + 1);
+    }
     return out;
 }
 
 std::vector<CallTreeRow> bottomUpTree(const Report& report, const StackCounts& counts) {
-    // Each counted stack walked from its innermost frame outwards into a tree keyed by
-    // (parent, frame).
+    // Built level by level without hashing: a bottom-up node stands for a group of stack-tree
+    // nodes sharing one frame (with their sample counts); its children group those nodes'
+    // parents by frame. Groups are expanded depth-first in output order, their cursors kept in
+    // one arena used as a stack: a group's children are appended as one segment, and once a
+    // group is taken, everything after its own segment belongs to finished subtrees.
     const CallStacks& s = report.stacks;
-    std::vector<CallTreeRow> nodes;
-    std::vector<std::vector<uint32_t>> children;
-    std::vector<uint32_t> roots;
-    std::unordered_map<uint64_t, uint32_t> index;  // (parent + 1, frame) -> node
-    for (uint32_t leaf = 0; leaf < counts.self.size(); ++leaf) {
-        const uint32_t n = counts.self[leaf];
-        if (!n) continue;
-        uint32_t parent = kNoStack;
-        for (uint32_t node = leaf; node != kNoStack; node = s.node_parent[node]) {
-            const uint32_t frame = s.node_frame[node];
-            auto [it, inserted] =
-                index.try_emplace((uint64_t{parent + 1} << 32) | frame, static_cast<uint32_t>(nodes.size()));
-            if (inserted) {
-                nodes.push_back({parent == kNoStack ? 0 : nodes[parent].depth + 1, frame, 0, 0});
-                children.emplace_back();
-                (parent == kNoStack ? roots : children[parent]).push_back(it->second);
-            }
-            nodes[it->second].total += n;
-            if (parent == kNoStack) nodes[it->second].self += n;
-            parent = it->second;
-        }
-    }
+    struct Cursor {
+        uint32_t node;
+        uint32_t count;
+    };
+    struct Group {
+        uint32_t depth, frame;
+        uint64_t total;
+        size_t begin, end, segmentEnd;  // its cursors in the arena, and the end of their segment
+    };
+    std::vector<Cursor> arena;
+    std::vector<Group> pending, children;
     std::vector<CallTreeRow> out;
-    emitTree(report, children, nodes, std::move(roots), out);
+    // Sorts arena[from, arena.size()) by frame and pushes one group per frame onto `pending`,
+    // so that the one to show first (most samples, then by name) is taken first.
+    auto pushGroups = [&](size_t from, uint32_t depth) {
+        std::sort(arena.begin() + static_cast<std::ptrdiff_t>(from), arena.end(),
+                  [&](const Cursor& a, const Cursor& b) { return s.node_frame[a.node] < s.node_frame[b.node]; });
+        children.clear();
+        for (size_t i = from; i < arena.size();) {
+            const uint32_t frame = s.node_frame[arena[i].node];
+            Group g{depth, frame, 0, i, i, arena.size()};
+            for (; g.end < arena.size() && s.node_frame[arena[g.end].node] == frame; ++g.end)
+                g.total += arena[g.end].count;
+            i = g.end;
+            children.push_back(g);
+        }
+        std::sort(children.begin(), children.end(), [&](const Group& a, const Group& b) {
+            if (a.total != b.total) return a.total < b.total;  // reversed: the stack pops the last
+            return byName(report, b.frame, a.frame);
+        });
+        pending.insert(pending.end(), children.begin(), children.end());
+    };
+    for (uint32_t leaf = 0; leaf < counts.self.size(); ++leaf)
+        if (counts.self[leaf]) arena.push_back({leaf, counts.self[leaf]});
+    pushGroups(0, 0);
+    while (!pending.empty()) {
+        const Group g = pending.back();
+        pending.pop_back();
+        arena.resize(g.segmentEnd);
+        out.push_back({g.depth, g.frame, g.depth == 0 ? g.total : 0, g.total});
+        const size_t from = arena.size();
+        for (size_t i = g.begin; i < g.end; ++i)
+            if (s.node_parent[arena[i].node] != kNoStack)
+                arena.push_back({s.node_parent[arena[i].node], arena[i].count});
+        if (arena.size() > from) pushGroups(from, g.depth + 1);
+    }
     return out;
 }
 

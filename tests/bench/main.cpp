@@ -21,6 +21,8 @@ constexpr const char* kUsage =
     "      K rank reports opened together and compared (NCCL alignment, metrics, straggler)\n"
     "  lanescope-bench render [--events N | FILE] [--size WxH] [--frames K]\n"
     "      frame build + paint times over 12 zoom levels, whole trace to 1 us (default 1920x1080)\n"
+    "  lanescope-bench profile [--samples N] [--runs K]\n"
+    "      the CPU profile (flat, top-down, bottom-up) of N synthetic samples, whole and a tenth\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
     if (command == "stats") return statsCommand(argc, argv);
     if (command == "render") return renderCommand(argc, argv);
     if (command == "compare") return compareCommand(argc, argv);
+    if (command == "profile") return profileCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;
