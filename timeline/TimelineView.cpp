@@ -511,7 +511,11 @@ void TimelineView::showTooltip(QPoint pos) {
     uint32_t merged = 0;
     const auto ev = eventAt(pos, &merged);
     if (!ev) {
-        QToolTip::hideText();
+        const QString instant = instantTooltip(pos);
+        if (instant.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(mapToGlobal(pos), instant, this);
         return;
     }
     const Report& r = *layout_.reports()[ev->report];
@@ -527,6 +531,51 @@ void TimelineView::showTooltip(QPoint pos) {
                         qs(formatDuration(e - s)), qs(r.str(lane.name_id)).toHtmlEscaped());
     }
     QToolTip::showText(mapToGlobal(pos), text, this);
+}
+
+QString TimelineView::instantTooltip(QPoint pos) const {
+    const QRect area = laneArea();
+    if (!area.contains(pos)) return {};
+    const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
+    if (!row || row->type != Row::Type::Lane || row->lanes.empty()) return {};
+    const Report& r = *layout_.reports()[row->report];
+    const PixelMapping m = mapping(row->report);
+    const double x = pos.x() - headerWidth_;
+    const int64_t t = m.toTime(x), slack = std::max<int64_t>(1, m.toTime(x + 4) - t);
+    // The instant nearest to the cursor, within 4 pixels.
+    const Lane* best = nullptr;
+    size_t bestIndex = 0;
+    int64_t bestDistance = slack + 1;
+    for (int li : row->lanes) {
+        const Lane& lane = r.lanes[li];
+        const auto& times = lane.instants.time_ns;
+        for (auto it = std::lower_bound(times.begin(), times.end(), t - slack); it != times.end() && *it <= t + slack;
+             ++it)
+            if (std::abs(*it - t) < bestDistance) {
+                bestDistance = std::abs(*it - t);
+                best = &lane;
+                bestIndex = static_cast<size_t>(it - times.begin());
+            }
+    }
+    if (!best) return {};
+    const int64_t at = best->instants.time_ns[bestIndex];
+    const QString when = qs(formatDuration(at + reportOffset(row->report) - viewport_.wholeBegin(), 6));
+    if (best->kind != LaneKind::CpuSamples)
+        return QString("<b>%1</b><br>at %2").arg(qs(r.str(best->instants.name_id[bestIndex])).toHtmlEscaped(), when);
+    // A CPU sample: its call stack, innermost frame first.
+    const std::vector<uint32_t> frames = r.stacks.framesOf(best->instants.payload[bestIndex]);
+    QString text = QString("<b>CPU sample</b> at %1<table cellspacing=0>").arg(when);
+    constexpr size_t kShown = 16;
+    for (size_t f = 0; f < std::min(frames.size(), kShown); ++f) {
+        const QString module = qs(r.str(r.stacks.frame_module[frames[f]]));
+        text += QString("<tr><td>%1</td><td style='color:gray;padding-left:8px'>%2</td></tr>")
+                    .arg(qs(r.str(r.stacks.frame_function[frames[f]])).toHtmlEscaped(),
+                         module.mid(module.lastIndexOf('/') + 1).toHtmlEscaped());
+    }
+    text += "</table>";
+    if (frames.size() > kShown) text += QString("%1 more frames").arg(frames.size() - kShown);
+    if (frames.empty()) text += "no call stack";
+    return text;
 }
 
 }  // namespace lanescope

@@ -71,6 +71,10 @@ public:
     // Events drawn highlighted and joined to the selection by a line (launcher, launched).
     void setLinkedEvents(std::vector<ViewEvent> events);
 
+    // The tooltip of the instant nearest to pos (widget coordinates) within a few pixels on a
+    // lane row: a CPU sample with its call stack, or a marker's name; empty when there is none.
+    QString instantTooltip(QPoint pos) const;
+
     // The markers to draw, on the shared timeline.
     void setMarkers(std::vector<TimeMarker> markers);
 

@@ -1,7 +1,7 @@
 // lanescope-bench profile: the CPU profile's views over many samples (docs/performance.md).
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "analysis/CpuProfile.h"

@@ -5,6 +5,7 @@
 #include "importers/Importer.h"
 #include "model/EventDetails.h"
 #include "timeline/RowTree.h"
+#include "timeline/TimelineView.h"
 
 using namespace lanescope;
 
@@ -78,6 +79,34 @@ private slots:
         // 1,281 CUDA API calls and 95 OS runtime calls of cpu_1gpu carry a backtrace.
         QCOMPARE(withStack, report_->backtraces.size());
         QCOMPARE(withStack, size_t(1281 + 95));
+    }
+
+    // Hovering the CPU samples row of the main thread shows a sample's call stack.
+    void sampleTooltipShowsItsStack() {
+        TimelineView view;
+        view.resize(1400, 3000);
+        view.setReports({std::shared_ptr<const Report>(report_.get(), [](const Report*) {})});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const LayoutRow* samples = nullptr;
+        for (const LayoutRow& row : view.rows().rows())
+            if (row.type == Row::Type::Lane && row.lanes.size() == 1 &&
+                report_->lanes[size_t(row.lanes[0])].kind == LaneKind::CpuSamples) {
+                samples = &row;
+                break;
+            }
+        QVERIFY(samples);
+        const Lane& lane = report_->lanes[size_t(samples->lanes[0])];
+        const int y = TimelineView::kRulerHeight + samples->y + samples->height / 2;
+        QString tip;
+        for (int x = 0; x < view.width() && tip.isEmpty(); ++x) tip = view.instantTooltip(QPoint(x, y));
+        QVERIFY(tip.startsWith("<b>CPU sample</b>"));
+        bool namesAFrame = false;  // the innermost function of one of the lane's samples
+        for (size_t i = 0; i < lane.instants.size() && !namesAFrame; ++i)
+            namesAFrame = tip.contains(
+                QString::fromStdString(std::string(report_->str(lane.instants.name_id[i]))).toHtmlEscaped());
+        QVERIFY(namesAFrame);
+        QVERIFY(view.instantTooltip(QPoint(5, y)).isEmpty());  // over the row header
     }
 };
 
