@@ -30,6 +30,8 @@ const std::vector<ShortcutLine>& shortcutLines() {
         {"", "Rows"},
         {"Right-click a row", "hide, show only, expand, collapse"},
         {"Drag a row name", "reorder rows"},
+        {"Click, Ctrl+click a row name", "pick rows for the Events table"},
+        {"Ctrl+Shift+E", "the Events table: the picked rows' events in the range"},
         {"", "Files and help"},
         {"Ctrl+O", "open reports"},
         {"Ctrl+W, Ctrl+F4", "close all reports"},
