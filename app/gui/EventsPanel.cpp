@@ -145,10 +145,13 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
         const QString path = QFileDialog::getSaveFileName(this, "Export events", "events.csv", "CSV (*.csv)");
         if (!path.isEmpty()) exportCsv(path);
     });
-    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (!syncing_ && current.isValid()) rowChosen(current.row(), false);
-            });
+    // A row picked by a click or a key: the selection changes (focus alone only moves the
+    // current index, and must not select an event).
+    connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndex current = view_->currentIndex();
+        if (!syncing_ && current.isValid() && view_->selectionModel()->isRowSelected(current.row(), {}))
+            rowChosen(current.row(), false);
+    });
     connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { rowChosen(index.row(), true); });
     connect(model_, &EventTableModel::sortRequested, this, [this](int column, Qt::SortOrder order) {
         field_ = static_cast<EventField>(std::clamp(column, 0, int(kEventFieldCount) - 1));

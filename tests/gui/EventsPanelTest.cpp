@@ -191,6 +191,17 @@ private slots:
         // The list did not change under the click.
         QVERIFY(settled());
         QCOMPARE(size_t(rows()), expectedCount(lane(), range_));
+        // Down: the next row's event.
+        QTest::keyClick(panel_->view(), Qt::Key_Down);
+        QVERIFY(session_->selectedEvent() == (ViewEvent{0, stream_, eventAt(4).index}));
+        // Enter zooms to it; the list keeps to its range.
+        QTest::keyClick(panel_->view(), Qt::Key_Return);
+        const int64_t start = lane().events.start_ns[eventAt(4).index];
+        QVERIFY(session_->visibleRange().first <= start && start <= session_->visibleRange().second);
+        QVERIFY(session_->visibleRange().second - session_->visibleRange().first < range_.second - range_.first);
+        QVERIFY(session_->selectedRange() == range_);
+        QVERIFY(settled());
+        QCOMPARE(size_t(rows()), expectedCount(lane(), range_));
     }
 
     void selectingAnEventSelectsItsRow() {
