@@ -228,6 +228,28 @@ std::optional<int64_t> numberKey(const EventRows& rows, const SourcedEvent& e, E
     }
 }
 
+// A row and its sort key.
+struct RadixItem {
+    uint64_t key;
+    uint32_t position;
+};
+
+// Sorts by key, stably (equal keys keep their order), keys at most maxKey: a least-significant
+// digit radix sort, 11 bits a pass, as many passes as maxKey needs (two for keys below 4
+// million). O(n) per pass, with a buffer as large as the items.
+void radixSort(std::vector<RadixItem>& items, uint64_t maxKey) {
+    constexpr int kBits = 11;
+    constexpr size_t kBuckets = size_t(1) << kBits;
+    std::vector<RadixItem> buffer(items.size());
+    for (int shift = 0; shift < 64 && (maxKey >> shift) != 0; shift += kBits) {
+        std::vector<size_t> start(kBuckets + 1, 0);
+        for (const RadixItem& item : items) ++start[((item.key >> shift) & (kBuckets - 1)) + 1];
+        for (size_t b = 1; b <= kBuckets; ++b) start[b] += start[b - 1];
+        for (const RadixItem& item : items) buffer[start[(item.key >> shift) & (kBuckets - 1)]++] = item;
+        items.swap(buffer);
+    }
+}
+
 }  // namespace
 
 EventRowOrder filterEventRows(const EventRows& rows, const FindQuery& query, std::string* error) {
@@ -281,38 +303,38 @@ EventRowOrder sortEventRows(const EventRows& rows, const EventRowOrder* subset, 
         std::iota(all.begin(), all.end(), 0U);
         return all;
     }
-    struct Keyed {
-        int64_t key;
-        uint32_t position;
-    };
-    // Rows without the field go last either way.
-    const int64_t missing = descending ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
-    std::vector<Keyed> keyed(n);
+    // Keys as distances from the first in the chosen direction, so that a stable ascending
+    // sort of them is the order wanted; rows without the field one past the last.
+    std::vector<RadixItem> items(n);
     std::optional<TextRanks> text;
     if (isTextField(field)) text.emplace(rows, subset, field);
+    std::vector<uint8_t> has(n);
     forHalves(n, [&](size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k) {
-            const uint32_t position = positionAt(k);
-            const SourcedEvent e = rows.at(position);
+            const SourcedEvent e = rows.at(positionAt(k));
             const std::optional<int64_t> key = text ? text->key(rows, e) : numberKey(rows, e, field);
-            keyed[k] = {key.value_or(missing), position};
+            items[k] = {uint64_t(key.value_or(0)), positionAt(k)};
+            has[k] = key.has_value();
         }
     });
-    auto less = [descending](const Keyed& a, const Keyed& b) {
-        if (a.key != b.key) return descending ? a.key > b.key : a.key < b.key;
-        return a.position < b.position;
-    };
-    if (n < kParallelFrom) {
-        std::sort(keyed.begin(), keyed.end(), less);
-    } else {
-        const auto middle = keyed.begin() + std::ptrdiff_t(n / 2);
-        std::thread other([&] { std::sort(middle, keyed.end(), less); });
-        std::sort(keyed.begin(), middle, less);
-        other.join();
-        std::inplace_merge(keyed.begin(), middle, keyed.end(), less);
-    }
+    int64_t low = std::numeric_limits<int64_t>::max(), high = std::numeric_limits<int64_t>::min();
+    for (size_t k = 0; k < n; ++k)
+        if (has[k]) {
+            low = std::min(low, int64_t(items[k].key));
+            high = std::max(high, int64_t(items[k].key));
+        }
+    const uint64_t span = low <= high ? uint64_t(high) - uint64_t(low) : 0;
+    const uint64_t last = span == std::numeric_limits<uint64_t>::max() ? span : span + 1;
+    forHalves(n, [&](size_t begin, size_t end) {
+        for (size_t k = begin; k < end; ++k) {
+            const uint64_t key = items[k].key;  // the int64_t key's bits
+            items[k].key = !has[k] ? last : descending ? uint64_t(high) - key : key - uint64_t(low);
+        }
+    });
+    has = {};
+    radixSort(items, last);
     EventRowOrder order(n);
-    for (size_t k = 0; k < n; ++k) order[k] = keyed[k].position;
+    for (size_t k = 0; k < n; ++k) order[k] = items[k].position;
     return order;
 }
 

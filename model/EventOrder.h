@@ -44,7 +44,8 @@ EventRowOrder filterEventRows(const EventRows& rows, const FindQuery& query, std
 
 // `subset` (row positions; every row when null) ordered by `field`: numbers by value, text by
 // byte order of its UTF-8; rows whose event has no such field last in either direction; ties
-// in start order. The sort runs on two threads for large inputs. O(n log n).
+// in the order of `subset` (start order for every row or a filter's result). Keys are read on
+// two threads for large inputs and sorted by a radix sort: O(n) per 11 bits of the keys' range.
 EventRowOrder sortEventRows(const EventRows& rows, const EventRowOrder* subset, EventField field, bool descending);
 
 }  // namespace lanescope

@@ -40,33 +40,43 @@ EventRows EventRows::collect(std::vector<EventSource> sources, int64_t begin_ns,
         return rows;
     }
 
-    // Several lanes: a k-way merge of the runs by (shared start, source, index).
+    // Several lanes: a k-way merge of the runs by (shared start, source, index), each cursor
+    // holding its current event and start.
     struct Cursor {
-        uint32_t source;
+        int64_t start;  // shared timeline
+        SourcedEvent event;
         size_t position;  // within the source's run
     };
-    auto eventOf = [&rows](const Cursor& c) {
-        const LaneRun& run = rows.runs_[c.source];
-        const uint32_t index = c.position < run.before.size()
-                                   ? run.before[c.position]
-                                   : run.first + static_cast<uint32_t>(c.position - run.before.size());
-        return SourcedEvent{c.source, index};
+    auto load = [&rows](Cursor& c) {
+        const LaneRun& run = rows.runs_[c.event.source];
+        c.event.index = c.position < run.before.size() ? run.before[c.position]
+                                                        : run.first + static_cast<uint32_t>(c.position - run.before.size());
+        c.start = rows.startNs(c.event);
     };
     std::vector<Cursor> heap;
     for (uint32_t s = 0; s < rows.runs_.size(); ++s)
-        if (rows.runs_[s].size() > 0) heap.push_back({s, 0});
+        if (rows.runs_[s].size() > 0) {
+            heap.push_back({0, {s, 0}, 0});
+            load(heap.back());
+        }
     // std heaps keep the largest first: "a after b" puts the earliest on top.
-    auto after = [&](const Cursor& a, const Cursor& b) { return rows.lessInOrder(eventOf(b), eventOf(a)); };
+    auto after = [](const Cursor& a, const Cursor& b) {
+        if (a.start != b.start) return a.start > b.start;
+        if (a.event.source != b.event.source) return a.event.source > b.event.source;
+        return a.event.index > b.event.index;
+    };
     std::make_heap(heap.begin(), heap.end(), after);
     rows.merged_.reserve(rows.size_);
     while (!heap.empty()) {
         std::pop_heap(heap.begin(), heap.end(), after);
         Cursor& c = heap.back();
-        rows.merged_.push_back(eventOf(c));
-        if (++c.position < rows.runs_[c.source].size())
+        rows.merged_.push_back(c.event);
+        if (++c.position < rows.runs_[c.event.source].size()) {
+            load(c);
             std::push_heap(heap.begin(), heap.end(), after);
-        else
+        } else {
             heap.pop_back();
+        }
     }
     return rows;
 }
