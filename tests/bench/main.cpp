@@ -21,6 +21,9 @@ constexpr const char* kUsage =
     "      K rank reports opened together and compared (NCCL alignment, metrics, straggler)\n"
     "  lanescope-bench render [--events N | FILE] [--size WxH] [--frames K]\n"
     "      frame build + paint times over 12 zoom levels, whole trace to 1 us (default 1920x1080)\n"
+    "  lanescope-bench events [--events N | FILE] [--runs K]\n"
+    "      the Events table: open (row index + first frame), sort, filter and scroll over N events\n"
+    "      (default 10,000,000, built in memory) or FILE's largest lane; merge of several rows\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
     if (command == "stats") return statsCommand(argc, argv);
     if (command == "render") return renderCommand(argc, argv);
     if (command == "compare") return compareCommand(argc, argv);
+    if (command == "events") return eventsCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;
