@@ -10,8 +10,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPainter>
 #include <QShowEvent>
 #include <QStackedWidget>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -30,9 +32,29 @@ namespace {
 // Lists up to this many events (an upper bound: every event of the lanes) are built on the
 // GUI thread at once; longer ones off it.
 constexpr size_t kInlineEvents = 200000;
-constexpr size_t kCopyAllLimit = 100000;
+constexpr size_t kCopyLimit = 100000;  // rows on the clipboard at most; Export CSV writes any number
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// Cells with a few pixels of room on each side, so that a right-aligned number and the
+// left-aligned text of the next column do not touch.
+class PaddedDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QStyleOptionViewItem padded(option);
+        padded.rect.adjust(kPadding, 0, -kPadding, 0);
+        if (option.state & QStyle::State_Selected)  // the selection still covers the whole cell
+            painter->fillRect(option.rect, option.palette.brush(option.state & QStyle::State_Active
+                                                                     ? QPalette::Active
+                                                                     : QPalette::Inactive,
+                                                                 QPalette::Highlight));
+        QStyledItemDelegate::paint(painter, padded, index);
+    }
+
+private:
+    static constexpr int kPadding = 4;
+};
 
 bool showsKernels(LaneKind k) { return k == LaneKind::GpuStream || k == LaneKind::Nccl; }
 bool showsNvtx(LaneKind k) {
@@ -65,7 +87,7 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
     filter_->setMinimumWidth(240);
     copy_ = new QToolButton;
     copy_->setText("Copy");
-    copy_->setToolTip("Copy the selected rows (or all) as tab-separated text with a header (Ctrl+C)");
+    copy_->setToolTip("Copy the selected rows (or all), up to 100,000, as tab-separated text with a header (Ctrl+C)");
     export_ = new QToolButton;
     export_->setText("Export CSV…");
     export_->setToolTip("Save every row shown as CSV, with the times also in plain nanoseconds");
@@ -78,6 +100,7 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
     model_ = new EventTableModel(this);
     view_ = new QTableView;
     view_->setModel(model_);
+    view_->setItemDelegate(new PaddedDelegate(view_));
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -100,15 +123,20 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
     columns->setSortIndicatorShown(true);
     // Widths from sample texts, never from the rows.
     const QFontMetrics fm = view_->fontMetrics();
-    auto width = [&fm](const char* sample) { return fm.horizontalAdvance(QString::fromUtf8(sample)) + 20; };
+    const QFontMetrics headerFm = columns->fontMetrics();
+    auto width = [&](EventField f, const char* sample) {
+        const int title = headerFm.horizontalAdvance(QString::fromUtf8(eventFieldTitle(f))) + 28;  // + sort arrow
+        return std::max(fm.horizontalAdvance(QString::fromUtf8(sample)) + 24, title);
+    };
     const char* samples[kEventFieldCount] = {"00.000000000 s", "00.000000000 s", "000.000 ms", "", "NVTX range",
                                              "", "Depth", "Correlation id", "1024 × 1024 × 16", "1024 × 1 × 1",
-                                             "Registers/thread", "Shared memory", "16,777,216 B (16.78 MB)",
+                                             "Registers/thread", "33,280 B (33.28 kB)", "16,777,216 B (16.78 MB)",
                                              "000.000 GB/s", "Device-to-Device", "Pageable → Device",
                                              "Stream wait sync", "Domain", "#RRGGBB"};
-    for (size_t f = 0; f < kEventFieldCount; ++f) columns->resizeSection(int(f), width(samples[f]));
-    columns->resizeSection(int(EventField::Name), fm.horizontalAdvance('x') * 48);
-    columns->resizeSection(int(EventField::Row), fm.horizontalAdvance('x') * 22);
+    for (size_t f = 0; f < kEventFieldCount; ++f)
+        columns->resizeSection(int(f), width(static_cast<EventField>(f), samples[f]));
+    columns->resizeSection(int(EventField::Name), fm.horizontalAdvance('x') * 60);
+    columns->resizeSection(int(EventField::Row), fm.horizontalAdvance('x') * 18);
     view_->setSortingEnabled(true);
     view_->setToolTip("Click a row to select its event on the timeline; double-click or Enter zooms to it. "
                       "Click a header to sort.");
@@ -224,7 +252,10 @@ void EventsPanel::recompute() {
     size_t estimate = reuse ? base.rows->size() : 0;
     if (!reuse)
         for (const EventSource& s : in.sources) estimate += s.report->lanes[s.lane].events.size();
-    if (estimate <= kInlineEvents) {
+    // One row in start order needs no per-event work at all (see EventRows).
+    const bool indexOnly = in.sources.size() == 1 && in.filter.isEmpty() && in.field == EventField::Start &&
+                           !in.descending;
+    if (indexOnly || estimate <= kInlineEvents) {
         task_.cancel();
         computing_.reset();
         show(compute(std::move(base), std::move(in), reuse));
@@ -357,10 +388,10 @@ QString EventsPanel::copyText() const {
     const EventTableContents& c = model_->contents();
     std::set<size_t> rows;
     for (const QItemSelectionRange& range : view_->selectionModel()->selection())
-        for (int r = range.top(); r <= range.bottom(); ++r) rows.insert(size_t(r));
+        for (int r = range.top(); r <= range.bottom() && rows.size() < kCopyLimit; ++r) rows.insert(size_t(r));
     std::vector<size_t> list(rows.begin(), rows.end());
     if (list.empty())
-        for (size_t r = 0; r < std::min(c.size(), kCopyAllLimit); ++r) list.push_back(r);
+        for (size_t r = 0; r < std::min(c.size(), kCopyLimit); ++r) list.push_back(r);
     return qs(eventTableTsv(c, visibleFields(), list));
 }
 

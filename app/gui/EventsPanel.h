@@ -36,7 +36,7 @@ public:
     QString scopeText() const;
     // Computing, or waiting to (inputs changed a moment ago).
     bool busy() const;
-    // The text Ctrl+C puts on the clipboard: the selected rows, else every row (up to 100,000).
+    // The text Ctrl+C puts on the clipboard: the selected rows, else every row; 100,000 at most.
     QString copyText() const;
     // Writes every row shown as CSV off the GUI thread; `exported` says when it is done.
     void exportCsv(const QString& path);
