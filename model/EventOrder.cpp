@@ -91,7 +91,8 @@ std::optional<uint32_t> textIdOf(const EventRows& rows, const SourcedEvent& e, E
         case EventField::Row:
             return lane.name_id;
         case EventField::Domain:
-            if (const NvtxInfo* n = nvtxOf(*rows.source(e).report, lane.events.kind[e.index], lane.events.payload[e.index]))
+            if (const NvtxInfo* n =
+                    nvtxOf(*rows.source(e).report, lane.events.kind[e.index], lane.events.payload[e.index]))
                 return n->domain_name_id;
             return std::nullopt;
         default:
@@ -129,7 +130,8 @@ public:
         std::vector<Entry> entries;
         for (size_t r = 0; r < reports_.size(); ++r)
             for (size_t id = 0; id < used[r].size(); ++id)
-                if (used[r][id]) entries.push_back({textOf(*reports_[r], uint32_t(id), field), uint32_t(r), uint32_t(id)});
+                if (used[r][id])
+                    entries.push_back({textOf(*reports_[r], uint32_t(id), field), uint32_t(r), uint32_t(id)});
         std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.text < b.text; });
         for (size_t r = 0; r < reports_.size(); ++r) ranks_[r].assign(used[r].size(), 0);
         int64_t rank = 0;
@@ -150,7 +152,7 @@ public:
 private:
     EventField field_;
     std::vector<const Report*> reports_;
-    std::vector<std::vector<uint32_t>> ranks_;             // per report, by string id
+    std::vector<std::vector<uint32_t>> ranks_;               // per report, by string id
     std::vector<const std::vector<uint32_t>*> sourceRanks_;  // per source
 };
 

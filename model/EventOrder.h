@@ -11,12 +11,12 @@ namespace lanescope {
 
 // The fields of an event that an events table shows, in its column order.
 enum class EventField : uint8_t {
-    Start,          // shared timeline, ns
-    End,            // shared timeline, ns
-    Duration,       // ns
+    Start,     // shared timeline, ns
+    End,       // shared timeline, ns
+    Duration,  // ns
     Name,
-    Kind,           // eventKindLabel
-    Row,            // the lane's name
+    Kind,  // eventKindLabel
+    Row,   // the lane's name
     Depth,
     CorrelationId,  // CUDA API calls and the GPU work and syncs they launched
     Grid,           // kernels: x × y × z, sorted by the product

@@ -49,8 +49,9 @@ EventRows EventRows::collect(std::vector<EventSource> sources, int64_t begin_ns,
     };
     auto load = [&rows](Cursor& c) {
         const LaneRun& run = rows.runs_[c.event.source];
-        c.event.index = c.position < run.before.size() ? run.before[c.position]
-                                                        : run.first + static_cast<uint32_t>(c.position - run.before.size());
+        c.event.index = c.position < run.before.size()
+                            ? run.before[c.position]
+                            : run.first + static_cast<uint32_t>(c.position - run.before.size());
         c.start = rows.startNs(c.event);
     };
     std::vector<Cursor> heap;
@@ -94,8 +95,9 @@ std::optional<size_t> EventRows::rowOf(const Report* report, uint32_t lane, uint
         if (index >= sources_[s].report->lanes[lane].events.size()) return std::nullopt;
         const SourcedEvent wanted{s, index};
         if (!merged_.empty()) {
-            const auto it = std::lower_bound(merged_.begin(), merged_.end(), wanted,
-                                             [this](const SourcedEvent& a, const SourcedEvent& b) { return lessInOrder(a, b); });
+            const auto it =
+                std::lower_bound(merged_.begin(), merged_.end(), wanted,
+                                 [this](const SourcedEvent& a, const SourcedEvent& b) { return lessInOrder(a, b); });
             if (it == merged_.end() || !(*it == wanted)) return std::nullopt;
             return static_cast<size_t>(it - merged_.begin());
         }

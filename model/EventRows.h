@@ -74,8 +74,8 @@ private:
     bool lessInOrder(const SourcedEvent& a, const SourcedEvent& b) const;
 
     std::vector<EventSource> sources_;
-    std::vector<LaneRun> runs_;          // per source
-    std::vector<SourcedEvent> merged_;   // every row in start order; only with several sources
+    std::vector<LaneRun> runs_;         // per source
+    std::vector<SourcedEvent> merged_;  // every row in start order; only with several sources
     size_t size_ = 0;
     int64_t begin_ns_ = 0, end_ns_ = 0;  // the range, shared timeline
 };

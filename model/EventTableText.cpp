@@ -8,9 +8,9 @@
 namespace lanescope {
 namespace {
 
-constexpr const char* kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN
+constexpr const char* kTimes = "\xC3\x97";      // U+00D7 MULTIPLICATION SIGN
 constexpr const char* kArrow = "\xE2\x86\x92";  // U+2192 RIGHTWARDS ARROW
-constexpr const char* kDot = "\xC2\xB7";    // U+00B7 MIDDLE DOT
+constexpr const char* kDot = "\xC2\xB7";        // U+00B7 MIDDLE DOT
 
 std::string triple(uint64_t x, uint64_t y, uint64_t z) {
     return std::to_string(x) + " " + kTimes + " " + std::to_string(y) + " " + kTimes + " " + std::to_string(z);
@@ -23,10 +23,25 @@ bool isGpuLane(LaneKind kind) {
 }  // namespace
 
 const char* eventFieldTitle(EventField field) {
-    static const char* const kTitles[kEventFieldCount] = {
-        "Start",  "End",      "Duration",   "Name",      "Kind",      "Row",    "Depth",
-        "Correlation id", "Grid", "Block", "Registers/thread", "Shared memory", "Bytes", "Throughput",
-        "Copy kind", "Memory", "Sync type", "Domain", "Color"};
+    static const char* const kTitles[kEventFieldCount] = {"Start",
+                                                          "End",
+                                                          "Duration",
+                                                          "Name",
+                                                          "Kind",
+                                                          "Row",
+                                                          "Depth",
+                                                          "Correlation id",
+                                                          "Grid",
+                                                          "Block",
+                                                          "Registers/thread",
+                                                          "Shared memory",
+                                                          "Bytes",
+                                                          "Throughput",
+                                                          "Copy kind",
+                                                          "Memory",
+                                                          "Sync type",
+                                                          "Domain",
+                                                          "Color"};
     const auto i = static_cast<size_t>(field);
     return i < kEventFieldCount ? kTitles[i] : "";
 }
@@ -109,7 +124,8 @@ std::string eventCellText(const EventRows& rows, const SourcedEvent& e, EventFie
                 return std::to_string(r.kernels[payload].correlation_id);
             if (memcpy) return std::to_string(memcpy->correlation_id);
             if (memset) return std::to_string(memset->correlation_id);
-            if (kind == EventKind::Sync && payload < r.syncs.size()) return std::to_string(r.syncs[payload].correlation_id);
+            if (kind == EventKind::Sync && payload < r.syncs.size())
+                return std::to_string(r.syncs[payload].correlation_id);
             return {};
         case EventField::Grid:
             return config ? triple(config->grid[0], config->grid[1], config->grid[2]) : std::string();
@@ -129,7 +145,9 @@ std::string eventCellText(const EventRows& rows, const SourcedEvent& e, EventFie
         case EventField::CopyKind:
             return memcpy ? copyKindLabel(memcpy->copy_kind) : "";
         case EventField::Memory:
-            if (memcpy) return std::string(memKindLabel(memcpy->src_kind)) + " " + kArrow + " " + memKindLabel(memcpy->dst_kind);
+            if (memcpy)
+                return std::string(memKindLabel(memcpy->src_kind)) + " " + kArrow + " " +
+                       memKindLabel(memcpy->dst_kind);
             return memset ? memKindLabel(memset->mem_kind) : "";
         case EventField::SyncType:
             return kind == EventKind::Sync && payload < r.syncs.size() ? syncTypeLabel(r.syncs[payload].sync_type) : "";

@@ -173,7 +173,7 @@ private:
     std::optional<ViewEvent> selected_, hovered_;
     std::vector<ViewEvent> linked_;
     std::vector<std::string> selectedRows_;  // row keys, in the order picked
-    std::vector<TimeMarker> markers_;  // drawn only (setMarkers)
+    std::vector<TimeMarker> markers_;        // drawn only (setMarkers)
     QElapsedTimer lastWheel_;
     double lastFrameMs_ = 0;
     bool showFrameTime_ = false;

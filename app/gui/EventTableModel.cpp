@@ -24,9 +24,7 @@ std::optional<int> EventTableModel::rowOf(const Report* report, uint32_t lane, u
     return int(it - order.begin());
 }
 
-int EventTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(contents_.size());
-}
+int EventTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(contents_.size()); }
 
 int EventTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(kEventFieldCount);

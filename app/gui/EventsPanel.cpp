@@ -45,10 +45,10 @@ public:
         QStyleOptionViewItem padded(option);
         padded.rect.adjust(kPadding, 0, -kPadding, 0);
         if (option.state & QStyle::State_Selected)  // the selection still covers the whole cell
-            painter->fillRect(option.rect, option.palette.brush(option.state & QStyle::State_Active
-                                                                     ? QPalette::Active
-                                                                     : QPalette::Inactive,
-                                                                 QPalette::Highlight));
+            painter->fillRect(
+                option.rect,
+                option.palette.brush(option.state & QStyle::State_Active ? QPalette::Active : QPalette::Inactive,
+                                     QPalette::Highlight));
         QStyledItemDelegate::paint(painter, padded, index);
     }
 
@@ -82,8 +82,9 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
     filter_ = new QLineEdit;
     filter_->setPlaceholderText("Filter by name: text, or /regex/");
     filter_->setClearButtonEnabled(true);
-    filter_->setToolTip("Show only the events whose name contains this text (case-insensitive); /…/ for a regular "
-                        "expression");
+    filter_->setToolTip(
+        "Show only the events whose name contains this text (case-insensitive); /…/ for a regular "
+        "expression");
     filter_->setMinimumWidth(240);
     copy_ = new QToolButton;
     copy_->setText("Copy");
@@ -128,18 +129,33 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
         const int title = headerFm.horizontalAdvance(QString::fromUtf8(eventFieldTitle(f))) + 28;  // + sort arrow
         return std::max(fm.horizontalAdvance(QString::fromUtf8(sample)) + 24, title);
     };
-    const char* samples[kEventFieldCount] = {"00.000000000 s", "00.000000000 s", "000.000 ms", "", "NVTX range",
-                                             "", "Depth", "Correlation id", "1024 × 1024 × 16", "1024 × 1 × 1",
-                                             "Registers/thread", "33,280 B (33.28 kB)", "16,777,216 B (16.78 MB)",
-                                             "000.000 GB/s", "Device-to-Device", "Pageable → Device",
-                                             "Stream wait sync", "Domain", "#RRGGBB"};
+    const char* samples[kEventFieldCount] = {"00.000000000 s",
+                                             "00.000000000 s",
+                                             "000.000 ms",
+                                             "",
+                                             "NVTX range",
+                                             "",
+                                             "Depth",
+                                             "Correlation id",
+                                             "1024 × 1024 × 16",
+                                             "1024 × 1 × 1",
+                                             "Registers/thread",
+                                             "33,280 B (33.28 kB)",
+                                             "16,777,216 B (16.78 MB)",
+                                             "000.000 GB/s",
+                                             "Device-to-Device",
+                                             "Pageable → Device",
+                                             "Stream wait sync",
+                                             "Domain",
+                                             "#RRGGBB"};
     for (size_t f = 0; f < kEventFieldCount; ++f)
         columns->resizeSection(int(f), width(static_cast<EventField>(f), samples[f]));
     columns->resizeSection(int(EventField::Name), fm.horizontalAdvance('x') * 60);
     columns->resizeSection(int(EventField::Row), fm.horizontalAdvance('x') * 18);
     view_->setSortingEnabled(true);
-    view_->setToolTip("Click a row to select its event on the timeline; double-click or Enter zooms to it. "
-                      "Click a header to sort.");
+    view_->setToolTip(
+        "Click a row to select its event on the timeline; double-click or Enter zooms to it. "
+        "Click a header to sort.");
 
     placeholder_ = new QLabel;
     placeholder_->setAlignment(Qt::AlignCenter);
@@ -180,7 +196,8 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
         if (!syncing_ && current.isValid() && view_->selectionModel()->isRowSelected(current.row(), {}))
             rowChosen(current.row(), false);
     });
-    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { rowChosen(index.row(), true); });
+    connect(view_, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& index) { rowChosen(index.row(), true); });
     connect(model_, &EventTableModel::sortRequested, this, [this](int column, Qt::SortOrder order) {
         field_ = static_cast<EventField>(std::clamp(column, 0, int(kEventFieldCount) - 1));
         descending_ = order == Qt::DescendingOrder;
@@ -253,8 +270,8 @@ void EventsPanel::recompute() {
     if (!reuse)
         for (const EventSource& s : in.sources) estimate += s.report->lanes[s.lane].events.size();
     // One row in start order needs no per-event work at all (see EventRows).
-    const bool indexOnly = in.sources.size() == 1 && in.filter.isEmpty() && in.field == EventField::Start &&
-                           !in.descending;
+    const bool indexOnly =
+        in.sources.size() == 1 && in.filter.isEmpty() && in.field == EventField::Start && !in.descending;
     if (indexOnly || estimate <= kInlineEvents) {
         task_.cancel();
         computing_.reset();
@@ -263,7 +280,8 @@ void EventsPanel::recompute() {
     }
     computing_ = in;
     scope_->setText(reuse ? "Sorting…" : "Listing events…");
-    task_.run([base = std::move(base), in = std::move(in), reuse]() mutable { return compute(std::move(base), std::move(in), reuse); },
+    task_.run([base = std::move(base), in = std::move(in),
+               reuse]() mutable { return compute(std::move(base), std::move(in), reuse); },
               [this](Result result) {
                   computing_.reset();
                   show(std::move(result));
@@ -273,9 +291,9 @@ void EventsPanel::recompute() {
 EventsPanel::Result EventsPanel::compute(EventTableContents base, Inputs in, bool reuseRows) {
     Result result;
     result.contents.reports = std::move(base.reports);
-    result.contents.rows = reuseRows ? std::move(base.rows)
-                                     : std::make_shared<const EventRows>(
-                                           EventRows::collect(in.sources, in.begin_ns, in.end_ns));
+    result.contents.rows =
+        reuseRows ? std::move(base.rows)
+                  : std::make_shared<const EventRows>(EventRows::collect(in.sources, in.begin_ns, in.end_ns));
     const EventRows& rows = *result.contents.rows;
     std::optional<EventRowOrder> order;
     if (!in.filter.isEmpty()) {
@@ -311,9 +329,8 @@ void EventsPanel::show(Result result) {
     text += " in " + (sources.size() == 1 ? qs(laneLabel(*sources[0].report, sources[0].lane))
                                           : QString("%1 rows").arg(sources.size()));
     if (session_->selectedLanes().empty()) text += " (the selected event's row)";
-    text += QString(", %1 %2")
-                .arg(session_->selectedRange() ? "selected range" : "visible range",
-                     qs(formatDuration(shown_->end_ns - shown_->begin_ns, 4)));
+    text += QString(", %1 %2").arg(session_->selectedRange() ? "selected range" : "visible range",
+                                   qs(formatDuration(shown_->end_ns - shown_->begin_ns, 4)));
     scope_->setText(text);
     showRowOf(session_->selectedEvent());
     emit updated();
@@ -376,11 +393,13 @@ void EventsPanel::rowChosen(int row, bool reveal) {
     const SourcedEvent e = c.at(size_t(row));
     const EventSource& source = c.rows->source(e);
     const auto& reports = session_->reports();
-    const auto it = std::find_if(reports.begin(), reports.end(), [&](const auto& r) { return r.get() == source.report; });
+    const auto it =
+        std::find_if(reports.begin(), reports.end(), [&](const auto& r) { return r.get() == source.report; });
     if (it == reports.end()) return;
     // Zooming would change the visible range and so this list: the listed range becomes the
     // selected one first.
-    if (reveal && !session_->selectedRange() && shown_) session_->setSelectedRange(TimeInterval{shown_->begin_ns, shown_->end_ns});
+    if (reveal && !session_->selectedRange() && shown_)
+        session_->setSelectedRange(TimeInterval{shown_->begin_ns, shown_->end_ns});
     session_->selectEvent(ViewEvent{int(it - reports.begin()), source.lane, e.index}, reveal);
 }
 

@@ -42,7 +42,7 @@ public:
     void exportCsv(const QString& path);
 
 signals:
-    void updated();                                       // new contents shown
+    void updated();                                            // new contents shown
     void exported(const QString& path, const QString& error);  // error empty on success
 
 private:

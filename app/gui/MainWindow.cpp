@@ -228,13 +228,14 @@ void MainWindow::buildMenus() {
     view->addAction("&Find…", QKeySequence::Find, findBar_, &FindBar::activate);
     view->addAction("Find &next", QKeySequence::FindNext, findBar_, &FindBar::next);
     view->addAction("Find &previous", QKeySequence::FindPrevious, findBar_, &FindBar::previous);
-    view->addAction("&Events table", QKeySequence("Ctrl+Shift+E"), this, [this] {
-           if (auto* dock = findChild<QDockWidget*>("events")) {
-               dock->show();
-               dock->raise();
-               events_->view()->setFocus();
-           }
-       })
+    view->addAction("&Events table", QKeySequence("Ctrl+Shift+E"), this,
+                    [this] {
+                        if (auto* dock = findChild<QDockWidget*>("events")) {
+                            dock->show();
+                            dock->raise();
+                            events_->view()->setFocus();
+                        }
+                    })
         ->setStatusTip("The events of the picked rows in the selected range, one column per field");
     view->addSeparator();
     view->addAction("Fit &all", QKeySequence("Home"), session_, &ViewSession::fitAll);

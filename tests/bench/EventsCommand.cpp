@@ -30,8 +30,8 @@ std::shared_ptr<const Report> syntheticGpuReport(size_t lanes, size_t perLane) {
     report->gpus.push_back({0, report->strings.intern("Synthetic GPU")});
     std::vector<uint32_t> names;
     for (int n = 0; n < 64; ++n)
-        names.push_back(report->strings.intern("void synthetic_kernel_" + std::to_string(n * 7919 % 1000) +
-                                               "<float, " + std::to_string(n % 8) + ">(float const*, float*, int)"));
+        names.push_back(report->strings.intern("void synthetic_kernel_" + std::to_string(n * 7919 % 1000) + "<float, " +
+                                               std::to_string(n % 8) + ">(float const*, float*, int)"));
     for (uint32_t c = 0; c < 16; ++c) {
         KernelConfig config;
         config.grid[0] = 1 + c * 37;
@@ -127,7 +127,9 @@ int eventsCommand(int argc, char** argv) {
     for (uint64_t run = 0; run < *runs; ++run) {
         model.setContents({});
         const Stopwatch open;
-        contents = {{single}, std::make_shared<const EventRows>(EventRows::collect({{single.get(), biggest, 0}}, begin, end)), nullptr};
+        contents = {{single},
+                    std::make_shared<const EventRows>(EventRows::collect({{single.get(), biggest, 0}}, begin, end)),
+                    nullptr};
         indexMs.push_back(msSince(open));
         model.setContents(contents);
         paint();

@@ -34,16 +34,16 @@ class EventsPanelTest : public QObject {
 
     const Report& report() const { return *session_->reports()[0]; }
     const Lane& lane() const { return report().lanes[stream_]; }
-    bool settled() { return QTest::qWaitFor([&] { return !panel_->busy(); }, 20000); }
+    bool settled() {
+        return QTest::qWaitFor([&] { return !panel_->busy(); }, 20000);
+    }
     int rows() const { return panel_->model()->rowCount(); }
     SourcedEvent eventAt(int row) const { return panel_->model()->eventAt(row); }
     int64_t durationAt(int row) const {
         const SourcedEvent e = eventAt(row);
         return lane().events.end_ns[e.index] - lane().events.start_ns[e.index];
     }
-    QString cell(int row, EventField field) const {
-        return panel_->model()->index(row, int(field)).data().toString();
-    }
+    QString cell(int row, EventField field) const { return panel_->model()->index(row, int(field)).data().toString(); }
     // Events of the lane in [begin, end), counted from its columns: overlapping, or starting inside.
     size_t expectedCount(const Lane& l, TimeInterval range) const {
         size_t n = 0;
@@ -122,10 +122,12 @@ private slots:
         // Cells as the rest of the app writes them; kernel columns shown, NVTX ones hidden.
         const SourcedEvent first = eventAt(0);
         QCOMPARE(cell(0, EventField::Duration),
-                 QString::fromStdString(detailDuration(lane().events.end_ns[first.index] -
-                                                       lane().events.start_ns[first.index])));
-        QCOMPARE(cell(0, EventField::Name), QString::fromStdString(std::string(report().str(lane().events.name_id[first.index]))));
-        QCOMPARE(cell(0, EventField::Start), QString::fromStdString(formatTimestamp(lane().events.start_ns[first.index])));
+                 QString::fromStdString(
+                     detailDuration(lane().events.end_ns[first.index] - lane().events.start_ns[first.index])));
+        QCOMPARE(cell(0, EventField::Name),
+                 QString::fromStdString(std::string(report().str(lane().events.name_id[first.index]))));
+        QCOMPARE(cell(0, EventField::Start),
+                 QString::fromStdString(formatTimestamp(lane().events.start_ns[first.index])));
         QCOMPARE(cell(0, EventField::Row), QString::fromStdString(laneLabel(report(), stream_)));
         QVERIFY(!panel_->view()->isColumnHidden(int(EventField::Grid)));
         QVERIFY(!panel_->view()->isColumnHidden(int(EventField::Bytes)));
@@ -239,7 +241,8 @@ private slots:
         QVERIFY(spy.wait(20000));
         QCOMPARE(spy.at(0).at(1).toString(), QString());
         QVERIFY(!std::filesystem::exists((dir / "events.csv.partial")));
-        const QStringList lines = QString::fromStdString(test::readFile(dir / "events.csv")).split('\n', Qt::SkipEmptyParts);
+        const QStringList lines =
+            QString::fromStdString(test::readFile(dir / "events.csv")).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), rows() + 1);
         QVERIFY(lines[0].startsWith("Start,End,Duration,Name,Kind,Row,"));
         QVERIFY(lines[0].endsWith(",Start (ns),End (ns),Duration (ns)"));

@@ -22,11 +22,11 @@ struct RowsFixture {
         nvtx = t.cpuLane(LaneKind::Nvtx, th, "NVTX");
         stream = t.gpuLane(LaneKind::GpuStream, p, g, 7, "Stream 7");
         const uint32_t n = t.nvtx({});
-        t.event(nvtx, 10, 100, "step", EventKind::NvtxRange, n);      // #0, depth 0
-        t.event(nvtx, 20, 60, "forward", EventKind::NvtxRange, n);    // #1, depth 1
-        t.event(nvtx, 30, 40, "conv", EventKind::NvtxRange, n);       // #2, depth 2
-        t.event(nvtx, 70, 90, "backward", EventKind::NvtxRange, n);   // #3, depth 1
-        t.event(nvtx, 120, 130, "step", EventKind::NvtxRange, n);     // #4
+        t.event(nvtx, 10, 100, "step", EventKind::NvtxRange, n);          // #0, depth 0
+        t.event(nvtx, 20, 60, "forward", EventKind::NvtxRange, n);        // #1, depth 1
+        t.event(nvtx, 30, 40, "conv", EventKind::NvtxRange, n);           // #2, depth 2
+        t.event(nvtx, 70, 90, "backward", EventKind::NvtxRange, n);       // #3, depth 1
+        t.event(nvtx, 120, 130, "step", EventKind::NvtxRange, n);         // #4
         t.event(stream, 25, 35, "gemm", EventKind::Kernel, t.kernel(1));  // #0
         t.event(stream, 45, 47, "Relu", EventKind::Kernel, t.kernel(2));  // #1
         t.event(stream, 50, 80, "gemm", EventKind::Kernel, t.kernel(3));  // #2
