@@ -17,6 +17,7 @@
 #include "app/log/Logging.h"
 #include "model/EventDetails.h"
 #include "model/EventTableText.h"
+#include "model/LaneFreezer.h"
 
 using namespace lanescope;
 
@@ -105,6 +106,33 @@ private slots:
         // No range selected: the visible range (the whole report) is listed.
         QCOMPARE(size_t(rows()), expectedCount(lane(), session_->visibleRange()));
         QVERIFY(panel_->scopeText().contains("visible range"));
+
+        // Ctrl+click adds a row and removes it again; a GPU row stands for every lane below it.
+        auto rowPoint = [&](const LayoutRow& r) {
+            return QPoint(window_->timeline()->headerWidth() / 2, TimelineView::kRulerHeight + r.y + 6);
+        };
+        const LayoutRow* other = nullptr;
+        const LayoutRow* gpu = nullptr;
+        for (const LayoutRow& r : window_->timeline()->rows().rows()) {
+            if (!other && r.type == Row::Type::Lane && r.index != int(stream_)) other = &r;
+            if (!gpu && r.type == Row::Type::Gpu) gpu = &r;
+        }
+        QVERIFY(other && gpu);
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, Qt::ControlModifier, rowPoint(*other));
+        QCOMPARE(session_->selectedLanes().size(), size_t(2));
+        QVERIFY(settled());
+        QCOMPARE(size_t(rows()), expectedCount(lane(), session_->visibleRange()) +
+                                     expectedCount(report().lanes[size_t(other->index)], session_->visibleRange()));
+        QVERIFY(panel_->scopeText().contains("in 2 rows"));
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, Qt::ControlModifier, rowPoint(*other));
+        QCOMPARE(session_->selectedLanes().size(), size_t(1));
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, rowPoint(*gpu));
+        size_t gpuLanes = 0;
+        for (const Lane& l : report().lanes) gpuLanes += l.gpu == gpu->index ? 1 : 0;
+        QCOMPARE(session_->selectedLanes().size(), gpuLanes);
+        QVERIFY(settled());
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, at);
+        QCOMPARE(session_->selectedLanes().size(), size_t(1));
     }
 
     void theRowsAreTheLanesEventsInTheSelectedRangeInStartOrder() {
@@ -272,6 +300,61 @@ private slots:
         // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window.
         if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
             window_->grab().save(dir + "/events.png");
+    }
+
+    void aLongListIsBuiltAndSortedOffTheGuiThread() {
+        // A second report of two streams of 150,000 kernels each: over the panel's inline limit.
+        auto big = std::make_shared<Report>();
+        big->strings.intern("");
+        big->gpus.push_back({0, big->strings.intern("GPU")});
+        const uint32_t names[2] = {big->strings.intern("gemm"), big->strings.intern("relu")};
+        big->kernel_configs.push_back({});
+        for (int s = 0; s < 2; ++s) {
+            Lane l;
+            l.kind = LaneKind::GpuStream;
+            l.gpu = 0;
+            l.name_id = big->strings.intern("Stream " + std::to_string(s));
+            for (int i = 0; i < 150000; ++i) {
+                l.events.start_ns.push_back(int64_t(i) * 1000 + s * 10);
+                l.events.end_ns.push_back(int64_t(i) * 1000 + s * 10 + 100 + (i * 7919) % 800);
+                l.events.name_id.push_back(names[i % 2]);
+                l.events.payload.push_back(uint32_t(big->kernels.size()));
+                l.events.kind.push_back(EventKind::Kernel);
+                big->kernels.push_back({0, uint32_t(big->kernels.size())});
+            }
+            freezeLane(l, big->diagnostics);
+            big->lanes.push_back(std::move(l));
+        }
+        setTimeSpan(*big);
+        session_->addReport(big, nullptr);
+        QVERIFY(settled());
+        QCOMPARE(rows(), 0);  // opening a report clears the picked rows
+        panel_->view()->sortByColumn(int(EventField::Start), Qt::AscendingOrder);
+        QVERIFY(settled());
+        session_->setSelectedLanes({{1, 0}, {1, 1}});
+        QVERIFY(panel_->busy());
+        QVERIFY(settled());
+        QCOMPARE(rows(), 300000);
+        QVERIFY(panel_->scopeText().startsWith(QLocale().toString(300000) + " events in 2 rows"));
+        for (int r = 1; r < rows(); r += 997)
+            QVERIFY(panel_->model()->contents().rows->startNs(eventAt(r - 1)) <=
+                    panel_->model()->contents().rows->startNs(eventAt(r)));
+        panel_->view()->sortByColumn(int(EventField::Duration), Qt::DescendingOrder);
+        QVERIFY(panel_->busy());
+        QCOMPARE(panel_->scopeText(), QString("Sorting…"));  // on a worker thread; the old list still shown
+        QCOMPARE(rows(), 300000);
+        QVERIFY(settled());
+        QCOMPARE(rows(), 300000);
+        auto duration = [&](int r) {
+            const auto& rows = *panel_->model()->contents().rows;
+            return rows.endNs(eventAt(r)) - rows.startNs(eventAt(r));
+        };
+        for (int r = 1; r < rows(); ++r) QVERIFY(duration(r - 1) >= duration(r));
+        panel_->filter()->setText("relu");
+        QVERIFY(settled());
+        QCOMPARE(rows(), 150000);
+        panel_->filter()->clear();
+        QVERIFY(settled());
     }
 
     void cleanupTestCase() { window_.reset(); }
