@@ -491,6 +491,11 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_Escape:
             setSelectedRange(std::nullopt);
             selectEvent(std::nullopt);
+            if (!selectedRows_.empty()) {
+                selectedRows_.clear();
+                update();
+                emit rowsSelected();
+            }
             break;
         case Qt::Key_M:
             if (event->modifiers() & Qt::ControlModifier)

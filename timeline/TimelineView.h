@@ -74,7 +74,7 @@ public:
     std::optional<ViewEvent> selectedEvent() const { return selected_; }
     // Selects an event; with `reveal` zooms to it and scrolls its row into view.
     void selectEvent(std::optional<ViewEvent> event, bool reveal = false);
-    // Rows picked by a click on their name (Ctrl+click adds or removes one), by row key, drawn
+    // Rows picked by a click on their name (Ctrl+click adds or removes one, Esc clears), by row key, drawn
     // highlighted; setSelectedRows emits nothing. selectedRowLanes: the lanes of the selected
     // rows and of the rows below them (a GPU or thread row stands for all its lanes), in row order.
     const std::vector<std::string>& selectedRows() const { return selectedRows_; }

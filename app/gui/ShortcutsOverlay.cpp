@@ -21,7 +21,7 @@ const std::vector<ShortcutLine>& shortcutLines() {
         {"", "Select"},
         {"Click", "select an event: its details, the call that launched it"},
         {"Drag (on the lanes or the ruler)", "select a time range"},
-        {"Esc, click on the ruler", "clear the selection"},
+        {"Esc, click on the ruler", "clear the selection (Esc: the picked rows too)"},
         {"", "Find and mark"},
         {"Ctrl+F", "find events by name (substring or /regex/)"},
         {"Enter, F3 / Shift+Enter, Shift+F3", "next / previous match"},

@@ -131,6 +131,9 @@ private slots:
         for (const Lane& l : report().lanes) gpuLanes += l.gpu == gpu->index ? 1 : 0;
         QCOMPARE(session_->selectedLanes().size(), gpuLanes);
         QVERIFY(settled());
+        QTest::keyClick(window_->timeline(), Qt::Key_Escape);  // clears the picked rows too
+        QVERIFY(session_->selectedLanes().empty());
+        QVERIFY(window_->timeline()->selectedRows().empty());
         QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, at);
         QCOMPARE(session_->selectedLanes().size(), size_t(1));
     }
