@@ -19,29 +19,37 @@ enum Decision : uint8_t { kUnknown = 0, kMatch = 1, kNoMatch = 2 };
 
 }  // namespace
 
-FindResult findEvents(const Report& report, const FindQuery& query) {
-    FindResult result;
-    if (query.text.empty()) return result;
-
-    std::regex re;
-    std::string needle = query.text;
+FindMatcher::FindMatcher(const FindQuery& query) : query_(query), needle_(query.text) {
     if (query.regex) {
         auto flags = std::regex::ECMAScript | std::regex::optimize;
         if (!query.case_sensitive) flags |= std::regex::icase;
         try {
-            re = std::regex(query.text, flags);
+            regex_ = std::make_shared<const std::regex>(query.text, flags);
         } catch (const std::regex_error& e) {
-            result.error = "invalid regular expression \"" + query.text + "\": " + e.what();
-            return result;
+            error_ = "invalid regular expression \"" + query.text + "\": " + e.what();
         }
     } else if (!query.case_sensitive) {
-        std::transform(needle.begin(), needle.end(), needle.begin(), asciiLower);
+        std::transform(needle_.begin(), needle_.end(), needle_.begin(), asciiLower);
     }
-    auto matches = [&](std::string_view name) {
-        if (query.regex) return std::regex_search(name.begin(), name.end(), re);
-        if (query.case_sensitive) return name.find(needle) != std::string_view::npos;
-        return containsFolded(name, needle);
-    };
+}
+
+bool FindMatcher::matches(std::string_view name) const {
+    if (!error_.empty()) return false;
+    if (query_.regex) return std::regex_search(name.begin(), name.end(), *regex_);
+    if (query_.case_sensitive) return name.find(needle_) != std::string_view::npos;
+    return containsFolded(name, needle_);
+}
+
+FindResult findEvents(const Report& report, const FindQuery& query) {
+    FindResult result;
+    if (query.text.empty()) return result;
+
+    const FindMatcher matcher(query);
+    if (!matcher.error().empty()) {
+        result.error = matcher.error();
+        return result;
+    }
+    auto matches = [&](std::string_view name) { return matcher.matches(name); };
 
     // Hits with their start, sorted, then stripped to EventRefs.
     struct Hit {

@@ -1,7 +1,10 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/Report.h"
@@ -22,6 +25,22 @@ struct FindQuery {
     std::string text;
     bool regex = false;
     bool case_sensitive = false;
+};
+
+// A FindQuery made ready to test names: the regular expression compiled once, the needle
+// folded once. error() is non-empty (and nothing matches) for an invalid regular expression;
+// matches() throws std::regex_error when a regular expression gives up on a name.
+class FindMatcher {
+public:
+    explicit FindMatcher(const FindQuery& query);
+    const std::string& error() const { return error_; }
+    bool matches(std::string_view name) const;
+
+private:
+    FindQuery query_;
+    std::string needle_;  // lower-case unless case-sensitive
+    std::shared_ptr<const std::regex> regex_;
+    std::string error_;
 };
 
 // The answer to a FindQuery. `hits` are interval events (instants not included) sorted by

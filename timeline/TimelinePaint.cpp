@@ -5,6 +5,7 @@
 #include <QPainterPath>
 #include <QScrollBar>
 #include <QStaticText>
+#include <algorithm>
 #include <unordered_map>
 
 #include "timeline/TextCache.h"
@@ -110,6 +111,10 @@ void TimelineView::paintRow(QPainter& p, const LayoutRow& row, int top) {
 void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
     const int indent = 8 + row.level * 14;
     const int lineHeight = std::min(row.height, RowLayout::kGroupPx);
+    if (std::find(selectedRows_.begin(), selectedRows_.end(), row.key) != selectedRows_.end()) {
+        p.fillRect(QRect(0, top, headerWidth_ - 1, row.height), palette_.selection);
+        p.fillRect(QRect(0, top, 3, row.height), palette_.selectionEdge);
+    }
     if (row.expandable) {
         QPainterPath arrow;
         const QPointF c(indent + 5, top + lineHeight / 2.0);

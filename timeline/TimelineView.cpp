@@ -59,6 +59,7 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     hovered_.reset();
     linked_.clear();
     range_.reset();
+    selectedRows_.clear();
     rowsChanged();
     viewportMoved();
 }
@@ -81,6 +82,30 @@ void TimelineView::setReportOffsets(std::vector<int64_t> offsets) {
     viewport_.setVisible(begin, end);
     cache_.clear();
     viewportMoved();
+}
+
+void TimelineView::setSelectedRows(std::vector<std::string> keys) {
+    selectedRows_ = std::move(keys);
+    update();
+}
+
+std::vector<ViewLane> TimelineView::selectedRowLanes() const {
+    std::vector<ViewLane> lanes;
+    auto add = [&lanes](const LayoutRow& row) {
+        if (row.type != Row::Type::Lane) return;
+        const ViewLane lane{row.report, uint32_t(row.index)};
+        if (std::find(lanes.begin(), lanes.end(), lane) == lanes.end()) lanes.push_back(lane);
+    };
+    const std::vector<LayoutRow>& rows = layout_.rows();
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (std::find(selectedRows_.begin(), selectedRows_.end(), rows[i].key) == selectedRows_.end()) continue;
+        add(rows[i]);
+        for (int lane : rows[i].lanes)  // a collapsed group draws its descendants' lanes
+            if (std::find(lanes.begin(), lanes.end(), ViewLane{rows[i].report, uint32_t(lane)}) == lanes.end())
+                lanes.push_back({rows[i].report, uint32_t(lane)});
+        for (size_t j = i + 1; j < rows.size() && rows[j].level > rows[i].level; ++j) add(rows[j]);
+    }
+    return lanes;
 }
 
 void TimelineView::rowsChanged() {
@@ -323,6 +348,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
         }
         drag_.kind = Drag::Kind::MoveRow;
         drag_.rowKey = row->key;
+        drag_.toggle = event->modifiers() & Qt::ControlModifier;
     } else {  // left-drag on the lanes or the ruler selects a time range; a click selects an event
         drag_.kind = Drag::Kind::Select;
         drag_.onRuler = pos.y() < kRulerHeight;
@@ -385,6 +411,16 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     } else if (drag_.kind == Drag::Kind::MoveRow && moved) {
         if (const LayoutRow* target = layout_.rowAt(pos.y() - kRulerHeight + scrollY()))
             if (layout_.moveBefore(drag_.rowKey, target->key)) rowsChanged();
+    } else if (drag_.kind == Drag::Kind::MoveRow) {  // a click on a row name selects the row
+        const auto at = std::find(selectedRows_.begin(), selectedRows_.end(), drag_.rowKey);
+        if (!drag_.toggle)
+            selectedRows_ = {drag_.rowKey};
+        else if (at != selectedRows_.end())
+            selectedRows_.erase(at);
+        else
+            selectedRows_.push_back(drag_.rowKey);
+        update();
+        emit rowsSelected();
     }
     drag_ = {};
     unsetCursor();
@@ -456,6 +492,11 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_Escape:
             setSelectedRange(std::nullopt);
             selectEvent(std::nullopt);
+            if (!selectedRows_.empty()) {
+                selectedRows_.clear();
+                update();
+                emit rowsSelected();
+            }
             break;
         case Qt::Key_M:
             if (event->modifiers() & Qt::ControlModifier)

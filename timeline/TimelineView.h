@@ -25,6 +25,13 @@ struct ViewEvent {
     bool operator==(const ViewEvent&) const = default;
 };
 
+// A lane of one of the view's reports.
+struct ViewLane {
+    int report = -1;
+    uint32_t lane = 0;
+    bool operator==(const ViewLane&) const = default;
+};
+
 struct TimeMarker {
     int64_t time_ns;
     QString name;
@@ -68,6 +75,12 @@ public:
     std::optional<ViewEvent> selectedEvent() const { return selected_; }
     // Selects an event; with `reveal` zooms to it and scrolls its row into view.
     void selectEvent(std::optional<ViewEvent> event, bool reveal = false);
+    // Rows picked by a click on their name (Ctrl+click adds or removes one, Esc clears), by row key, drawn
+    // highlighted; setSelectedRows emits nothing. selectedRowLanes: the lanes of the selected
+    // rows and of the rows below them (a GPU or thread row stands for all its lanes), in row order.
+    const std::vector<std::string>& selectedRows() const { return selectedRows_; }
+    void setSelectedRows(std::vector<std::string> keys);
+    std::vector<ViewLane> selectedRowLanes() const;
     // Events drawn highlighted and joined to the selection by a line (launcher, launched).
     void setLinkedEvents(std::vector<ViewEvent> events);
 
@@ -95,6 +108,7 @@ public:
 signals:
     void eventSelected(std::optional<lanescope::ViewEvent> event);
     void rangeSelected(std::optional<std::pair<int64_t, int64_t>> range);
+    void rowsSelected();  // a click on a row name changed selectedRows()
     void viewportChanged();
     // A remembered jump (zoomTo, a burst of wheel zooming, a double-click fit): the range shown before.
     void viewJumped(std::pair<int64_t, int64_t> shownBefore);
@@ -127,6 +141,7 @@ private:
         Qt::MouseButton button = Qt::NoButton;
         bool onRuler = false;  // a Select drag that began on the ruler
         bool moved = false;    // a Select drag past the click slop: a range, not a click
+        bool toggle = false;   // Ctrl held: a click on a row name adds or removes it
         std::string rowKey;
     };
 
@@ -166,7 +181,8 @@ private:
     std::optional<std::pair<int64_t, int64_t>> range_;
     std::optional<ViewEvent> selected_, hovered_;
     std::vector<ViewEvent> linked_;
-    std::vector<TimeMarker> markers_;  // drawn only (setMarkers)
+    std::vector<std::string> selectedRows_;  // row keys, in the order picked
+    std::vector<TimeMarker> markers_;        // drawn only (setMarkers)
     QElapsedTimer lastWheel_;
     double lastFrameMs_ = 0;
     bool showFrameTime_ = false;

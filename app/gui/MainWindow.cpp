@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -34,6 +35,7 @@
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/DiffPanel.h"
 #include "app/gui/EventDetailsHtml.h"
+#include "app/gui/EventsPanel.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/GapsPanel.h"
 #include "app/gui/ImportQueue.h"
@@ -167,6 +169,8 @@ void MainWindow::buildDocks() {
         addDockWidget(Qt::BottomDockWidgetArea, dock);
         tabifyDockWidget(statsDock, dock);
     };
+    events_ = new EventsPanel(session_);
+    addBottom(events_, "Events", "events");
     gaps_ = new GapsPanel(session_);
     rules_ = new RulesPanel(session_);
     utilization_ = new UtilizationChart(session_);
@@ -224,6 +228,15 @@ void MainWindow::buildMenus() {
     view->addAction("&Find…", QKeySequence::Find, findBar_, &FindBar::activate);
     view->addAction("Find &next", QKeySequence::FindNext, findBar_, &FindBar::next);
     view->addAction("Find &previous", QKeySequence::FindPrevious, findBar_, &FindBar::previous);
+    view->addAction("&Events table", QKeySequence("Ctrl+Shift+E"), this,
+                    [this] {
+                        if (auto* dock = findChild<QDockWidget*>("events")) {
+                            dock->show();
+                            dock->raise();
+                            events_->view()->setFocus();
+                        }
+                    })
+        ->setStatusTip("The events of the picked rows in the selected range, one column per field");
     view->addSeparator();
     view->addAction("Fit &all", QKeySequence("Home"), session_, &ViewSession::fitAll);
     view->addAction("Fit &selection", QKeySequence("F"), session_, &ViewSession::fitSelection);

@@ -28,6 +28,10 @@ void ViewSession::attach(TimelineView* timeline) {
     connect(timeline_, &TimelineView::rangeSelected, this, &ViewSession::rangeSelected);
     connect(timeline_, &TimelineView::eventSelected, this, &ViewSession::eventChosen);
     connect(timeline_, &TimelineView::markerRequested, this, [this](int64_t t) { addMarker(t); });
+    connect(timeline_, &TimelineView::rowsSelected, this, [this] {
+        lanes_ = timeline_->selectedRowLanes();
+        emit lanesSelected();
+    });
 }
 
 const CorrelationIndex* ViewSession::correlation(int report) const {
@@ -50,6 +54,7 @@ void ViewSession::setReports(std::vector<std::shared_ptr<const Report>> reports,
     offsets_.resize(reports_.size(), 0);  // the reports open before keep their place
     range_.reset();
     event_.reset();
+    lanes_.clear();
     history_.clear();
     if (reports_.empty()) {
         offsets_.clear();
@@ -153,6 +158,19 @@ void ViewSession::setSelectedRange(std::optional<TimeInterval> range) {
 void ViewSession::rangeSelected(std::optional<TimeInterval> range) {
     range_ = range;
     emit selectionChanged(range_);
+}
+
+void ViewSession::setSelectedLanes(std::vector<ViewLane> lanes) {
+    lanes_ = std::move(lanes);
+    if (timeline_) {  // highlight the rows of those lanes
+        std::vector<std::string> keys;
+        for (const LayoutRow& row : timeline_->rows().rows())
+            if (row.type == Row::Type::Lane &&
+                std::find(lanes_.begin(), lanes_.end(), ViewLane{row.report, uint32_t(row.index)}) != lanes_.end())
+                keys.push_back(row.key);
+        timeline_->setSelectedRows(std::move(keys));
+    }
+    emit lanesSelected();
 }
 
 void ViewSession::selectEvent(std::optional<ViewEvent> event, bool reveal) {

@@ -67,6 +67,11 @@ public:
 
     std::optional<TimeInterval> selectedRange() const { return range_; }
     void setSelectedRange(std::optional<TimeInterval> range);
+    // The lanes of the rows picked on the timeline (a click on a row name; a GPU or thread row
+    // stands for the lanes below it), in row order; empty when none. Setting them highlights
+    // their rows. Cleared when the reports change.
+    const std::vector<ViewLane>& selectedLanes() const { return lanes_; }
+    void setSelectedLanes(std::vector<ViewLane> lanes);
     std::optional<ViewEvent> selectedEvent() const { return event_; }
     // With `reveal` the view zooms to the event and scrolls its row into sight.
     void selectEvent(std::optional<ViewEvent> event, bool reveal = false);
@@ -84,6 +89,7 @@ signals:
     void visibleRangeChanged();                                           // zoom, pan, fit, offsets
     void selectionChanged(std::optional<lanescope::TimeInterval> range);  // the selected time range
     void eventSelected(std::optional<lanescope::ViewEvent> event);
+    void lanesSelected();  // selectedLanes() changed
     void markersChanged();
 
 private:
@@ -99,6 +105,7 @@ private:
     TimeInterval visible_{0, 0};                                         // without a timeline
     std::optional<TimeInterval> range_;
     std::optional<ViewEvent> event_;
+    std::vector<ViewLane> lanes_;
     std::vector<TimeInterval> history_;
     std::vector<TimeMarker> markers_;
 };

@@ -23,6 +23,9 @@ constexpr const char* kUsage =
     "      frame build + paint times over 12 zoom levels, whole trace to 1 us (default 1920x1080)\n"
     "  lanescope-bench profile [--samples N] [--runs K]\n"
     "      the CPU profile (flat, top-down, bottom-up) of N synthetic samples, whole and a tenth\n"
+    "  lanescope-bench events [--events N | FILE] [--runs K]\n"
+    "      the Events table: open (row index + first frame), sort, filter and scroll over N events\n"
+    "      (default 10,000,000, built in memory) or FILE's largest lane; merge of several rows\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
     if (command == "render") return renderCommand(argc, argv);
     if (command == "compare") return compareCommand(argc, argv);
     if (command == "profile") return profileCommand(argc, argv);
+    if (command == "events") return eventsCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;

@@ -1,0 +1,380 @@
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <filesystem>
+
+#include "TestPaths.h"
+#include "app/gui/EventsPanel.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/ViewSession.h"
+#include "app/log/Logging.h"
+#include "model/EventDetails.h"
+#include "model/EventTableText.h"
+#include "model/LaneFreezer.h"
+
+using namespace lanescope;
+
+// The Events panel in the real window, offscreen, on the Nsight Systems capture of tests/data:
+// the events of a GPU stream row in a range, counted independently from the lane; sorting,
+// filtering, the selection linked both ways with the session, copy and CSV export.
+class EventsPanelTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> window_;
+    EventsPanel* panel_ = nullptr;
+    ViewSession* session_ = nullptr;
+    uint32_t stream_ = 0;  // the GPU stream lane with the most events
+    TimeInterval range_{0, 0};
+
+    const Report& report() const { return *session_->reports()[0]; }
+    const Lane& lane() const { return report().lanes[stream_]; }
+    bool settled() {
+        return QTest::qWaitFor([&] { return !panel_->busy(); }, 20000);
+    }
+    int rows() const { return panel_->model()->rowCount(); }
+    SourcedEvent eventAt(int row) const { return panel_->model()->eventAt(row); }
+    int64_t durationAt(int row) const {
+        const SourcedEvent e = eventAt(row);
+        return lane().events.end_ns[e.index] - lane().events.start_ns[e.index];
+    }
+    QString cell(int row, EventField field) const { return panel_->model()->index(row, int(field)).data().toString(); }
+    // Events of the lane in [begin, end), counted from its columns: overlapping, or starting inside.
+    size_t expectedCount(const Lane& l, TimeInterval range) const {
+        size_t n = 0;
+        for (size_t i = 0; i < l.events.size(); ++i) {
+            const int64_t s = l.events.start_ns[i], e = l.events.end_ns[i];
+            if (s < range.second && (e > range.first || s >= range.first)) ++n;
+        }
+        return n;
+    }
+
+private slots:
+    void initTestCase() {
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1400, 900);
+        window_->show();
+        panel_ = window_->findChild<EventsPanel*>();
+        QVERIFY(panel_);
+        session_ = window_->session();
+        bool done = false, ok = false;
+        window_->setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window_->openFiles({QString::fromStdString(test::dataFile("nsys-2025.3/train_1gpu.sqlite").string())});
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 30000) && ok);
+        bool found = false;
+        for (uint32_t l = 0; l < report().lanes.size(); ++l)
+            if (report().lanes[l].kind == LaneKind::GpuStream &&
+                (!found || report().lanes[l].events.size() > lane().events.size())) {
+                stream_ = l;
+                found = true;
+            }
+        QVERIFY(found);
+        QVERIFY(lane().events.size() > 100);
+        // The middle half of the stream's activity.
+        const int64_t first = lane().events.start_ns.front(), last = lane().events.end_ns.back();
+        range_ = {first + (last - first) / 4, first + (last - first) * 3 / 4};
+    }
+
+    void withoutRowsItSaysHowToPickThem() {
+        QVERIFY(settled());
+        QCOMPARE(rows(), 0);
+        QCOMPARE(panel_->scopeText(), QString("No rows picked"));
+        QVERIFY(!panel_->view()->isVisible());
+    }
+
+    void aClickOnARowNamePicksItsLane() {
+        const LayoutRow* row = nullptr;
+        for (const LayoutRow& r : window_->timeline()->rows().rows())
+            if (r.type == Row::Type::Lane && r.index == int(stream_)) row = &r;
+        QVERIFY(row);
+        const QPoint at(window_->timeline()->headerWidth() / 2, TimelineView::kRulerHeight + row->y + 6);
+        QVERIFY2(at.y() < window_->timeline()->height() - 20, "the stream row is below the visible rows");
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, at);
+        QCOMPARE(session_->selectedLanes().size(), size_t(1));
+        QVERIFY(session_->selectedLanes()[0] == (ViewLane{0, stream_}));
+        QCOMPARE(window_->timeline()->selectedRows().size(), size_t(1));
+        QVERIFY(settled());
+        // No range selected: the visible range (the whole report) is listed.
+        QCOMPARE(size_t(rows()), expectedCount(lane(), session_->visibleRange()));
+        QVERIFY(panel_->scopeText().contains("visible range"));
+
+        // Ctrl+click adds a row and removes it again; a GPU row stands for every lane below it.
+        auto rowPoint = [&](const LayoutRow& r) {
+            return QPoint(window_->timeline()->headerWidth() / 2, TimelineView::kRulerHeight + r.y + 6);
+        };
+        const LayoutRow* other = nullptr;
+        const LayoutRow* gpu = nullptr;
+        for (const LayoutRow& r : window_->timeline()->rows().rows()) {
+            if (!other && r.type == Row::Type::Lane && r.index != int(stream_)) other = &r;
+            if (!gpu && r.type == Row::Type::Gpu) gpu = &r;
+        }
+        QVERIFY(other && gpu);
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, Qt::ControlModifier, rowPoint(*other));
+        QCOMPARE(session_->selectedLanes().size(), size_t(2));
+        QVERIFY(settled());
+        QCOMPARE(size_t(rows()), expectedCount(lane(), session_->visibleRange()) +
+                                     expectedCount(report().lanes[size_t(other->index)], session_->visibleRange()));
+        QVERIFY(panel_->scopeText().contains("in 2 rows"));
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, Qt::ControlModifier, rowPoint(*other));
+        QCOMPARE(session_->selectedLanes().size(), size_t(1));
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, rowPoint(*gpu));
+        size_t gpuLanes = 0;
+        for (const Lane& l : report().lanes) gpuLanes += l.gpu == gpu->index ? 1 : 0;
+        QCOMPARE(session_->selectedLanes().size(), gpuLanes);
+        QVERIFY(settled());
+        QTest::keyClick(window_->timeline(), Qt::Key_Escape);  // clears the picked rows too
+        QVERIFY(session_->selectedLanes().empty());
+        QVERIFY(window_->timeline()->selectedRows().empty());
+        QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, at);
+        QCOMPARE(session_->selectedLanes().size(), size_t(1));
+    }
+
+    void theRowsAreTheLanesEventsInTheSelectedRangeInStartOrder() {
+        session_->setSelectedLanes({{0, stream_}});
+        session_->setSelectedRange(range_);
+        QVERIFY(settled());
+        const size_t want = expectedCount(lane(), range_);
+        QVERIFY(want > 10);
+        QVERIFY(want < lane().events.size());
+        QCOMPARE(size_t(rows()), want);
+        QVERIFY(panel_->scopeText().startsWith(QLocale().toString(qulonglong(want)) + " events in "));
+        QVERIFY(panel_->scopeText().contains("selected range"));
+        for (int r = 1; r < rows(); ++r)
+            QVERIFY(lane().events.start_ns[eventAt(r - 1).index] <= lane().events.start_ns[eventAt(r).index]);
+        // Cells as the rest of the app writes them; kernel columns shown, NVTX ones hidden.
+        const SourcedEvent first = eventAt(0);
+        QCOMPARE(cell(0, EventField::Duration),
+                 QString::fromStdString(
+                     detailDuration(lane().events.end_ns[first.index] - lane().events.start_ns[first.index])));
+        QCOMPARE(cell(0, EventField::Name),
+                 QString::fromStdString(std::string(report().str(lane().events.name_id[first.index]))));
+        QCOMPARE(cell(0, EventField::Start),
+                 QString::fromStdString(formatTimestamp(lane().events.start_ns[first.index])));
+        QCOMPARE(cell(0, EventField::Row), QString::fromStdString(laneLabel(report(), stream_)));
+        QVERIFY(!panel_->view()->isColumnHidden(int(EventField::Grid)));
+        QVERIFY(!panel_->view()->isColumnHidden(int(EventField::Bytes)));
+        QVERIFY(panel_->view()->isColumnHidden(int(EventField::Domain)));
+        QVERIFY(panel_->view()->verticalHeader()->sectionResizeMode(0) == QHeaderView::Fixed);
+    }
+
+    void sortingByDurationOrdersTheRows() {
+        const int count = rows();
+        panel_->view()->sortByColumn(int(EventField::Duration), Qt::DescendingOrder);
+        QVERIFY(settled());
+        QCOMPARE(rows(), count);
+        for (int r = 1; r < count; ++r) QVERIFY(durationAt(r - 1) >= durationAt(r));
+        QVERIFY(durationAt(0) > durationAt(count - 1));
+        panel_->view()->sortByColumn(int(EventField::Duration), Qt::AscendingOrder);
+        QVERIFY(settled());
+        QCOMPARE(rows(), count);
+        for (int r = 1; r < count; ++r) QVERIFY(durationAt(r - 1) <= durationAt(r));
+        // By name: alphabetical.
+        panel_->view()->sortByColumn(int(EventField::Name), Qt::AscendingOrder);
+        QVERIFY(settled());
+        for (int r = 1; r < count; ++r)
+            QVERIFY(cell(r - 1, EventField::Name).toStdString() <= cell(r, EventField::Name).toStdString());
+    }
+
+    void theFilterKeepsMatchingNames() {
+        const int count = rows();
+        // A word of the last row's name, which is not every row's.
+        const QString name = cell(count - 1, EventField::Name);
+        const QString word = name.left(std::min<qsizetype>(name.size(), 12));
+        panel_->filter()->setText(word.toUpper());  // case-insensitive
+        QVERIFY(settled());
+        QVERIFY(rows() > 0);
+        QVERIFY(rows() < count);
+        for (int r = 0; r < rows(); ++r) QVERIFY(cell(r, EventField::Name).contains(word, Qt::CaseInsensitive));
+        QVERIFY(panel_->scopeText().contains(" of " + QLocale().toString(count)));
+        // A regular expression anchored at the start.
+        panel_->filter()->setText("/^" + QRegularExpression::escape(word) + "/");
+        QVERIFY(settled());
+        QVERIFY(rows() > 0);
+        for (int r = 0; r < rows(); ++r) QVERIFY(cell(r, EventField::Name).startsWith(word));
+        panel_->filter()->setText("/(unclosed/");
+        QVERIFY(settled());
+        QCOMPARE(rows(), 0);
+        QVERIFY(panel_->filter()->styleSheet().contains("color"));
+        panel_->filter()->clear();
+        QVERIFY(settled());
+        QCOMPARE(rows(), count);
+        panel_->view()->sortByColumn(int(EventField::Duration), Qt::DescendingOrder);
+        QVERIFY(settled());
+    }
+
+    void clickingARowSelectsItsEvent() {
+        panel_->window()->findChild<QDockWidget*>("events")->raise();
+        QVERIFY(QTest::qWaitFor([&] { return panel_->view()->isVisible(); }, 2000));
+        const QRect cellRect = panel_->view()->visualRect(panel_->model()->index(3, int(EventField::Name)));
+        QVERIFY(cellRect.isValid());
+        QTest::mouseClick(panel_->view()->viewport(), Qt::LeftButton, {}, cellRect.center());
+        const ViewEvent want{0, stream_, eventAt(3).index};
+        QVERIFY(session_->selectedEvent() == want);
+        QVERIFY(window_->timeline()->selectedEvent() == want);
+        QCOMPARE(panel_->view()->currentIndex().row(), 3);
+        // The list did not change under the click.
+        QVERIFY(settled());
+        QCOMPARE(size_t(rows()), expectedCount(lane(), range_));
+        // Down: the next row's event.
+        QTest::keyClick(panel_->view(), Qt::Key_Down);
+        QVERIFY(session_->selectedEvent() == (ViewEvent{0, stream_, eventAt(4).index}));
+        // Enter zooms to it; the list keeps to its range.
+        QTest::keyClick(panel_->view(), Qt::Key_Return);
+        const int64_t start = lane().events.start_ns[eventAt(4).index];
+        QVERIFY(session_->visibleRange().first <= start && start <= session_->visibleRange().second);
+        QVERIFY(session_->visibleRange().second - session_->visibleRange().first < range_.second - range_.first);
+        QVERIFY(session_->selectedRange() == range_);
+        QVERIFY(settled());
+        QCOMPARE(size_t(rows()), expectedCount(lane(), range_));
+    }
+
+    void selectingAnEventSelectsItsRow() {
+        const int row = rows() / 2;
+        const ViewEvent event{0, stream_, eventAt(row).index};
+        session_->selectEvent(event);
+        QCOMPARE(panel_->view()->currentIndex().row(), row);
+        QVERIFY(panel_->view()->selectionModel()->isRowSelected(row, {}));
+        // An event outside the list selects no row.
+        uint32_t outside = 0;
+        while (lane().events.end_ns[outside] > range_.first) ++outside;  // starts and ends before the range
+        session_->selectEvent(ViewEvent{0, stream_, outside});
+        QVERIFY(!panel_->view()->selectionModel()->hasSelection());
+        session_->selectEvent(event);
+        QCOMPARE(panel_->view()->currentIndex().row(), row);
+    }
+
+    void ctrlCCopiesTheSelectedRowsWithAHeader() {
+        panel_->view()->selectionModel()->select(
+            QItemSelection(panel_->model()->index(0, 0), panel_->model()->index(2, 0)),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        const QStringList lines = panel_->copyText().split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].startsWith("Start\tEnd\tDuration\tName\tKind\tRow"));
+        QVERIFY(!lines[0].contains("Domain"));  // hidden columns are not copied
+        QCOMPARE(lines[1].split('\t').size(), lines[0].split('\t').size());
+        QVERIFY(lines[1].contains(cell(0, EventField::Name)));
+    }
+
+    void exportWritesEveryRowAsCsv() {
+        const auto dir = test::tempDir("gui-events");
+        const QString path = QString::fromStdString((dir / "events.csv").string());
+        QSignalSpy spy(panel_, &EventsPanel::exported);
+        panel_->exportCsv(path);
+        QVERIFY(spy.wait(20000));
+        QCOMPARE(spy.at(0).at(1).toString(), QString());
+        QVERIFY(!std::filesystem::exists((dir / "events.csv.partial")));
+        const QStringList lines =
+            QString::fromStdString(test::readFile(dir / "events.csv")).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), rows() + 1);
+        QVERIFY(lines[0].startsWith("Start,End,Duration,Name,Kind,Row,"));
+        QVERIFY(lines[0].endsWith(",Start (ns),End (ns),Duration (ns)"));
+        // The longest event first (sorted by duration), its times in plain ns at the end.
+        const SourcedEvent first = eventAt(0);
+        const int64_t start = lane().events.start_ns[first.index], end = lane().events.end_ns[first.index];
+        QVERIFY(lines[1].endsWith(QString(",%1,%2,%3").arg(start).arg(end).arg(end - start)));
+        QVERIFY(lines[1].startsWith(QString::fromStdString(formatTimestamp(start)) + ","));
+        std::filesystem::remove_all(dir);
+    }
+
+    void withoutRowsTheSelectedEventsRowIsListed() {
+        uint32_t api = 0;
+        while (api < report().lanes.size() && report().lanes[api].kind != LaneKind::CudaApi) ++api;
+        QVERIFY(api < report().lanes.size());
+        session_->setSelectedLanes({});
+        QVERIFY(window_->timeline()->selectedRows().empty());
+        const Lane& calls = report().lanes[api];
+        uint32_t inside = 0;
+        while (calls.events.start_ns[inside] < range_.first) ++inside;
+        session_->selectEvent(ViewEvent{0, api, inside});
+        QVERIFY(settled());
+        QCOMPARE(size_t(rows()), expectedCount(calls, range_));
+        QVERIFY(panel_->scopeText().contains("selected event's row"));
+        QVERIFY(panel_->view()->selectionModel()->hasSelection());
+        QVERIFY(eventAt(panel_->view()->currentIndex().row()) == (SourcedEvent{0, inside}));
+        // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window.
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
+            window_->grab().save(dir + "/events.png");
+    }
+
+    void aLongListIsBuiltAndSortedOffTheGuiThread() {
+        // A second report of two streams of 150,000 kernels each: over the panel's inline limit.
+        auto big = std::make_shared<Report>();
+        big->strings.intern("");
+        big->gpus.push_back({0, big->strings.intern("GPU")});
+        const uint32_t names[2] = {big->strings.intern("gemm"), big->strings.intern("relu")};
+        big->kernel_configs.push_back({});
+        for (int s = 0; s < 2; ++s) {
+            Lane l;
+            l.kind = LaneKind::GpuStream;
+            l.gpu = 0;
+            l.name_id = big->strings.intern("Stream " + std::to_string(s));
+            for (int i = 0; i < 150000; ++i) {
+                l.events.start_ns.push_back(int64_t(i) * 1000 + s * 10);
+                l.events.end_ns.push_back(int64_t(i) * 1000 + s * 10 + 100 + (i * 7919) % 800);
+                l.events.name_id.push_back(names[i % 2]);
+                l.events.payload.push_back(uint32_t(big->kernels.size()));
+                l.events.kind.push_back(EventKind::Kernel);
+                big->kernels.push_back({0, uint32_t(big->kernels.size())});
+            }
+            freezeLane(l, big->diagnostics);
+            big->lanes.push_back(std::move(l));
+        }
+        setTimeSpan(*big);
+        session_->addReport(big, nullptr);
+        QVERIFY(settled());
+        QCOMPARE(rows(), 0);  // opening a report clears the picked rows
+        panel_->view()->sortByColumn(int(EventField::Start), Qt::AscendingOrder);
+        QVERIFY(settled());
+        session_->setSelectedLanes({{1, 0}, {1, 1}});
+        QVERIFY(panel_->busy());
+        QVERIFY(settled());
+        QCOMPARE(rows(), 300000);
+        QVERIFY(panel_->scopeText().startsWith(QLocale().toString(300000) + " events in 2 rows"));
+        for (int r = 1; r < rows(); r += 997)
+            QVERIFY(panel_->model()->contents().rows->startNs(eventAt(r - 1)) <=
+                    panel_->model()->contents().rows->startNs(eventAt(r)));
+        panel_->view()->sortByColumn(int(EventField::Duration), Qt::DescendingOrder);
+        QVERIFY(panel_->busy());
+        QCOMPARE(panel_->scopeText(), QString("Sorting…"));  // on a worker thread; the old list still shown
+        QCOMPARE(rows(), 300000);
+        QVERIFY(settled());
+        QCOMPARE(rows(), 300000);
+        auto duration = [&](int r) {
+            const auto& rows = *panel_->model()->contents().rows;
+            return rows.endNs(eventAt(r)) - rows.startNs(eventAt(r));
+        };
+        for (int r = 1; r < rows(); ++r) QVERIFY(duration(r - 1) >= duration(r));
+        panel_->filter()->setText("relu");
+        QVERIFY(settled());
+        QCOMPARE(rows(), 150000);
+        panel_->filter()->clear();
+        QVERIFY(settled());
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+};
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("LanescopeTests");
+    QApplication::setApplicationName("EventsPanelTest");
+    // Window layout and recent files go to a temporary folder, never the user's settings.
+    QTemporaryDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
+    lanescope::logging::init("gui_events_tests", false, false);  // no log lines on stdout
+    EventsPanelTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "EventsPanelTest.moc"
