@@ -31,7 +31,7 @@ struct KernGroup {
 StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions& options) {
     StatsTable table;
     table.name = "nvtx_kern_sum";
-    table.header = {"NVTX Range", "Style",    "PID",      "TID",      "NVTX Inst", "Kern Inst",  "Total Time (ns)",
+    table.header = {"NVTX Range", "Style",    "PID",      "TID",      "NVTX Inst",   "Kern Inst",  "Total Time (ns)",
                     "Avg (ns)",   "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)", "Kernel Name"};
     // The NVTX lanes of each thread.
     std::vector<std::vector<uint32_t>> nvtxLanes(report.threads.size());
@@ -50,7 +50,8 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
                    uint64_t rangeRef, uint64_t kernelRef) {
         const int64_t pid = pidOf(report, api), tid = tidOf(report, api);
         std::string kernel(report.str(kernelName));
-        std::string key = label + '\n' + style + '\n' + std::to_string(pid) + '\n' + std::to_string(tid) + '\n' + kernel;
+        std::string key =
+            label + '\n' + style + '\n' + std::to_string(pid) + '\n' + std::to_string(tid) + '\n' + kernel;
         auto [it, inserted] = groupOfKey.try_emplace(std::move(key), groups.size());
         if (inserted) groups.push_back({label, style, pid, tid, std::move(kernel), {}, {}, {}});
         KernGroup& g = groups[it->second];
@@ -66,7 +67,8 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
             api.thread >= 0 && static_cast<size_t>(api.thread) < nvtxLanes.size() ? nvtxLanes[api.thread] : noLanes;
         const IntervalColumns& calls = api.events;
         for (uint32_t i = 0; i < calls.size(); ++i) {
-            if (calls.kind[i] != EventKind::CudaApiCall || !range.contains(calls.start_ns[i], calls.end_ns[i])) continue;
+            if (calls.kind[i] != EventKind::CudaApiCall || !range.contains(calls.start_ns[i], calls.end_ns[i]))
+                continue;
             for (const EventRef op : index.launchedBy({li, i})) {
                 const Lane& gpu = report.lanes[op.lane];
                 const IntervalColumns& k = gpu.events;
@@ -81,8 +83,9 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
                     nvtxRangesContaining(nvtx, calls.start_ns[i], calls.end_ns[i], [&](uint32_t r) {
                         enclosed = true;
                         const NvtxInfo info = nvtxInfoOf(report, nvtx, r);
-                        add(api, nvtxLabel(report, info, nvtx.events.name_id[r]), info.start_end ? "StartEnd" : "PushPop",
-                            kernelName, duration, (uint64_t{nl} << 32) | r, kernelRef);
+                        add(api, nvtxLabel(report, info, nvtx.events.name_id[r]),
+                            info.start_end ? "StartEnd" : "PushPop", kernelName, duration, (uint64_t{nl} << 32) | r,
+                            kernelRef);
                     });
                 }
                 if (!enclosed) add(api, std::string(), "", kernelName, duration, UINT64_MAX, kernelRef);

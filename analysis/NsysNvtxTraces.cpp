@@ -34,7 +34,8 @@ Nesting nestingOf(const Lane& lane) {
     std::vector<uint32_t> stack;
     for (uint32_t i = 0; i < ev.size(); ++i) {
         if (ev.kind[i] != EventKind::NvtxRange) continue;
-        while (!stack.empty() && !(ev.start_ns[stack.back()] <= ev.start_ns[i] && ev.end_ns[i] <= ev.end_ns[stack.back()]))
+        while (!stack.empty() &&
+               !(ev.start_ns[stack.back()] <= ev.start_ns[i] && ev.end_ns[i] <= ev.end_ns[stack.back()]))
             stack.pop_back();
         if (!stack.empty()) {
             const uint32_t p = stack.back();
@@ -100,9 +101,20 @@ StatsTable nvtxPushPopTrace(const Report& report, TimeRange range) {
 StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range) {
     StatsTable table;
     table.name = "nvtx_gpu_proj_trace";
-    table.header = {"Name",   "Projected Start (ns)", "Projected Duration (ns)", "Orig Start (ns)", "Orig Duration (ns)",
-                    "Style",  "PID",                  "TID",                     "NumGPUOps",       "Lvl",
-                    "NumChild", "RangeId",            "ParentId",                "RangeStack"};
+    table.header = {"Name",
+                    "Projected Start (ns)",
+                    "Projected Duration (ns)",
+                    "Orig Start (ns)",
+                    "Orig Duration (ns)",
+                    "Style",
+                    "PID",
+                    "TID",
+                    "NumGPUOps",
+                    "Lvl",
+                    "NumChild",
+                    "RangeId",
+                    "ParentId",
+                    "RangeStack"};
     const std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
     if (projected.empty()) return table;
     const std::vector<std::vector<uint32_t>> ids = nvtxRangeIds(report);

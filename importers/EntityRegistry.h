@@ -50,13 +50,13 @@ private:
     };
 
     Report& r_;
-    std::unordered_map<int64_t, Name> processNames_;           // process key -> name
-    std::map<std::pair<int64_t, int64_t>, Name> threadNames_;  // (process key, tid) -> name
+    std::unordered_map<int64_t, Name> processNames_;                   // process key -> name
+    std::map<std::pair<int64_t, int64_t>, Name> threadNames_;          // (process key, tid) -> name
     std::map<std::pair<int64_t, int64_t>, int32_t> threadPriorities_;  // (process key, tid) -> priority
-    std::unordered_map<int64_t, Name> gpuNames_;               // device id -> name
-    std::unordered_map<int64_t, int32_t> processes_;           // process key -> Report::processes[]
-    std::map<std::pair<int64_t, int64_t>, int32_t> threads_;   // (process key, tid) -> Report::threads[]
-    std::unordered_map<int64_t, int32_t> gpus_;                // device id -> Report::gpus[]
+    std::unordered_map<int64_t, Name> gpuNames_;                       // device id -> name
+    std::unordered_map<int64_t, int32_t> processes_;                   // process key -> Report::processes[]
+    std::map<std::pair<int64_t, int64_t>, int32_t> threads_;           // (process key, tid) -> Report::threads[]
+    std::unordered_map<int64_t, int32_t> gpus_;                        // device id -> Report::gpus[]
 };
 
 }  // namespace lanescope

@@ -29,7 +29,8 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
     const ReportBuilder& builder = ctx.builder;
     const auto& stacks = lane == LaneKind::CudaApi ? ctx.callchains.cuda : ctx.callchains.osrt;
     return scanEventTable(
-        ctx, table, {"start", "end", "globalTid", "nameId", "correlationId", "eventClass", "callchainId", "returnValue"},
+        ctx, table,
+        {"start", "end", "globalTid", "nameId", "correlationId", "eventClass", "callchainId", "returnValue"},
         {"start", "end", "globalTid", "nameId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (kind == EventKind::OsRuntimeCall && !row.isNull(EventClass) && row.i64(EventClass) != kOsRuntimeCall) {
                 if (!validTime(chunk, row.i64(Start))) return;
