@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/NvtxContaining.h"
 #include "analysis/Summary.h"
 #include "model/Correlation.h"
 #include "model/LaneFreezer.h"
@@ -49,27 +50,6 @@ struct Accumulator {
     int32_t gpu = kGpuUnset;
     bool any() const { return gpu != kGpuUnset; }
 };
-
-// Calls visit(index) for each NvtxRange event of `lane` that contains [start, end]. Within a
-// depth slice ranges are sorted by start and by end and never overlap, so the candidates are
-// the last ranges starting at or before `start`, walking back while they end at or after
-// `end`: usually one binary search and one step per depth.
-template <typename Visit>
-void forEachContaining(const Lane& lane, int64_t start, int64_t end, Visit&& visit) {
-    const IntervalColumns& ev = lane.events;
-    if (lane.depth_begin.size() != size_t{lane.depth_count} + 1) return;  // not frozen
-    for (size_t d = 0; d < lane.depth_count; ++d) {
-        const std::span<const uint32_t> atDepth = lane.atDepth(d);
-        const uint32_t* first = atDepth.data();
-        const uint32_t* last = first + atDepth.size();
-        const uint32_t* it = std::partition_point(first, last, [&](uint32_t i) { return ev.start_ns[i] <= start; });
-        while (it != first) {
-            const uint32_t i = *--it;
-            if (ev.end_ns[i] < end) break;
-            if (ev.kind[i] == EventKind::NvtxRange) visit(i);
-        }
-    }
-}
 
 // Prefix minimum over end ranks (ends in descending order), of (length, -order): the
 // shortest range inserted so far that ends at or after a given end, the latest on ties.
@@ -180,7 +160,7 @@ std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
             }
             const uint32_t correlation = api.events.payload[i];
             for (uint32_t nl : nvtxLanes) {
-                forEachContaining(report.lanes[nl], api.events.start_ns[i], api.events.end_ns[i], [&](uint32_t r) {
+                nvtxRangesContaining(report.lanes[nl], api.events.start_ns[i], api.events.end_ns[i], [&](uint32_t r) {
                     const uint32_t id = flat.base[nl] + r;
                     Accumulator& a = acc[id];
                     a.start = std::min(a.start, work.start);
@@ -216,7 +196,8 @@ std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
     for (uint32_t id = 0; id < flat.ref.size(); ++id) {
         const Accumulator& a = acc[id];
         if (!a.any()) continue;
-        out.push_back({flat.ref[id], a.start, a.end, opCount[id], a.gpu, level[id], children[id]});
+        out.push_back({flat.ref[id], a.start, a.end, opCount[id], a.gpu, level[id], children[id],
+                       parent[id] != kNone ? flat.ref[parent[id]] : EventRef{UINT32_MAX, UINT32_MAX}});
     }
     std::sort(out.begin(), out.end(), [](const ProjectedRange& a, const ProjectedRange& b) {
         const int64_t da = a.gpu_end_ns - a.gpu_start_ns, db = b.gpu_end_ns - b.gpu_start_ns;

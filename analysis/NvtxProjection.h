@@ -31,6 +31,9 @@ struct ProjectedRange {
     int32_t level = 0;
     // Child ranges (ranges whose parent this is) that are themselves projected.
     uint32_t children = 0;
+    // The parent range (see level), itself projected as it contains this range; lane
+    // UINT32_MAX for an outermost range.
+    EventRef parent{UINT32_MAX, UINT32_MAX};
 };
 
 // All push/pop and start/end ranges with at least one GPU operation, sorted by

@@ -6,10 +6,13 @@
 
 #include "analysis/GpuGaps.h"
 #include "analysis/GpuUtilization.h"
+#include "analysis/NsysCudaApiTrace.h"
 #include "analysis/NsysGpuSum.h"
 #include "analysis/NsysKernelExec.h"
 #include "analysis/NsysNoModelData.h"
+#include "analysis/NsysNvtxKernSum.h"
 #include "analysis/NsysNvtxStyleSum.h"
+#include "analysis/NsysNvtxTraces.h"
 #include "analysis/NsysStats.h"
 #include "analysis/NsysTraceReports.h"
 #include "analysis/NvtxProjection.h"
@@ -34,6 +37,10 @@ const std::vector<StatsReportEntry>& statsReports() {
         {"cuda_kern_exec_trace", "Kernel launch and execution (trace)", cudaKernExecTrace, "base"},
         {"cuda_gpu_trace", "GPU trace", cudaGpuTrace, "base"},
         {"nvtx_pushpop_sum", "NVTX push/pop", LANESCOPE_PLAIN(nvtxPushPopSum)},
+        {"nvtx_pushpop_trace", "NVTX push/pop (trace)", LANESCOPE_PLAIN(nvtxPushPopTrace)},
+        {"nvtx_gpu_proj_trace", "NVTX on GPU (trace)", LANESCOPE_PLAIN(nvtxGpuProjTrace)},
+        {"nvtx_kern_sum", "NVTX ranges by kernel", nvtxKernSum, "base"},
+        {"cuda_api_trace", "CUDA API (trace)", LANESCOPE_PLAIN(cudaApiTrace)},
         {"nvtx_startend_sum", "NVTX start/end", LANESCOPE_PLAIN(nvtxStartEndSum)},
         {"mpi_event_sum", "MPI events", LANESCOPE_PLAIN(mpiEventSum)},
         {"mpi_event_trace", "MPI events (trace)", LANESCOPE_PLAIN(mpiEventTrace)},

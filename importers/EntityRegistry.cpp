@@ -23,7 +23,8 @@ int32_t EntityRegistry::thread(int64_t processKey, int64_t pid, int64_t tid) {
     Name& name = threadNames_[key];
     if (!name.recorded) name.id = r_.strings.intern("Thread " + std::to_string(tid));
     const auto index = static_cast<int32_t>(r_.threads.size());
-    r_.threads.push_back({tid, owner, name.id});
+    const auto priority = threadPriorities_.find(key);
+    r_.threads.push_back({tid, owner, name.id, priority != threadPriorities_.end() ? priority->second : kNoPriority});
     threads_.emplace(key, index);
     return index;
 }
@@ -54,6 +55,12 @@ void EntityRegistry::nameThread(int64_t processKey, int64_t tid, uint32_t nameId
     if (name.recorded && threads_.count(key)) return;
     name = {nameId, true};
     if (auto it = threads_.find(key); it != threads_.end()) r_.threads[it->second].name_id = nameId;
+}
+
+void EntityRegistry::setThreadPriority(int64_t processKey, int64_t tid, int32_t priority) {
+    const auto key = std::make_pair(processKey, tid);
+    threadPriorities_[key] = priority;
+    if (auto it = threads_.find(key); it != threads_.end()) r_.threads[it->second].priority = priority;
 }
 
 void EntityRegistry::nameGpu(int64_t device, uint32_t nameId) {

@@ -32,6 +32,8 @@ public:
     void nameProcess(int64_t key, uint32_t nameId);
     void nameThread(int64_t processKey, int64_t tid, uint32_t nameId);
     void nameGpu(int64_t device, uint32_t nameId);
+    // A thread's recorded scheduling priority (Thread::priority), before or after it is created.
+    void setThreadPriority(int64_t processKey, int64_t tid, int32_t priority);
 
     // The name of a lane no format names otherwise: "Stream 7", "Sync, stream 7", "Sync,
     // context" (context-wide synchronization: stream -1 or 2^32-1), else its kind's name.
@@ -48,12 +50,13 @@ private:
     };
 
     Report& r_;
-    std::unordered_map<int64_t, Name> processNames_;           // process key -> name
-    std::map<std::pair<int64_t, int64_t>, Name> threadNames_;  // (process key, tid) -> name
-    std::unordered_map<int64_t, Name> gpuNames_;               // device id -> name
-    std::unordered_map<int64_t, int32_t> processes_;           // process key -> Report::processes[]
-    std::map<std::pair<int64_t, int64_t>, int32_t> threads_;   // (process key, tid) -> Report::threads[]
-    std::unordered_map<int64_t, int32_t> gpus_;                // device id -> Report::gpus[]
+    std::unordered_map<int64_t, Name> processNames_;                   // process key -> name
+    std::map<std::pair<int64_t, int64_t>, Name> threadNames_;          // (process key, tid) -> name
+    std::map<std::pair<int64_t, int64_t>, int32_t> threadPriorities_;  // (process key, tid) -> priority
+    std::unordered_map<int64_t, Name> gpuNames_;                       // device id -> name
+    std::unordered_map<int64_t, int32_t> processes_;                   // process key -> Report::processes[]
+    std::map<std::pair<int64_t, int64_t>, int32_t> threads_;           // (process key, tid) -> Report::threads[]
+    std::unordered_map<int64_t, int32_t> gpus_;                        // device id -> Report::gpus[]
 };
 
 }  // namespace lanescope

@@ -156,8 +156,18 @@ size_t Report::memoryBytes() const {
              memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
              syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
              profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
-             backtraces.capacity() * sizeof(CallBacktrace);
+             backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
+             nvtx_other_starts_ns.capacity() * sizeof(int64_t);
     return bytes;
+}
+
+int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index) {
+    const auto& all = report.cuda_api_results;
+    if (all.empty() || index >= lane.events.size()) return 0;
+    const auto key = std::tuple(lane.thread, lane.events.start_ns[index], lane.events.payload[index]);
+    const auto it =
+        std::lower_bound(all.begin(), all.end(), key, [](const CallResult& r, const auto& k) { return r.key() < k; });
+    return it != all.end() && it->key() == key ? it->result : 0;
 }
 
 std::string Metadata::fileName() const { return std::filesystem::path(source_path).filename().string(); }

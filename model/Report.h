@@ -18,11 +18,14 @@ struct Process {
     uint32_t name_id = 0;  // into Report::strings
 };
 
-// A CPU thread, owned by processes[process].
+// A CPU thread, owned by processes[process]. priority: the scheduling priority nsys recorded
+// with its name (ThreadNames.priority), kNoPriority when none was recorded.
+inline constexpr int32_t kNoPriority = INT32_MIN;
 struct Thread {
     int64_t tid = 0;
     int32_t process = -1;
     uint32_t name_id = 0;
+    int32_t priority = kNoPriority;
 };
 
 // A GPU; index in Report::gpus is the one lanes refer to. device_id is the CUDA device id.
@@ -91,6 +94,14 @@ struct Report {
     std::vector<MemsetInfo> memsets;
     std::vector<SyncInfo> syncs;
     std::vector<NvtxInfo> nvtx;
+    // Result codes of the CUDA API calls that did not return 0 (cudaSuccess); a call not listed
+    // returned 0. Sorted by (thread, start_ns, correlation_id); see cudaApiResult().
+    std::vector<CallResult> cuda_api_results;
+    // Start times (ns) of the report's NVTX events that no lane holds: domain creations,
+    // category and thread names, ranges dropped by the importer (without an end, ...). Sorted
+    // ascending. With the lanes' NVTX ranges and markers they give each range its position
+    // among all the report's NVTX events, which is nsys's RangeId (analysis/NvtxRangeIds.h).
+    std::vector<int64_t> nvtx_other_starts_ns;
     std::vector<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                             // of CPU samples and call backtraces
     std::vector<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)
@@ -103,6 +114,10 @@ struct Report {
     size_t memoryBytes() const;
     std::string_view str(uint32_t id) const { return strings.str(id); }
 };
+
+// The result code of the CUDA API call `index` of a CudaApi lane: 0 unless listed in
+// Report::cuda_api_results. O(log n) in the number of non-zero results.
+int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index);
 
 // The rank a report belongs to: its own metadata (Kineto distributedInfo), else "rank<N>"
 // in its file name (ddp_rank1.sqlite), else -1.

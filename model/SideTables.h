@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <tuple>
 
 namespace lanescope {
 
@@ -80,6 +81,17 @@ struct MemsetInfo {
 struct SyncInfo {
     uint32_t correlation_id = 0;
     uint8_t sync_type = 0;  // ENUM_CUPTI_SYNC_TYPE: 1 event, 2 stream wait, 3 stream, 4 context
+};
+
+// The non-zero result code of one CUDA API call (CUPTI returnValue, e.g. 600
+// cudaErrorNotReady), found by its thread (index into Report::threads), start and
+// correlation id: 24 bytes per failed call, nothing for the calls that returned 0.
+struct CallResult {
+    int32_t thread = -1;
+    uint32_t correlation_id = 0;
+    int64_t start_ns = 0;
+    int32_t result = 0;
+    auto key() const { return std::tuple(thread, start_ns, correlation_id); }
 };
 
 // NVTX range or marker attributes. color is 0xAARRGGBB; has_color false means the default.

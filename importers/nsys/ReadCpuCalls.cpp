@@ -3,7 +3,7 @@
 namespace lanescope::nsys {
 namespace {
 
-enum Col { Start, End, Tid, NameId, Correlation, EventClass, Callchain };
+enum Col { Start, End, Tid, NameId, Correlation, EventClass, Callchain, Result };
 
 // OSRT_API.eventClass of a call (ENUM_NSYS_EVENT_CLASS TRACE_PROCESS_EVENT_OS_RUNTIME); the
 // other classes mark the start and end of OS runtime tracing and become instants.
@@ -29,7 +29,8 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
     const ReportBuilder& builder = ctx.builder;
     const auto& stacks = lane == LaneKind::CudaApi ? ctx.callchains.cuda : ctx.callchains.osrt;
     return scanEventTable(
-        ctx, table, {"start", "end", "globalTid", "nameId", "correlationId", "eventClass", "callchainId"},
+        ctx, table,
+        {"start", "end", "globalTid", "nameId", "correlationId", "eventClass", "callchainId", "returnValue"},
         {"start", "end", "globalTid", "nameId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (kind == EventKind::OsRuntimeCall && !row.isNull(EventClass) && row.i64(EventClass) != kOsRuntimeCall) {
                 if (!validTime(chunk, row.i64(Start))) return;
@@ -45,6 +46,9 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
             pushInterval(chunk, {lane, row.i64(Tid)}, row.i64(Start), row.i64(End),
                          nameOf(builder, chunk, row.i64(NameId)), kind, payload);
             addBacktrace(chunk, row, lane, stacks);
+            if (kind == EventKind::CudaApiCall && !row.isNull(Result) && row.i64(Result) != 0)
+                chunk.callResults.push_back(
+                    {row.i64(Tid), row.i64(Start), payload, static_cast<int32_t>(row.i64(Result))});
         });
 }
 

@@ -21,14 +21,21 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                                   if (!row.isNull(TextId)) return nameOf(builder, chunk, row.i64(TextId));
                                   return 0u;
                               };
+                              // Every row not held by a lane keeps its start, for the ranges' ids.
+                              const int64_t start = row.i64(Start);
                               if (type == kDomainCreate) {
                                   chunk.domainNames.emplace_back(row.i64(Domain), name());
+                                  chunk.nvtxOtherStarts.push_back(start);
                                   return;
                               }
-                              if (type == kCategory || type == kThreadName) return;
+                              if (type == kCategory || type == kThreadName) {
+                                  chunk.nvtxOtherStarts.push_back(start);
+                                  return;
+                              }
                               const bool range = type == kPushPop || type == kStartEnd;
                               if (!range && type != kMark) {
                                   countDiagnostic(chunk.diagnostics, Diag::NvtxUnsupportedEventType);
+                                  chunk.nvtxOtherStarts.push_back(start);
                                   return;
                               }
                               NvtxInfo info;
@@ -38,8 +45,10 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                               info.category = static_cast<uint32_t>(row.i64(Category));
                               info.start_end = type == kStartEnd;
                               const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, row.i64(Tid)};
-                              const int64_t start = row.i64(Start);
-                              if (!validTime(chunk, start)) return;
+                              if (!validTime(chunk, start)) {
+                                  chunk.nvtxOtherStarts.push_back(start);
+                                  return;
+                              }
                               if (!range) {
                                   PendingInstants& in = chunk.lane(key).instants;
                                   in.time_ns.push_back(start);
@@ -50,12 +59,17 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                               // Each column is read once: this loop runs millions of times.
                               if (row.isNull(End)) {
                                   countDiagnostic(chunk.diagnostics, Diag::NvtxRangeWithoutEnd);
+                                  chunk.nvtxOtherStarts.push_back(start);
                                   return;
                               }
                               const int64_t end = row.i64(End);
-                              if (!validTime(chunk, end)) return;
+                              if (!validTime(chunk, end)) {
+                                  chunk.nvtxOtherStarts.push_back(start);
+                                  return;
+                              }
                               if (end < start) {
                                   countDiagnostic(chunk.diagnostics, Diag::NegativeDuration);
+                                  chunk.nvtxOtherStarts.push_back(start);
                                   return;
                               }
                               pushInterval(chunk, key, start, end, name(), EventKind::NvtxRange, chunk.nvtxRow(info));

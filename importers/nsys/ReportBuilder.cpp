@@ -100,6 +100,10 @@ void ReportBuilder::setThreadName(int64_t globalTid, int64_t nsysStringId) {
     if (name != UINT32_MAX) entities_.nameThread(globalPidOf(globalTid), tidOf(globalTid), name);
 }
 
+void ReportBuilder::setThreadPriority(int64_t globalTid, int32_t priority) {
+    entities_.setThreadPriority(globalPidOf(globalTid), tidOf(globalTid), priority);
+}
+
 void ReportBuilder::setGpuName(int64_t cudaDeviceId, std::string_view name) {
     entities_.nameGpu(cudaDeviceId, report_.strings.intern(name));
 }
@@ -117,11 +121,12 @@ void ReportBuilder::loadProcessesAndThreads(const SqliteDb& db) {
         SqliteStmt stmt(db, *sql);
         while (stmt.step()) entities_.nameProcess(stmt.i64(0), report_.strings.intern(stmt.text(1)));
     }
-    if (auto sql = selectByName(db, "ThreadNames", {"globalTid", "nameId"}, {"globalTid", "nameId"})) {
+    if (auto sql = selectByName(db, "ThreadNames", {"globalTid", "nameId", "priority"}, {"globalTid", "nameId"})) {
         SqliteStmt stmt(db, *sql);
         while (stmt.step()) {
             const uint32_t name = string(stmt.i64(1));
             if (name != UINT32_MAX) entities_.nameThread(globalPidOf(stmt.i64(0)), tidOf(stmt.i64(0)), name);
+            if (!stmt.isNull(2)) setThreadPriority(stmt.i64(0), static_cast<int32_t>(stmt.i64(2)));
         }
     }
 }
@@ -221,6 +226,8 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
         backtraces_.push_back(b);
     }
     sched_.insert(sched_.end(), chunk.sched.begin(), chunk.sched.end());
+    results_.insert(results_.end(), chunk.callResults.begin(), chunk.callResults.end());
+    nvtxOtherStarts_.insert(nvtxOtherStarts_.end(), chunk.nvtxOtherStarts.begin(), chunk.nvtxOtherStarts.end());
 
     for (auto& [key, pending] : chunk.lanes) {
         PendingIntervals& ev = pending.events;
@@ -364,6 +371,14 @@ void ReportBuilder::complete() {
     std::sort(report_.backtraces.begin(), report_.backtraces.end(),
               [](const CallBacktrace& a, const CallBacktrace& b) { return a.key() < b.key(); });
     report_.stacks = stacks_.release();
+    report_.cuda_api_results.reserve(results_.size());
+    for (const PendingResult& r : results_)
+        report_.cuda_api_results.push_back({threadIndex(r.global_tid), r.correlation_id, r.start_ns, r.result});
+    results_ = {};
+    std::sort(report_.cuda_api_results.begin(), report_.cuda_api_results.end(),
+              [](const CallResult& a, const CallResult& b) { return a.key() < b.key(); });
+    report_.nvtx_other_starts_ns = std::move(nvtxOtherStarts_);
+    std::sort(report_.nvtx_other_starts_ns.begin(), report_.nvtx_other_starts_ns.end());
 }
 
 }  // namespace lanescope::nsys

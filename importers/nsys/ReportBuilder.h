@@ -62,6 +62,14 @@ struct PendingBacktrace {
     uint32_t stack = kNoStack;
 };
 
+// The non-zero result of a CUDA API call while importing: its thread by nsys globalTid.
+struct PendingResult {
+    int64_t global_tid = 0;
+    int64_t start_ns = 0;
+    uint32_t correlation_id = 0;
+    int32_t result = 0;
+};
+
 // Identity of a lane while importing. CPU lanes: owner = globalTid. GPU lanes: owner =
 // globalPid, with device and stream.
 struct LaneKey {
@@ -117,6 +125,8 @@ struct EventChunk {
     StackInterner stacks;                      // call stacks first met in this chunk; frame names may be local strings
     std::vector<PendingBacktrace> backtraces;  // in table row order
     std::vector<SchedRow> sched;               // in table row order
+    std::vector<PendingResult> callResults;    // non-zero CUDA API results, in table row order
+    std::vector<int64_t> nvtxOtherStarts;      // NVTX events no lane holds (Report::nvtx_other_starts_ns)
     Diagnostics diagnostics;
 
     uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
@@ -155,6 +165,7 @@ public:
     void setStrings(const std::vector<std::string>& strings);
     void setProcessName(int64_t globalPid, std::string_view name);
     void setThreadName(int64_t globalTid, int64_t nsysStringId);
+    void setThreadPriority(int64_t globalTid, int32_t priority);
     void setGpuName(int64_t cudaDeviceId, std::string_view name);
 
     // Appends the chunks' lanes, in chunk order, to the report's lanes and frees the chunks;
@@ -196,6 +207,8 @@ private:
     StackInterner stacks_;
     std::vector<PendingBacktrace> backtraces_;  // in merge order, stacks resolved
     std::vector<SchedRow> sched_;               // in table order
+    std::vector<PendingResult> results_;        // in merge order
+    std::vector<int64_t> nvtxOtherStarts_;      // in merge order
 };
 
 }  // namespace lanescope::nsys

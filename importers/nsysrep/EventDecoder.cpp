@@ -274,6 +274,9 @@ private:
                 if (!validSpan(*chunk_, p, 1, 2, Diag::CudaApiWithoutEnd)) return;
                 nsys::pushInterval(*chunk_, {LaneKind::CudaApi, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
                                    EventKind::CudaApiCall, static_cast<uint32_t>(p.value(3)));
+                if (p.value(8) != 0)  // returnValue
+                    chunk_->callResults.push_back(
+                        {tid, p.i64(1), static_cast<uint32_t>(p.value(3)), static_cast<int32_t>(p.value(8))});
                 if (eventClass == kRuntimeWithBacktrace) backtrace(payload, offset, LaneKind::CudaApi, tid, p.i64(1));
                 return;
             case kOsRuntime:
@@ -322,11 +325,14 @@ private:
             if (p.has(12)) return name(p.i64(12));
             return 0u;
         };
+        // Every event not held by a lane keeps its start, for the ranges' ids.
+        const int64_t start = p.i64(2);
+        auto other = [&] { chunk_->nvtxOtherStarts.push_back(start); };
         if (type == kNvtxDomainCreate) {
             chunk_->domainNames.emplace_back(p.i64(13), text());
-            return;
+            return other();
         }
-        if (type == kNvtxCategory || type == kNvtxThreadName) return;
+        if (type == kNvtxCategory || type == kNvtxThreadName) return other();
         NvtxInfo info;
         info.has_color = p.has(6);
         info.color = static_cast<uint32_t>(p.value(6));
@@ -334,8 +340,7 @@ private:
         info.category = static_cast<uint32_t>(p.value(5));
         info.start_end = type == kNvtxStartEnd;
         const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, p.i64(9)};
-        const int64_t start = p.i64(2);
-        if (!nsys::validTime(*chunk_, start)) return;
+        if (!nsys::validTime(*chunk_, start)) return other();
         if (type == kNvtxMark) {
             nsys::PendingInstants& in = chunk_->lane(key).instants;
             in.time_ns.push_back(start);
@@ -345,13 +350,13 @@ private:
         }
         if (!p.has(10)) {
             countDiagnostic(chunk_->diagnostics, Diag::NvtxRangeWithoutEnd);
-            return;
+            return other();
         }
         const int64_t end = p.i64(10);
-        if (!nsys::validTime(*chunk_, end)) return;
+        if (!nsys::validTime(*chunk_, end)) return other();
         if (end < start) {
             countDiagnostic(chunk_->diagnostics, Diag::NegativeDuration);
-            return;
+            return other();
         }
         nsys::pushInterval(*chunk_, key, start, end, text(), EventKind::NvtxRange, chunk_->nvtxRow(info));
     }

@@ -30,14 +30,17 @@ void readThreadNames(const RepLayout& layout, nsys::ReportBuilder& builder) {
     for (ProtoField entry; names.next(entry);) {
         if (entry.number != 1 || entry.wire != 2) continue;
         ProtoReader fields(entry.bytes, 0);
-        int64_t globalTid = 0, name = -1;
+        int64_t globalTid = 0, name = -1, priority = 0;  // an absent priority is 0, as in the export
         for (ProtoField f; fields.next(f);) {
             if (f.number == 2 && f.wire == 0)
                 name = f.i64();
+            else if (f.number == 3 && f.wire == 0)
+                priority = f.i64();
             else if (f.number == 4 && f.wire == 0)
                 globalTid = f.i64();
         }
         if (name >= 0) builder.setThreadName(globalTid, name);
+        builder.setThreadPriority(globalTid, static_cast<int32_t>(priority));
     }
 }
 

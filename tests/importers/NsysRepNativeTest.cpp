@@ -105,6 +105,7 @@ void compareReports(const Report& sql, const Report& rep) {
         CHECK(rep.threads[i].tid == sql.threads[i].tid);
         CHECK(rep.threads[i].process == sql.threads[i].process);
         CHECK(text(rep, rep.threads[i].name_id) == text(sql, sql.threads[i].name_id));
+        CHECK(rep.threads[i].priority == sql.threads[i].priority);
     }
     REQUIRE(rep.gpus.size() == sql.gpus.size());
     for (size_t i = 0; i < sql.gpus.size(); ++i) {
@@ -177,6 +178,14 @@ void compareReports(const Report& sql, const Report& rep) {
         CHECK(b.process == a.process);
         CHECK(text(rep, b.name_id) == text(sql, a.name_id));
     }
+    REQUIRE(rep.cuda_api_results.size() == sql.cuda_api_results.size());  // non-zero CUDA API results
+    for (size_t i = 0; i < sql.cuda_api_results.size(); ++i) {
+        const CallResult &a = sql.cuda_api_results[i], &b = rep.cuda_api_results[i];
+        INFO("result " << i << " at " << a.start_ns);
+        CHECK(b.key() == a.key());
+        CHECK(b.result == a.result);
+    }
+    CHECK(rep.nvtx_other_starts_ns == sql.nvtx_other_starts_ns);  // domain creations, ... (RangeIds)
     CHECK(rep.diagnostics == sql.diagnostics);
 }
 

@@ -35,9 +35,23 @@ std::function<std::string(const std::string&)> upToField(size_t n) {
     };
 }
 
-// The column each report is ordered by: start for traces, the average total for
-// cuda_kern_exec_sum, the total time (second field) for the summaries.
+// Field `n` (0-based) of a CSV row whose fields up to n are not quoted.
+std::function<std::string(const std::string&)> field(size_t n) {
+    return [n](const std::string& row) {
+        size_t from = 0;
+        for (size_t i = 0; i < n && from != std::string::npos; ++i) {
+            from = row.find(',', from);
+            if (from != std::string::npos) ++from;
+        }
+        return from == std::string::npos ? std::string() : row.substr(from, row.find(',', from) - from);
+    };
+}
+
+// The column each report is ordered by: start for traces (the projected start for
+// nvtx_gpu_proj_trace), the average total for cuda_kern_exec_sum, the range and style for
+// nvtx_kern_sum, the total time (second field) for the summaries.
 std::function<std::string(const std::string&)> orderColumn(std::string_view report) {
+    if (report == "nvtx_gpu_proj_trace") return field(1);
     if (report.ends_with("_trace")) return upToField(0);
     if (report == "cuda_kern_exec_sum") return upToField(5);
     return upToField(1);
@@ -205,4 +219,41 @@ TEST_CASE("a time range counts exactly the events lying wholly inside it") {
     CHECK(counted == kernels);
     CHECK(kernels > 0);
     CHECK(kernels < 1950);
+}
+
+TEST_CASE("trace reports under a range: the rows inside it, with the whole report's ids and nesting") {
+    const auto r = importOk(dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    TimeRange step{};
+    for (const Lane& l : r->lanes)
+        for (size_t i = 0; i < l.events.size(); ++i)
+            if (l.kind == LaneKind::Nvtx && r->str(l.events.name_id[i]) == "step 3")
+                step = {l.events.start_ns[i], l.events.end_ns[i]};
+    REQUIRE(step.end_ns > step.begin_ns);
+    for (const char* name : {"nvtx_pushpop_trace", "nvtx_gpu_proj_trace", "cuda_api_trace", "nvtx_kern_sum"}) {
+        INFO(name);
+        const auto all = lines(toCsv(*computeStats(*r, name)));
+        const auto part = lines(toCsv(*computeStats(*r, name, step)));
+        REQUIRE(part.size() > 1);
+        CHECK(part.size() < all.size());
+        if (std::string_view(name) == "nvtx_kern_sum") continue;  // sums change with the range
+        for (const auto& row : part) CHECK(std::find(all.begin(), all.end(), row) != all.end());
+    }
+    // step 3 and its seven children, the step at level 0 with them below it.
+    const auto pushpop = computeStats(*r, "nvtx_pushpop_trace", step);
+    REQUIRE(pushpop->rows.size() == 8);
+    CHECK(std::get<std::string>(pushpop->rows[0][5]) == ":step 3");
+    CHECK(std::get<int64_t>(pushpop->rows[0][9]) == 5);  // NumChild: data, copy, forward, backward, optimizer
+}
+
+TEST_CASE("cuda_api_trace shows the calls that failed with their result code") {
+    const auto r = importOk(dataFile("nsys-2025.3/ddp_rank0.sqlite"));
+    const auto table = computeStats(*r, "cuda_api_trace");
+    int failed = 0;
+    for (const auto& row : table->rows)
+        if (std::get<int64_t>(row[3]) != 0) {
+            ++failed;
+            CHECK(std::get<int64_t>(row[3]) == 600);  // cudaErrorNotReady
+            CHECK(std::get<std::string>(row[2]) == "cudaEventQuery");
+        }
+    CHECK(failed == 2);
 }

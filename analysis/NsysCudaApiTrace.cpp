@@ -1,0 +1,33 @@
+#include "analysis/NsysCudaApiTrace.h"
+
+#include <string>
+
+#include "analysis/NsysStatsSupport.h"
+
+namespace lanescope {
+
+using namespace nsysstats;
+
+StatsTable cudaApiTrace(const Report& report, TimeRange range) {
+    StatsTable table;
+    table.name = "cuda_api_trace";
+    table.header = {"Start (ns)", "Duration (ns)", "Name", "Result", "CorrID", "Pid", "Tid", "T-Pri", "Thread Name"};
+    forEachEventByStart(report, {EventKind::CudaApiCall}, range, [&](const Lane& lane, size_t i) {
+        const IntervalColumns& ev = lane.events;
+        const Thread* thread = lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()
+                                   ? &report.threads[static_cast<size_t>(lane.thread)]
+                                   : nullptr;
+        // A thread with no ThreadNames row (no recorded priority) prints neither priority nor
+        // name, as nsys's LEFT JOIN leaves them NULL; the model's default name is not printed.
+        const bool recorded = thread && thread->priority != kNoPriority;
+        StatsTable::Cell priority = std::string();
+        if (recorded) priority = int64_t{thread->priority};
+        table.rows.push_back({ev.start_ns[i], ev.end_ns[i] - ev.start_ns[i], apiDisplayName(report.str(ev.name_id[i])),
+                              int64_t{cudaApiResult(report, lane, i)}, int64_t{ev.payload[i]}, pidOf(report, lane),
+                              tidOf(report, lane), std::move(priority),
+                              recorded ? std::string(report.str(thread->name_id)) : std::string()});
+    });
+    return table;
+}
+
+}  // namespace lanescope

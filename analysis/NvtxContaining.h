@@ -1,0 +1,32 @@
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include "model/Lane.h"
+
+// The NVTX ranges of a thread that enclose a time span, as the NVTX projections need them.
+namespace lanescope {
+
+// Calls visit(index) for each NvtxRange event of `lane` that contains [start, end]. Within a
+// depth slice ranges are sorted by start and by end and never overlap, so the candidates are
+// the last ranges starting at or before `start`, walking back while they end at or after
+// `end`: usually one binary search and one step per depth.
+template <typename Visit>
+void nvtxRangesContaining(const Lane& lane, int64_t start, int64_t end, Visit&& visit) {
+    const IntervalColumns& ev = lane.events;
+    if (lane.depth_begin.size() != size_t{lane.depth_count} + 1) return;  // not frozen
+    for (size_t d = 0; d < lane.depth_count; ++d) {
+        const std::span<const uint32_t> atDepth = lane.atDepth(d);
+        const uint32_t* first = atDepth.data();
+        const uint32_t* last = first + atDepth.size();
+        const uint32_t* it = std::partition_point(first, last, [&](uint32_t i) { return ev.start_ns[i] <= start; });
+        while (it != first) {
+            const uint32_t i = *--it;
+            if (ev.end_ns[i] < end) break;
+            if (ev.kind[i] == EventKind::NvtxRange) visit(i);
+        }
+    }
+}
+
+}  // namespace lanescope
