@@ -1,12 +1,14 @@
 // The CPU profile (docs/analyses.md, "CPU profile") against SQL over the exports' own tables.
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <climits>
 #include <map>
 #include <tuple>
 
 #include "Absent.h"
-#include "importers/ImportHelpers.h"
 #include "analysis/CpuProfile.h"
+#include "importers/ImportHelpers.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -34,7 +36,7 @@ std::vector<std::vector<std::string>> query(const std::filesystem::path& path, c
     return rows;
 }
 
-using FlatKey = std::pair<std::string, std::string>;  // function, module
+using FlatKey = std::pair<std::string, std::string>;                  // function, module
 using FlatCounts = std::map<FlatKey, std::pair<uint64_t, uint64_t>>;  // self, total
 
 // Self and total per (function, module) by SQL, for samples starting in [b, e).
@@ -93,16 +95,16 @@ void checkAgainstSql(const std::filesystem::path& db, const Report& r) {
         CHECK(std::tie(flat[i - 1].self, flat[i - 1].total) >= std::tie(flat[i].self, flat[i].total));
 
     // The middle half of the report's samples only.
-    const int64_t b = sqliteInt(db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " +
-                                        std::to_string(samples / 4));
-    const int64_t e = sqliteInt(db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " +
-                                        std::to_string(samples * 3 / 4));
+    const int64_t b = sqliteInt(
+        db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " + std::to_string(samples / 4));
+    const int64_t e = sqliteInt(
+        db, "SELECT start FROM COMPOSITE_EVENTS ORDER BY start LIMIT 1 OFFSET " + std::to_string(samples * 3 / 4));
     SampleSelection middle;
     middle.range = {b, e};
     const StackCounts part = countSamples(r, middle);
-    CHECK(part.samples == static_cast<uint64_t>(sqliteInt(db, "SELECT count(*) FROM COMPOSITE_EVENTS WHERE start >= " +
-                                                                  std::to_string(b) + " AND start < " +
-                                                                  std::to_string(e))));
+    CHECK(part.samples == static_cast<uint64_t>(sqliteInt(
+                              db, "SELECT count(*) FROM COMPOSITE_EVENTS WHERE start >= " + std::to_string(b) +
+                                      " AND start < " + std::to_string(e))));
     CHECK(flatByLanescope(r, flatProfile(r, part)) == flatBySql(db, b, e));
 
     // Threads: every thread with samples or switches, as SQL pairs them (no unmatched switches here).
@@ -187,4 +189,32 @@ TEST_CASE("CPU profile of the public 2022.2 capture equals SQL over its export (
     const auto r = importOk(db);
     checkAgainstSql(db, *r);
     checkTrees(*r);
+}
+
+TEST_CASE("CPU profile: the samples with a frame are its flat Total, over a range and a thread too") {
+    const auto r = importOk(dataFile("nsys-2025.3/cpu_1gpu.sqlite"));
+    SampleSelection all, part;
+    const auto [first, last] = [&] {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const Lane& lane : r->lanes)
+            if (lane.kind == LaneKind::CpuSamples && lane.instants.size()) {
+                lo = std::min(lo, lane.instants.time_ns.front());
+                hi = std::max(hi, lane.instants.time_ns.back());
+            }
+        return std::pair{lo, hi};
+    }();
+    part.range = {first + (last - first) / 3, first + 2 * (last - first) / 3};
+    part.tids = {484};
+    for (const SampleSelection& selection : {all, part}) {
+        const auto flat = flatProfile(*r, countSamples(*r, selection));
+        REQUIRE(flat.size() >= 3);
+        for (size_t i = 0; i < 3; ++i) {
+            uint64_t n = 0;
+            for (const LaneSamples& lane : samplesWithFrame(*r, selection, flat[i].frame)) {
+                CHECK(std::is_sorted(lane.instants.begin(), lane.instants.end()));
+                n += lane.instants.size();
+            }
+            CHECK(n == flat[i].total);
+        }
+    }
 }
