@@ -57,6 +57,7 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     selected_.reset();
     hovered_.reset();
     linked_.clear();
+    marked_.clear();
     range_.reset();
     rowsChanged();
     viewportMoved();
@@ -222,6 +223,17 @@ void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
 void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
     linked_ = std::move(events);
     update();
+}
+
+void TimelineView::setMarkedSamples(std::vector<MarkedSamples> samples) {
+    marked_ = std::move(samples);
+    update();
+}
+
+size_t TimelineView::markedSampleCount() const {
+    size_t n = 0;
+    for (const MarkedSamples& m : marked_) n += m.instants.size();
+    return n;
 }
 
 void TimelineView::setMarkers(std::vector<TimeMarker> markers) {
@@ -453,6 +465,11 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
             emit backRequested();
             break;
         case Qt::Key_Escape:
+            if (!marked_.empty()) {  // first the marked samples, then the selection
+                setMarkedSamples({});
+                emit markedSamplesCleared();
+                break;
+            }
             setSelectedRange(std::nullopt);
             selectEvent(std::nullopt);
             break;

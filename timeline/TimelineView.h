@@ -24,6 +24,14 @@ struct ViewEvent {
     bool operator==(const ViewEvent&) const = default;
 };
 
+// Samples to mark on the timeline: instants of one CpuSamples lane of one report, by their
+// indexes in Lane::instants, ascending (so also in time order).
+struct MarkedSamples {
+    int report = -1;
+    uint32_t lane = 0;
+    std::vector<uint32_t> instants;
+};
+
 struct TimeMarker {
     int64_t time_ns;
     QString name;
@@ -70,6 +78,12 @@ public:
     // Events drawn highlighted and joined to the selection by a line (launcher, launched).
     void setLinkedEvents(std::vector<ViewEvent> events);
 
+    // Samples drawn as bright ticks over their rows (the Call tree panel's "where is this
+    // function"), replacing those marked before; Esc in the view clears them.
+    void setMarkedSamples(std::vector<MarkedSamples> samples);
+    const std::vector<MarkedSamples>& markedSamples() const { return marked_; }
+    size_t markedSampleCount() const;
+
     // The markers to draw, on the shared timeline.
     void setMarkers(std::vector<TimeMarker> markers);
 
@@ -95,6 +109,7 @@ signals:
     void viewJumped(std::pair<int64_t, int64_t> shownBefore);
     void backRequested();                   // Backspace, "Zoom back"
     void markerRequested(int64_t time_ns);  // Ctrl+M, at the cursor
+    void markedSamplesCleared();            // Esc cleared the marked samples
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -139,6 +154,7 @@ private:
     void paintCounterRow(QPainter& p, const LayoutRow& row, int top);
     void paintHeader(QPainter& p, const LayoutRow& row, int top);
     void paintOverlays(QPainter& p);
+    void paintMarkedSamples(QPainter& p, const LayoutRow& row, int top);
     void showTooltip(QPoint pos);
     int64_t rangeEndClamp(int64_t t) const;
 
@@ -157,7 +173,8 @@ private:
     std::optional<std::pair<int64_t, int64_t>> range_;
     std::optional<ViewEvent> selected_, hovered_;
     std::vector<ViewEvent> linked_;
-    std::vector<TimeMarker> markers_;  // drawn only (setMarkers)
+    std::vector<TimeMarker> markers_;    // drawn only (setMarkers)
+    std::vector<MarkedSamples> marked_;  // by report and lane, as given (setMarkedSamples)
     QElapsedTimer lastWheel_;
     double lastFrameMs_ = 0;
     bool showFrameTime_ = false;
