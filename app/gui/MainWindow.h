@@ -30,6 +30,7 @@ class UtilizationChart;
 class ComparePanel;
 class DiffPanel;
 class DiagnosticsPanel;
+class CallTreePanel;
 class ShortcutsOverlay;
 class ViewSession;
 
@@ -91,6 +92,7 @@ private:
     ComparePanel* compare_;
     DiffPanel* diff_;
     DiagnosticsPanel* diagnostics_;
+    CallTreePanel* callTree_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

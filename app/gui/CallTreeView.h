@@ -1,0 +1,36 @@
+#pragma once
+#include <QTreeView>
+#include <cstdint>
+
+namespace lanescope {
+
+class CallTreeModel;
+
+// A tree (or list) view of a CallTreeModel: Function, Self, Self %, Total, Total % and Module,
+// percentages drawn over a bar of their share, sortable by any column. Opens the hottest path
+// (the child with the largest Total, from the top down); a search opens the way to its matches.
+// Double-click or Enter on a row asks for its function's samples on the timeline; Esc asks to
+// clear them.
+class CallTreeView : public QTreeView {
+    Q_OBJECT
+public:
+    explicit CallTreeView(CallTreeModel* model, QWidget* parent = nullptr);
+    CallTreeModel* callTree() const { return model_; }
+    // Expands from the roots down along the largest Total, at most `levels` deep; selects the
+    // last node opened.
+    void expandHottestPath(int levels = 64);
+    // Expands the ancestors of the first `limit` matches of the search and selects the first.
+    void expandMatches(int limit = 200);
+
+signals:
+    void frameActivated(uint32_t frame);
+    void clearRequested();
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    CallTreeModel* model_;
+};
+
+}  // namespace lanescope
