@@ -227,6 +227,17 @@ void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
 
 void TimelineView::setMarkedSamples(std::vector<MarkedSamples> samples) {
     marked_ = std::move(samples);
+    // None of their rows in sight: scroll to the row of the lane with the most.
+    bool inSight = false;
+    const LayoutRow* busiest = nullptr;
+    size_t most = 0;
+    for (const MarkedSamples& m : marked_) {
+        const LayoutRow* row = rowShowing({m.report, m.lane, 0});
+        if (!row) continue;
+        inSight |= row->y >= scrollY() && row->y + row->height <= scrollY() + laneArea().height();
+        if (m.instants.size() > most) busiest = row, most = m.instants.size();
+    }
+    if (!inSight && busiest) vertical_->setValue(busiest->y - laneArea().height() / 3);
     update();
 }
 

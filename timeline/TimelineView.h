@@ -79,7 +79,8 @@ public:
     void setLinkedEvents(std::vector<ViewEvent> events);
 
     // Samples drawn as bright ticks over their rows (the Call tree panel's "where is this
-    // function"), replacing those marked before; Esc in the view clears them.
+    // function"), replacing those marked before; when none of their rows is in sight, the view
+    // scrolls to the row with the most. Esc in the view clears them.
     void setMarkedSamples(std::vector<MarkedSamples> samples);
     const std::vector<MarkedSamples>& markedSamples() const { return marked_; }
     size_t markedSampleCount() const;

@@ -4,6 +4,7 @@
 #include <QKeyEvent>
 #include <QPainter>
 #include <QStyledItemDelegate>
+#include <QTimer>
 
 #include "app/gui/CallTreeModel.h"
 
@@ -30,22 +31,34 @@ public:
 
 CallTreeView::CallTreeView(CallTreeModel* model, QWidget* parent) : QTreeView(parent), model_(model) {
     setModel(model);
-    setUniformRowHeights(true);  // constant-time layout however many rows are open
+    setUniformRowHeights(true);      // constant-time layout however many rows are open
+    setExpandsOnDoubleClick(false);  // a double-click marks the function on the timeline
     setAlternatingRowColors(true);
     setSortingEnabled(true);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setTextElideMode(Qt::ElideMiddle);
-    header()->setStretchLastSection(true);
+    header()->setStretchLastSection(false);  // the function column: fitFunctionColumn
     header()->setSortIndicatorShown(true);
-    header()->setSectionsMovable(false);
     auto* share = new ShareDelegate(this);
     setItemDelegateForColumn(CallTreeModel::SelfPercent, share);
     setItemDelegateForColumn(CallTreeModel::TotalPercent, share);
-    const int digits = fontMetrics().horizontalAdvance("0000000000");
-    setColumnWidth(CallTreeModel::Function, 520);
+    setIndentation(14);
+    // Numbers first, the function last: stacks run a hundred deep and the indentation pushes
+    // names right, so the function column takes the rest of the width and scrolls, and the
+    // counts stay in sight. The tree's branches follow the function column.
+    QHeaderView* h = header();
+    int visual = 0;
+    for (int c : {CallTreeModel::Total, CallTreeModel::TotalPercent, CallTreeModel::Self, CallTreeModel::SelfPercent,
+                  CallTreeModel::Module, CallTreeModel::Function})
+        h->moveSection(h->visualIndex(c), visual++);
+    setTreePosition(CallTreeModel::Function);
+    const int digits = fontMetrics().horizontalAdvance("000000000");
     for (int c : {CallTreeModel::Self, CallTreeModel::Total}) setColumnWidth(c, digits);
-    for (int c : {CallTreeModel::SelfPercent, CallTreeModel::TotalPercent}) setColumnWidth(c, digits + 10);
+    for (int c : {CallTreeModel::SelfPercent, CallTreeModel::TotalPercent}) setColumnWidth(c, digits + 16);
+    setColumnWidth(CallTreeModel::Module, fontMetrics().horizontalAdvance("_multiarray_umath.cpython-31"));
+    connect(this, &QTreeView::expanded, this,
+            [this] { QTimer::singleShot(0, this, &CallTreeView::fitFunctionColumn); });
     connect(this, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid()) emit frameActivated(index.data(CallTreeModel::kFrameRole).toUInt());
     });
@@ -70,8 +83,9 @@ void CallTreeView::expandHottestPath(int levels) {
     }
     if (last.isValid()) {
         setCurrentIndex(last);
-        scrollTo(last);
+        scrollTo(last.siblingAtColumn(CallTreeModel::Total));  // keeping the counts in sight
     }
+    fitFunctionColumn();
 }
 
 void CallTreeView::expandMatches(int limit) {
@@ -84,8 +98,22 @@ void CallTreeView::expandMatches(int limit) {
     }
     if (first.isValid()) {
         setCurrentIndex(first);
-        scrollTo(first);
+        scrollTo(first.siblingAtColumn(CallTreeModel::Total));
     }
+    fitFunctionColumn();
+}
+
+void CallTreeView::fitFunctionColumn() {
+    int others = 0;
+    for (int c = 0; c < CallTreeModel::ColumnCount; ++c)
+        if (c != CallTreeModel::Function) others += columnWidth(c);
+    setColumnWidth(CallTreeModel::Function,
+                   std::max(viewport()->width() - others, sizeHintForColumn(CallTreeModel::Function)));
+}
+
+void CallTreeView::resizeEvent(QResizeEvent* event) {
+    QTreeView::resizeEvent(event);
+    fitFunctionColumn();
 }
 
 void CallTreeView::keyPressEvent(QKeyEvent* event) {

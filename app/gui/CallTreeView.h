@@ -21,6 +21,8 @@ public:
     void expandHottestPath(int levels = 64);
     // Expands the ancestors of the first `limit` matches of the search and selects the first.
     void expandMatches(int limit = 200);
+    // The function column as wide as the rest of the view, or as its widest shown name.
+    void fitFunctionColumn();
 
 signals:
     void frameActivated(uint32_t frame);
@@ -28,6 +30,7 @@ signals:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     CallTreeModel* model_;

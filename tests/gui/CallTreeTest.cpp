@@ -202,7 +202,7 @@ private slots:
         const uint64_t total =
             first.siblingAtColumn(CallTreeModel::Total).data(CallTreeModel::kValueRole).toULongLong();
         QVERIFY(total > 0);
-        const QPoint at = view->visualRect(first).center();
+        const QPoint at = view->visualRect(first.siblingAtColumn(CallTreeModel::Total)).center();
         QVERIFY(view->isVisible() && view->viewport()->rect().contains(at));
         doubleClick(view->viewport(), at);
         TimelineView* timeline = window_->timeline();
