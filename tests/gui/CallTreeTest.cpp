@@ -1,11 +1,14 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <random>
 
 #include "TestPaths.h"
 #include "analysis/CpuProfile.h"
@@ -16,6 +19,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/log/Logging.h"
+#include "support/TinyReport.h"
 
 using namespace lanescope;
 
@@ -81,6 +85,39 @@ class CallTreeTest : public QObject {
                 std::tuple(flat.front().frame, flat.front().self, flat.front().total));
         QCOMPARE(panel_->flameGraph()->rootSamples(), counts.samples);
         QCOMPARE(panel_->model(CallTreePanel::TopDown)->tree().samples, counts.samples);
+    }
+
+    // See aMillionSamplesKeepTheWindowResponsive.
+    static Report millionSamples() {
+        test::TinyReport t;
+        std::mt19937 rng(7);
+        CallStacks& s = t.r.stacks;
+        for (int f = 0; f < 3000; ++f) {
+            s.frame_function.push_back(t.r.strings.intern("fn_" + std::to_string(f)));
+            s.frame_module.push_back(t.r.strings.intern("/usr/lib/libmodule" + std::to_string(f % 20) + ".so"));
+        }
+        for (uint32_t n = 0; n < 30000; ++n) {
+            // Half the nodes call on from the one before (deep stacks), half from any earlier.
+            s.node_parent.push_back(n < 20 ? kNoStack : rng() % 2 ? n - 1 : uint32_t(rng() % n));
+            s.node_frame.push_back(uint32_t(rng() % 3000));
+        }
+        const int32_t process = t.process(1000, "synthetic");
+        for (int th = 0; th < 8; ++th) {
+            const uint32_t lane =
+                t.cpuLane(LaneKind::CpuSamples, t.thread(process, 1000 + th, "worker"), "CPU samples");
+            InstantColumns& in = t.r.lanes[lane].instants;
+            for (int i = 0; i < 125000; ++i) {
+                const uint32_t stack = uint32_t(rng() % 30000);
+                in.time_ns.push_back(int64_t(i) * 8000 + th * 1000);
+                in.name_id.push_back(s.frame_function[s.node_frame[stack]]);
+                in.payload.push_back(stack);
+            }
+        }
+        t.freeze();
+        t.r.meta.format = "synthetic";
+        t.r.meta.source_path = "million_samples";
+        t.r.meta.end_ns = 125000LL * 8000;
+        return std::move(t.r);
     }
 
 private slots:
@@ -258,6 +295,61 @@ private slots:
         panel_->clearMarkedSamples();
         QCOMPARE(window_->timeline()->markedSampleCount(), size_t(0));
         panel_->setView(CallTreePanel::TopDown);
+    }
+
+    // A million samples on 8 threads over 30,000 stacks (3,000 functions in 20 modules): the
+    // trees come without the GUI thread stalling, and marking a function is quick. Prints the
+    // figures (README's performance notes).
+    void aMillionSamplesKeepTheWindowResponsive() {
+        auto report = std::make_shared<Report>(millionSamples());
+        QElapsedTimer clock;
+        qint64 longestTurn = 0, lastTick = 0;
+        QTimer ticker;  // the longest gap between its ticks: how long the GUI thread was busy
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, [&] {
+            longestTurn = std::max(longestTurn, clock.elapsed() - lastTick);
+            lastTick = clock.elapsed();
+        });
+        auto measure = [&](const char* what, auto&& start, auto&& done) {
+            clock.start();
+            lastTick = 0;
+            longestTurn = 0;
+            ticker.start();
+            start();
+            QVERIFY(QTest::qWaitFor(done, 60000));
+            ticker.stop();
+            qInfo("%s: %lld ms, longest GUI-thread turn %lld ms", what, clock.elapsed(), longestTurn);
+        };
+        window_->session()->closeAll();
+        measure(
+            "1,000,000 samples, whole report", [&] { window_->session()->addReport(report, nullptr); },
+            [&] { return !panel_->busy() && panel_->model(CallTreePanel::TopDown)->rowCount() > 0; });
+        QCOMPARE(panel_->flameGraph()->rootSamples(), uint64_t(1000000));
+        report_ = report;
+        checkAgainst({});
+        const int64_t end = report->meta.end_ns;
+        measure(
+            "half of the range",
+            [&] {
+                window_->session()->setSelectedRange(TimeInterval{0, end / 2});
+            },
+            [&] { return !panel_->busy(); });
+        SampleSelection half;
+        half.range = {0, end / 2};
+        checkAgainst(half);
+        const CallTreeModel* flat = panel_->model(CallTreePanel::Flat);
+        const uint64_t total = flat->index(0, CallTreeModel::Total).data(CallTreeModel::kValueRole).toULongLong();
+        measure(
+            "marking a function's samples",
+            [&] { panel_->toggleSamplesOf(flat->index(0, 0).data(CallTreeModel::kFrameRole).toUInt()); },
+            [&] { return window_->timeline()->markedSampleCount() == total; });
+        window_->timeline()->repaint();
+        qInfo("timeline frame with %llu marked samples: %.1f ms", qulonglong(total),
+              window_->timeline()->lastFrameMs());
+        measure(
+            "search", [&] { panel_->setSearch("fn_12"); }, [&] { return true; });
+        QVERIFY(longestTurn < 2000);
+        panel_->setSearch("");
     }
 
     void cleanupTestCase() { window_.reset(); }
