@@ -282,6 +282,8 @@ void CallTreePanel::applySearch() {
         else
             trees_[v]->expandMatches();
     }
+    // No function matches: said in red, as the row filter says a bad pattern.
+    search_->setStyleSheet(!text.isEmpty() && models_[Flat]->rowCount() == 0 ? "color: #c0392b" : "");
 }
 
 void CallTreePanel::toggleSamplesOf(uint32_t frame) {
