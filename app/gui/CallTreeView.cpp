@@ -65,6 +65,13 @@ CallTreeView::CallTreeView(CallTreeModel* model, QWidget* parent) : QTreeView(pa
 }
 
 void CallTreeView::expandHottestPath(int levels) {
+    constexpr double kHotShare = 0.05;
+    if (!rootIsDecorated()) {  // a flat list: its top, the hottest by its own order
+        setCurrentIndex(model_->index(0, 0));
+        scrollToTop();
+        fitFunctionColumn();
+        return;
+    }
     QModelIndex at;  // the invisible root
     QModelIndex last;
     for (int level = 0; level < levels; ++level) {
@@ -75,7 +82,12 @@ void CallTreeView::expandHottestPath(int levels) {
             const qulonglong total = child.data(CallTreeModel::kValueRole).toULongLong();
             if (!hottest.isValid() || total > most) hottest = child.siblingAtColumn(0), most = total;
         }
-        if (!hottest.isValid()) break;
+        // Where the path cools (under 5 % of the samples) it stops: a stack that splits into
+        // many cold callees would otherwise open down to a one-sample leaf.
+        const double share =
+            hottest.isValid() ? hottest.siblingAtColumn(CallTreeModel::Total).data(CallTreeModel::kShareRole).toDouble()
+                              : 0.0;
+        if (!hottest.isValid() || (last.isValid() && share < kHotShare)) break;
         last = hottest;
         if (!model_->hasChildren(hottest)) break;
         expand(hottest);

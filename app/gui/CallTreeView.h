@@ -8,7 +8,8 @@ class CallTreeModel;
 
 // A tree (or list) view of a CallTreeModel: Function, Self, Self %, Total, Total % and Module,
 // percentages drawn over a bar of their share, sortable by any column. Opens the hottest path
-// (the child with the largest Total, from the top down); a search opens the way to its matches.
+// (the child with the largest Total, from the top down, while it stays above 5 % of the
+// samples); a search opens the way to its matches.
 // Double-click or Enter on a row asks for its function's samples on the timeline; Esc asks to
 // clear them.
 class CallTreeView : public QTreeView {
@@ -16,8 +17,9 @@ class CallTreeView : public QTreeView {
 public:
     explicit CallTreeView(CallTreeModel* model, QWidget* parent = nullptr);
     CallTreeModel* callTree() const { return model_; }
-    // Expands from the roots down along the largest Total, at most `levels` deep; selects the
-    // last node opened.
+    // Expands from the roots down along the largest Total while it holds 5 % of the samples or
+    // more, at most `levels` deep; selects the last node on the path. A flat list (no root
+    // decoration) selects its first row.
     void expandHottestPath(int levels = 64);
     // Expands the ancestors of the first `limit` matches of the search and selects the first.
     void expandMatches(int limit = 200);

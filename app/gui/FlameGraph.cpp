@@ -172,9 +172,26 @@ void FlameGraph::paintEvent(QPaintEvent*) {
                 (zoom_.empty() ? QString() : QString("  (click here or press Esc to zoom out)")),
             false);
     const QRectF visible = rect();
+    // Bars under a pixel wide are not drawn one by one: neighbours at one depth merge into a
+    // grey run, so that many tiny stacks still show how much room they take.
+    std::vector<QRectF> runs;  // per depth: the run being extended
+    std::vector<QRectF> narrow;
+    const double scale = width() / viewWidth();
     for (uint32_t i = 0; i < rows_.size();) {
         const QRectF r = barRect(i);
         if (r.isEmpty() || r.top() > visible.bottom()) {
+            const double left = (double(x_[i]) - viewX0()) * scale, right = left + double(rows_[i].total) * scale;
+            const uint32_t d = rows_[i].depth;
+            if (r.isEmpty() && right > 0 && left < width()) {
+                if (runs.size() <= d) runs.resize(d + 1);
+                QRectF& run = runs[d];
+                if (!run.isNull() && left <= run.right() + 0.5) {
+                    run.setRight(std::max(run.right(), right));
+                } else {
+                    if (!run.isNull()) narrow.push_back(run);
+                    run = QRectF(left, double(d + 1) * kRowHeight, right - left, kRowHeight);
+                }
+            }
             i = end_[i];  // too narrow or outside the zoom: so is everything below it
             continue;
         }
@@ -185,6 +202,12 @@ void FlameGraph::paintEvent(QPaintEvent*) {
             p.drawRect(r.adjusted(1, 1, -2, -2));
         }
         ++i;
+    }
+    for (const QRectF& run : runs)
+        if (!run.isNull()) narrow.push_back(run);
+    for (QRectF run : narrow) {
+        if (run.width() < 1) run.setWidth(1);
+        p.fillRect(run.adjusted(0, 0, 0, -1), QColor(175, 175, 180));
     }
     if (hovered_) {
         const QRectF r = barRect(*hovered_);

@@ -15,7 +15,7 @@ namespace lanescope {
 // row is the root, every selected sample. Hover for the function, module, Self and Total; click
 // a bar to zoom into it (it fills the width), Esc, Backspace or a right-click to zoom back out;
 // double-click asks for its function's samples on the timeline. Nodes under a pixel wide are
-// not drawn, nor anything below them.
+// not drawn, nor anything below them: side by side, they merge into grey runs.
 class FlameGraph : public QWidget {
     Q_OBJECT
 public:

@@ -239,6 +239,7 @@ private slots:
         const uint64_t total =
             first.siblingAtColumn(CallTreeModel::Total).data(CallTreeModel::kValueRole).toULongLong();
         QVERIFY(total > 0);
+        view->scrollTo(first.siblingAtColumn(CallTreeModel::Total));
         const QPoint at = view->visualRect(first.siblingAtColumn(CallTreeModel::Total)).center();
         QVERIFY(view->isVisible() && view->viewport()->rect().contains(at));
         doubleClick(view->viewport(), at);
