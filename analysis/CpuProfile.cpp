@@ -182,6 +182,27 @@ std::vector<CallTreeRow> bottomUpTree(const Report& report, const StackCounts& c
     return out;
 }
 
+std::vector<LaneSamples> samplesWithFrame(const Report& report, const SampleSelection& selection, uint32_t frame) {
+    // holds[node]: the stack ending at node has `frame`; a parent's id is smaller than its child's.
+    const CallStacks& s = report.stacks;
+    std::vector<uint8_t> holds(s.nodeCount(), 0);
+    for (size_t n = 0; n < s.nodeCount(); ++n)
+        holds[n] = s.node_frame[n] == frame || (s.node_parent[n] != kNoStack && holds[s.node_parent[n]]);
+    std::vector<LaneSamples> out;
+    for (uint32_t l = 0; l < report.lanes.size(); ++l) {
+        const Lane& lane = report.lanes[l];
+        if (lane.kind != LaneKind::CpuSamples || !threadSelected(report, lane.thread, selection)) continue;
+        const auto [first, last] = instantsIn(lane, selection.range);
+        LaneSamples samples{l, {}};
+        for (size_t i = first; i < last; ++i) {
+            const uint32_t stack = lane.instants.payload[i];
+            if (stack < holds.size() && holds[stack]) samples.instants.push_back(static_cast<uint32_t>(i));
+        }
+        if (!samples.instants.empty()) out.push_back(std::move(samples));
+    }
+    return out;
+}
+
 std::vector<ThreadActivityRow> threadActivity(const Report& report, const SampleSelection& selection) {
     std::unordered_map<int32_t, ThreadActivityRow> byThread;
     const TimeRange range = selection.range;

@@ -49,6 +49,16 @@ struct CallTreeRow {
 std::vector<CallTreeRow> topDownTree(const Report& report, const StackCounts& counts);
 std::vector<CallTreeRow> bottomUpTree(const Report& report, const StackCounts& counts);
 
+// The selected samples of one CpuSamples lane: the lane's index in Report::lanes and the
+// indexes of its instants, ascending (so also in time order).
+struct LaneSamples {
+    uint32_t lane = 0;
+    std::vector<uint32_t> instants;
+};
+// The selected samples whose stack holds `frame` anywhere (each sample once), lanes in
+// Report::lanes order. Their number is flatProfile's Total of that frame.
+std::vector<LaneSamples> samplesWithFrame(const Report& report, const SampleSelection& selection, uint32_t frame);
+
 // One thread's CPU activity in the selection's range: samples, time running on a core (its
 // running intervals clipped to the range) and switch-ins (running intervals starting in the
 // range). Threads with samples or context switches; sorted by running time descending, then

@@ -14,7 +14,7 @@ namespace lanescope {
 struct TimelinePalette {
     bool dark = false;
     QColor background, alternateRow, headerBackground, headerText, groupText, grid, gridOpaque, rulerBackground,
-        rulerText, selection, selectionEdge, hover, marker, mergedOutline;
+        rulerText, selection, selectionEdge, hover, marker, mergedOutline, markedSample;
     static TimelinePalette from(const QPalette& palette);
 };
 

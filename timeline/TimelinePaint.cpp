@@ -105,6 +105,7 @@ void TimelineView::paintRow(QPainter& p, const LayoutRow& row, int top) {
         paintCounterRow(p, row, top);
     else if (!row.lanes.empty())
         paintLaneRow(p, row, top);
+    if (!marked_.empty() && !row.lanes.empty()) paintMarkedSamples(p, row, top);
     paintHeader(p, row, top);
 }
 
@@ -226,6 +227,32 @@ int64_t TimelineView::samplePeriod(const Lane& lane) {
         it->second = std::max<int64_t>(1, *at);
     }
     return it->second;
+}
+
+void TimelineView::paintMarkedSamples(QPainter& p, const LayoutRow& row, int top) {
+    const QRect area = laneArea();
+    const PixelMapping map = mapping(row.report);
+    const Report& report = *layout_.reports()[row.report];
+    std::vector<QRectF> ticks;  // one per pixel column holding any marked sample
+    for (const MarkedSamples& marked : marked_) {
+        if (marked.report != row.report ||
+            std::find(row.lanes.begin(), row.lanes.end(), int(marked.lane)) == row.lanes.end())
+            continue;
+        const std::vector<int64_t>& time = report.lanes[marked.lane].instants.time_ns;
+        const auto before = [&](int64_t t) { return [&time, t](uint32_t i) { return time[i] < t; }; };
+        // Jump from pixel column to pixel column: O(columns x log n) however many are marked.
+        auto it = std::partition_point(marked.instants.begin(), marked.instants.end(), before(map.begin_ns));
+        while (it != marked.instants.end()) {
+            const double x = map.toX(time[*it]);
+            if (x >= area.width() + 1) break;
+            ticks.emplace_back(area.left() + std::floor(x) - 1, top + 1, 3, row.height - 2);
+            it = std::partition_point(std::next(it), marked.instants.end(), before(map.toTime(std::floor(x) + 1)));
+        }
+    }
+    if (ticks.empty()) return;
+    p.setPen(Qt::NoPen);
+    p.setBrush(palette_.markedSample);
+    p.drawRects(ticks.data(), int(ticks.size()));
 }
 
 void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {

@@ -58,6 +58,7 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     selected_.reset();
     hovered_.reset();
     linked_.clear();
+    marked_.clear();
     range_.reset();
     selectedRows_.clear();
     rowsChanged();
@@ -248,6 +249,28 @@ void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
 void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
     linked_ = std::move(events);
     update();
+}
+
+void TimelineView::setMarkedSamples(std::vector<MarkedSamples> samples) {
+    marked_ = std::move(samples);
+    // None of their rows in sight: scroll to the row of the lane with the most.
+    bool inSight = false;
+    const LayoutRow* busiest = nullptr;
+    size_t most = 0;
+    for (const MarkedSamples& m : marked_) {
+        const LayoutRow* row = rowShowing({m.report, m.lane, 0});
+        if (!row) continue;
+        inSight |= row->y >= scrollY() && row->y + row->height <= scrollY() + laneArea().height();
+        if (m.instants.size() > most) busiest = row, most = m.instants.size();
+    }
+    if (!inSight && busiest) vertical_->setValue(busiest->y - laneArea().height() / 3);
+    update();
+}
+
+size_t TimelineView::markedSampleCount() const {
+    size_t n = 0;
+    for (const MarkedSamples& m : marked_) n += m.instants.size();
+    return n;
 }
 
 void TimelineView::setMarkers(std::vector<TimeMarker> markers) {
@@ -490,6 +513,11 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
             emit backRequested();
             break;
         case Qt::Key_Escape:
+            if (!marked_.empty()) {  // first the marked samples, then the selection
+                setMarkedSamples({});
+                emit markedSamplesCleared();
+                break;
+            }
             setSelectedRange(std::nullopt);
             selectEvent(std::nullopt);
             if (!selectedRows_.empty()) {

@@ -32,6 +32,14 @@ struct ViewLane {
     bool operator==(const ViewLane&) const = default;
 };
 
+// Samples to mark on the timeline: instants of one CpuSamples lane of one report, by their
+// indexes in Lane::instants, ascending (so also in time order).
+struct MarkedSamples {
+    int report = -1;
+    uint32_t lane = 0;
+    std::vector<uint32_t> instants;
+};
+
 struct TimeMarker {
     int64_t time_ns;
     QString name;
@@ -87,6 +95,12 @@ public:
     // The tooltip of the instant nearest to pos (widget coordinates) within a few pixels on a
     // lane row: a CPU sample with its call stack, or a marker's name; empty when there is none.
     QString instantTooltip(QPoint pos) const;
+    // Samples drawn as bright ticks over their rows (the Call tree panel's "where is this
+    // function"), replacing those marked before; when none of their rows is in sight, the view
+    // scrolls to the row with the most. Esc in the view clears them.
+    void setMarkedSamples(std::vector<MarkedSamples> samples);
+    const std::vector<MarkedSamples>& markedSamples() const { return marked_; }
+    size_t markedSampleCount() const;
 
     // The markers to draw, on the shared timeline.
     void setMarkers(std::vector<TimeMarker> markers);
@@ -114,6 +128,7 @@ signals:
     void viewJumped(std::pair<int64_t, int64_t> shownBefore);
     void backRequested();                   // Backspace, "Zoom back"
     void markerRequested(int64_t time_ns);  // Ctrl+M, at the cursor
+    void markedSamplesCleared();            // Esc cleared the marked samples
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -162,6 +177,7 @@ private:
     int64_t samplePeriod(const Lane& lane);  // of a CpuSamples lane, estimated once
     void paintHeader(QPainter& p, const LayoutRow& row, int top);
     void paintOverlays(QPainter& p);
+    void paintMarkedSamples(QPainter& p, const LayoutRow& row, int top);
     void showTooltip(QPoint pos);
     int64_t rangeEndClamp(int64_t t) const;
 
@@ -183,6 +199,7 @@ private:
     std::vector<ViewEvent> linked_;
     std::vector<std::string> selectedRows_;  // row keys, in the order picked
     std::vector<TimeMarker> markers_;        // drawn only (setMarkers)
+    std::vector<MarkedSamples> marked_;      // by report and lane, as given (setMarkedSamples)
     QElapsedTimer lastWheel_;
     double lastFrameMs_ = 0;
     bool showFrameTime_ = false;

@@ -31,6 +31,7 @@
 #include <map>
 
 #include "app/gui/AboutDialog.h"
+#include "app/gui/CallTreePanel.h"
 #include "app/gui/ComparePanel.h"
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/DiffPanel.h"
@@ -183,6 +184,8 @@ void MainWindow::buildDocks() {
     addBottom(diff_, "Diff", "diff");
     diagnostics_ = new DiagnosticsPanel;
     addBottom(diagnostics_, "Diagnostics", "diagnostics");
+    callTree_ = new CallTreePanel(session_);
+    addBottom(callTree_, "Call tree", "callTree");
     connect(diagnostics_, &DiagnosticsPanel::showRequested, this, [this] {
         if (auto* dock = findChild<QDockWidget*>("diagnostics")) {
             dock->show();
@@ -247,6 +250,15 @@ void MainWindow::buildMenus() {
         const auto [begin, end] = session_->visibleRange();
         session_->addMarker(inside ? timeline_->timeAt(cursor.x()) : begin + (end - begin) / 2);
     });
+    view->addAction("&Call tree", QKeySequence("Ctrl+Shift+T"), this,
+                    [this] {
+                        if (auto* dock = findChild<QDockWidget*>("callTree")) {
+                            dock->show();
+                            dock->raise();
+                            callTree_->setFocus();
+                        }
+                    })
+        ->setStatusTip("CPU samples of the selection as top-down and bottom-up trees, a flat list and a flame graph");
     view->addSeparator();
     rowOrder_ = new QActionGroup(this);
     const QString defaultOrder = QSettings().value("rows/order", "gpu-first").toString();

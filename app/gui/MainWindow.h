@@ -31,6 +31,7 @@ class ComparePanel;
 class DiffPanel;
 class DiagnosticsPanel;
 class EventsPanel;
+class CallTreePanel;
 class ShortcutsOverlay;
 class ViewSession;
 
@@ -93,6 +94,7 @@ private:
     DiffPanel* diff_;
     DiagnosticsPanel* diagnostics_;
     EventsPanel* events_;
+    CallTreePanel* callTree_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

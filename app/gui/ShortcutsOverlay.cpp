@@ -39,6 +39,8 @@ const std::vector<ShortcutLine>& shortcutLines() {
         {"Ctrl+W, Ctrl+F4", "close all reports"},
         {"Ctrl+E", "export the timeline as PNG"},
         {"Ctrl+C", "copy the selected statistics (CSV) or events (tab-separated) rows"},
+        {"Ctrl+Shift+T", "Call tree: CPU samples as trees and a flame graph"},
+        {"Double-click a function, Esc", "mark its samples on the timeline, clear them"},
         {"Ctrl+Q", "quit"},
         {"?, F1", "this overlay (any key or click closes it)"},
     };

@@ -1,6 +1,8 @@
 // The CPU profile (docs/analyses.md, "CPU profile") against SQL over the exports' own tables.
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <climits>
 #include <map>
 #include <tuple>
 
@@ -187,4 +189,32 @@ TEST_CASE("CPU profile of the public 2022.2 capture equals SQL over its export (
     const auto r = importOk(db);
     checkAgainstSql(db, *r);
     checkTrees(*r);
+}
+
+TEST_CASE("CPU profile: the samples with a frame are its flat Total, over a range and a thread too") {
+    const auto r = importOk(dataFile("nsys-2025.3/cpu_1gpu.sqlite"));
+    SampleSelection all, part;
+    const auto [first, last] = [&] {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const Lane& lane : r->lanes)
+            if (lane.kind == LaneKind::CpuSamples && lane.instants.size()) {
+                lo = std::min(lo, lane.instants.time_ns.front());
+                hi = std::max(hi, lane.instants.time_ns.back());
+            }
+        return std::pair{lo, hi};
+    }();
+    part.range = {first + (last - first) / 3, first + 2 * (last - first) / 3};
+    part.tids = {484};
+    for (const SampleSelection& selection : {all, part}) {
+        const auto flat = flatProfile(*r, countSamples(*r, selection));
+        REQUIRE(flat.size() >= 3);
+        for (size_t i = 0; i < 3; ++i) {
+            uint64_t n = 0;
+            for (const LaneSamples& lane : samplesWithFrame(*r, selection, flat[i].frame)) {
+                CHECK(std::is_sorted(lane.instants.begin(), lane.instants.end()));
+                n += lane.instants.size();
+            }
+            CHECK(n == flat[i].total);
+        }
+    }
 }
