@@ -104,8 +104,9 @@ struct Report {
     std::string_view str(uint32_t id) const { return strings.str(id); }
 };
 
-// The rank a report belongs to: its own metadata (Kineto distributedInfo), else "rank<N>"
-// in its file name (ddp_rank1.sqlite), else -1.
+// The rank a report belongs to: its own metadata (the MPI rank it records, "MPI Rank 4" in an
+// NVTX mark or thread name, set on import; else Kineto distributedInfo), else "rank<N>" in its
+// file name (ddp_rank1.sqlite), else -1.
 int rankOf(const Report& report);
 // "rank 1", or the file name when the rank is unknown.
 std::string rankLabel(const Report& report);
