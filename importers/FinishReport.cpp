@@ -8,6 +8,7 @@
 #include "importers/WorkerErrors.h"
 #include "model/DiagnosticKinds.h"
 #include "model/LaneFreezer.h"
+#include "model/MpiRank.h"
 
 namespace lanescope {
 namespace {
@@ -85,6 +86,8 @@ void finishReport(Report& report, unsigned threads, const std::function<void(Rep
     for (Counter& c : report.counters) freezeCounter(c);
     if (addViewLanes) addViewLanes(report);
     setTimeSpan(report);
+    // The MPI rank the report records comes before what the format says (Kineto distributedInfo).
+    if (const int rank = recordedMpiRank(report); rank >= 0) report.meta.rank = rank;
 }
 
 }  // namespace lanescope

@@ -12,7 +12,8 @@ namespace lanescope {
 //     and of the ranges of the NVTX domain "NCCL";
 //   - freezes every lane (in parallel on up to `threads` threads, largest first) and counter;
 //   - adds the lanes a viewer asked for (ImportOptions::add_view_lanes), when given;
-//   - sets the report's time span.
+//   - sets the report's time span;
+//   - sets its rank to the MPI rank it records, if any (model/MpiRank.h).
 // After it the report is immutable; what only some readers need (the correlation index, NVTX
 // on the GPU) is derived on first use and kept in Report::derived.
 void finishReport(Report& report, unsigned threads, const std::function<void(Report&)>& addViewLanes = {});

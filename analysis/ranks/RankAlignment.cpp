@@ -31,9 +31,13 @@ int64_t median(std::vector<int64_t> values) {
 }
 
 // Collectives whose ends coincide on every rank (each waits for all the others' data);
-// rooted ones (Broadcast, Reduce) and point-to-point ones let some ranks finish early.
+// rooted ones (Broadcast, Reduce, MPI_Bcast, MPI_Gather, ...), point-to-point ones and
+// nonblocking MPI ones (whose wait may start after the others finished) let some ranks finish early.
 bool endsTogether(std::string_view kind) {
-    return kind == "AllReduce" || kind == "AllGather" || kind == "ReduceScatter" || kind == "AllToAll";
+    return kind == "AllReduce" || kind == "AllGather" || kind == "ReduceScatter" || kind == "AllToAll" ||
+           kind == "MPI_Allreduce" || kind == "MPI_Allgather" || kind == "MPI_Allgatherv" ||
+           kind == "MPI_Reduce_scatter" || kind == "MPI_Reduce_scatter_block" || kind == "MPI_Alltoall" ||
+           kind == "MPI_Alltoallv" || kind == "MPI_Alltoallw" || kind == "MPI_Barrier";
 }
 
 // NCCL runs the collectives of a communicator in the same order on every rank, so the k-th of a
@@ -91,6 +95,8 @@ std::optional<AlignMode> parseAlignMode(std::string_view name) {
     if (name == "clock") return AlignMode::Clock;
     if (name == "nccl") return AlignMode::Nccl;
     if (name == "none") return AlignMode::None;
+    if (name == "mpi") return AlignMode::Mpi;
+    if (name == "auto") return AlignMode::Auto;
     return std::nullopt;
 }
 
@@ -102,6 +108,10 @@ const char* alignModeName(AlignMode mode) {
             return "nccl";
         case AlignMode::None:
             return "none";
+        case AlignMode::Mpi:
+            return "mpi";
+        case AlignMode::Auto:
+            return "auto";
     }
     return "";
 }
@@ -151,23 +161,27 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
         }
     }
 
+    const bool byMatches = mode == AlignMode::Nccl || mode == AlignMode::Mpi;
     switch (mode) {
         case AlignMode::Clock:
+        case AlignMode::Auto:
             a.offsets_ns = clock;
             break;
         case AlignMode::Nccl:
+        case AlignMode::Mpi:
             a.offsets_ns = byCollectives;
             break;
         case AlignMode::None:
             a.offsets_ns.assign(n, 0);
             break;
     }
+    const std::string family = mode == AlignMode::Mpi ? "MPI" : "NCCL";
     for (size_t i = 0; i < n; ++i) {
-        if (mode == AlignMode::Clock && i > 0 && !(clockKnown(0) && clockKnown(i)))
+        if ((mode == AlignMode::Clock || mode == AlignMode::Auto) && i > 0 && !(clockKnown(0) && clockKnown(i)))
             a.notes.push_back(reports[i]->meta.fileName() + ": no session start time on both sides; not moved");
-        if (mode == AlignMode::Nccl && collectives[i].empty())
-            a.notes.push_back(reports[i]->meta.fileName() + ": no NCCL collectives; aligned by clock");
-        else if (mode == AlignMode::Nccl && a.matches[i].empty())
+        if (byMatches && collectives[i].empty())
+            a.notes.push_back(reports[i]->meta.fileName() + ": no " + family + " collectives; aligned by clock");
+        else if (byMatches && a.matches[i].empty())
             a.notes.push_back(reports[i]->meta.fileName() +
                               ": no collective matches the first report's; aligned by clock");
     }

@@ -15,8 +15,12 @@ enum class AlignMode {
     Clock,  // by wall clock: each report's session start in UTC (nsys, Kineto baseTimeNanoseconds)
     Nccl,   // by NCCL collectives: matched collectives of all ranks end together
     None,   // each report's own time zero at the same place
+    Mpi,    // by MPI collectives (MPI_Allreduce, MPI_Barrier, ...), as Nccl
+    Auto,   // Nccl when every rank has NCCL collectives, else Mpi when every rank has MPI ones, else
+            // Clock (compareRanks decides; RankAlignment::mode is then the one it chose)
 };
-std::optional<AlignMode> parseAlignMode(std::string_view name);  // "clock", "nccl", "none"
+// "clock", "nccl", "mpi", "none", "auto"
+std::optional<AlignMode> parseAlignMode(std::string_view name);
 const char* alignModeName(AlignMode mode);
 
 // The reports of several ranks aligned to the first one. Offsets are ns added to a report's
@@ -32,16 +36,19 @@ struct RankAlignment {
     std::vector<std::vector<int32_t>> matches;
     // Per report, the skew the offsets leave: |aligned end - reference's aligned end| over its
     // matched collectives whose ends coincide (AllReduce, AllGather, ReduceScatter, AllToAll;
-    // all kinds when none), median and maximum; -1 where nothing matched.
+    // MPI_Allreduce, MPI_Allgather(v), MPI_Reduce_scatter(_block), MPI_Alltoall(v, w),
+    // MPI_Barrier; all kinds when none), median and maximum; -1 where nothing matched.
     std::vector<int64_t> residual_median_ns, residual_max_ns;
     std::vector<std::string> notes;  // what could not be done as asked, one line each
 };
 
-// `collectives[r]` are ncclCollectives(*reports[r]). Nccl: the median difference of the
-// matched ends of the collectives that end together. Up to 16 collectives missed at the start
-// of a capture are found when both reports have a session start time (without one, the k-th
-// matches the k-th). Reports without a session start time are not moved by Clock; reports
-// without collectives fall back to Clock under Nccl; both say so in notes. O(n log n).
+// `collectives[r]` are report r's collectives: ncclCollectives(*reports[r]) for Nccl (and for
+// Clock and None when matching NCCL ones), mpiActivity(*reports[r]).collectives for Mpi.
+// Nccl and Mpi: the median difference of the matched ends of the collectives that end together. Up to 16 collectives
+// missed at the start of a capture are found when both reports have a session start time (without one, the k-th matches
+// the k-th). Reports without a session start time are not moved by Clock; reports without collectives fall back to
+// Clock under Nccl and Mpi; both say so in notes. Auto is taken as Clock here (compareRanks resolves it first). O(n log
+// n).
 RankAlignment alignRanks(const std::vector<const Report*>& reports,
                          const std::vector<std::vector<Collective>>& collectives, AlignMode mode);
 

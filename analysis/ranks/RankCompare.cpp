@@ -11,8 +11,10 @@ namespace {
 
 constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
 
-// The per-report part, independent of the others: steps, GPU shares, collectives per kind.
-void measureRank(const Report& report, const std::vector<Collective>& collectives, RankMetrics& m) {
+// The per-report part, independent of the others: steps, GPU shares, collectives per kind,
+// point-to-point MPI calls.
+void measureRank(const Report& report, const std::vector<Collective>& collectives, const MpiActivity& mpi,
+                 RankMetrics& m) {
     m.label = rankLabel(report);
     m.rank = rankOf(report);
     m.steps = findSteps(report);
@@ -26,6 +28,8 @@ void measureRank(const Report& report, const std::vector<Collective>& collective
         ++k.count;
         k.kernel_ns += c.end_ns - c.start_ns;
     }
+    m.point_to_point = mpi.point_to_point;
+    for (const auto& [name, t] : m.point_to_point) m.point_to_point_ns += t.blocked_ns;
 }
 
 // Runs f(i) for i in [0, n) on up to the machine's cores.
@@ -78,11 +82,12 @@ Straggler findStraggler(const std::vector<RankMetrics>& ranks, uint32_t conteste
 
 // Compares reports placed on one timeline by `alignment`.
 RankComparison compareAligned(const std::vector<const Report*>& reports,
-                              const std::vector<std::vector<Collective>>& collectives, RankAlignment alignment) {
+                              const std::vector<std::vector<Collective>>& collectives,
+                              const std::vector<MpiActivity>& mpi, RankAlignment alignment) {
     const size_t n = reports.size();
     RankComparison out;
     out.ranks.resize(n);
-    parallelFor(n, [&](size_t i) { measureRank(*reports[i], collectives[i], out.ranks[i]); });
+    parallelFor(n, [&](size_t i) { measureRank(*reports[i], collectives[i], mpi[i], out.ranks[i]); });
     for (size_t i = 0; i < n; ++i) out.ranks[i].offset_ns = alignment.offsets_ns[i];
 
     uint32_t contested = 0;
@@ -97,6 +102,7 @@ RankComparison compareAligned(const std::vector<const Report*>& reports,
             mc.arrival_ns.assign(n, kMissing);
             mc.end_ns.assign(n, kMissing);
             mc.wait_ns.assign(n, 0);
+            std::vector<int64_t> blockStart(n, kMissing);
             for (size_t i = 0; i < n; ++i) {
                 const auto& matches = alignment.matches[i];
                 if (c >= matches.size() || matches[c] < 0) continue;
@@ -104,6 +110,7 @@ RankComparison compareAligned(const std::vector<const Report*>& reports,
                 mc.kernels[i] = mine.kernel;
                 mc.arrival_ns[i] = mine.start_ns + alignment.offsets_ns[i];
                 mc.end_ns[i] = mine.end_ns + alignment.offsets_ns[i];
+                blockStart[i] = mine.block_start_ns + alignment.offsets_ns[i];
                 ++mc.present;
                 if (mc.last < 0 || mc.arrival_ns[i] > mc.arrival_ns[size_t(mc.last)]) mc.last = static_cast<int>(i);
             }
@@ -113,8 +120,8 @@ RankComparison compareAligned(const std::vector<const Report*>& reports,
                 ++last.times_last;
                 for (size_t i = 0; i < n; ++i) {
                     if (mc.arrival_ns[i] == kMissing) continue;
-                    const int64_t wait = std::clamp(mc.arrival_ns[size_t(mc.last)] - mc.arrival_ns[i], int64_t{0},
-                                                    mc.end_ns[i] - mc.arrival_ns[i]);
+                    const int64_t wait = std::clamp(mc.arrival_ns[size_t(mc.last)] - blockStart[i], int64_t{0},
+                                                    mc.end_ns[i] - blockStart[i]);
                     mc.wait_ns[i] = wait;
                     out.ranks[i].wait_ns += wait;
                     out.ranks[i].collectives[mc.kind].wait_ns += wait;
@@ -133,11 +140,33 @@ RankComparison compareAligned(const std::vector<const Report*>& reports,
 
 RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode,
                             const std::vector<int64_t>& nudges) {
-    std::vector<std::vector<Collective>> collectives(reports.size());
-    parallelFor(reports.size(), [&](size_t i) { collectives[i] = ncclCollectives(*reports[i]); });
+    const size_t n = reports.size();
+    std::vector<std::vector<Collective>> nccl(n);
+    std::vector<MpiActivity> mpi(n);
+    parallelFor(n, [&](size_t i) {
+        nccl[i] = ncclCollectives(*reports[i]);
+        mpi[i] = mpiActivity(*reports[i]);
+    });
+    auto every = [n](const auto& has) {
+        bool all = n > 0;
+        for (size_t i = 0; i < n; ++i) all = all && has(i);
+        return all;
+    };
+    if (mode == AlignMode::Auto)
+        mode = every([&](size_t i) { return !nccl[i].empty(); })              ? AlignMode::Nccl
+               : every([&](size_t i) { return !mpi[i].collectives.empty(); }) ? AlignMode::Mpi
+                                                                              : AlignMode::Clock;
+    bool anyNccl = false;
+    for (const auto& list : nccl) anyNccl = anyNccl || !list.empty();
+    const bool useMpi = mode == AlignMode::Mpi || (mode != AlignMode::Nccl && !anyNccl);
+    std::vector<std::vector<Collective>> collectives(n);
+    for (size_t i = 0; i < n; ++i) collectives[i] = useMpi ? std::move(mpi[i].collectives) : std::move(nccl[i]);
+
     RankAlignment alignment = alignRanks(reports, collectives, mode);
     for (size_t i = 0; i < nudges.size() && i < alignment.offsets_ns.size(); ++i) alignment.offsets_ns[i] += nudges[i];
-    return compareAligned(reports, collectives, std::move(alignment));
+    RankComparison out = compareAligned(reports, collectives, mpi, std::move(alignment));
+    if (n > 0) out.collectives_from = useMpi ? "mpi" : "nccl";
+    return out;
 }
 
 }  // namespace lanescope

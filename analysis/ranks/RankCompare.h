@@ -7,17 +7,19 @@
 #include "analysis/Summary.h"
 #include "analysis/ranks/Collectives.h"
 #include "analysis/ranks/GpuShares.h"
+#include "analysis/ranks/MpiCalls.h"
 #include "analysis/ranks/RankAlignment.h"
 #include "analysis/ranks/Steps.h"
 #include "model/Report.h"
 
 namespace lanescope {
 
-// Per collective kind on one rank: its kernels and the time they spent waiting for the
-// other ranks to arrive (only collectives matched on at least two ranks count as waiting).
+// Per collective kind on one rank: its kernels (MPI: calls) and the time they spent waiting
+// for the other ranks to arrive (only collectives matched on at least two ranks count as
+// waiting). Times in ns.
 struct CollectiveKindTimes {
     uint32_t count = 0;
-    int64_t kernel_ns = 0;
+    int64_t kernel_ns = 0;  // summed durations: NCCL kernels, or MPI calls (nonblocking: to their wait's end)
     int64_t wait_ns = 0;
 };
 
@@ -32,6 +34,9 @@ struct RankMetrics {
     int64_t wait_ns = 0;                                     // total time this rank waited inside collectives
     int64_t caused_wait_ns = 0;                              // total time the others waited for this rank
     uint32_t times_last = 0;                                 // collectives in which it arrived last
+    // MPI point-to-point calls (and the waits no collective claimed) by call name, sorted; ns.
+    std::map<std::string, PointToPointTimes> point_to_point;
+    int64_t point_to_point_ns = 0;  // their summed durations: time blocked in point-to-point
 };
 
 // One collective matched across ranks (the reference report's collective `ordinal` of `kind`
@@ -43,7 +48,8 @@ struct MatchedCollective {
     std::vector<EventRef> kernels;    // per report; lane == UINT32_MAX where missing
     std::vector<int64_t> arrival_ns;  // kernel start, aligned
     std::vector<int64_t> end_ns;      // kernel end, aligned
-    std::vector<int64_t> wait_ns;     // last arrival minus own arrival, within the own kernel
+    std::vector<int64_t> wait_ns;     // last arrival minus own block start (Collective::block_start_ns), within the
+                                      // own kernel or call
     int last = -1;                    // the report that arrived last
     int present = 0;                  // how many reports ran it
 };
@@ -62,14 +68,18 @@ struct Straggler {
 
 // Reports of several ranks of one job, compared. Sorted as the inputs.
 struct RankComparison {
-    RankAlignment alignment;
+    RankAlignment alignment;  // its mode is the one used (never Auto)
+    // Whose collectives were matched: "nccl" or "mpi" (Nccl and Mpi: their own; Clock and None:
+    // NCCL when any report has NCCL collectives, else MPI); "" with no reports.
+    std::string collectives_from;
     std::vector<RankMetrics> ranks;
     std::vector<MatchedCollective> collectives;  // by the reference's collective start
     Straggler straggler;
 };
 
 // The whole chain in one call, as the viewer's Ranks panel and `lanescope-cli compare` use it:
-// each report's NCCL collectives, the alignment by `mode` (alignRanks), each report then moved
+// each report's NCCL collectives and MPI calls (mpiActivity), Auto resolved (see AlignMode),
+// the alignment by `mode` (alignRanks), each report then moved
 // by its nudge (ns, set by hand, added to its offset; missing entries are 0; the residual skew
 // stays the alignment's), and the comparison on that timeline. O(n log n) in the events of all
 // reports.

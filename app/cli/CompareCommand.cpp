@@ -15,9 +15,12 @@ namespace lanescope::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: lanescope-cli compare FILE FILE... [--align clock|nccl|none] [--nudge US,US,...] [--format json|table]\n"
-    "  one report per rank; --align nccl (default) lines up matched NCCL collectives,\n"
-    "  clock uses each report's session start (UTC), none leaves each at its own zero;\n"
+    "usage: lanescope-cli compare FILE FILE... [--align clock|nccl|mpi|none] [--nudge US,US,...] [--format "
+    "json|table]\n"
+    "  one report per rank; --align nccl lines up matched NCCL collectives, mpi matched MPI\n"
+    "  collectives (MPI_Allreduce, MPI_Barrier, ...), clock uses each report's session start (UTC),\n"
+    "  none leaves each at its own zero; the default is nccl when every rank has NCCL collectives,\n"
+    "  else mpi when every rank has MPI ones, else clock;\n"
     "  --nudge moves each rank by hand on top of that, in microseconds, in FILE order (as the Ranks panel)\n";
 
 constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
@@ -73,6 +76,7 @@ std::string toJson(const std::vector<std::shared_ptr<const Report>>& reports, co
     JsonWriter j;
     j.beginObject();
     j.value("align", alignModeName(a.mode));
+    j.value("collectives_from", c.collectives_from);
     j.beginArray("files");
     for (const auto& r : reports) j.value("", r->meta.source_path);
     j.endArray();
@@ -133,6 +137,15 @@ std::string toJson(const std::vector<std::shared_ptr<const Report>>& reports, co
             j.endObject();
         }
         j.endObject();
+        j.value("point_to_point_ns", m.point_to_point_ns);
+        j.beginObject("point_to_point");
+        for (const auto& [name, t] : m.point_to_point) {
+            j.beginObject(name);
+            j.value("count", uint64_t{t.count});
+            j.value("blocked_ns", t.blocked_ns);
+            j.endObject();
+        }
+        j.endObject();
         j.endObject();
     }
     j.endArray();
@@ -181,24 +194,34 @@ std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, c
         rows.push_back({m.label, std::to_string(m.step_ns.count), m.step_ns.count ? ms(int64_t(m.step_ns.mean)) : "-",
                         percent(g.share(g.compute_ns)), percent(g.share(g.communication_ns)),
                         percent(g.share(g.idle_ns)), percent(g.hiddenCommunication()), ms(m.wait_ns),
-                        ms(m.caused_wait_ns), std::to_string(m.times_last)});
+                        ms(m.caused_wait_ns), std::to_string(m.times_last), ms(m.point_to_point_ns)});
     }
     out += renderTextTable({"Rank", "Steps", "Step avg (ms)", "Compute %", "Comm %", "Idle %", "Comm hidden %",
-                            "Waited (ms)", "Made wait (ms)", "Last"},
-                           rows, {false, true, true, true, true, true, true, true, true, true}, 40);
+                            "Waited (ms)", "Made wait (ms)", "Last", "P2P (ms)"},
+                           rows, {false, true, true, true, true, true, true, true, true, true, true}, 40);
 
-    out += "\nCollectives by kind\n";
+    const bool mpi = c.collectives_from == "mpi";
+    out += mpi ? "\nMPI collectives by kind\n" : "\nNCCL collectives by kind\n";
     rows.clear();
     for (const RankMetrics& m : c.ranks)
         for (const auto& [kind, t] : m.collectives)
             rows.push_back({m.label, kind, std::to_string(t.count), ms(t.kernel_ns), ms(t.wait_ns)});
-    out += rows.empty() ? "  (no NCCL collectives)\n"
-                        : renderTextTable({"Rank", "Collective", "Count", "Kernel (ms)", "Waited (ms)"}, rows,
-                                          {false, false, true, true, true}, 40);
+    out += rows.empty()
+               ? "  (none)\n"
+               : renderTextTable({"Rank", "Collective", "Count", mpi ? "In call (ms)" : "Kernel (ms)", "Waited (ms)"},
+                                 rows, {false, false, true, true, true}, 40);
+
+    rows.clear();
+    for (const RankMetrics& m : c.ranks)
+        for (const auto& [name, t] : m.point_to_point)
+            rows.push_back({m.label, name, std::to_string(t.count), ms(t.blocked_ns)});
+    if (!rows.empty())
+        out += "\nMPI point-to-point (per call; the reports record no peers)\n" +
+               renderTextTable({"Rank", "Call", "Count", "Blocked (ms)"}, rows, {false, false, true, true}, 40);
 
     const Straggler& s = c.straggler;
     if (s.report < 0) {
-        out += "\nStraggler: none found (needs two ranks with matched NCCL collectives or steps)\n";
+        out += "\nStraggler: none found (needs two ranks with matched NCCL or MPI collectives, or steps)\n";
     } else if (s.basis == "collectives") {
         out += "\nStraggler: " + c.ranks[size_t(s.report)].label + ", last to arrive in " +
                std::to_string(s.times_last) + " of " + std::to_string(s.collectives) +
@@ -223,7 +246,7 @@ int runCompare(int argc, char** argv, int first) {
     if (args.positional.size() < 2) return usage("expected two FILEs or more");
     const std::string format = args.options.count("format") ? args.options.at("format") : "table";
     if (format != "json" && format != "table") return usage("unknown --format " + format);
-    const auto mode = parseAlignMode(args.options.count("align") ? args.options.at("align") : "nccl");
+    const auto mode = parseAlignMode(args.options.count("align") ? args.options.at("align") : "auto");
     if (!mode) return usage("unknown --align " + args.options.at("align"));
     const auto nudges = args.options.count("nudge") ? parseNudges(args.options.at("nudge")) : std::vector<int64_t>{};
     if (!nudges) return usage("--nudge takes microseconds per rank, comma-separated: " + args.options.at("nudge"));

@@ -72,12 +72,15 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     layout->setContentsMargins(2, 2, 2, 2);
     auto* top = new QHBoxLayout;
     mode_ = new QComboBox;
+    mode_->addItem("Automatic", int(AlignMode::Auto));
     mode_->addItem("NCCL collectives", int(AlignMode::Nccl));
+    mode_->addItem("MPI collectives", int(AlignMode::Mpi));
     mode_->addItem("Wall clock", int(AlignMode::Clock));
     mode_->addItem("None", int(AlignMode::None));
     mode_->setToolTip(
-        "How the reports are placed on one timeline: matched NCCL collectives end together, "
-        "each session's start time (UTC), or each report's own zero");
+        "How the reports are placed on one timeline: matched NCCL or MPI collectives end together, "
+        "each session's start time (UTC), or each report's own zero. Automatic: NCCL when every rank has "
+        "NCCL collectives, else MPI when every rank has MPI ones, else the clock");
     nudgeRank_ = new QComboBox;
     nudgeRank_->setToolTip("The rank to move by hand");
     nudge_ = new QDoubleSpinBox;
@@ -104,11 +107,12 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     layout->addWidget(straggler_);
 
     ranks_ = makeTable({"Rank", "Offset (ms)", "Steps", "Step avg (ms)", "Compute %", "Comm %", "Idle %",
-                        "Comm hidden %", "Waited (ms)", "Made others wait (ms)", "Last"},
+                        "Comm hidden %", "Waited (ms)", "Made others wait (ms)", "Last", "MPI P2P (ms)"},
                        "Per rank: steps (NVTX/annotation ranges named step N or ProfilerStep#N), GPU time shares "
-                       "over each GPU's active window, time waiting inside collectives and time others waited for it");
+                       "over each GPU's active window, time waiting inside collectives, time others waited for it, "
+                       "and time inside MPI point-to-point calls (MPI_Send, MPI_Recv, MPI_Sendrecv, waits)");
     collectives_ = makeTable({"Collective", "#", "Ranks", "Last to arrive", "Max wait (ms)"},
-                             "NCCL collectives matched across ranks; click one to show it on every rank");
+                             "NCCL or MPI collectives matched across ranks; click one to show it on every rank");
     auto* tables = new QSplitter(Qt::Vertical);
     tables->addWidget(ranks_);
     tables->addWidget(collectives_);
@@ -218,6 +222,9 @@ void ComparePanel::fill() {
     QString skew = worst >= 0             ? QString("Skew left: at most %1").arg(qs(formatDuration(worst)))
                    : reports_.size() >= 2 ? QString("No matched collectives to measure skew")
                                           : QString();
+    if (reports_.size() >= 2)
+        skew = QString("Aligned by %1 · ").arg(alignModeName(a.mode)) + skew +
+               (c.collectives_from == "mpi" ? "  ·  matching MPI collectives" : "");
     for (const auto& n : a.notes) skew += "  ·  " + qs(n);
     skew_->setText(skew);
 
@@ -235,7 +242,8 @@ void ComparePanel::fill() {
                                 pct(g.hiddenCommunication()),
                                 ms(m.wait_ns),
                                 ms(m.caused_wait_ns),
-                                QString::number(m.times_last)};
+                                QString::number(m.times_last),
+                                ms(m.point_to_point_ns)};
         for (int col = 0; col < cells.size(); ++col) ranks_->setItem(int(i), col, cell(cells[col], col > 0));
         if (int(i) == c.straggler.report)
             for (int col = 0; col < cells.size(); ++col) {

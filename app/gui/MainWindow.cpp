@@ -117,7 +117,7 @@ MainWindow::MainWindow() {
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1400, 900);
     restoreState(settings.value("window/state").toByteArray());
-    compare_->setMode(parseAlignMode(settings.value("ranks/align").toString().toStdString()).value_or(AlignMode::Nccl));
+    compare_->setMode(parseAlignMode(settings.value("ranks/align").toString().toStdString()).value_or(AlignMode::Auto));
 }
 
 MainWindow::~MainWindow() = default;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "Absent.h"
 #include "TestPaths.h"
 
 using namespace lanescope::test;
@@ -220,6 +221,34 @@ TEST_CASE("lanescope-cli compare: offsets, ranks, matched collectives and the st
     CHECK(missing.status == 2);
     CHECK(missing.err.find("rank7.sqlite") != std::string::npos);
     CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+}
+
+TEST_CASE("lanescope-cli compare: the three MPI jacobi ranks align by MPI collectives by default") {
+    std::string ranks;
+    for (const char* n : {"3", "4", "6"}) {
+        const auto path =
+            sharedFile(std::string("public/mpi-jacobi/openhackathons-org__gpubootcamp__report") + n + ".qdrep");
+        if (path.empty()) LANESCOPE_SKIP_ABSENT("public/mpi-jacobi/openhackathons-org__gpubootcamp__report" << n);
+        ranks += " " + quoted(path);
+    }
+    const auto json = cli("compare" + ranks + " --format json");
+    REQUIRE(json.status == 0);
+    for (const char* key :
+         {"\"align\": \"mpi\"", "\"collectives_from\": \"mpi\"", "\"label\": \"rank 4\"", "\"label\": \"rank 2\"",
+          "\"label\": \"rank 6\"", "\"rank\": 6", "\"name\": \"MPI_Allreduce\"", "\"MPI_Sendrecv\": {",
+          "\"residual_skew_median_ns\": [", "\"straggler\": {", "\"basis\": \"collectives\""})
+        CHECK(json.out.find(key) != std::string::npos);
+    const size_t straggler = json.out.find("\"straggler\": {");
+    REQUIRE(straggler != std::string::npos);
+    CHECK(json.out.find("\"label\": \"rank 4\"", straggler) != std::string::npos);
+
+    const auto table = cli("compare" + ranks);
+    REQUIRE(table.status == 0);
+    CHECK(table.out.find("Alignment: mpi") != std::string::npos);
+    CHECK(table.out.find("MPI point-to-point") != std::string::npos);
+    CHECK(table.out.find("Straggler: rank 4, last to arrive in") != std::string::npos);
+    CHECK(cli("compare" + ranks + " --align clock --format json").out.find("\"align\": \"clock\"") !=
+          std::string::npos);
 }
 
 TEST_CASE("lanescope-cli diff: NCCL kernels added from train_1gpu to ddp_rank0, in csv, json and table") {

@@ -1,0 +1,44 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/ranks/Collectives.h"
+#include "model/Report.h"
+
+namespace lanescope {
+
+// What an MPI call is, by its name (as nsys records it: "MPI_Allreduce", "MPI_Sendrecv", ...).
+enum class MpiCallClass {
+    Other,                  // MPI_Init, MPI_Finalize, MPI_Comm_rank, MPI_Test, ...
+    Collective,             // blocking: MPI_Allreduce, MPI_Barrier, MPI_Bcast, MPI_Allgather, ...
+    NonblockingCollective,  // MPI_Iallreduce, MPI_Ibarrier, ...: completed by a later MPI_Wait*
+    Wait,                   // MPI_Wait, MPI_Waitall, MPI_Waitany, MPI_Waitsome
+    PointToPoint,           // MPI_Send, MPI_Recv, MPI_Sendrecv, MPI_Isend, MPI_Probe, ...
+};
+MpiCallClass classifyMpiCall(std::string_view name);
+
+// Time one rank spent inside point-to-point calls of one name (MPI_Sendrecv, MPI_Wait, ...).
+// The reports carry no peer, so it is per call name only.
+struct PointToPointTimes {
+    uint32_t count = 0;
+    int64_t blocked_ns = 0;  // summed call durations (ns); for MPI_Isend/Irecv just the posting
+};
+
+// The MPI calls of one report (its LaneKind::Mpi lanes, all threads), sorted for comparison.
+struct MpiActivity {
+    // Its collectives, sorted by start_ns (ties by end): the blocking ones as they ran, and each
+    // nonblocking one from its call's start to the end of the MPI_Wait* that completed it (the
+    // first wait after it on the same thread: MPI_Waitall completes all pending, the others the
+    // oldest), block_start_ns that wait's start. Kind: the call's name.
+    std::vector<Collective> collectives;
+    // By call name, sorted: point-to-point calls, and the waits no collective claimed.
+    std::map<std::string, PointToPointTimes> point_to_point;
+};
+
+// Reads the report's MPI calls. O(n) in its MPI calls (plus the sort of its collectives).
+MpiActivity mpiActivity(const Report& report);
+
+}  // namespace lanescope
