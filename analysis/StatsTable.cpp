@@ -4,8 +4,6 @@
 #include <cstdio>
 
 namespace lanescope {
-namespace {
-
 std::string csvField(const std::string& text) {
     if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
     std::string quoted = "\"";
@@ -15,6 +13,8 @@ std::string csvField(const std::string& text) {
     }
     return quoted + '"';
 }
+
+namespace {
 
 // Rounds the exact binary value half away from zero, as SQLite's round() in nsys's reports
 // does: 15611.25 -> "15611.3", but 21228.85 (stored as 21228.8499...) -> "21228.8". The

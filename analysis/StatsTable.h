@@ -24,6 +24,8 @@ struct StatsTable {
     std::vector<std::vector<Cell>> rows;
 };
 
+// One CSV field: quoted (inner quotes doubled) when it holds a comma, quote or line break.
+std::string csvField(const std::string& text);
 // The text of one cell as `nsys stats -f csv` prints it (numbers unquoted, fixed decimals).
 std::string formatCell(const StatsTable::Cell& cell);
 // CSV with a header line, quoting fields that hold a comma, quote or newline; empty for a

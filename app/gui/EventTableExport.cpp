@@ -5,6 +5,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "analysis/StatsTable.h"
 #include "model/EventTableText.h"
 
 namespace lanescope {
@@ -14,16 +15,6 @@ std::string tsvCell(std::string text) {
     for (char& c : text)
         if (c == '\t' || c == '\n' || c == '\r') c = ' ';
     return text;
-}
-
-std::string csvCell(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
 }
 
 }  // namespace
@@ -59,13 +50,13 @@ bool writeEventTableCsv(const EventTableContents& contents, const std::vector<Ev
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
         if (!out) return fail("cannot write " + partial);
         std::string line;
-        for (EventField f : fields) line += csvCell(eventFieldTitle(f)) + ",";
+        for (EventField f : fields) line += csvField(eventFieldTitle(f)) + ",";
         line += "Start (ns),End (ns),Duration (ns)\n";
         out << line;
         for (size_t row = 0; row < contents.size(); ++row) {
             const SourcedEvent e = contents.at(row);
             line.clear();
-            for (EventField f : fields) line += csvCell(eventCellText(*contents.rows, e, f)) + ",";
+            for (EventField f : fields) line += csvField(eventCellText(*contents.rows, e, f)) + ",";
             const int64_t start = contents.rows->startNs(e), end = contents.rows->endNs(e);
             line += std::to_string(start) + ',' + std::to_string(end) + ',' + std::to_string(end - start) + '\n';
             out << line;

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <random>
 
+#include "GuiTestMain.h"
 #include "TestPaths.h"
 #include "analysis/CpuProfile.h"
 #include "app/gui/CallTreeModel.h"
@@ -356,18 +357,6 @@ private slots:
     void cleanupTestCase() { window_.reset(); }
 };
 
-int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("LanescopeTests");
-    QApplication::setApplicationName("CallTreeTest");
-    // Window layout and recent files go to a temporary folder, never the user's settings.
-    QTemporaryDir settings;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
-    lanescope::logging::init("gui_call_tree_tests", false, false);  // no log lines on stdout
-    CallTreeTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char** argv) { return runGuiTest<CallTreeTest>(argc, argv, "CallTreeTest", "gui_call_tree_tests"); }
 
 #include "CallTreeTest.moc"

@@ -11,6 +11,7 @@
 #include <QToolButton>
 #include <fstream>
 
+#include "GuiTestMain.h"
 #include "TestPaths.h"
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/MainWindow.h"
@@ -185,17 +186,7 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("LanescopeTests");
-    QApplication::setApplicationName("DiagnosticsTest");
-    // Window layout and recent files go to a temporary folder, never the user's settings.
-    QTemporaryDir settings;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
-    lanescope::logging::init("gui_diagnostics_tests", false, false);  // no log lines on stdout
-    DiagnosticsTest test;
-    return QTest::qExec(&test, argc, argv);
+    return runGuiTest<DiagnosticsTest>(argc, argv, "DiagnosticsTest", "gui_diagnostics_tests");
 }
 
 #include "DiagnosticsTest.moc"

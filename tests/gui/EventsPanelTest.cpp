@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "GuiTestMain.h"
 #include "TestPaths.h"
 #include "app/gui/EventsPanel.h"
 #include "app/gui/MainWindow.h"
@@ -364,17 +365,7 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("LanescopeTests");
-    QApplication::setApplicationName("EventsPanelTest");
-    // Window layout and recent files go to a temporary folder, never the user's settings.
-    QTemporaryDir settings;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
-    lanescope::logging::init("gui_events_tests", false, false);  // no log lines on stdout
-    EventsPanelTest test;
-    return QTest::qExec(&test, argc, argv);
+    return runGuiTest<EventsPanelTest>(argc, argv, "EventsPanelTest", "gui_events_tests");
 }
 
 #include "EventsPanelTest.moc"

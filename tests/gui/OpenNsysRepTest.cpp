@@ -3,6 +3,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "GuiTestMain.h"
 #include "TestPaths.h"
 #include "app/gui/MainWindow.h"
 #include "app/log/Logging.h"
@@ -52,16 +53,6 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("LanescopeTests");
-    QApplication::setApplicationName("OpenNsysRepTest");
-    // Window layout and recent files go to a temporary folder, never the user's settings.
-    QTemporaryDir settings;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
-    lanescope::logging::init("gui_open_nsys_rep_tests", false, false);  // no log lines on stdout
-    OpenNsysRepTest test;
-    return QTest::qExec(&test, argc, argv);
+    return runGuiTest<OpenNsysRepTest>(argc, argv, "OpenNsysRepTest", "gui_open_nsys_rep_tests");
 }
 #include "OpenNsysRepTest.moc"
