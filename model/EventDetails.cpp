@@ -17,14 +17,6 @@ std::string printf3(const char* format, double value) {
     return buffer;
 }
 
-std::string triple(uint64_t x, uint64_t y, uint64_t z) {
-    return std::to_string(x) + " " + kTimes + " " + std::to_string(y) + " " + kTimes + " " + std::to_string(z);
-}
-
-bool isGpuLane(LaneKind kind) {
-    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || holdsDerivedEvents(kind);
-}
-
 }  // namespace
 
 const char* launchTypeLabel(uint8_t type) {
@@ -105,6 +97,10 @@ std::string detailDuration(int64_t ns) {
     return sign + std::to_string(t / 1000) + "." + frac + " " + units[u].name;
 }
 
+std::string detailTriple(uint64_t x, uint64_t y, uint64_t z) {
+    return std::to_string(x) + " " + kTimes + " " + std::to_string(y) + " " + kTimes + " " + std::to_string(z);
+}
+
 std::string detailThousands(uint64_t value) {
     std::string digits = std::to_string(value);
     std::string out;
@@ -157,7 +153,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
         const Process& p = report.processes[static_cast<size_t>(lane.process)];
         add("Process", str(p.name_id) + " [" + std::to_string(p.pid) + "]");
     }
-    if (isGpuLane(lane.kind)) {
+    if (holdsGpuWork(lane.kind)) {
         if (lane.gpu >= 0 && static_cast<size_t>(lane.gpu) < report.gpus.size()) {
             const Gpu& g = report.gpus[static_cast<size_t>(lane.gpu)];
             add("GPU", str(g.name_id) + " (device " + std::to_string(g.device_id) + ")");
@@ -177,8 +173,8 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             const KernelInfo& k = report.kernels[payload];
             if (k.config < report.kernel_configs.size()) {
                 const KernelConfig& c = report.kernel_configs[k.config];
-                add("Grid", triple(c.grid[0], c.grid[1], c.grid[2]));
-                add("Block", triple(c.block[0], c.block[1], c.block[2]));
+                add("Grid", detailTriple(c.grid[0], c.grid[1], c.grid[2]));
+                add("Block", detailTriple(c.block[0], c.block[1], c.block[2]));
                 add("Registers/thread", std::to_string(c.registers_per_thread));
                 add("Static shared memory", detailBytes(c.static_shared_bytes));
                 add("Dynamic shared memory", detailBytes(c.dynamic_shared_bytes));

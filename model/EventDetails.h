@@ -55,6 +55,8 @@ const char* syncTypeLabel(uint8_t type);
 // A duration in the largest unit that keeps it >= 1, three decimals: "850 ns", "12.345 µs",
 // "1.235 ms", "2.000 s" (rounded half up; negative values get a leading '-').
 std::string detailDuration(int64_t ns);
+// A launch dimension: "256 × 1 × 1".
+std::string detailTriple(uint64_t x, uint64_t y, uint64_t z);
 // An integer with thousands separators: "16,777,216".
 std::string detailThousands(uint64_t value);
 // Bytes exactly, plus decimal units from 1 kB: "60 B", "16,777,216 B (16.78 MB)".

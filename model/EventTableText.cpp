@@ -8,17 +8,8 @@
 namespace lanescope {
 namespace {
 
-constexpr const char* kTimes = "\xC3\x97";      // U+00D7 MULTIPLICATION SIGN
 constexpr const char* kArrow = "\xE2\x86\x92";  // U+2192 RIGHTWARDS ARROW
 constexpr const char* kDot = "\xC2\xB7";        // U+00B7 MIDDLE DOT
-
-std::string triple(uint64_t x, uint64_t y, uint64_t z) {
-    return std::to_string(x) + " " + kTimes + " " + std::to_string(y) + " " + kTimes + " " + std::to_string(z);
-}
-
-bool isGpuLane(LaneKind kind) {
-    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || holdsDerivedEvents(kind);
-}
 
 }  // namespace
 
@@ -75,7 +66,7 @@ std::string laneLabel(const Report& report, uint32_t laneIndex) {
     if (laneIndex >= report.lanes.size()) return {};
     const Lane& lane = report.lanes[laneIndex];
     std::string name(report.str(lane.name_id));
-    if (isGpuLane(lane.kind)) {
+    if (holdsGpuWork(lane.kind)) {
         if (report.gpus.size() > 1 && lane.gpu >= 0 && size_t(lane.gpu) < report.gpus.size())
             return "GPU " + std::to_string(report.gpus[size_t(lane.gpu)].device_id) + " " + kDot + " " + name;
         return name;
@@ -128,9 +119,9 @@ std::string eventCellText(const EventRows& rows, const SourcedEvent& e, EventFie
                 return std::to_string(r.syncs[payload].correlation_id);
             return {};
         case EventField::Grid:
-            return config ? triple(config->grid[0], config->grid[1], config->grid[2]) : std::string();
+            return config ? detailTriple(config->grid[0], config->grid[1], config->grid[2]) : std::string();
         case EventField::Block:
-            return config ? triple(config->block[0], config->block[1], config->block[2]) : std::string();
+            return config ? detailTriple(config->block[0], config->block[1], config->block[2]) : std::string();
         case EventField::Registers:
             return config ? std::to_string(config->registers_per_thread) : std::string();
         case EventField::SharedMemory:

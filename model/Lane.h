@@ -27,6 +27,10 @@ enum class LaneKind : uint8_t {
 // Lanes whose events are copies or projections of events kept in other lanes: counts,
 // statistics, find and correlation skip them so nothing is counted twice.
 inline bool holdsDerivedEvents(LaneKind kind) { return kind == LaneKind::Nccl || kind == LaneKind::NvtxGpuProjection; }
+// Lanes of a GPU (streams, sync, NCCL, NVTX projected on it) rather than of a CPU thread.
+inline bool holdsGpuWork(LaneKind kind) {
+    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || holdsDerivedEvents(kind);
+}
 std::string_view laneKindName(LaneKind kind);
 
 // What one interval event is; tells which side table its payload indexes.

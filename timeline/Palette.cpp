@@ -3,6 +3,8 @@
 #include <array>
 #include <functional>
 
+#include "model/MpiCall.h"
+
 namespace lanescope {
 namespace {
 
@@ -70,11 +72,12 @@ QRgb EventColors::byKindAndName(EventKind kind, uint32_t nameId) {
             return 0xFFC0392B;
         case EventKind::NvtxRange:
             return kNvtxPalette[h % kNvtxPalette.size()];
-        case EventKind::MpiCall:  // collectives orange family, the rest purple family
-            return name.find("all") != std::string_view::npos || name.find("Barrier") != std::string_view::npos ||
-                           name.find("Bcast") != std::string_view::npos
+        case EventKind::MpiCall: {  // collectives orange family, the rest purple family
+            const MpiCallClass c = classifyMpiCall(name);
+            return c == MpiCallClass::Collective || c == MpiCallClass::NonblockingCollective
                        ? QColor::fromHsl(25 + int(h % 15), 180, 120).rgb()
                        : QColor::fromHsl(275 + int(h % 20), 110, 130).rgb();
+        }
         case EventKind::ThreadState:
         case EventKind::CoreRun:
             break;  // by payload, in color()

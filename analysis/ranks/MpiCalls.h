@@ -6,19 +6,10 @@
 #include <vector>
 
 #include "analysis/ranks/Collectives.h"
+#include "model/MpiCall.h"
 #include "model/Report.h"
 
 namespace lanescope {
-
-// What an MPI call is, by its name (as nsys records it: "MPI_Allreduce", "MPI_Sendrecv", ...).
-enum class MpiCallClass {
-    Other,                  // MPI_Init, MPI_Finalize, MPI_Comm_rank, MPI_Test, ...
-    Collective,             // blocking: MPI_Allreduce, MPI_Barrier, MPI_Bcast, MPI_Allgather, ...
-    NonblockingCollective,  // MPI_Iallreduce, MPI_Ibarrier, ...: completed by a later MPI_Wait*
-    Wait,                   // MPI_Wait, MPI_Waitall, MPI_Waitany, MPI_Waitsome
-    PointToPoint,           // MPI_Send, MPI_Recv, MPI_Sendrecv, MPI_Isend, MPI_Probe, ...
-};
-MpiCallClass classifyMpiCall(std::string_view name);
 
 // Time one rank spent inside point-to-point calls of one name (MPI_Sendrecv, MPI_Wait, ...).
 // The reports carry no peer, so it is per call name only.

@@ -11,14 +11,9 @@
 #include "support/TinyReport.h"
 
 using namespace lanescope;
+using namespace lanescope::test;
 
 namespace {
-
-std::vector<const Report*> raw(const std::vector<std::unique_ptr<Report>>& reports) {
-    std::vector<const Report*> out;
-    for (const auto& r : reports) out.push_back(r.get());
-    return out;
-}
 
 // The median over the matched collectives of `kind` of |a rank's aligned end - the reference's|.
 int64_t medianEndSkew(const RankComparison& c, const std::string& kind, size_t rank, size_t* pairs) {
@@ -110,7 +105,7 @@ TEST_CASE("compare: MPI alignment, waits and straggler of hand-built ranks") {
     reports.push_back(mpiRank(0, 8, 0, epoch));
     reports.push_back(mpiRank(1, 8, 1'200'000, epoch + 3'000'000));  // late in every step
     reports.push_back(mpiRank(2, 8, 300'000, epoch - 2'000'000));
-    const RankComparison c = compareRanks(raw(reports), AlignMode::Auto);  // no NCCL: MPI
+    const RankComparison c = compareRanks(rawReports(reports), AlignMode::Auto);  // no NCCL: MPI
     CHECK(c.alignment.mode == AlignMode::Mpi);
     CHECK(c.collectives_from == "mpi");
     CHECK(c.alignment.offsets_ns == std::vector<int64_t>{0, 3'000'000, -2'000'000});
@@ -131,7 +126,7 @@ TEST_CASE("compare: MPI alignment, waits and straggler of hand-built ranks") {
     std::vector<std::unique_ptr<Report>> nb;
     nb.push_back(mpiRank(0, 4, 0, epoch, true));
     nb.push_back(mpiRank(1, 4, 1'200'000, epoch, true));
-    const RankComparison d = compareRanks(raw(nb), AlignMode::Mpi);
+    const RankComparison d = compareRanks(rawReports(nb), AlignMode::Mpi);
     CHECK(d.alignment.offsets_ns == std::vector<int64_t>{0, 0});
     CHECK(d.ranks[0].wait_ns == 4 * (1'200'000 - 100'000));
     CHECK(d.ranks[1].wait_ns == 0);
@@ -139,12 +134,12 @@ TEST_CASE("compare: MPI alignment, waits and straggler of hand-built ranks") {
 
     // Asked for NCCL in an MPI job: each rank by its clock, said in the notes. Under clock the
     // MPI collectives are still matched, so the waits and the straggler are measured.
-    const RankComparison e = compareRanks(raw(reports), AlignMode::Nccl);
+    const RankComparison e = compareRanks(rawReports(reports), AlignMode::Nccl);
     CHECK(e.alignment.offsets_ns == std::vector<int64_t>{0, 3'000'000, -2'000'000});
     CHECK(e.alignment.notes.size() == 3);
     CHECK(e.alignment.notes[0] == "jacobi_0.qdrep: no NCCL collectives; aligned by clock");
-    CHECK(compareRanks(raw(reports), AlignMode::Clock).collectives_from == "mpi");
-    CHECK(compareRanks(raw(reports), AlignMode::Clock).straggler.report == 1);
+    CHECK(compareRanks(rawReports(reports), AlignMode::Clock).collectives_from == "mpi");
+    CHECK(compareRanks(rawReports(reports), AlignMode::Clock).straggler.report == 1);
 }
 
 TEST_CASE("compare: MPI alignment of the three jacobi ranks (2020.5 .qdrep, native reader)") {
@@ -161,7 +156,7 @@ TEST_CASE("compare: MPI alignment of the three jacobi ranks (2020.5 .qdrep, nati
     CHECK(rankOf(*reports[2]) == 6);
     CHECK(reportTitle(*reports[0]) == "rank 4 · openhackathons-org__gpubootcamp__report3.qdrep");
 
-    const RankComparison c = compareRanks(raw(reports), AlignMode::Auto);
+    const RankComparison c = compareRanks(rawReports(reports), AlignMode::Auto);
     CHECK(c.alignment.mode == AlignMode::Mpi);
     CHECK(c.alignment.notes.empty());
     CHECK(c.ranks[0].label == "rank 4");

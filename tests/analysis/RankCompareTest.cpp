@@ -8,14 +8,9 @@
 #include "support/TinyReport.h"
 
 using namespace lanescope;
+using namespace lanescope::test;
 
 namespace {
-
-std::vector<const Report*> raw(const std::vector<std::unique_ptr<Report>>& reports) {
-    std::vector<const Report*> out;
-    for (const auto& r : reports) out.push_back(r.get());
-    return out;
-}
 
 // Every matched pair of collectives of `kind` ends within `tolerance` ns of the reference's.
 void requireEndsTogether(const RankComparison& c, const std::string& kind, int64_t tolerance, size_t expectedPairs) {
@@ -64,7 +59,7 @@ TEST_CASE("compare: NCCL alignment of the two nsys DDP ranks") {
     std::vector<std::unique_ptr<Report>> reports;
     reports.push_back(test::importOk(test::dataFile("nsys-2025.3/ddp_rank0.sqlite")));
     reports.push_back(test::importOk(test::dataFile("nsys-2025.3/ddp_rank1.sqlite")));
-    const RankComparison c = compareRanks(raw(reports), AlignMode::Nccl);
+    const RankComparison c = compareRanks(rawReports(reports), AlignMode::Nccl);
     REQUIRE(c.alignment.offsets_ns.size() == 2);
     CHECK(c.alignment.offsets_ns[0] == 0);
     // rank 1's session began 12.937 ms before rank 0's; the collectives agree within a few us.
@@ -86,25 +81,26 @@ TEST_CASE("compare: NCCL alignment of the two nsys DDP ranks") {
     CHECK(c.straggler.collectives == 48);
 
     // Clock alignment is the sessions' start difference; none leaves both at zero.
-    CHECK(compareRanks(raw(reports), AlignMode::Clock).alignment.offsets_ns[1] == clock);
-    CHECK(compareRanks(raw(reports), AlignMode::None).alignment.offsets_ns[1] == 0);
+    CHECK(compareRanks(rawReports(reports), AlignMode::Clock).alignment.offsets_ns[1] == clock);
+    CHECK(compareRanks(rawReports(reports), AlignMode::None).alignment.offsets_ns[1] == 0);
 
     // Nudges move each rank on top of its alignment (as the Ranks panel does); the skew left
     // is the alignment's, and the comparison is made where the ranks now sit.
-    const RankComparison nudged = compareRanks(raw(reports), AlignMode::Nccl, {0, 250'000});
+    const RankComparison nudged = compareRanks(rawReports(reports), AlignMode::Nccl, {0, 250'000});
     CHECK(nudged.alignment.offsets_ns[0] == 0);
     CHECK(nudged.alignment.offsets_ns[1] == c.alignment.offsets_ns[1] + 250'000);
     CHECK(nudged.ranks[1].offset_ns == nudged.alignment.offsets_ns[1]);
     CHECK(nudged.alignment.residual_max_ns == c.alignment.residual_max_ns);
-    CHECK(compareRanks(raw(reports), AlignMode::None, {-5, 7}).alignment.offsets_ns == std::vector<int64_t>{-5, 7});
-    CHECK(compareRanks(raw(reports), AlignMode::Clock, {0}).alignment.offsets_ns[1] == clock);  // missing: 0
+    CHECK(compareRanks(rawReports(reports), AlignMode::None, {-5, 7}).alignment.offsets_ns ==
+          std::vector<int64_t>{-5, 7});
+    CHECK(compareRanks(rawReports(reports), AlignMode::Clock, {0}).alignment.offsets_ns[1] == clock);  // missing: 0
 }
 
 TEST_CASE("compare: NCCL alignment of the two Kineto DDP ranks") {
     std::vector<std::unique_ptr<Report>> reports;
     reports.push_back(test::importOk(test::dataFile("kineto/ddp_rank0.pt.trace.json.gz")));
     reports.push_back(test::importOk(test::dataFile("kineto/ddp_rank1.pt.trace.json.gz")));
-    const RankComparison c = compareRanks(raw(reports), AlignMode::Nccl);
+    const RankComparison c = compareRanks(rawReports(reports), AlignMode::Nccl);
     requireEndsTogether(c, "AllReduce", 50'000, 16);
     CHECK(c.ranks[1].rank == 1);          // from distributedInfo
     CHECK(c.ranks[0].steps.size() == 8);  // ProfilerStep#0..7
@@ -117,7 +113,7 @@ TEST_CASE("compare: a rank whose capture missed the first collectives still matc
     reports.push_back(syntheticRank("job_rank0.sqlite", 10, 0, 0, epoch));
     reports.push_back(syntheticRank("job_rank1.sqlite", 10, 3, 1'500'000, epoch + 2'000'000));  // late, missed 3
     reports.push_back(syntheticRank("job_rank2.sqlite", 10, 0, 200'000, epoch - 5'000'000));
-    const RankComparison c = compareRanks(raw(reports), AlignMode::Nccl);
+    const RankComparison c = compareRanks(rawReports(reports), AlignMode::Nccl);
     CHECK(c.alignment.offsets_ns == std::vector<int64_t>{0, 2'000'000, -5'000'000});
     CHECK(c.alignment.residual_max_ns == std::vector<int64_t>{0, 0, 0});
     REQUIRE(c.collectives.size() == 10);
@@ -136,7 +132,7 @@ TEST_CASE("compare: a rank without collectives, and clock-only jobs") {
     std::vector<std::unique_ptr<Report>> reports;
     reports.push_back(syntheticRank("mpi_rank0.sqlite", 6, 0, 0, epoch));
     reports.push_back(syntheticRank("mpi_rank1.sqlite", 6, 0, 700'000, epoch + 1'000'000, false));
-    RankComparison c = compareRanks(raw(reports), AlignMode::Nccl);
+    RankComparison c = compareRanks(rawReports(reports), AlignMode::Nccl);
     CHECK(c.alignment.offsets_ns == std::vector<int64_t>{0, 1'000'000});  // fell back to its clock
     REQUIRE(c.alignment.notes.size() == 1);
     CHECK(c.alignment.notes[0] == "mpi_rank1.sqlite: no NCCL collectives; aligned by clock");
@@ -148,7 +144,7 @@ TEST_CASE("compare: a rank without collectives, and clock-only jobs") {
 
     // MPI jobs: no NCCL anywhere. Clock alignment, and the straggler from the step times.
     reports[0] = syntheticRank("mpi_rank0.sqlite", 6, 0, 0, epoch, false);
-    c = compareRanks(raw(reports), AlignMode::Clock);
+    c = compareRanks(rawReports(reports), AlignMode::Clock);
     CHECK(c.alignment.reference == -1);
     CHECK(c.collectives.empty());
     CHECK(c.alignment.offsets_ns == std::vector<int64_t>{0, 1'000'000});
@@ -157,7 +153,7 @@ TEST_CASE("compare: a rank without collectives, and clock-only jobs") {
 
     // Equal steps and no waits: nobody is a straggler.
     reports[1] = syntheticRank("mpi_rank1.sqlite", 6, 0, 0, epoch + 1'000'000, false);
-    CHECK(compareRanks(raw(reports), AlignMode::Clock).straggler.report == -1);
+    CHECK(compareRanks(rawReports(reports), AlignMode::Clock).straggler.report == -1);
 }
 
 TEST_CASE("compare: one report, none, and reports with no clock") {

@@ -49,6 +49,13 @@ inline int64_t sqliteInt(const std::filesystem::path& path, const std::string& s
     return value;
 }
 
+// The reports as the plain pointers the rank comparison takes.
+inline std::vector<const Report*> rawReports(const std::vector<std::unique_ptr<Report>>& reports) {
+    std::vector<const Report*> out;
+    for (const auto& r : reports) out.push_back(r.get());
+    return out;
+}
+
 // FNV-1a of a whole file, to prove inputs are unchanged.
 inline uint64_t fileHash(const std::filesystem::path& path) {
     uint64_t h = 1469598103934665603ull;

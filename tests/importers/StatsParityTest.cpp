@@ -82,6 +82,16 @@ void checkAllReports(const Report& report, const std::filesystem::path& expected
     }
 }
 
+// The span of the last NVTX range named `name`; empty when there is none.
+TimeRange nvtxRangeSpan(const Report& r, std::string_view name) {
+    TimeRange span{0, 0};
+    for (const Lane& l : r.lanes)
+        for (size_t i = 0; i < l.events.size(); ++i)
+            if (l.kind == LaneKind::Nvtx && r.str(l.events.name_id[i]) == name)
+                span = {l.events.start_ns[i], l.events.end_ns[i]};
+    return span;
+}
+
 // An export kept xz-compressed in ../shared, inflated into a temporary file.
 std::filesystem::path inflatedXz(const std::filesystem::path& xz, const std::filesystem::path& dir) {
     const auto out = dir / xz.stem();
@@ -193,11 +203,7 @@ TEST_CASE("a time range counts exactly the events lying wholly inside it") {
     const TimeRange everything{r->meta.begin_ns, r->meta.end_ns};
     CHECK(toCsv(*computeStats(*r, "cuda_gpu_kern_sum", everything)) == toCsv(*computeStats(*r, "cuda_gpu_kern_sum")));
     // The span of "step 3" holds exactly one "data" range and one "step 3".
-    TimeRange step{};
-    for (const Lane& l : r->lanes)
-        for (size_t i = 0; i < l.events.size(); ++i)
-            if (l.kind == LaneKind::Nvtx && r->str(l.events.name_id[i]) == "step 3")
-                step = {l.events.start_ns[i], l.events.end_ns[i]};
+    const TimeRange step = nvtxRangeSpan(*r, "step 3");
     REQUIRE(step.end_ns > step.begin_ns);
     const auto nvtx = computeStats(*r, "nvtx_sum", step);
     std::map<std::string, int64_t> instances;
@@ -223,11 +229,7 @@ TEST_CASE("a time range counts exactly the events lying wholly inside it") {
 
 TEST_CASE("trace reports under a range: the rows inside it, with the whole report's ids and nesting") {
     const auto r = importOk(dataFile("nsys-2025.3/train_1gpu.sqlite"));
-    TimeRange step{};
-    for (const Lane& l : r->lanes)
-        for (size_t i = 0; i < l.events.size(); ++i)
-            if (l.kind == LaneKind::Nvtx && r->str(l.events.name_id[i]) == "step 3")
-                step = {l.events.start_ns[i], l.events.end_ns[i]};
+    const TimeRange step = nvtxRangeSpan(*r, "step 3");
     REQUIRE(step.end_ns > step.begin_ns);
     for (const char* name : {"nvtx_pushpop_trace", "nvtx_gpu_proj_trace", "cuda_api_trace", "nvtx_kern_sum"}) {
         INFO(name);
