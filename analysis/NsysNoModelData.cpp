@@ -3,7 +3,7 @@
 namespace lanescope {
 namespace {
 
-// A report over data Lanescope's model does not hold (MPI, OpenACC, OpenMP, unified memory,
+// A report over data Lanescope's model does not hold (MPI, OpenACC, unified memory,
 // system calls): nsys prints nothing for a report without such data, and so does Lanescope.
 // The header is kept for the table and JSON views.
 StatsTable noData(const char* name, std::vector<std::string> header) {
@@ -26,10 +26,6 @@ StatsTable mpiMsgSizeSum(const Report&, TimeRange) {
 StatsTable openaccSum(const Report&, TimeRange) {
     return noData("openacc_sum", {"Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)", "Min (ns)",
                                   "Max (ns)", "StdDev (ns)", "Name"});
-}
-StatsTable openmpSum(const Report&, TimeRange) {
-    return noData("openmp_sum", {"Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)", "Min (ns)",
-                                 "Max (ns)", "StdDev (ns)", "Name"});
 }
 StatsTable syscallSum(const Report&, TimeRange) {
     return noData("syscall_sum", {"Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)", "Min (ns)",

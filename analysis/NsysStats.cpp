@@ -110,6 +110,12 @@ StatsTable mpiEventSum(const Report& report, TimeRange range) {
     return timeTable("mpi_event_sum", "Instances", {"Source", "Name"}, groups);
 }
 
+StatsTable openmpSum(const Report& report, TimeRange range) {
+    // Task creations have no duration and count with 0 ns, as nsys counts them.
+    auto groups = durationsByName(report, EventKind::OpenMpEvent, range);
+    return timeTable("openmp_sum", "Count", {"Name"}, groups);
+}
+
 StatsTable cudaGpuMemTimeSum(const Report& report, TimeRange range) {
     auto groups = memoryOps(report, range, false);
     return timeTable("cuda_gpu_mem_time_sum", "Count", {"Operation"}, groups);

@@ -19,5 +19,8 @@ StatsTable osrtSum(const Report& report, TimeRange range = TimeRange::all());
 // MPI calls by name (Source "other": calls without parameters, as the 2025.3 export's
 // MPI_OTHER_EVENTS and the "MPI" NVTX domain of older captures record them).
 StatsTable mpiEventSum(const Report& report, TimeRange range = TimeRange::all());
+// OpenMP events by name (Time (%), Total Time, Count, Avg, Med, Min, Max, StdDev, Name), as nsys
+// 2022.4's openmpevtsum prints them; task creations count with 0 ns.
+StatsTable openmpSum(const Report& report, TimeRange range = TimeRange::all());
 
 }  // namespace lanescope

@@ -20,6 +20,8 @@ bool laneHolds(LaneKind lane, EventKind kind) {
             return lane == LaneKind::CudaSync;
         case EventKind::MpiCall:
             return lane == LaneKind::Mpi;
+        case EventKind::OpenMpEvent:
+            return lane == LaneKind::OpenMp;
         case EventKind::ThreadState:
         case EventKind::CoreRun:
             return false;

@@ -62,6 +62,16 @@ bool SqliteDb::hasTable(std::string_view table) const {
     return stmt.prepared() && stmt.step();
 }
 
+std::vector<std::string> SqliteDb::tablesStartingWith(std::string_view prefix) const {
+    std::vector<std::string> names;
+    SqliteStmt stmt(*this, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    while (stmt.prepared() && stmt.step()) {
+        std::string name(stmt.text(0));
+        if (name.starts_with(prefix)) names.push_back(std::move(name));
+    }
+    return names;
+}
+
 std::vector<std::string> SqliteDb::columns(std::string_view table) const {
     std::vector<std::string> names;
     SqliteStmt stmt(*this, "PRAGMA table_info(\"" + std::string(table) + "\")");

@@ -23,6 +23,8 @@ public:
 
     sqlite3* handle() const { return db_; }
     bool hasTable(std::string_view table) const;
+    // The tables (not views) whose names start with `prefix`, sorted by name.
+    std::vector<std::string> tablesStartingWith(std::string_view prefix) const;
     // Column names of a table, in declaration order; empty when the table is absent.
     std::vector<std::string> columns(std::string_view table) const;
     std::string lastError() const { return sqlite3_errmsg(db_); }

@@ -54,6 +54,7 @@ std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref) {
         case EventKind::ThreadState:
         case EventKind::CoreRun:
         case EventKind::MpiCall:
+        case EventKind::OpenMpEvent:
             return std::nullopt;
     }
     return std::nullopt;

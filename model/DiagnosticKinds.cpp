@@ -148,6 +148,8 @@ constexpr DiagnosticKind kDeclared[] = {
      "254."},
     {Diag::MpiDeeperThan254, "mpi_deeper_than_254", Warning,
      "MPI calls of one thread nested more than 254 deep; the deeper ones are drawn at depth 254."},
+    {Diag::OpenMpDeeperThan254, "openmp_deeper_than_254", Warning,
+     "OpenMP regions of one thread nested more than 254 deep; the deeper ones are drawn at depth 254."},
     {Diag::CpuActivityDeeperThan254, "cpu_activity_deeper_than_254", Warning,
      "Thread states, core runs or CPU samples overlapping more than 254 deep on one row; the deeper ones "
      "are drawn at depth 254."},
@@ -160,12 +162,14 @@ constexpr DiagnosticKind kDeclared[] = {
     {Diag::CallchainMissing, "callchain_missing", Warning,
      "CPU samples or calls that name a call stack the report does not hold; they are shown without one."},
     {Diag::MpiWithoutEnd, "mpi_without_end", Warning, "MPI calls with no end time; they are not shown."},
+    {Diag::OpenMpWithoutEnd, "openmp_without_end", Warning,
+     "OpenMP regions, tasks or waits with no end time; they are not shown."},
 };
 
 constexpr bool inOrderOfDiag() {
     for (size_t i = 0; i < std::size(kDeclared); ++i)
         if (static_cast<size_t>(kDeclared[i].id) != i) return false;
-    return std::size(kDeclared) == static_cast<size_t>(Diag::MpiWithoutEnd) + 1;
+    return std::size(kDeclared) == static_cast<size_t>(Diag::OpenMpWithoutEnd) + 1;
 }
 static_assert(inOrderOfDiag(), "kDeclared lists every Diag once, in the enum's order");
 
@@ -334,6 +338,8 @@ Diag deeperThan254Of(LaneKind kind) {
             return Diag::NvtxOnGpuDeeperThan254;
         case LaneKind::Mpi:
             return Diag::MpiDeeperThan254;
+        case LaneKind::OpenMp:
+            return Diag::OpenMpDeeperThan254;
         case LaneKind::CpuSamples:
         case LaneKind::ThreadState:
         case LaneKind::CpuCore:

@@ -87,12 +87,14 @@ enum class Diag : uint16_t {
     NcclDeeperThan254,
     NvtxOnGpuDeeperThan254,
     MpiDeeperThan254,
+    OpenMpDeeperThan254,
     CpuActivityDeeperThan254,
     // CPU side (nsys)
     SchedSwitchOutWithoutSwitchIn,
     SchedSwitchInWithoutSwitchOut,
     CallchainMissing,
     MpiWithoutEnd,
+    OpenMpWithoutEnd,
 };
 
 // One declared diagnostic.

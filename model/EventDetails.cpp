@@ -69,6 +69,8 @@ const char* eventKindLabel(EventKind kind) {
             return "Thread on core";
         case EventKind::MpiCall:
             return "MPI";
+        case EventKind::OpenMpEvent:
+            return "OpenMP";
     }
     return "Unknown";
 }
@@ -247,6 +249,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             break;
         case EventKind::OsRuntimeCall:
         case EventKind::MpiCall:
+        case EventKind::OpenMpEvent:
             break;
     }
     return f;

@@ -22,6 +22,7 @@ enum class LaneKind : uint8_t {
     ThreadState,        // one CPU thread's scheduling: running / blocked / preempted intervals
     CpuCore,            // one CPU core: which thread ran on it when (Lane::cpu)
     Mpi,                // one CPU thread's MPI calls
+    OpenMp,             // one CPU thread's OpenMP regions, tasks, barriers and locks (nested by depth)
 };
 
 // Lanes whose events are copies or projections of events kept in other lanes: counts,
@@ -45,6 +46,7 @@ enum class EventKind : uint8_t {
     ThreadState,    // payload: threadStatePayload(state, cpu)
     CoreRun,        // a thread running on a core; payload: index into Report::threads
     MpiCall,        // payload: kNoPayload
+    OpenMpEvent,    // an OpenMP region, task, barrier or lock wait by its name; payload: kNoPayload
 };
 inline constexpr uint32_t kNoPayload = UINT32_MAX;
 

@@ -32,6 +32,8 @@ std::string_view laneKindName(LaneKind kind) {
             return "CPU";
         case LaneKind::Mpi:
             return "MPI";
+        case LaneKind::OpenMp:
+            return "OpenMP";
     }
     return "?";
 }
@@ -131,6 +133,9 @@ EventCounts Report::counts() const {
                     break;
                 case EventKind::MpiCall:
                     ++c.mpi;
+                    break;
+                case EventKind::OpenMpEvent:
+                    ++c.openmp;
                     break;
                 case EventKind::ThreadState:
                 case EventKind::CoreRun:

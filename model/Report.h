@@ -66,7 +66,7 @@ using Diagnostics = std::map<std::string, uint64_t>;
 // Event counts per kind, as `lanescope-cli info` reports them.
 struct EventCounts {
     uint64_t kernels = 0, memcpy = 0, memset = 0, cuda_api = 0, nvtx = 0, osrt = 0, nccl = 0, sync = 0, mpi = 0,
-             slices = 0, instants = 0, counter_samples = 0;
+             openmp = 0, slices = 0, instants = 0, counter_samples = 0;
     uint64_t cpu_samples = 0, context_switches = 0;  // not in slices or instants
 };
 

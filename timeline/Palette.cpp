@@ -18,6 +18,19 @@ uint32_t hashOf(std::string_view s) {
 constexpr std::array<QRgb, 12> kNvtxPalette = {0xFF4E79A7, 0xFFF28E2B, 0xFFE15759, 0xFF76B7B2, 0xFF59A14F, 0xFFEDC948,
                                                0xFFB07AA1, 0xFFFF9DA7, 0xFF9C755F, 0xFFBAB0AC, 0xFF86BCB6, 0xFFD4A6C8};
 
+// OpenMP events by what their name says they are: waiting (barriers, taskwaits, lock and
+// critical-section waits) red, mutual exclusion (critical, lock, ordered, atomic) amber,
+// parallel regions blue, tasks teal, work sharing (loops, sections, single) green.
+QRgb openMpColor(std::string_view name) {
+    auto has = [&](std::string_view word) { return name.find(word) != std::string_view::npos; };
+    if (has("Barrier") || has("Barrlier") || has("Wait") || has("wait")) return 0xFFD0584A;
+    if (has("Critical") || has("Lock") || has("Ordered") || has("Atomic") || has("Mutex")) return 0xFFE0A43A;
+    if (has("Parallel")) return 0xFF4E79A7;
+    if (has("Task")) return 0xFF4FA6A0;
+    if (has("Loop") || has("Section") || has("Single") || has("Workshare") || has("Distribute")) return 0xFF6BAF5A;
+    return 0xFF9A9A9A;
+}
+
 }  // namespace
 
 TimelinePalette TimelinePalette::from(const QPalette& p) {
@@ -78,6 +91,8 @@ QRgb EventColors::byKindAndName(EventKind kind, uint32_t nameId) {
                        ? QColor::fromHsl(25 + int(h % 15), 180, 120).rgb()
                        : QColor::fromHsl(275 + int(h % 20), 110, 130).rgb();
         }
+        case EventKind::OpenMpEvent:
+            return openMpColor(name);
         case EventKind::ThreadState:
         case EventKind::CoreRun:
             break;  // by payload, in color()

@@ -28,12 +28,14 @@ int kindRank(LaneKind kind) {
             return 7;
         case LaneKind::Mpi:
             return 8;
-        case LaneKind::CudaApi:
+        case LaneKind::OpenMp:
             return 9;
-        case LaneKind::OsRuntime:
+        case LaneKind::CudaApi:
             return 10;
+        case LaneKind::OsRuntime:
+            return 11;
     }
-    return 11;
+    return 12;
 }
 
 Row laneRow(const Report& r, size_t index) {

@@ -34,6 +34,7 @@ std::vector<std::pair<const char*, uint64_t>> countList(const EventCounts& c) {
             {"nccl", c.nccl},
             {"sync", c.sync},
             {"mpi", c.mpi},
+            {"openmp", c.openmp},
             {"slices", c.slices},
             {"instants", c.instants},
             {"counter_samples", c.counter_samples},

@@ -47,6 +47,7 @@ QString reportSummaryHtml(const Report& r) {
                                                        {"NCCL", c.nccl},
                                                        {"Synchronizations", c.sync},
                                                        {"MPI calls", c.mpi},
+                                                       {"OpenMP events", c.openmp},
                                                        {"Markers", c.instants},
                                                        {"Counter samples", c.counter_samples},
                                                        {"CPU samples", c.cpu_samples},

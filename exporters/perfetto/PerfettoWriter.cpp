@@ -111,6 +111,7 @@ public:
         switch (kind) {
             case EventKind::OsRuntimeCall:
             case EventKind::MpiCall:
+            case EventKind::OpenMpEvent:
             case EventKind::ThreadState:
             case EventKind::CoreRun:
                 break;

@@ -30,17 +30,18 @@ struct Category {
     EventKind kind;
     std::string_view name;
 };
-inline constexpr std::array<Category, 8> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
+inline constexpr std::array<Category, 9> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
                                                          {EventKind::CudaApiCall, "cuda_api"},
                                                          {EventKind::NvtxRange, "nvtx"},
                                                          {EventKind::Kernel, "kernel"},
                                                          {EventKind::Memcpy, "memcpy"},
                                                          {EventKind::Memset, "memset"},
                                                          {EventKind::Sync, "cuda_sync"},
-                                                         {EventKind::MpiCall, "mpi"}}};
+                                                         {EventKind::MpiCall, "mpi"},
+                                                         {EventKind::OpenMpEvent, "openmp"}}};
 
 // The category of an exported slice of `kind`: "os_runtime", "cuda_api", "nvtx", "kernel",
-// "memcpy", "memset", "cuda_sync" or "mpi". Also the string value of the lanescope.kind key.
+// "memcpy", "memset", "cuda_sync", "mpi" or "openmp". Also the string value of the lanescope.kind key.
 constexpr std::string_view categoryOf(EventKind kind) {
     for (const Category& c : kCategories)
         if (c.kind == kind) return c.name;
@@ -71,6 +72,8 @@ constexpr LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
             return LaneKind::CudaSync;
         case EventKind::MpiCall:
             return LaneKind::Mpi;
+        case EventKind::OpenMpEvent:
+            return LaneKind::OpenMp;
         case EventKind::ThreadState:  // not exported (the CPU side is not written yet)
         case EventKind::CoreRun:
             break;
@@ -92,6 +95,8 @@ constexpr EventKind eventKindHeldBy(LaneKind kind) {
             return EventKind::Sync;
         case LaneKind::Mpi:
             return EventKind::MpiCall;
+        case LaneKind::OpenMp:
+            return EventKind::OpenMpEvent;
         default:
             return EventKind::NvtxRange;
     }

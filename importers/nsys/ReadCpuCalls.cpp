@@ -65,6 +65,25 @@ std::optional<ImportError> readMpiCalls(ImportContext& ctx) {
                           });
 }
 
+// OpenMP events (OMPT callbacks): one table per event kind (OPENMP_EVENT_KIND_PARALLEL,
+// _WORKSHARE, _SYNC_REGION, _TASK, _TASK_CREATE, _CRITICAL_SECTION, _MUTEX_WAIT, ...), all
+// with a start, end, thread and name; task creations have no duration. Every table of the
+// family is read, in name order, into the thread's OpenMP lane.
+std::optional<ImportError> readOpenMpEvents(ImportContext& ctx) {
+    enum OmpCol { OmpStart, OmpEnd, OmpTid, OmpName };
+    const ReportBuilder& builder = ctx.builder;
+    for (const std::string& table : ctx.db.tablesStartingWith("OPENMP_EVENT_KIND_"))
+        if (auto error = scanEventTable(
+                ctx, table, {"start", "end", "globalTid", "nameId"}, {"start", "end", "globalTid", "nameId"},
+                [&](const SqliteStmt& row, EventChunk& chunk) {
+                    if (!validInterval(chunk, row, OmpStart, OmpEnd, Diag::OpenMpWithoutEnd)) return;
+                    pushInterval(chunk, {LaneKind::OpenMp, row.i64(OmpTid)}, row.i64(OmpStart), row.i64(OmpEnd),
+                                 nameOf(builder, chunk, row.i64(OmpName)), EventKind::OpenMpEvent, kNoPayload);
+                }))
+            return error;
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<ImportError> readCpuCalls(ImportContext& ctx) {
@@ -73,7 +92,8 @@ std::optional<ImportError> readCpuCalls(ImportContext& ctx) {
             return error;
     if (auto error = readCalls(ctx, "OSRT_API", LaneKind::OsRuntime, EventKind::OsRuntimeCall, Diag::OsrtWithoutEnd))
         return error;
-    return readMpiCalls(ctx);
+    if (auto error = readMpiCalls(ctx)) return error;
+    return readOpenMpEvents(ctx);
 }
 
 }  // namespace lanescope::nsys

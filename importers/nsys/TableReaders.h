@@ -34,7 +34,7 @@ struct ImportContext {
 // an error only for damage that makes the report untrustworthy (or cancellation).
 std::optional<ImportError> readCallchains(ImportContext& ctx);  // first: the stacks the others refer to
 std::optional<ImportError> readNvtx(ImportContext& ctx);
-std::optional<ImportError> readCpuCalls(ImportContext& ctx);          // CUDA runtime/driver, OS runtime
+std::optional<ImportError> readCpuCalls(ImportContext& ctx);          // CUDA runtime/driver, OS runtime, MPI, OpenMP
 std::optional<ImportError> readGpuActivity(ImportContext& ctx);       // kernels, memcpy, memset, sync
 std::optional<ImportError> readCpuSamples(ImportContext& ctx);        // CPU IP samples, context switches
 std::optional<ImportError> readCounters(ImportContext& ctx);          // GPU metrics, CUDA memory usage

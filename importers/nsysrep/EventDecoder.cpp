@@ -42,6 +42,7 @@ enum CpuClass : uint64_t {
     kOsRuntimeBegin = 31,
     kOsRuntimeEnd = 32,
     kRuntimeWithBacktrace = 67,
+    kOpenMp = 78,  // an OpenMP event (OPENMP_EVENT_KIND_* of the export); field 34 holds its kind's ids
 };
 // Classes of GPU activity (payload 107, field 7).
 enum GpuClass : uint64_t { kMemcpy = 1, kMemset = 2, kKernelClass = 3, kSyncClass = 5 };
@@ -266,7 +267,8 @@ private:
         const uint64_t eventClass = p.value(6);
         chunk_ = eventClass == kRuntime || eventClass == kDriver || eventClass == kRuntimeWithBacktrace
                      ? &chunks_.cuda_api
-                     : &chunks_.osrt;
+                 : eventClass == kOpenMp ? &chunks_.openmp
+                                         : &chunks_.osrt;
         switch (eventClass) {
             case kRuntime:
             case kDriver:
@@ -284,6 +286,11 @@ private:
                 nsys::pushInterval(*chunk_, {LaneKind::OsRuntime, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
                                    EventKind::OsRuntimeCall, kNoPayload);
                 if (p.has(15)) backtrace(payload, offset, LaneKind::OsRuntime, tid, p.i64(1));
+                return;
+            case kOpenMp:
+                if (!validSpan(*chunk_, p, 1, 2, Diag::OpenMpWithoutEnd)) return;
+                nsys::pushInterval(*chunk_, {LaneKind::OpenMp, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
+                                   EventKind::OpenMpEvent, kNoPayload);
                 return;
             case kOsRuntimeBegin:
             case kOsRuntimeEnd: {  // OS runtime tracing started / stopped: instants

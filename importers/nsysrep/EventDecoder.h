@@ -22,7 +22,7 @@ struct MemoryChange {
 // table in the order the SQLite importer reads the export (NVTX, CUDA API, OS runtime, kernels,
 // memcpy, memset, sync, CPU samples): the same lanes, threads and processes in the same order.
 struct TableChunks {
-    nsys::EventChunk nvtx, cuda_api, osrt, kernels, memcpy, memset, sync;
+    nsys::EventChunk nvtx, cuda_api, osrt, openmp, kernels, memcpy, memset, sync;
     nsys::EventChunk samples;  // COMPOSITE_EVENTS (as instants) and SCHED_EVENTS (as rows)
 };
 

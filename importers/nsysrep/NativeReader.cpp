@@ -306,8 +306,9 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     // table in the SQLite importer's order, then what depends on the processes.
     for (BlockExtras& e : extras)
         for (const auto& [globalPid, name] : e.processes) builder.setProcessName(globalPid, name);
-    for (auto table : {&TableChunks::nvtx, &TableChunks::cuda_api, &TableChunks::osrt, &TableChunks::kernels,
-                       &TableChunks::memcpy, &TableChunks::memset, &TableChunks::sync, &TableChunks::samples}) {
+    for (auto table :
+         {&TableChunks::nvtx, &TableChunks::cuda_api, &TableChunks::osrt, &TableChunks::openmp, &TableChunks::kernels,
+          &TableChunks::memcpy, &TableChunks::memset, &TableChunks::sync, &TableChunks::samples}) {
         std::vector<nsys::EventChunk> ordered;
         ordered.reserve(threads);
         for (TableChunks& c : chunks) ordered.push_back(std::move(c.*table));

@@ -43,6 +43,7 @@ uint32_t SliceDetailsReader::payload(EventKind kind, const SliceFields& f) {
     switch (kind) {
         case EventKind::OsRuntimeCall:
         case EventKind::MpiCall:
+        case EventKind::OpenMpEvent:
         case EventKind::ThreadState:  // never exported
         case EventKind::CoreRun:
             return kNoPayload;

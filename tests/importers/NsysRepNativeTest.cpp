@@ -236,6 +236,10 @@ TEST_CASE("native .nsys-rep equals its SQLite export: a 2022.4 capture, exported
     checkPair(dataFile("nsys-2022.4/cpu_nvtx_threads.nsys-rep"), export25);
 }
 
+TEST_CASE("native .nsys-rep equals its SQLite export: a 2022.4 OpenMP capture") {
+    checkPair(dataFile("nsys-2022.4/openmp_loops.nsys-rep"), dataFile("nsys-2022.4/openmp_loops.sqlite"));
+}
+
 // Against the 2022.4 exports beside them: nsys 2025.3 exporting these older reports reads the
 // sync type from the 2025 field (every sync comes out "Unknown") and moves the MPI domain's
 // NVTX ranges into MPI tables; the file itself holds what the older exporter shows

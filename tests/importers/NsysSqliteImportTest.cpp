@@ -3,6 +3,7 @@
 
 #include "Absent.h"
 #include "ImportHelpers.h"
+#include "model/Find.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -181,6 +182,26 @@ TEST_CASE("train_metrics: GPU metrics and CUDA memory usage become counters") {
     bool smActive = false;
     for (const Counter& c : r->counters) smActive |= r->str(c.name_id) == "SMs Active [Throughput %]";
     CHECK(smActive);
+}
+
+TEST_CASE("OpenMP: every OPENMP_EVENT_KIND_ table on an OpenMP lane per thread, nested") {
+    // tests/data/workloads/openmp_loops.cpp on 4 threads, nsys 2022.4 -t openmp,osrt.
+    const auto r = importOk(dataFile("nsys-2022.4/openmp_loops.sqlite"));
+    CHECK(r->counts().openmp == 15 + 109 + 185 + 220 + 80 + 20 + 20);  // the rows of the seven tables
+    size_t lanes = 0;
+    uint8_t deepest = 0;
+    for (const Lane& l : r->lanes) {
+        if (l.kind != LaneKind::OpenMp) continue;
+        ++lanes;
+        CHECK(l.thread >= 0);
+        CHECK(r->str(l.name_id) == "OpenMP");
+        deepest = std::max(deepest, l.depth_count);
+        for (size_t i = 0; i < l.events.size(); ++i) CHECK(l.events.kind[i] == EventKind::OpenMpEvent);
+    }
+    CHECK(lanes == 4);
+    // A parallel region holds its implicit task, which holds the loop, which holds its barrier.
+    CHECK(deepest >= 3);
+    CHECK(findEvents(*r, FindQuery{"Parallel Region"}).hits.size() == 15);
 }
 
 TEST_CASE("nsys 2022.4 schema: names inline, markers as instants, three NVTX threads") {

@@ -139,10 +139,11 @@ TEST_CASE("perfetto: the public atrium trace") {
 
 TEST_CASE("perfetto: every corpus report round-trips through an export") {
     const auto dir = tempDir("perfetto-roundtrip");
-    for (const char* name : {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite",
-                             "nsys-2025.3/ddp_rank1.sqlite", "nsys-2025.3/train_metrics.sqlite",
-                             "nsys-2022.4/cpu_nvtx_threads.sqlite", "kineto/train_1gpu_rank0.pt.trace.json",
-                             "kineto/ddp_rank0.pt.trace.json.gz", "kineto/ddp_rank1.pt.trace.json.gz"}) {
+    for (const char* name :
+         {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/ddp_rank0.sqlite", "nsys-2025.3/ddp_rank1.sqlite",
+          "nsys-2025.3/train_metrics.sqlite", "nsys-2022.4/cpu_nvtx_threads.sqlite", "nsys-2022.4/openmp_loops.sqlite",
+          "kineto/train_1gpu_rank0.pt.trace.json", "kineto/ddp_rank0.pt.trace.json.gz",
+          "kineto/ddp_rank1.pt.trace.json.gz"}) {
         INFO(name);
         auto original = importAsViewed(dataFile(name));  // as the viewer has it: derived lanes are not exported
         const auto out = dir / (std::filesystem::path(name).filename().string() + ".pftrace");
@@ -164,6 +165,7 @@ TEST_CASE("perfetto: every corpus report round-trips through an export") {
         CHECK(b.nvtx == a.nvtx);
         CHECK(b.osrt == a.osrt);
         CHECK(b.sync == a.sync);
+        CHECK(b.openmp == a.openmp);
         CHECK(b.nccl == a.nccl);
         CHECK(b.slices == a.slices);
         CHECK(b.instants == a.instants);
