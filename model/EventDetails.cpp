@@ -265,6 +265,28 @@ uint32_t backtraceOf(const Report& report, EventRef ref) {
     return it != report.backtraces.end() && it->key() == wanted.key() ? it->stack : kNoStack;
 }
 
+std::vector<DetailField> instantDetails(const Report& report, InstantRef ref) {
+    std::vector<DetailField> f;
+    if (ref.lane >= report.lanes.size()) return f;
+    const Lane& lane = report.lanes[ref.lane];
+    if (ref.index >= lane.instants.size()) return f;
+    auto add = [&](std::string label, std::string value) { f.push_back({std::move(label), std::move(value)}); };
+    auto str = [&](uint32_t id) { return id < report.strings.size() ? std::string(report.str(id)) : std::string(); };
+    add("Name", lane.kind == LaneKind::CpuSamples ? std::string("CPU sample") : str(lane.instants.name_id[ref.index]));
+    add("Kind", std::string(laneKindName(lane.kind)));
+    add("Time", std::to_string(lane.instants.time_ns[ref.index]) + " ns");
+    add("Lane", str(lane.name_id));
+    if (lane.process >= 0 && static_cast<size_t>(lane.process) < report.processes.size()) {
+        const Process& p = report.processes[static_cast<size_t>(lane.process)];
+        add("Process", str(p.name_id) + " [" + std::to_string(p.pid) + "]");
+    }
+    if (lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()) {
+        const Thread& t = report.threads[static_cast<size_t>(lane.thread)];
+        add("Thread", str(t.name_id) + " [" + std::to_string(t.tid) + "]");
+    }
+    return f;
+}
+
 uint32_t sampleStackOf(const Report& report, InstantRef ref) {
     if (ref.lane >= report.lanes.size()) return kNoStack;
     const Lane& lane = report.lanes[ref.lane];

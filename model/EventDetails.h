@@ -40,6 +40,10 @@ struct InstantRef {
     size_t lane = 0;
     size_t index = 0;
 };
+// Every field of one instant, in display order: Name ("CPU sample" for samples), Kind (its
+// lane's kind), Time ("123456789 ns", on the report's timeline), Lane, Process, Thread (CPU
+// lanes). An invalid ref gives no fields.
+std::vector<DetailField> instantDetails(const Report& report, InstantRef ref);
 // The stack of a CPU sample (an instant of a CpuSamples lane), kNoStack for anything else.
 uint32_t sampleStackOf(const Report& report, InstantRef ref);
 // The frames of a stack, innermost first; none for kNoStack.

@@ -357,6 +357,17 @@ void TimelineView::paintOverlays(QPainter& p) {
         p.setBrush(Qt::NoBrush);
         p.drawRect(selectedRect.adjusted(-1, -1, 1, 1));
     }
+    if (selectedInstant_) {  // a bracket around the picked sample or marker, the row's height
+        const ViewInstant& in = *selectedInstant_;
+        if (const LayoutRow* row = rowShowing({in.report, in.lane, 0})) {
+            const Lane& lane = layout_.reports()[in.report]->lanes[in.lane];
+            const int x = int(std::floor(xOf(lane.instants.time_ns[in.instant] + reportOffset(in.report))));
+            const int top = row->y - scrollY() + kRulerHeight;
+            p.setPen(QPen(palette_.selectionEdge, 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRect(x - 3, top + 1, 6, row->height - 3));
+        }
+    }
     p.restore();
 }
 

@@ -56,6 +56,7 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     layout_.setReports(std::move(reports), RowOrder::GpuFirst);
     updateWhole();
     selected_.reset();
+    selectedInstant_.reset();
     hovered_.reset();
     linked_.clear();
     marked_.clear();
@@ -231,6 +232,7 @@ void TimelineView::setSelectedRange(std::optional<std::pair<int64_t, int64_t>> r
 
 void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
     selected_ = event;
+    selectedInstant_.reset();
     linked_.clear();
     if (event && reveal) {
         const Lane& lane = layout_.reports()[event->report]->lanes[event->lane];
@@ -244,6 +246,12 @@ void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
     }
     update();
     emit eventSelected(selected_);
+}
+
+void TimelineView::selectInstant(std::optional<ViewInstant> instant) {
+    selectedInstant_ = instant;
+    update();
+    emit instantSelected(selectedInstant_);
 }
 
 void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
@@ -419,6 +427,15 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     }
 }
 
+// A click on the lanes selects the event under it, else the instant (sample, marker) nearest
+// to it, else nothing.
+void TimelineView::clickAt(QPoint pos) {
+    const std::optional<ViewEvent> event = eventAt(pos);
+    selectEvent(event);
+    if (!event)
+        if (const auto instant = instantAt(pos)) selectInstant(instant);
+}
+
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     const bool moved = (pos - drag_.origin).manhattanLength() > kClickSlopPx;
@@ -428,9 +445,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         else if (drag_.onRuler || drag_.moved)
             setSelectedRange(std::nullopt);  // a click on the ruler clears it
         else
-            selectEvent(eventAt(pos));  // a click on the lanes selects the event under it, or none
+            clickAt(pos);
     } else if (drag_.kind == Drag::Kind::Pan && !moved && drag_.button == Qt::LeftButton) {
-        selectEvent(eventAt(pos));  // Shift+click
+        clickAt(pos);  // Shift+click
     } else if (drag_.kind == Drag::Kind::MoveRow && moved) {
         if (const LayoutRow* target = layout_.rowAt(pos.y() - kRulerHeight + scrollY()))
             if (layout_.moveBefore(drag_.rowKey, target->key)) rowsChanged();
@@ -602,7 +619,7 @@ void TimelineView::showTooltip(QPoint pos) {
     QToolTip::showText(mapToGlobal(pos), text, this);
 }
 
-QString TimelineView::instantTooltip(QPoint pos) const {
+std::optional<ViewInstant> TimelineView::instantAt(QPoint pos) const {
     const QRect area = laneArea();
     if (!area.contains(pos)) return {};
     const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
@@ -627,8 +644,17 @@ QString TimelineView::instantTooltip(QPoint pos) const {
             }
     }
     if (!best) return {};
+    return ViewInstant{row->report, static_cast<uint32_t>(best - r.lanes.data()), static_cast<uint32_t>(bestIndex)};
+}
+
+QString TimelineView::instantTooltip(QPoint pos) const {
+    const std::optional<ViewInstant> instant = instantAt(pos);
+    if (!instant) return {};
+    const Report& r = *layout_.reports()[instant->report];
+    const Lane* best = &r.lanes[instant->lane];
+    const size_t bestIndex = instant->instant;
     const int64_t at = best->instants.time_ns[bestIndex];
-    const QString when = qs(formatDuration(at + reportOffset(row->report) - viewport_.wholeBegin(), 6));
+    const QString when = qs(formatDuration(at + reportOffset(instant->report) - viewport_.wholeBegin(), 6));
     if (best->kind != LaneKind::CpuSamples)
         return QString("<b>%1</b><br>at %2").arg(qs(r.str(best->instants.name_id[bestIndex])).toHtmlEscaped(), when);
     // A CPU sample: its call stack, innermost frame first.

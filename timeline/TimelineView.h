@@ -25,6 +25,15 @@ struct ViewEvent {
     bool operator==(const ViewEvent&) const = default;
 };
 
+// An instant (a CPU sample, an NVTX marker) of one of the view's reports:
+// lanes[lane].instants[instant].
+struct ViewInstant {
+    int report = -1;
+    uint32_t lane = 0;
+    uint32_t instant = 0;
+    bool operator==(const ViewInstant&) const = default;
+};
+
 // A lane of one of the view's reports.
 struct ViewLane {
     int report = -1;
@@ -92,9 +101,14 @@ public:
     // Events drawn highlighted and joined to the selection by a line (launcher, launched).
     void setLinkedEvents(std::vector<ViewEvent> events);
 
-    // The tooltip of the instant nearest to pos (widget coordinates) within a few pixels on a
-    // lane row: a CPU sample with its call stack, or a marker's name; empty when there is none.
+    // The instant nearest to pos (widget coordinates) within a few pixels on a lane row.
+    std::optional<ViewInstant> instantAt(QPoint pos) const;
+    // Its tooltip: a CPU sample with its call stack, or a marker's name; empty when there is none.
     QString instantTooltip(QPoint pos) const;
+    // The instant a click picked where no event was (drawn ringed); selecting an event, or
+    // none, clears it.
+    std::optional<ViewInstant> selectedInstant() const { return selectedInstant_; }
+    void selectInstant(std::optional<ViewInstant> instant);
     // Samples drawn as bright ticks over their rows (the Call tree panel's "where is this
     // function"), replacing those marked before; when none of their rows is in sight, the view
     // scrolls to the row with the most. Esc in the view clears them.
@@ -121,6 +135,7 @@ public:
 
 signals:
     void eventSelected(std::optional<lanescope::ViewEvent> event);
+    void instantSelected(std::optional<lanescope::ViewInstant> instant);
     void rangeSelected(std::optional<std::pair<int64_t, int64_t>> range);
     void rowsSelected();  // a click on a row name changed selectedRows()
     void viewportChanged();
@@ -144,6 +159,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void clickAt(QPoint pos);
     struct LaneCache {
         std::vector<Box> boxes;
         std::vector<MarkerBox> markers;
@@ -196,6 +212,7 @@ private:
     Drag drag_;
     std::optional<std::pair<int64_t, int64_t>> range_;
     std::optional<ViewEvent> selected_, hovered_;
+    std::optional<ViewInstant> selectedInstant_;
     std::vector<ViewEvent> linked_;
     std::vector<std::string> selectedRows_;  // row keys, in the order picked
     std::vector<TimeMarker> markers_;        // drawn only (setMarkers)

@@ -1,11 +1,10 @@
 #include "app/gui/EventDetailsHtml.h"
 
-#include "model/EventDetails.h"
-
 namespace lanescope {
+namespace {
 
-QString eventDetailsHtml(const Report& report, EventRef event) {
-    const auto fields = eventDetails(report, event);
+// The fields as a table under the name as a heading, then the call stack when there is one.
+QString detailsHtml(const std::vector<DetailField>& fields, uint32_t stack, const Report& report) {
     QString html;
     for (const DetailField& f : fields) {
         const QString value = QString::fromStdString(f.value).toHtmlEscaped();
@@ -17,8 +16,7 @@ QString eventDetailsHtml(const Report& report, EventRef event) {
                     .arg(QString::fromStdString(f.label).toHtmlEscaped(), value);
     }
     html += "</table>";
-    // The call stack of a CUDA API or OS runtime call recorded with a backtrace, innermost first.
-    const std::vector<StackFrameText> frames = stackFrames(report, backtraceOf(report, event));
+    const std::vector<StackFrameText> frames = stackFrames(report, stack);
     if (!frames.empty()) {
         html += QString("<h4 style='margin-bottom:2px'>Call stack (%1 frames)</h4><table cellspacing=1>")
                     .arg(frames.size());
@@ -31,6 +29,17 @@ QString eventDetailsHtml(const Report& report, EventRef event) {
         html += "</table>";
     }
     return html;
+}
+
+}  // namespace
+
+QString eventDetailsHtml(const Report& report, EventRef event) {
+    // CUDA API and OS runtime calls recorded with a backtrace have a stack.
+    return detailsHtml(eventDetails(report, event), backtraceOf(report, event), report);
+}
+
+QString instantDetailsHtml(const Report& report, InstantRef instant) {
+    return detailsHtml(instantDetails(report, instant), sampleStackOf(report, instant), report);
 }
 
 }  // namespace lanescope

@@ -103,6 +103,11 @@ MainWindow::MainWindow() {
         timeline_->rowsChanged();
     });
     connect(session_, &ViewSession::eventSelected, this, &MainWindow::showDetails);
+    connect(timeline_, &TimelineView::instantSelected, this, [this](std::optional<ViewInstant> instant) {
+        if (!instant) return;
+        const Report& report = *reports()[size_t(instant->report)];
+        details_->setHtml(instantDetailsHtml(report, {instant->lane, instant->instant}));
+    });
     connect(session_, &ViewSession::selectionChanged, this, [this] { updateStatus(); });
     connect(session_, &ViewSession::visibleRangeChanged, this, [this] { updateStatus(); });
     connect(session_, &ViewSession::markersChanged, this, &MainWindow::updateMarkers);

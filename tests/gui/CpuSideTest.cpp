@@ -1,3 +1,4 @@
+#include <QSignalSpy>
 #include <QTest>
 
 #include "TestPaths.h"
@@ -107,6 +108,45 @@ private slots:
                 QString::fromStdString(std::string(report_->str(lane.instants.name_id[i]))).toHtmlEscaped());
         QVERIFY(namesAFrame);
         QVERIFY(view.instantTooltip(QPoint(5, y)).isEmpty());  // over the row header
+    }
+
+    // A click on a sample selects it (no event is under it): the Details panel gets the sample
+    // with its thread and call stack; a click on an event then clears it.
+    void clickingASampleShowsItInDetails() {
+        TimelineView view;
+        view.resize(1400, 3000);
+        view.setReports({std::shared_ptr<const Report>(report_.get(), [](const Report*) {})});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const LayoutRow* samples = nullptr;
+        for (const LayoutRow& row : view.rows().rows())
+            if (row.type == Row::Type::Lane && row.lanes.size() == 1 &&
+                report_->lanes[size_t(row.lanes[0])].kind == LaneKind::CpuSamples) {
+                samples = &row;
+                break;
+            }
+        QVERIFY(samples);
+        const int y = TimelineView::kRulerHeight + samples->y + samples->height / 2;
+        int x = view.headerWidth();
+        while (x < view.width() && !view.instantAt(QPoint(x, y))) ++x;
+        QVERIFY(x < view.width());
+        QSignalSpy picked(&view, &TimelineView::instantSelected);
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(x, y));
+        QCOMPARE(picked.count(), 1);
+        const std::optional<ViewInstant> in = view.selectedInstant();
+        QVERIFY(in);
+        QCOMPARE(in->lane, uint32_t(samples->lanes[0]));
+        const QString html = instantDetailsHtml(*report_, {in->lane, in->instant});
+        QVERIFY(html.contains("<h3 style='margin-bottom:4px'>CPU sample</h3>"));
+        const Lane& lane = report_->lanes[in->lane];
+        QVERIFY(html.contains(QString::number(lane.instants.time_ns[in->instant]) + " ns"));
+        const auto frames = stackFrames(*report_, lane.instants.payload[in->instant]);
+        QVERIFY(!frames.empty());
+        QVERIFY(html.contains(QString("Call stack (%1 frames)").arg(frames.size())));
+        QVERIFY(html.contains("Thread"));
+        // Selecting an event drops the picked sample.
+        view.selectEvent(ViewEvent{0, 0, 0});
+        QVERIFY(!view.selectedInstant());
     }
 };
 
