@@ -71,11 +71,13 @@ std::optional<ImportError> refuseIfTooBig(const MemoryEstimate& estimate, const 
                                                       ", the other reports being opened take about " +
                                                       humanBytes(promised) + ")"
                                                 : "";
-            return ImportError{ImportError::Kind::TooBig,
-                               shown.string() + ": needs about " + humanBytes(estimate.needed_bytes) +
-                                   " of memory to open (" + humanBytes(estimate.file_bytes) + " file, " +
-                                   aboutEvents(estimate.events) + "), " + humanBytes(left) + " is available" + others +
-                                   "; close other programs or open it on a machine with more memory"};
+            return ImportError{
+                ImportError::Kind::TooBig,
+                shown.string() + ": needs about " + humanBytes(estimate.needed_bytes) + " of memory to open (" +
+                    humanBytes(estimate.file_bytes) + " file, " + aboutEvents(estimate.events) + "), " +
+                    humanBytes(left) + " is available" + others +
+                    "; close other programs, raise the limit (LANESCOPE_MEMORY_LIMIT_MB, or File > Memory "
+                    "limit for opening in the viewer) or open it on a machine with more memory"};
         }
         if (!options.memory_promised ||
             options.memory_promised->compare_exchange_weak(promised, promised + estimate.needed_bytes))

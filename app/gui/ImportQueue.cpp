@@ -16,9 +16,11 @@ unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 ImportQueue::ImportQueue(QObject* parent) : QObject(parent) {}
 
-void ImportQueue::add(const QStringList& paths, const QString& nsysPath, NsysReader reader) {
+void ImportQueue::add(const QStringList& paths, const QString& nsysPath, NsysReader reader, uint64_t memoryLimitBytes) {
     if (slots_.empty()) {  // a new run
-        memoryLimit_ = availableMemory({});
+        ImportOptions limit;
+        limit.memory_limit_bytes = memoryLimitBytes;
+        memoryLimit_ = availableMemory(limit);
         memoryPromised_ = std::make_shared<std::atomic<uint64_t>>(0);
     }
     for (const QString& path : paths) {

@@ -22,7 +22,9 @@ class ImportQueue : public QObject {
 public:
     explicit ImportQueue(QObject* parent = nullptr);
     // Queues files; those added while others import join the same run.
-    void add(const QStringList& paths, const QString& nsysPath, NsysReader reader = NsysReader::Native);
+    // memoryLimitBytes: what the reports opened together may take (0: what the machine has free).
+    void add(const QStringList& paths, const QString& nsysPath, NsysReader reader = NsysReader::Native,
+             uint64_t memoryLimitBytes = 0);
     void cancel();  // every running and queued import
     bool busy() const { return !slots_.empty(); }
 

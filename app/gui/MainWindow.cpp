@@ -48,6 +48,7 @@
 #include "app/gui/UtilizationChart.h"
 #include "app/gui/ViewSession.h"
 #include "exporters/perfetto/PerfettoWriter.h"
+#include "importers/MemoryEstimate.h"
 #include "model/Correlation.h"
 #include "timeline/TimeFormat.h"
 
@@ -229,6 +230,8 @@ void MainWindow::buildMenus() {
         ->setStatusTip("Convert .nsys-rep reports with the installed Nsight Systems instead of reading them directly");
     file->addAction("Set path to &nsys…", this, &MainWindow::chooseNsys)
         ->setStatusTip("The Nsight Systems command line used by Open with nsys export");
+    file->addAction("&Memory limit for opening…", this, &MainWindow::chooseMemoryLimit)
+        ->setStatusTip("How much memory reports being opened may take before they are refused");
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -372,6 +375,20 @@ void MainWindow::chooseNsys() {
     if (!path.isEmpty()) QSettings().setValue("nsys/path", path);
 }
 
+void MainWindow::chooseMemoryLimit() {
+    QSettings settings;
+    const uint64_t free = availableMemory({}) >> 20;
+    bool ok = false;
+    const int mb =
+        QInputDialog::getInt(this, "Memory limit for opening",
+                             QString("Largest amount of memory, in MiB, that the reports opened together may take;\n"
+                                     "a report estimated to need more is refused before it is read.\n"
+                                     "0: what the machine has free when opening (now %1 MiB).")
+                                 .arg(QLocale().toString(static_cast<qulonglong>(free))),
+                             settings.value("import/memoryLimitMb", 0).toInt(), 0, 64 << 20, 1024, &ok);
+    if (ok) settings.setValue("import/memoryLimitMb", mb);
+}
+
 void MainWindow::exportPng() {
     const QString path = QFileDialog::getSaveFileName(this, "Export timeline", "timeline.png", "PNG image (*.png)");
     if (path.isEmpty()) return;
@@ -427,7 +444,8 @@ void MainWindow::openFiles(const QStringList& paths, NsysReader reader) {
     }
     statusBar()->showMessage(paths.size() == 1 ? "Opening " + paths.front() + "…"
                                                : QString("Opening %1 files…").arg(paths.size()));
-    imports_->add(paths, QSettings().value("nsys/path").toString(), reader);
+    imports_->add(paths, QSettings().value("nsys/path").toString(), reader,
+                  QSettings().value("import/memoryLimitMb", 0).toULongLong() << 20);
 }
 
 void MainWindow::connectImports() {

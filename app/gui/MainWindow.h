@@ -66,6 +66,7 @@ private:
     void exportPng();
     void exportPerfetto();
     void chooseNsys();
+    void chooseMemoryLimit();
     void buildThemeMenu(QMenu* view);
     void setRowOrder(RowOrder order);
     // Row presets per report format ("rows/<format>/order" and ".../collapsed"): an Nsight

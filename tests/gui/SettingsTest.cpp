@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -136,6 +137,30 @@ private slots:
         reopen({kineto});
         QVERIFY(action("&GPU rows first")->isChecked());
         QCOMPARE(firstRow(1)->type, Row::Type::Gpu);
+        closeWindow();
+    }
+
+    // The memory limit is a setting: a report that needs more is refused before it is read,
+    // with the estimate; back to 0 (the machine's free memory) it opens.
+    void memoryLimitIsASetting() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QVERIFY(action("&Memory limit for opening…"));
+        QSettings().setValue("import/memoryLimitMb", 1);
+        bool done = false, ok = true;
+        window_->setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window_->openFiles({data("nsys-2025.3/train_1gpu.sqlite")});
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 20000));
+        QVERIFY(!ok);
+        const QString message = window_->statusBar()->currentMessage();
+        QVERIFY2(message.contains("needs about") && message.contains("1.0 MB is available"), qPrintable(message));
+        QSettings().setValue("import/memoryLimitMb", 0);
+        window_->setAllLoadedCallback({});
+        reopen({data("nsys-2025.3/train_1gpu.sqlite")});
         closeWindow();
     }
 };
