@@ -78,12 +78,28 @@ void freezeLanes(Report& report, unsigned threads) {
     for (const auto& d : found) mergeDiagnostics(report.diagnostics, d);
 }
 
+// The side tables grew row by row while importing: give back what their growth reserved
+// (up to half of each; the kernels of a large report are megabytes).
+void trimSideTables(Report& report) {
+    report.kernels.shrink_to_fit();
+    report.kernel_configs.shrink_to_fit();
+    report.memcpys.shrink_to_fit();
+    report.memsets.shrink_to_fit();
+    report.syncs.shrink_to_fit();
+    report.nvtx.shrink_to_fit();
+    report.profiler_overhead.shrink_to_fit();
+    report.backtraces.shrink_to_fit();
+    report.cuda_api_results.shrink_to_fit();
+    report.nvtx_other_starts_ns.shrink_to_fit();
+}
+
 }  // namespace
 
 void finishReport(Report& report, unsigned threads, const std::function<void(Report&)>& addViewLanes) {
     deriveNcclLanes(report);
     freezeLanes(report, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
     for (Counter& c : report.counters) freezeCounter(c);
+    trimSideTables(report);
     if (addViewLanes) addViewLanes(report);
     setTimeSpan(report);
     // The MPI rank the report records comes before what the format says (Kineto distributedInfo).
