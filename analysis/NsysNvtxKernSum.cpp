@@ -26,6 +26,22 @@ struct KernGroup {
     std::vector<uint64_t> kernels;
 };
 
+// A group while collecting, by ids: (domain name id, range name id) or none, the style
+// (0 none, 1 push/pop, 2 start/end), the CUDA API lane (its process and thread), the kernel's
+// name id. Ids whose labels print the same are merged afterwards, once per group.
+struct GroupIds {
+    uint32_t domain = 0, name = 0, api_lane = 0, kernel = 0;
+    uint8_t style = 0;
+    bool operator==(const GroupIds&) const = default;
+};
+struct GroupIdsHash {
+    size_t operator()(const GroupIds& k) const {
+        uint64_t h = (uint64_t{k.domain} << 32 | k.name) * 0x9E3779B97F4A7C15ull;
+        h ^= ((uint64_t{k.api_lane} << 32 | k.kernel) + k.style) * 0xC2B2AE3D27D4EB4Full;
+        return static_cast<size_t>(h ^ (h >> 29));
+    }
+};
+
 }  // namespace
 
 StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions& options) {
@@ -41,20 +57,14 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
             static_cast<size_t>(lane.thread) < report.threads.size())
             nvtxLanes[static_cast<size_t>(lane.thread)].push_back(li);
     }
-    std::vector<KernGroup> groups;
-    // (range lane or UINT32_MAX, range name id, kernel name id, API lane) -> group; labels of
-    // different ids may print the same, so a second map goes by the printed key.
-    std::unordered_map<std::string, size_t> groupOfKey;
+    // Collected by ids (GroupIds), with no string work per event.
+    std::vector<std::pair<GroupIds, KernGroup>> byIds;
+    std::unordered_map<GroupIds, size_t, GroupIdsHash> groupOfIds;
     const CorrelationIndex& index = correlationIndex(report);
-    auto add = [&](const Lane& api, const std::string& label, const char* style, uint32_t kernelName, int64_t duration,
-                   uint64_t rangeRef, uint64_t kernelRef) {
-        const int64_t pid = pidOf(report, api), tid = tidOf(report, api);
-        std::string kernel(report.str(kernelName));
-        std::string key =
-            label + '\n' + style + '\n' + std::to_string(pid) + '\n' + std::to_string(tid) + '\n' + kernel;
-        auto [it, inserted] = groupOfKey.try_emplace(std::move(key), groups.size());
-        if (inserted) groups.push_back({label, style, pid, tid, std::move(kernel), {}, {}, {}});
-        KernGroup& g = groups[it->second];
+    auto add = [&](const GroupIds& ids, int64_t duration, uint64_t rangeRef, uint64_t kernelRef) {
+        auto [it, inserted] = groupOfIds.try_emplace(ids, byIds.size());
+        if (inserted) byIds.push_back({ids, {}});
+        KernGroup& g = byIds[it->second].second;
         g.durations.push_back(duration);
         if (rangeRef != UINT64_MAX) g.ranges.push_back(rangeRef);
         g.kernels.push_back(kernelRef);
@@ -83,14 +93,36 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
                     nvtxRangesContaining(nvtx, calls.start_ns[i], calls.end_ns[i], [&](uint32_t r) {
                         enclosed = true;
                         const NvtxInfo info = nvtxInfoOf(report, nvtx, r);
-                        add(api, nvtxLabel(report, info, nvtx.events.name_id[r]),
-                            info.start_end ? "StartEnd" : "PushPop", kernelName, duration, (uint64_t{nl} << 32) | r,
-                            kernelRef);
+                        add({info.domain_name_id, nvtx.events.name_id[r], li, kernelName,
+                             static_cast<uint8_t>(info.start_end ? 2 : 1)},
+                            duration, (uint64_t{nl} << 32) | r, kernelRef);
                     });
                 }
-                if (!enclosed) add(api, std::string(), "", kernelName, duration, UINT64_MAX, kernelRef);
+                if (!enclosed) add({0, 0, li, kernelName, 0}, duration, UINT64_MAX, kernelRef);
             }
         }
+    }
+    // Groups by what they print: labels of different ids may print the same.
+    std::vector<KernGroup> groups;
+    std::unordered_map<std::string, size_t> groupOfKey;
+    for (auto& [ids, collected] : byIds) {
+        const Lane& api = report.lanes[ids.api_lane];
+        const int64_t pid = pidOf(report, api), tid = tidOf(report, api);
+        const std::string label = ids.style ? nvtxLabel(report, NvtxInfo{0, ids.domain}, ids.name) : std::string();
+        const char* style = ids.style == 0 ? "" : ids.style == 1 ? "PushPop" : "StartEnd";
+        std::string kernel(report.str(ids.kernel));
+        std::string key =
+            label + '\n' + style + '\n' + std::to_string(pid) + '\n' + std::to_string(tid) + '\n' + kernel;
+        auto [it, inserted] = groupOfKey.try_emplace(std::move(key), groups.size());
+        if (inserted) {
+            groups.push_back({label, style, pid, tid, std::move(kernel), std::move(collected.durations),
+                              std::move(collected.ranges), std::move(collected.kernels)});
+            continue;
+        }
+        KernGroup& g = groups[it->second];
+        g.durations.insert(g.durations.end(), collected.durations.begin(), collected.durations.end());
+        g.ranges.insert(g.ranges.end(), collected.ranges.begin(), collected.ranges.end());
+        g.kernels.insert(g.kernels.end(), collected.kernels.begin(), collected.kernels.end());
     }
 
     struct Row {

@@ -1,7 +1,9 @@
+#include <atomic>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <optional>
+#include <thread>
 
 #include "analysis/GpuGaps.h"
 #include "analysis/Registry.h"
@@ -14,11 +16,55 @@
 namespace lanescope::bench {
 namespace {
 
-// Milliseconds to compute every statistics report over `range`, as the statistics panel
-// does (the six reports shared by two threads).
-double timeAllReports(const Report& report, TimeRange range) {
+bool isSummary(const StatsReportEntry& e) { return e.name.ends_with("_sum"); }
+
+// Milliseconds to compute every summary report (`*_sum`: the statistics; the `*_trace` reports
+// list events one per row, as the Events panel does) over `range`, on two threads.
+double timeSummaries(const Report& report, TimeRange range) {
+    std::vector<const StatsReportEntry*> summaries;
+    for (const StatsReportEntry& e : statsReports())
+        if (isSummary(e)) summaries.push_back(&e);
     const Stopwatch watch;
-    computeAllStats(report, range, 2);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < summaries.size();) summaries[i]->compute(report, range, {});
+    };
+    {
+        std::jthread other(work);
+        work();
+    }
+    return watch.seconds() * 1000.0;
+}
+
+// Each summary report over the whole trace, alone on one thread (printed as
+// stats_ms_<name>=), and the slowest: its name and ms.
+std::pair<std::string_view, double> slowestSummary(const Report& report) {
+    std::pair<std::string_view, double> slowest{"", 0.0};
+    for (const StatsReportEntry& e : statsReports()) {
+        if (!isSummary(e)) continue;
+        const Stopwatch watch;
+        e.compute(report, TimeRange::all(), {});
+        const double ms = watch.seconds() * 1000.0;
+        printValue(("stats_ms_" + std::string(e.name)).c_str(), ms, 2);
+        if (ms > slowest.second) slowest = {e.name, ms};
+    }
+    return slowest;
+}
+
+// Milliseconds for the `*_trace` reports (one row per event) over the whole trace, two threads.
+double timeTraces(const Report& report) {
+    const Stopwatch watch;
+    std::vector<const StatsReportEntry*> traces;
+    for (const StatsReportEntry& e : statsReports())
+        if (!isSummary(e)) traces.push_back(&e);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < traces.size();) traces[i]->compute(report, TimeRange::all(), {});
+    };
+    {
+        std::jthread other(work);
+        work();
+    }
     return watch.seconds() * 1000.0;
 }
 
@@ -40,8 +86,8 @@ int statsCommand(int argc, char** argv) {
     std::vector<double> wholeMs, rangeMs, gapsMs;
     size_t gaps = 0;
     for (uint64_t run = 0; run < *runs; ++run) {
-        wholeMs.push_back(timeAllReports(report, TimeRange::all()));
-        rangeMs.push_back(timeAllReports(report, middle));
+        wholeMs.push_back(timeSummaries(report, TimeRange::all()));
+        rangeMs.push_back(timeSummaries(report, middle));
         // Gaps over 1 ms ("bubbles") with their causes, all rows.
         const Stopwatch watch;
         gaps = findGpuGaps(report, GapOptions{1.0, -1, TimeRange::all()}).size();
@@ -52,6 +98,10 @@ int statsCommand(int argc, char** argv) {
     printValue("stats_range_ms", median(rangeMs), 2);
     printValue("gaps", uint64_t(gaps));
     printValue("gaps_ms", median(gapsMs), 2);
+    const auto [slowest, slowestMs] = slowestSummary(report);
+    std::printf("stats_slowest_report=%.*s\n", int(slowest.size()), slowest.data());
+    printValue("stats_slowest_ms", slowestMs, 2);
+    printValue("stats_traces_ms", timeTraces(report), 2);
     return kExitOk;
 }
 
