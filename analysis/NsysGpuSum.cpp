@@ -65,19 +65,26 @@ StatsTable cudaApiGpuSum(const Report& report, TimeRange range, const StatsOptio
 }
 
 StatsTable cudaGpuKernGbSum(const Report& report, TimeRange range, const StatsOptions& options) {
-    // Grouped by (name, grid, block): the key is a dense id per distinct triple.
+    // Grouped by (name, grid, block): the key is a dense id per distinct printed triple, found
+    // once per (configuration row, name id) pair; configurations that differ only in what is
+    // not printed (registers, shared memory) share it.
     std::unordered_map<std::string, uint64_t> keyOfLabels;
+    std::unordered_map<uint64_t, uint64_t> keyOfIds;  // (config row or UINT32_MAX) << 32 | name id
     Grouper grouper;
     forEachEvent(report, EventKind::Kernel, range, [&](const Lane& lane, size_t i) {
         const uint32_t nameId = kernelNameId(report, lane, i, options);
         const KernelConfig* c = kernelConfigOf(report, lane, i);
-        const KernelConfig config = c ? *c : KernelConfig{};
-        std::vector<std::string> labels = {xyz(config.grid[0], config.grid[1], config.grid[2]),
-                                           xyz(config.block[0], config.block[1], config.block[2]),
-                                           std::string(report.str(nameId))};
-        const uint64_t key =
-            keyOfLabels.try_emplace(labels[0] + '\n' + labels[1] + '\n' + labels[2], keyOfLabels.size()).first->second;
-        grouper.at(key, [&] { return std::move(labels); })
+        const uint64_t configRow = c ? static_cast<uint64_t>(c - report.kernel_configs.data()) : UINT32_MAX;
+        const auto [found, isNew] = keyOfIds.try_emplace(configRow << 32 | nameId, 0);
+        std::vector<std::string> labels;
+        if (isNew) {
+            const KernelConfig config = c ? *c : KernelConfig{};
+            labels = {xyz(config.grid[0], config.grid[1], config.grid[2]),
+                      xyz(config.block[0], config.block[1], config.block[2]), std::string(report.str(nameId))};
+            found->second = keyOfLabels.try_emplace(labels[0] + '\n' + labels[1] + '\n' + labels[2], keyOfLabels.size())
+                                .first->second;
+        }
+        grouper.at(found->second, [&] { return std::move(labels); })
             .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
     });
     return timeTable("cuda_gpu_kern_gb_sum", "Instances", {"GridXYZ", "BlockXYZ", "Name"}, grouper.groups());

@@ -107,15 +107,38 @@ StatsTable cudaKernExecSum(const Report& report, TimeRange range, const StatsOpt
     };
     std::vector<Group> groups;
     std::unordered_map<std::string, size_t> groupOf;
+    // The group of (API lane, GPU, API name id, kernel name id), found by its printed key once.
+    struct Ids {
+        const Lane* api;
+        int32_t gpu;
+        uint32_t apiName, kernelName;
+        bool operator==(const Ids&) const = default;
+    };
+    struct IdsHash {
+        size_t operator()(const Ids& k) const {
+            const uint64_t h = (reinterpret_cast<uintptr_t>(k.api) * 0x9E3779B97F4A7C15ull) ^
+                               ((uint64_t{k.apiName} << 32 | k.kernelName) * 0xC2B2AE3D27D4EB4Full) ^
+                               static_cast<uint32_t>(k.gpu);
+            return static_cast<size_t>(h ^ (h >> 31));
+        }
+    };
+    std::unordered_map<Ids, size_t, IdsHash> groupOfIds;
     forEachLaunch(report, range, [&](const Launch& l) {
-        const int64_t pid = pidOf(report, *l.api), tid = tidOf(report, *l.api), device = deviceId(report, l.gpu->gpu);
-        std::string api = apiDisplayName(report.str(l.api->events.name_id[l.call]));
-        std::string kernel(report.str(kernelNameId(report, *l.gpu, l.kernel, options)));
-        const std::string key =
-            std::to_string(pid) + ',' + std::to_string(tid) + ',' + std::to_string(device) + '\n' + api + '\n' + kernel;
-        auto [it, inserted] = groupOf.try_emplace(key, groups.size());
-        if (inserted) groups.push_back({pid, tid, device, std::move(api), std::move(kernel), {}, {}, {}, {}});
-        Group& g = groups[it->second];
+        const Ids ids{l.api, l.gpu->gpu, l.api->events.name_id[l.call],
+                      kernelNameId(report, *l.gpu, l.kernel, options)};
+        auto [known, isNew] = groupOfIds.try_emplace(ids, 0);
+        if (isNew) {
+            const int64_t pid = pidOf(report, *l.api), tid = tidOf(report, *l.api),
+                          device = deviceId(report, l.gpu->gpu);
+            std::string api = apiDisplayName(report.str(ids.apiName));
+            std::string kernel(report.str(ids.kernelName));
+            const std::string key = std::to_string(pid) + ',' + std::to_string(tid) + ',' + std::to_string(device) +
+                                    '\n' + api + '\n' + kernel;
+            auto [it, inserted] = groupOf.try_emplace(key, groups.size());
+            if (inserted) groups.push_back({pid, tid, device, std::move(api), std::move(kernel), {}, {}, {}, {}});
+            known->second = it->second;
+        }
+        Group& g = groups[known->second];
         g.total.push_back(l.total);
         g.apiDur.push_back(l.apiDur);
         if (l.queue >= 0) g.queue.push_back(l.queue);
