@@ -102,7 +102,8 @@ void finishReport(Report& report, unsigned threads, const std::function<void(Rep
     trimSideTables(report);
     if (addViewLanes) addViewLanes(report);
     setTimeSpan(report);
-    // The MPI rank the report records comes before what the format says (Kineto distributedInfo).
+    // The MPI rank the report records comes before what the importer found (the captured
+    // environment, Kineto distributedInfo).
     if (const int rank = recordedMpiRank(report); rank >= 0) report.meta.rank = rank;
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 
 namespace lanescope {
@@ -24,6 +26,36 @@ int mpiRankInText(std::string_view text) {
         if (rank >= 0 && (i == text.size() || !std::isalnum(static_cast<unsigned char>(text[i])))) return rank;
     }
     return -1;
+}
+
+EnvironmentRank rankInEnvironment(std::string_view environment) {
+    EnvironmentRank best;
+    size_t bestOrder = std::size(kRankVariables);
+    for (size_t at = 0; at < environment.size();) {
+        const size_t end = std::min(environment.find_first_of(std::string_view(";\0", 2), at), environment.size());
+        const std::string_view entry = environment.substr(at, end - at);
+        at = end + 1;
+        const size_t eq = entry.find('=');
+        if (eq == std::string_view::npos) continue;
+        const std::string_view name = entry.substr(0, eq), value = entry.substr(eq + 1);
+        for (size_t order = 0; order < bestOrder; ++order) {
+            if (name != kRankVariables[order]) continue;
+            int rank = 0;
+            const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), rank);
+            if (ec == std::errc() && p == value.data() + value.size() && rank >= 0) {
+                best = {rank, kRankVariables[order]};
+                bestOrder = order;
+            }
+            break;
+        }
+    }
+    return best;
+}
+
+std::string rankSource(const Report& report) {
+    if (report.meta.rank < 0) return rankInFileName(report.meta.fileName()) >= 0 ? "file name" : "";
+    if (recordedMpiRank(report) == report.meta.rank) return "recorded";
+    return report.meta.format.starts_with("nsys") ? "environment" : "distributedInfo";
 }
 
 int recordedMpiRank(const Report& report) {

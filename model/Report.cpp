@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "model/MpiRank.h"
+
 namespace lanescope {
 
 std::string_view laneKindName(LaneKind kind) {
@@ -177,9 +179,7 @@ int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index) {
 
 std::string Metadata::fileName() const { return std::filesystem::path(source_path).filename().string(); }
 
-int rankOf(const Report& report) {
-    if (report.meta.rank >= 0) return report.meta.rank;
-    std::string name = report.meta.fileName();
+int rankInFileName(std::string name) {
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     for (size_t at = name.find("rank"); at != std::string::npos; at = name.find("rank", at + 1)) {
         size_t i = at + 4;
@@ -190,6 +190,10 @@ int rankOf(const Report& report) {
         if (rank >= 0) return rank;
     }
     return -1;
+}
+
+int rankOf(const Report& report) {
+    return report.meta.rank >= 0 ? report.meta.rank : rankInFileName(report.meta.fileName());
 }
 
 std::string rankLabel(const Report& report) {

@@ -119,9 +119,10 @@ struct Report {
 // Report::cuda_api_results. O(log n) in the number of non-zero results.
 int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index);
 
-// The rank a report belongs to: its own metadata (the MPI rank it records, "MPI Rank 4" in an
-// NVTX mark or thread name, set on import; else Kineto distributedInfo), else "rank<N>" in its
-// file name (ddp_rank1.sqlite), else -1.
+// The rank a report belongs to: its own metadata, set on import in this order: the MPI rank it
+// records ("MPI Rank 4" in an NVTX mark or thread name), a rank variable of the environment nsys
+// captured (model/MpiRank.h kRankVariables), Kineto distributedInfo; else "rank<N>" in its file
+// name (ddp_rank1.sqlite); else -1. model/MpiRank.h rankSource says which.
 int rankOf(const Report& report);
 // "rank 1", or the file name when the rank is unknown.
 std::string rankLabel(const Report& report);

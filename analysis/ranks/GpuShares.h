@@ -23,7 +23,8 @@ struct GpuShares {
     }
 };
 
-// O(n log n) in the number of GPU operations.
+// O(n log streams) in the number of GPU operations: each stream lane is sorted by start already,
+// so its union is one pass, and the streams of a GPU are merged in pairs.
 GpuShares gpuShares(const Report& report);
 
 }  // namespace lanescope

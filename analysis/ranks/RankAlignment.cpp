@@ -12,12 +12,15 @@ using ByKind = std::map<std::string, std::vector<int32_t>>;
 // (reference collective, other report's collective) index pairs.
 using Pairs = std::vector<std::pair<int32_t, int32_t>>;
 
-ByKind groupByKind(const std::vector<Collective>& list) {
+ByKind groupByKind(const CollectiveColumns& list) {
+    std::vector<std::vector<int32_t>> byKindId(list.kind_names.size());
+    for (size_t i = 0; i < list.size(); ++i) byKindId[list.kind[i]].push_back(static_cast<int32_t>(i));
     ByKind groups;
-    for (size_t i = 0; i < list.size(); ++i) groups[list[i].kind].push_back(static_cast<int32_t>(i));
-    for (auto& [kind, indexes] : groups)
+    for (size_t k = 0; k < byKindId.size(); ++k) {
+        std::vector<int32_t>& indexes = groups[list.kind_names[k]] = std::move(byKindId[k]);
         std::stable_sort(indexes.begin(), indexes.end(),
-                         [&list](int32_t a, int32_t b) { return list[size_t(a)].end_ns < list[size_t(b)].end_ns; });
+                         [&list](int32_t a, int32_t b) { return list.end_ns[size_t(a)] < list.end_ns[size_t(b)]; });
+    }
     return groups;
 }
 
@@ -44,7 +47,7 @@ bool endsTogether(std::string_view kind) {
 // kind on one rank is the (k + s)-th on another, s being what one capture missed at its start.
 // With a guess of the shift between the timelines, s (at most kMaxSkip either way) is the one
 // whose ends fall nearest the guess (median distance); without one, s = 0.
-Pairs pairInOrder(const std::vector<Collective>& refList, const ByKind& ref, const std::vector<Collective>& otherList,
+Pairs pairInOrder(const CollectiveColumns& refList, const ByKind& ref, const CollectiveColumns& otherList,
                   const ByKind& other, std::optional<int64_t> guess) {
     constexpr long kMaxSkip = 16;
     Pairs pairs;
@@ -60,7 +63,7 @@ Pairs pairInOrder(const std::vector<Collective>& refList, const ByKind& ref, con
                 std::vector<int64_t> distance;
                 for (long k = std::max(0L, -skip); k < nr && k + skip < no; ++k) {
                     const int64_t d =
-                        refList[size_t(r[size_t(k)])].end_ns - otherList[size_t(o[size_t(k + skip)])].end_ns - *guess;
+                        refList.end_ns[size_t(r[size_t(k)])] - otherList.end_ns[size_t(o[size_t(k + skip)])] - *guess;
                     distance.push_back(d < 0 ? -d : d);
                 }
                 const int64_t cost = median(std::move(distance));
@@ -78,13 +81,12 @@ Pairs pairInOrder(const std::vector<Collective>& refList, const ByKind& ref, con
 
 // The shift that makes the other's ends fall on the reference's: the median difference of
 // the pairs whose ends coincide (of all pairs when no such kind matched).
-int64_t medianShift(const Pairs& pairs, const std::vector<Collective>& refList,
-                    const std::vector<Collective>& otherList) {
+int64_t medianShift(const Pairs& pairs, const CollectiveColumns& refList, const CollectiveColumns& otherList) {
     std::vector<int64_t> together, all;
     for (auto [r, o] : pairs) {
-        const int64_t d = refList[size_t(r)].end_ns - otherList[size_t(o)].end_ns;
+        const int64_t d = refList.end_ns[size_t(r)] - otherList.end_ns[size_t(o)];
         all.push_back(d);
-        if (endsTogether(refList[size_t(r)].kind)) together.push_back(d);
+        if (endsTogether(refList.kindName(size_t(r)))) together.push_back(d);
     }
     return median(together.empty() ? std::move(all) : std::move(together));
 }
@@ -116,9 +118,9 @@ const char* alignModeName(AlignMode mode) {
     return "";
 }
 
-RankAlignment alignRanks(const std::vector<const Report*>& reports,
-                         const std::vector<std::vector<Collective>>& collectives, AlignMode mode) {
-    const size_t n = reports.size();
+RankAlignment alignRanks(const std::vector<RankInput>& ranks, const std::vector<const CollectiveColumns*>& collectives,
+                         AlignMode mode) {
+    const size_t n = ranks.size();
     RankAlignment a;
     a.mode = mode;
     a.matches.resize(n);
@@ -126,30 +128,29 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
     a.residual_max_ns.assign(n, -1);
     if (n == 0) return a;
 
-    auto clockKnown = [&](size_t i) { return reports[i]->meta.start_utc_ns != 0; };
+    auto clockKnown = [&](size_t i) { return ranks[i].start_utc_ns != 0; };
     std::vector<int64_t> clock(n, 0);
     for (size_t i = 1; i < n; ++i)
-        if (clockKnown(0) && clockKnown(i)) clock[i] = reports[i]->meta.start_utc_ns - reports[0]->meta.start_utc_ns;
+        if (clockKnown(0) && clockKnown(i)) clock[i] = ranks[i].start_utc_ns - ranks[0].start_utc_ns;
 
     // Offsets from the collectives: each report's matched ends onto the reference's.
     std::vector<int64_t> byCollectives = clock;
     for (size_t i = 0; i < n && a.reference < 0; ++i)
-        if (!collectives[i].empty()) a.reference = static_cast<int>(i);
+        if (!collectives[i]->empty()) a.reference = static_cast<int>(i);
     if (a.reference >= 0) {
         const size_t ref = size_t(a.reference);
-        const auto& refList = collectives[ref];
+        const CollectiveColumns& refList = *collectives[ref];
         const ByKind refKinds = groupByKind(refList);
         a.matches[ref].resize(refList.size());
         for (size_t c = 0; c < refList.size(); ++c) a.matches[ref][c] = static_cast<int32_t>(c);
         for (size_t i = 0; i < n; ++i) {
-            if (i == ref || collectives[i].empty()) continue;
-            const auto& list = collectives[i];
+            if (i == ref || collectives[i]->empty()) continue;
+            const CollectiveColumns& list = *collectives[i];
             const ByKind kinds = groupByKind(list);
             // The clocks give a first guess when both have one; a second pass pairs again with
             // the shift the first found.
             std::optional<int64_t> guess;
-            if (clockKnown(ref) && clockKnown(i))
-                guess = reports[i]->meta.start_utc_ns - reports[ref]->meta.start_utc_ns;
+            if (clockKnown(ref) && clockKnown(i)) guess = ranks[i].start_utc_ns - ranks[ref].start_utc_ns;
             Pairs pairs = pairInOrder(refList, refKinds, list, kinds, guess);
             if (pairs.empty()) continue;
             int64_t shift = medianShift(pairs, refList, list);
@@ -178,12 +179,11 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
     const std::string family = mode == AlignMode::Mpi ? "MPI" : "NCCL";
     for (size_t i = 0; i < n; ++i) {
         if ((mode == AlignMode::Clock || mode == AlignMode::Auto) && i > 0 && !(clockKnown(0) && clockKnown(i)))
-            a.notes.push_back(reports[i]->meta.fileName() + ": no session start time on both sides; not moved");
-        if (byMatches && collectives[i].empty())
-            a.notes.push_back(reports[i]->meta.fileName() + ": no " + family + " collectives; aligned by clock");
+            a.notes.push_back(ranks[i].file_name + ": no session start time on both sides; not moved");
+        if (byMatches && collectives[i]->empty())
+            a.notes.push_back(ranks[i].file_name + ": no " + family + " collectives; aligned by clock");
         else if (byMatches && a.matches[i].empty())
-            a.notes.push_back(reports[i]->meta.fileName() +
-                              ": no collective matches the first report's; aligned by clock");
+            a.notes.push_back(ranks[i].file_name + ": no collective matches the first report's; aligned by clock");
     }
 
     if (a.reference >= 0) {
@@ -192,10 +192,10 @@ RankAlignment alignRanks(const std::vector<const Report*>& reports,
             std::vector<int64_t> skew, togetherSkew;
             for (size_t c = 0; c < a.matches[i].size(); ++c) {
                 if (a.matches[i][c] < 0) continue;
-                const int64_t mine = collectives[i][size_t(a.matches[i][c])].end_ns + a.offsets_ns[i];
-                const int64_t theirs = collectives[ref][c].end_ns + a.offsets_ns[ref];
+                const int64_t mine = collectives[i]->end_ns[size_t(a.matches[i][c])] + a.offsets_ns[i];
+                const int64_t theirs = collectives[ref]->end_ns[c] + a.offsets_ns[ref];
                 skew.push_back(mine > theirs ? mine - theirs : theirs - mine);
-                if (endsTogether(collectives[ref][c].kind)) togetherSkew.push_back(skew.back());
+                if (endsTogether(collectives[ref]->kindName(c))) togetherSkew.push_back(skew.back());
             }
             if (!togetherSkew.empty()) skew = std::move(togetherSkew);
             if (skew.empty()) continue;

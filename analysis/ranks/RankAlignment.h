@@ -5,8 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/ranks/Collectives.h"
-#include "model/Report.h"
+#include "analysis/ranks/RankInput.h"
 
 namespace lanescope {
 
@@ -42,14 +41,14 @@ struct RankAlignment {
     std::vector<std::string> notes;  // what could not be done as asked, one line each
 };
 
-// `collectives[r]` are report r's collectives: ncclCollectives(*reports[r]) for Nccl (and for
-// Clock and None when matching NCCL ones), mpiActivity(*reports[r]).collectives for Mpi.
+// `collectives[r]` are rank r's collectives: ranks[r].nccl for Nccl (and for Clock and None when
+// matching NCCL ones), ranks[r].mpi for Mpi; the ranks give their session starts and file names.
 // Nccl and Mpi: the median difference of the matched ends of the collectives that end together. Up to 16 collectives
 // missed at the start of a capture are found when both reports have a session start time (without one, the k-th matches
 // the k-th). Reports without a session start time are not moved by Clock; reports without collectives fall back to
 // Clock under Nccl and Mpi; both say so in notes. Auto is taken as Clock here (compareRanks resolves it first). O(n log
 // n).
-RankAlignment alignRanks(const std::vector<const Report*>& reports,
-                         const std::vector<std::vector<Collective>>& collectives, AlignMode mode);
+RankAlignment alignRanks(const std::vector<RankInput>& ranks, const std::vector<const CollectiveColumns*>& collectives,
+                         AlignMode mode);
 
 }  // namespace lanescope

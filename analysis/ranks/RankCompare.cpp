@@ -11,24 +11,26 @@ namespace {
 
 constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
 
-// The per-report part, independent of the others: steps, GPU shares, collectives per kind,
+// The per-rank part, independent of the others: steps, GPU shares, collectives per kind,
 // point-to-point MPI calls.
-void measureRank(const Report& report, const std::vector<Collective>& collectives, const MpiActivity& mpi,
-                 RankMetrics& m) {
-    m.label = rankLabel(report);
-    m.rank = rankOf(report);
-    m.steps = findSteps(report);
+void measureRank(const RankInput& in, const CollectiveColumns& collectives, RankMetrics& m) {
+    m.label = in.label;
+    m.rank = in.rank;
+    m.steps = in.steps;
     std::vector<int64_t> durations;
     durations.reserve(m.steps.size());
     for (const StepRange& s : m.steps) durations.push_back(s.end_ns - s.start_ns);
     m.step_ns = summarize(durations);
-    m.shares = gpuShares(report);
-    for (const Collective& c : collectives) {
-        CollectiveKindTimes& k = m.collectives[c.kind];
+    m.shares = in.shares;
+    std::vector<CollectiveKindTimes> byKind(collectives.kind_names.size());
+    for (size_t c = 0; c < collectives.size(); ++c) {
+        CollectiveKindTimes& k = byKind[collectives.kind[c]];
         ++k.count;
-        k.kernel_ns += c.end_ns - c.start_ns;
+        k.kernel_ns += collectives.end_ns[c] - collectives.start_ns[c];
     }
-    m.point_to_point = mpi.point_to_point;
+    for (size_t k = 0; k < byKind.size(); ++k)
+        if (byKind[k].count) m.collectives[collectives.kind_names[k]] = byKind[k];
+    m.point_to_point = in.point_to_point;
     for (const auto& [name, t] : m.point_to_point) m.point_to_point_ns += t.blocked_ns;
 }
 
@@ -80,24 +82,25 @@ Straggler findStraggler(const std::vector<RankMetrics>& ranks, uint32_t conteste
     return s;
 }
 
-// Compares reports placed on one timeline by `alignment`.
-RankComparison compareAligned(const std::vector<const Report*>& reports,
-                              const std::vector<std::vector<Collective>>& collectives,
-                              const std::vector<MpiActivity>& mpi, RankAlignment alignment) {
-    const size_t n = reports.size();
+// Compares ranks placed on one timeline by `alignment`.
+RankComparison compareAligned(const std::vector<RankInput>& inputs,
+                              const std::vector<const CollectiveColumns*>& collectives, RankAlignment alignment) {
+    const size_t n = inputs.size();
     RankComparison out;
     out.ranks.resize(n);
-    parallelFor(n, [&](size_t i) { measureRank(*reports[i], collectives[i], mpi[i], out.ranks[i]); });
-    for (size_t i = 0; i < n; ++i) out.ranks[i].offset_ns = alignment.offsets_ns[i];
+    for (size_t i = 0; i < n; ++i) {
+        measureRank(inputs[i], *collectives[i], out.ranks[i]);
+        out.ranks[i].offset_ns = alignment.offsets_ns[i];
+    }
 
     uint32_t contested = 0;
     if (alignment.reference >= 0) {
-        const auto& refList = collectives[size_t(alignment.reference)];
-        std::map<std::string, uint32_t> ordinals;
+        const CollectiveColumns& refList = *collectives[size_t(alignment.reference)];
+        std::vector<uint32_t> ordinals(refList.kind_names.size(), 0);
         for (size_t c = 0; c < refList.size(); ++c) {
             MatchedCollective mc;
-            mc.kind = refList[c].kind;
-            mc.ordinal = ordinals[mc.kind]++;
+            mc.kind = refList.kindName(c);
+            mc.ordinal = ordinals[refList.kind[c]]++;
             mc.kernels.assign(n, EventRef{UINT32_MAX, 0});
             mc.arrival_ns.assign(n, kMissing);
             mc.end_ns.assign(n, kMissing);
@@ -106,11 +109,12 @@ RankComparison compareAligned(const std::vector<const Report*>& reports,
             for (size_t i = 0; i < n; ++i) {
                 const auto& matches = alignment.matches[i];
                 if (c >= matches.size() || matches[c] < 0) continue;
-                const Collective& mine = collectives[i][size_t(matches[c])];
-                mc.kernels[i] = mine.kernel;
-                mc.arrival_ns[i] = mine.start_ns + alignment.offsets_ns[i];
-                mc.end_ns[i] = mine.end_ns + alignment.offsets_ns[i];
-                blockStart[i] = mine.block_start_ns + alignment.offsets_ns[i];
+                const CollectiveColumns& mine = *collectives[i];
+                const size_t m = size_t(matches[c]);
+                mc.kernels[i] = mine.ref[m];
+                mc.arrival_ns[i] = mine.start_ns[m] + alignment.offsets_ns[i];
+                mc.end_ns[i] = mine.end_ns[m] + alignment.offsets_ns[i];
+                blockStart[i] = mine.block_start_ns[m] + alignment.offsets_ns[i];
                 ++mc.present;
                 if (mc.last < 0 || mc.arrival_ns[i] > mc.arrival_ns[size_t(mc.last)]) mc.last = static_cast<int>(i);
             }
@@ -138,35 +142,40 @@ RankComparison compareAligned(const std::vector<const Report*>& reports,
 
 }  // namespace
 
-RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode,
-                            const std::vector<int64_t>& nudges) {
-    const size_t n = reports.size();
-    std::vector<std::vector<Collective>> nccl(n);
-    std::vector<MpiActivity> mpi(n);
-    parallelFor(n, [&](size_t i) {
-        nccl[i] = ncclCollectives(*reports[i]);
-        mpi[i] = mpiActivity(*reports[i]);
-    });
+RankComparison compareRankInputs(const std::vector<RankInput>& inputs, AlignMode mode,
+                                 const std::vector<int64_t>& nudges) {
+    const size_t n = inputs.size();
     auto every = [n](const auto& has) {
         bool all = n > 0;
         for (size_t i = 0; i < n; ++i) all = all && has(i);
         return all;
     };
     if (mode == AlignMode::Auto)
-        mode = every([&](size_t i) { return !nccl[i].empty(); })              ? AlignMode::Nccl
-               : every([&](size_t i) { return !mpi[i].collectives.empty(); }) ? AlignMode::Mpi
-                                                                              : AlignMode::Clock;
+        mode = every([&](size_t i) { return !inputs[i].nccl.empty(); })  ? AlignMode::Nccl
+               : every([&](size_t i) { return !inputs[i].mpi.empty(); }) ? AlignMode::Mpi
+                                                                         : AlignMode::Clock;
     bool anyNccl = false;
-    for (const auto& list : nccl) anyNccl = anyNccl || !list.empty();
+    for (const RankInput& in : inputs) anyNccl = anyNccl || !in.nccl.empty();
     const bool useMpi = mode == AlignMode::Mpi || (mode != AlignMode::Nccl && !anyNccl);
-    std::vector<std::vector<Collective>> collectives(n);
-    for (size_t i = 0; i < n; ++i) collectives[i] = useMpi ? std::move(mpi[i].collectives) : std::move(nccl[i]);
+    std::vector<const CollectiveColumns*> collectives(n);
+    for (size_t i = 0; i < n; ++i) collectives[i] = useMpi ? &inputs[i].mpi : &inputs[i].nccl;
 
-    RankAlignment alignment = alignRanks(reports, collectives, mode);
+    RankAlignment alignment = alignRanks(inputs, collectives, mode);
     for (size_t i = 0; i < nudges.size() && i < alignment.offsets_ns.size(); ++i) alignment.offsets_ns[i] += nudges[i];
-    RankComparison out = compareAligned(reports, collectives, mpi, std::move(alignment));
+    RankComparison out = compareAligned(inputs, collectives, std::move(alignment));
     if (n > 0) out.collectives_from = useMpi ? "mpi" : "nccl";
     return out;
+}
+
+std::vector<RankInput> extractRankInputs(const std::vector<const Report*>& reports) {
+    std::vector<RankInput> inputs(reports.size());
+    parallelFor(reports.size(), [&](size_t i) { inputs[i] = extractRankInput(*reports[i]); });
+    return inputs;
+}
+
+RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode,
+                            const std::vector<int64_t>& nudges) {
+    return compareRankInputs(extractRankInputs(reports), mode, nudges);
 }
 
 }  // namespace lanescope

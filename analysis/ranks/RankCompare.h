@@ -9,6 +9,7 @@
 #include "analysis/ranks/GpuShares.h"
 #include "analysis/ranks/MpiCalls.h"
 #include "analysis/ranks/RankAlignment.h"
+#include "analysis/ranks/RankInput.h"
 #include "analysis/ranks/Steps.h"
 #include "model/Report.h"
 
@@ -77,11 +78,19 @@ struct RankComparison {
     Straggler straggler;
 };
 
+// The comparison of ranks from what each report gave (extractRankInput, or a summary read back
+// by readRankSummary): Auto resolved (see AlignMode), the alignment by `mode` (alignRanks), each
+// rank then moved by its nudge (ns, set by hand, added to its offset; missing entries are 0; the
+// residual skew stays the alignment's), and the comparison on that timeline. O(n log n) in the
+// collectives of all ranks.
+RankComparison compareRankInputs(const std::vector<RankInput>& inputs, AlignMode mode,
+                                 const std::vector<int64_t>& nudges_ns = {});
+
+// extractRankInput of each report, in parallel (up to the machine's cores), in input order.
+std::vector<RankInput> extractRankInputs(const std::vector<const Report*>& reports);
+
 // The whole chain in one call, as the viewer's Ranks panel and `lanescope-cli compare` use it:
-// each report's NCCL collectives and MPI calls (mpiActivity), Auto resolved (see AlignMode),
-// the alignment by `mode` (alignRanks), each report then moved
-// by its nudge (ns, set by hand, added to its offset; missing entries are 0; the residual skew
-// stays the alignment's), and the comparison on that timeline. O(n log n) in the events of all
+// compareRankInputs(extractRankInputs(reports), mode, nudges). O(n log n) in the events of all
 // reports.
 RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode,
                             const std::vector<int64_t>& nudges_ns = {});

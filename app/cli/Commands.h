@@ -8,6 +8,7 @@ int runStats(int argc, char** argv, int first);
 int runAnalyze(int argc, char** argv, int first);
 int runExport(int argc, char** argv, int first);
 int runCompare(int argc, char** argv, int first);
+int runSummarize(int argc, char** argv, int first);
 int runDiff(int argc, char** argv, int first);
 int runProfile(int argc, char** argv, int first);
 int runRender(int argc, char** argv, int first);  // needs the GUI build (Qt)

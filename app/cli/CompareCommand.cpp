@@ -5,19 +5,22 @@
 #include <limits>
 #include <optional>
 
+#include "analysis/JsonWriter.h"
 #include "analysis/ranks/RankCompare.h"
+#include "analysis/ranks/RankSpread.h"
+#include "analysis/ranks/RankSummary.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
 
 namespace lanescope::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: lanescope-cli compare FILE FILE... [--align clock|nccl|mpi|none] [--nudge US,US,...] [--format "
-    "json|table]\n"
-    "  one report per rank; --align nccl lines up matched NCCL collectives, mpi matched MPI\n"
+    "usage: lanescope-cli compare FILE|SUMMARY_DIR ... [--align clock|nccl|mpi|none] [--nudge US,US,...] "
+    "[--format json|table]\n"
+    "  one report per rank, or the folder `lanescope-cli summarize` wrote of it (mixed freely; the same\n"
+    "  comparison either way); --align nccl lines up matched NCCL collectives, mpi matched MPI\n"
     "  collectives (MPI_Allreduce, MPI_Barrier, ...), clock uses each report's session start (UTC),\n"
     "  none leaves each at its own zero; the default is nccl when every rank has NCCL collectives,\n"
     "  else mpi when every rank has MPI ones, else clock;\n"
@@ -71,14 +74,47 @@ void stragglerJson(JsonWriter& j, const RankComparison& c) {
     j.endObject();
 }
 
-std::string toJson(const std::vector<std::shared_ptr<const Report>>& reports, const RankComparison& c) {
+void skewJson(JsonWriter& j, std::string_view key, const SkewPercentiles& p) {
+    j.beginObject(key);
+    j.value("count", p.count);
+    j.value("p50", p.p50_ns);
+    j.value("p90", p.p90_ns);
+    j.value("p99", p.p99_ns);
+    j.value("max", p.max_ns);
+    j.endObject();
+}
+
+// The job at a glance (many ranks): slowest and fastest rank per step, skew percentiles.
+void spreadJson(JsonWriter& j, const RankComparison& c, const RankSpread& spread) {
+    j.beginObject("summary");
+    skewJson(j, "step_end_skew_ns", spread.step_end_skew);
+    skewJson(j, "arrival_skew_ns", spread.arrival_skew);
+    j.beginArray("steps");
+    for (const StepSpread& s : spread.steps) {
+        j.beginObject();
+        j.value("number", s.number);
+        j.value("ranks", uint64_t{s.ranks});
+        j.value("slowest", s.slowest);
+        j.value("slowest_label", c.ranks[size_t(s.slowest)].label);
+        j.value("slowest_ns", s.slowest_ns);
+        j.value("fastest", s.fastest);
+        j.value("fastest_label", c.ranks[size_t(s.fastest)].label);
+        j.value("fastest_ns", s.fastest_ns);
+        j.value("end_skew_ns", s.end_skew_ns);
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+}
+
+std::string toJson(const std::vector<RankInput>& inputs, const RankComparison& c) {
     const RankAlignment& a = c.alignment;
     JsonWriter j;
     j.beginObject();
     j.value("align", alignModeName(a.mode));
     j.value("collectives_from", c.collectives_from);
     j.beginArray("files");
-    for (const auto& r : reports) j.value("", r->meta.source_path);
+    for (const RankInput& in : inputs) j.value("", in.source_path);
     j.endArray();
     j.beginArray("offsets_ns");
     for (int64_t o : a.offsets_ns) j.value("", o);
@@ -98,9 +134,10 @@ std::string toJson(const std::vector<std::shared_ptr<const Report>>& reports, co
     for (size_t i = 0; i < c.ranks.size(); ++i) {
         const RankMetrics& m = c.ranks[i];
         j.beginObject();
-        j.value("file", reports[i]->meta.fileName());
+        j.value("file", inputs[i].file_name);
         j.value("label", m.label);
         j.value("rank", m.rank);
+        j.value("rank_from", inputs[i].rank_from);
         j.value("offset_ns", m.offset_ns);
         j.beginObject("steps");
         j.value("count", m.step_ns.count);
@@ -169,17 +206,37 @@ std::string toJson(const std::vector<std::shared_ptr<const Report>>& reports, co
     }
     j.endArray();
     stragglerJson(j, c);
+    spreadJson(j, c, rankSpread(c));
     j.endObject();
     return j.str();
 }
 
-std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, const RankComparison& c) {
+std::string skewLine(const char* what, const SkewPercentiles& p) {
+    if (p.count == 0) return std::string(what) + ": -\n";
+    return std::string(what) + " (ms, " + std::to_string(p.count) + "): p50 " + ms(p.p50_ns) + ", p90 " + ms(p.p90_ns) +
+           ", p99 " + ms(p.p99_ns) + ", max " + ms(p.max_ns) + "\n";
+}
+
+std::string spreadTable(const RankComparison& c, const RankSpread& spread) {
+    std::string out = "\nAcross ranks\n" + skewLine("Step-end skew", spread.step_end_skew) +
+                      skewLine("Collective arrival skew", spread.arrival_skew);
+    std::vector<std::vector<std::string>> rows;
+    for (const StepSpread& s : spread.steps)
+        rows.push_back({std::to_string(s.number), std::to_string(s.ranks), c.ranks[size_t(s.slowest)].label,
+                        ms(s.slowest_ns), c.ranks[size_t(s.fastest)].label, ms(s.fastest_ns), ms(s.end_skew_ns)});
+    if (!rows.empty())
+        out += renderTextTable({"Step", "Ranks", "Slowest", "Slowest (ms)", "Fastest", "Fastest (ms)", "End skew (ms)"},
+                               rows, {true, true, false, true, false, true, true}, 40);
+    return out;
+}
+
+std::string toTable(const std::vector<RankInput>& inputs, const RankComparison& c) {
     const RankAlignment& a = c.alignment;
     std::string out = std::string("Alignment: ") + alignModeName(a.mode) + "\n";
     std::vector<std::vector<std::string>> rows;
-    for (size_t i = 0; i < reports.size(); ++i) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
         const RankMetrics& m = c.ranks[i];
-        rows.push_back({m.label, reports[i]->meta.fileName(), ms(m.offset_ns),
+        rows.push_back({m.label, inputs[i].file_name, ms(m.offset_ns),
                         a.residual_median_ns[i] < 0 ? "-" : ms(a.residual_median_ns[i]),
                         a.residual_max_ns[i] < 0 ? "-" : ms(a.residual_max_ns[i])});
     }
@@ -231,7 +288,38 @@ std::string toTable(const std::vector<std::shared_ptr<const Report>>& reports, c
         out += "\nStraggler: " + c.ranks[size_t(s.report)].label + ", the longest mean step (" + ms(s.excess_ns) +
                " ms longer than the next rank); no matched collectives to measure waits\n";
     }
-    return out;
+    return out + spreadTable(c, rankSpread(c));
+}
+
+// What each argument gives: a summary folder read back, or a report imported (all reports
+// together, in parallel) and reduced to its RankInput. Empty after printing the one-line
+// reason when one cannot be read.
+std::vector<RankInput> loadInputs(const std::vector<std::string>& args) {
+    std::vector<RankInput> inputs(args.size());
+    std::vector<std::string> files;
+    std::vector<size_t> fileAt;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (!isRankSummary(args[i])) {
+            files.push_back(args[i]);
+            fileAt.push_back(i);
+            continue;
+        }
+        std::string error;
+        std::optional<RankInput> in = readRankSummary(args[i], error);
+        if (!in) {
+            std::fprintf(stderr, "lanescope-cli: %s\n", error.c_str());
+            return {};
+        }
+        inputs[i] = std::move(*in);
+    }
+    if (files.empty()) return inputs;
+    const auto reports = loadReports(files);
+    if (reports.empty()) return {};
+    std::vector<const Report*> raw;
+    for (const auto& r : reports) raw.push_back(r.get());
+    std::vector<RankInput> extracted = extractRankInputs(raw);
+    for (size_t k = 0; k < fileAt.size(); ++k) inputs[fileAt[k]] = std::move(extracted[k]);
+    return inputs;
 }
 
 }  // namespace
@@ -243,7 +331,7 @@ int runCompare(int argc, char** argv, int first) {
         return kExitUsage;
     };
     if (!args.error.empty()) return usage(args.error);
-    if (args.positional.size() < 2) return usage("expected two FILEs or more");
+    if (args.positional.size() < 2) return usage("expected two FILEs or SUMMARY_DIRs or more");
     const std::string format = args.options.count("format") ? args.options.at("format") : "table";
     if (format != "json" && format != "table") return usage("unknown --format " + format);
     const auto mode = parseAlignMode(args.options.count("align") ? args.options.at("align") : "auto");
@@ -252,13 +340,11 @@ int runCompare(int argc, char** argv, int first) {
     if (!nudges) return usage("--nudge takes microseconds per rank, comma-separated: " + args.options.at("nudge"));
     if (nudges->size() > args.positional.size()) return usage("more --nudge values than FILEs");
 
-    const auto reports = loadReports(args.positional);
-    if (reports.empty()) return kExitBadInput;
-    std::vector<const Report*> raw;
-    for (const auto& r : reports) raw.push_back(r.get());
-    const RankComparison comparison = compareRanks(raw, *mode, *nudges);  // as the viewer's Ranks panel
-    return writeOut(format == "json" ? toJson(reports, comparison) : toTable(reports, comparison)) ? kExitOk
-                                                                                                   : kExitBadInput;
+    const std::vector<RankInput> inputs = loadInputs(args.positional);
+    if (inputs.empty()) return kExitBadInput;
+    const RankComparison comparison = compareRankInputs(inputs, *mode, *nudges);  // as the viewer's Ranks panel
+    return writeOut(format == "json" ? toJson(inputs, comparison) : toTable(inputs, comparison)) ? kExitOk
+                                                                                                 : kExitBadInput;
 }
 
 }  // namespace lanescope::cli

@@ -1,10 +1,10 @@
 // lanescope-cli diff: a baseline and a candidate run compared by name (CLI.md).
 #include <cstdio>
 
+#include "analysis/JsonWriter.h"
 #include "analysis/ranks/RunDiff.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
 
 namespace lanescope::cli {

@@ -4,9 +4,9 @@
 #include <map>
 #include <set>
 
+#include "analysis/JsonWriter.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "app/cli/JsonWriter.h"
 #include "app/cli/TextTable.h"
 #include "model/DiagnosticKinds.h"
 

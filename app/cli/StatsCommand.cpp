@@ -2,10 +2,10 @@
 #include <charconv>
 #include <cstdio>
 
+#include "analysis/JsonWriter.h"
 #include "analysis/Registry.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "app/cli/JsonWriter.h"
 #include "app/cli/TableOutput.h"
 
 namespace lanescope::cli {

@@ -1,8 +1,8 @@
 #pragma once
 #include <string>
 
+#include "analysis/JsonWriter.h"
 #include "analysis/StatsTable.h"
-#include "app/cli/JsonWriter.h"
 
 namespace lanescope::cli {
 

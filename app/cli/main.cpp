@@ -22,7 +22,8 @@ constexpr const char* kUsage =
     "  info FILE [--format json|table]\n"
     "  stats FILE --report NAME[,NAME...] [--format csv|json|table] [--range START_NS:END_NS]\n"
     "  analyze FILE --rule NAME[:opt=value...] [--format csv|json|table]\n"
-    "  compare FILE FILE... [--align clock|nccl|none] [--format json|table]\n"
+    "  compare FILE|SUMMARY_DIR ... [--align clock|nccl|mpi|none] [--nudge US,...] [--format json|table]\n"
+    "  summarize FILE --out DIR\n"
     "  profile FILE [--range START_NS:END_NS] [--tid TID ...] [--pid PID ...]\n"
     "          [--view flat|top-down|bottom-up|threads] [--format csv|json|table]\n"
     "  diff BASELINE CANDIDATE [--format csv|json|table]\n"
@@ -83,6 +84,7 @@ int main(int argc, char** argv) {
     if (command == "profile") return runProfile(argc, argv, 2);
     if (command == "export") return runExport(argc, argv, 2);
     if (command == "compare") return runCompare(argc, argv, 2);
+    if (command == "summarize") return runSummarize(argc, argv, 2);
     if (command == "diff") return runDiff(argc, argv, 2);
 #ifdef LANESCOPE_HAS_RENDER
     if (command == "render") return execRender(argc, argv, verbose, *reader);

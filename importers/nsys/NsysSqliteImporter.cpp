@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "importers/nsys/TableReaders.h"
+#include "model/MpiRank.h"
 
 namespace lanescope {
 namespace {
@@ -27,6 +28,15 @@ void readMetadata(const SqliteDb& db, Metadata& meta) {
     if (auto sql = selectByName(db, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}, {"utcEpochNs"})) {
         SqliteStmt stmt(db, *sql);
         if (stmt.step()) meta.start_utc_ns = stmt.i64(0);
+    }
+    // The target's environment: one row named DeviceEnvironment, "NAME=value;NAME=value;...".
+    if (auto sql = selectByName(db, "TARGET_INFO_SYSTEM_ENV", {"value"}, {"name", "value"})) {
+        SqliteStmt stmt(db, *sql + " WHERE name = 'DeviceEnvironment'");
+        while (stmt.step())
+            if (const EnvironmentRank found = rankInEnvironment(stmt.text(0)); found.rank >= 0) {
+                meta.rank = found.rank;
+                break;
+            }
     }
 }
 

@@ -15,7 +15,9 @@
 #include "importers/nsysrep/ProtoReader.h"
 #include "importers/nsysrep/RepFile.h"
 #include "importers/nsysrep/SessionClock.h"
+#include "importers/nsysrep/SystemEnvironment.h"
 #include "model/DiagnosticKinds.h"
+#include "model/MpiRank.h"
 
 namespace lanescope::nsysrep {
 namespace {
@@ -247,6 +249,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     meta.reader = "native";
     meta.source_path = path.string();
     meta.start_utc_ns = sessionStartUtc(layout.summary).value_or(0);
+    meta.rank = rankInEnvironment(deviceEnvironment(layout.summary)).rank;
     const VersionQuirks quirks = quirksFor(layout.nsys_version);
     if (!quirks.verified) countDiagnostic(report->diagnostics, Diag::NsysRepVersionUnverified);
 

@@ -251,6 +251,67 @@ TEST_CASE("lanescope-cli compare: the three MPI jacobi ranks align by MPI collec
           std::string::npos);
 }
 
+TEST_CASE("lanescope-cli summarize, then compare over the summary folders: the same output as from the reports") {
+    const auto dir = tempDir("cli-summaries");
+    std::vector<std::pair<std::string, std::string>> ranks;  // report, its summary folder
+    for (const char* r : {"0", "1"})
+        ranks.emplace_back(quoted(dataFile(std::string("nsys-2025.3/ddp_rank") + r + ".sqlite")),
+                           quoted(dir / (std::string("rank") + r)));
+    for (const char* n : {"3", "4", "6"}) {
+        const auto path =
+            sharedFile(std::string("public/mpi-jacobi/openhackathons-org__gpubootcamp__report") + n + ".qdrep");
+        if (path.empty()) LANESCOPE_SKIP_ABSENT("public/mpi-jacobi/openhackathons-org__gpubootcamp__report" << n);
+        ranks.emplace_back(quoted(path), quoted(dir / (std::string("jacobi") + n)));
+    }
+    for (const auto& [report, folder] : ranks) {
+        const auto done = cli("summarize " + report + " --out " + folder);
+        INFO(done.err);
+        REQUIRE(done.status == 0);
+        CHECK(done.out.empty());
+    }
+    auto both = [&](size_t from, size_t to, bool summaries, const std::string& options) {
+        std::string args;
+        for (size_t i = from; i < to; ++i) args += " " + (summaries ? ranks[i].second : ranks[i].first);
+        return cli("compare" + args + options);
+    };
+    for (const std::string options : {" --format json", "", " --align clock --format json"}) {
+        for (auto [from, to] : {std::pair<size_t, size_t>{0, 2}, {2, 5}}) {
+            const auto fromReports = both(from, to, false, options), fromSummaries = both(from, to, true, options);
+            INFO(options << " " << from << ".." << to << " " << fromSummaries.err);
+            REQUIRE(fromSummaries.status == 0);
+            CHECK(fromSummaries.out == fromReports.out);
+        }
+    }
+    // Mixed: a report and a summary.
+    CHECK(cli("compare " + ranks[0].first + " " + ranks[1].second + " --format json").out ==
+          both(0, 2, false, " --format json").out);
+    // Many ranks at a glance, with the keys CLI.md requires kept.
+    const auto json = both(0, 2, true, " --format json");
+    for (const char* key : {"\"summary\": {", "\"step_end_skew_ns\": {", "\"arrival_skew_ns\": {",
+                            "\"p99\": ", "\"slowest_label\": \"rank", "\"align\": \"nccl\"",
+                            "\"residual_skew_median_ns\": [", "\"rank_from\": \"environment\""})
+        CHECK(json.out.find(key) != std::string::npos);
+    const auto table = both(2, 5, true, "");
+    CHECK(table.out.find("Across ranks") != std::string::npos);
+    CHECK(table.out.find("Collective arrival skew (ms, 1002): p50 ") != std::string::npos);
+
+    CHECK(cli("summarize " + ranks[0].first).status == 1);  // no --out
+    CHECK(cli("summarize --out " + quoted(dir / "x")).status == 1);
+    const auto missing = cli("summarize /nonexistent/rank7.sqlite --out " + quoted(dir / "x"));
+    CHECK(missing.status == 2);
+    CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+    // A summary from a newer Lanescope: refused in one line.
+    const auto json0 = dir / "rank0" / "rank-summary.json";
+    std::string text = readFile(json0);
+    text.replace(text.find("\"version\": 1,"), 13, "\"version\": 9,");
+    std::ofstream(json0, std::ios::binary | std::ios::trunc) << text;
+    const auto newer = both(0, 2, true, "");
+    CHECK(newer.status == 2);
+    CHECK(newer.err.find("rank summary version 9 is newer than this Lanescope reads (1)") != std::string::npos);
+    CHECK(std::count(newer.err.begin(), newer.err.end(), '\n') == 1);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("lanescope-cli diff: NCCL kernels added from train_1gpu to ddp_rank0, in csv, json and table") {
     const auto pair =
         quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " " + quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite"));

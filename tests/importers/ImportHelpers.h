@@ -2,6 +2,7 @@
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -47,6 +48,14 @@ inline int64_t sqliteInt(const std::filesystem::path& path, const std::string& s
     }
     sqlite3_close(db);
     return value;
+}
+
+// An export kept xz-compressed in ../shared, inflated into a temporary file.
+inline std::filesystem::path inflatedXz(const std::filesystem::path& xz, const std::filesystem::path& dir) {
+    const auto out = dir / xz.stem();
+    const std::string command = "xz -dc '" + xz.string() + "' > '" + out.string() + "'";
+    REQUIRE(std::system(command.c_str()) == 0);
+    return out;
 }
 
 // The reports as the plain pointers the rank comparison takes.

@@ -213,14 +213,6 @@ void checkPair(const std::filesystem::path& rep, const std::filesystem::path& sq
     compareAnalyses(*exported, *native);
 }
 
-// An export kept xz-compressed in ../shared, inflated into a temporary file.
-std::filesystem::path inflatedXz(const std::filesystem::path& xz, const std::filesystem::path& dir) {
-    const auto out = dir / xz.stem();
-    const std::string command = "xz -dc '" + xz.string() + "' > '" + out.string() + "'";
-    REQUIRE(std::system(command.c_str()) == 0);
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("native .nsys-rep equals its SQLite export: Nsight Systems 2025.3 captures") {

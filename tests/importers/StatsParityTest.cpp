@@ -93,14 +93,6 @@ TimeRange nvtxRangeSpan(const Report& r, std::string_view name) {
     return span;
 }
 
-// An export kept xz-compressed in ../shared, inflated into a temporary file.
-std::filesystem::path inflatedXz(const std::filesystem::path& xz, const std::filesystem::path& dir) {
-    const auto out = dir / xz.stem();
-    const std::string command = "xz -dc '" + xz.string() + "' > '" + out.string() + "'";
-    REQUIRE(std::system(command.c_str()) == 0);
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("every stats report equals nsys stats 2025.3 on our own captures") {

@@ -1,9 +1,9 @@
-#include "app/cli/JsonWriter.h"
+#include "analysis/JsonWriter.h"
 
 #include <cmath>
 #include <cstdio>
 
-namespace lanescope::cli {
+namespace lanescope {
 
 std::string JsonWriter::quote(std::string_view text) {
     std::string q = "\"";
@@ -91,4 +91,4 @@ void JsonWriter::raw(std::string_view key, std::string_view json) {
     out_ += json;
 }
 
-}  // namespace lanescope::cli
+}  // namespace lanescope

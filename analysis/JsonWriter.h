@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-namespace lanescope::cli {
+namespace lanescope {
 
 // Appends compact-but-indented JSON to a string. The caller nests begin/end correctly;
 // commas and indentation are handled here.
@@ -34,4 +34,4 @@ private:
     bool first_ = true;
 };
 
-}  // namespace lanescope::cli
+}  // namespace lanescope
