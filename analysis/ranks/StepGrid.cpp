@@ -6,12 +6,15 @@
 namespace lanescope {
 namespace {
 
-// The median of `values` (the lower middle one of an even count), reordering them; 0 when empty.
+// The median of `values` (the mean of the two middle ones of an even count, rounded down),
+// reordering them; 0 when empty.
 int64_t medianOf(std::vector<int64_t>& values) {
     if (values.empty()) return 0;
-    const auto middle = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    return *middle;
+    const auto upper = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), upper, values.end());
+    if (values.size() % 2) return *upper;
+    const int64_t lower = *std::max_element(values.begin(), upper);
+    return lower + (*upper - lower) / 2;
 }
 
 // The values of `column`'s cells whose rank ran the step.

@@ -30,7 +30,7 @@ struct StepGrid {
     std::vector<int64_t> step_ns, wait_ns;
     std::vector<int32_t> step_index;
     std::vector<uint8_t> step_outlier, wait_outlier;  // per cell, 1 for an outlier
-    // Per column, over the ranks that ran the step, ns.
+    // Per column, over the ranks that ran the step (the mean of the middle two of an even count), ns.
     std::vector<int64_t> step_median_ns, wait_median_ns;
 
     size_t at(size_t rank, size_t column) const { return rank * steps.size() + column; }

@@ -144,3 +144,15 @@ TEST_CASE("step grid: an outlier is beyond the median + 3 x 1.4826 x MAD") {
         CHECK(grid.step_outlier[grid.at(4, 0)] == (outlier ? 1 : 0));
     }
 }
+
+TEST_CASE("step grid: of two ranks neither stands out") {
+    RankComparison c;
+    for (int64_t d : {40'000'000, 52'000'000}) {
+        RankMetrics m;
+        m.steps.push_back({0, 0, d, {}});
+        c.ranks.push_back(m);
+    }
+    const StepGrid grid = stepGrid(c);
+    CHECK(grid.step_median_ns[0] == 46'000'000);
+    CHECK(grid.step_outlier == std::vector<uint8_t>{0, 0});
+}
