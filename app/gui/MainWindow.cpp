@@ -464,6 +464,8 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
     applyRowPreset(int(reports().size()) - 1);
     if (reports().size() == 2)  // several ranks: show how they compare
         if (auto* dock = findChild<QDockWidget*>("ranks")) dock->raise();
+    if (reports().size() == RowLayout::kExpandedReportsMax + 1)  // many: their rows slim, the Ranks panel larger
+        if (auto* dock = findChild<QDockWidget*>("ranks")) resizeDocks({dock}, {height() * 9 / 20}, Qt::Vertical);
     setWindowTitle(QFileInfo(qs(reports().back()->meta.source_path)).fileName() +
                    (reports().size() > 1 ? QString(" and %1 more").arg(reports().size() - 1) : "") + " — Lanescope");
     showDetails(std::nullopt);
