@@ -27,7 +27,8 @@ class RankHeatMap;
 // the straggler, and the ranks by steps as a heat map (step time or time waited in collectives
 // per step, outliers marked; many ranks at a glance). Computed off the GUI thread. Clicking a
 // collective zooms the timeline to it on all ranks; clicking a heat map cell shows that rank's
-// step; the ranks table sorts by any column, and the heat map's rows follow its order. It sets
+// step; the ranks table sorts by any column, and the heat map's rows follow its order. Above 8
+// ranks the bar charts are hidden (unreadable; the table holds their figures). It sets
 // the session's per-report offsets (and says so: alignmentChanged).
 class ComparePanel : public QWidget {
     Q_OBJECT

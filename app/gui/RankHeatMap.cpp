@@ -43,17 +43,20 @@ std::vector<QRgb> heatColors() {
     return out;
 }
 
-// The smallest value and the 99th percentile of the cells whose rank ran the step.
+// The 1st and the 99th percentile of the cells whose rank ran the step: a few extreme cells
+// do not wash out the others' colours.
 std::pair<int64_t, int64_t> scaleOf(const StepGrid& grid, const std::vector<int64_t>& values) {
     std::vector<int64_t> present;
     present.reserve(values.size());
     for (size_t i = 0; i < values.size(); ++i)
         if (grid.step_ns[i] != StepGrid::kNoStep) present.push_back(values[i]);
     if (present.empty()) return {0, 1};
-    const auto p99 = present.begin() + static_cast<std::ptrdiff_t>((present.size() - 1) * 99 / 100);
-    std::nth_element(present.begin(), p99, present.end());
-    const int64_t high = *p99;
-    const int64_t low = *std::min_element(present.begin(), p99 + 1);
+    const auto at = [&present](size_t percent) {
+        const auto it = present.begin() + static_cast<std::ptrdiff_t>((present.size() - 1) * percent / 100);
+        std::nth_element(present.begin(), it, present.end());
+        return *it;
+    };
+    const int64_t high = at(99), low = at(1);
     return {low, std::max(high, low + 1)};
 }
 
@@ -306,7 +309,7 @@ void RankHeatMap::paintLegend(QPainter& p) {
         p.drawText(QRect(x, top - 3, fm.horizontalAdvance(s) + 2, h + 6), Qt::AlignLeft | Qt::AlignVCenter, s);
         x += fm.horizontalAdvance(s) + 8;
     };
-    text(duration(low));
+    text((low > 0 ? "≤ " : "") + duration(low));
     QLinearGradient ramp(x, 0, x + 120, 0);
     for (int i = 0; i <= 8; ++i) ramp.setColorAt(i / 8.0, QColor(colors_[size_t(i * 255 / 8)]));
     p.fillRect(QRect(x, top, 120, h), ramp);

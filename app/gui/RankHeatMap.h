@@ -14,7 +14,7 @@ namespace lanescope {
 // Ranks by steps at a glance (the Ranks panel's heat map): a row per rank, in the order set,
 // a column per step number, each cell coloured by the step's duration or by the time the rank
 // waited in collectives during it (setMetric). One colour scale, light (short) to dark red
-// (long), from the smallest value to the 99th percentile (longer ones saturate); outliers
+// (long), from the 1st to the 99th percentile of the cells (beyond, colours saturate); outliers
 // (StepGrid) outlined in blue, or filled blue where cells are too small to outline; steps a
 // rank did not run grey. Hovering shows the figures; a click says which cell (cellClicked).
 //
@@ -44,7 +44,7 @@ public:
     // Where a cell is drawn, in widget coordinates; empty when scrolled out of sight.
     QRect cellRect(int rank, int column) const;
     QString cellTooltip(int rank, int column) const;
-    // The scale's ends for the current metric, ns: the smallest value and the 99th percentile.
+    // The scale's ends for the current metric, ns: the 1st and the 99th percentile of the cells.
     std::pair<int64_t, int64_t> scale() const { return metric_ == Metric::StepTime ? stepScale_ : waitScale_; }
 
     QSize sizeHint() const override { return {480, 260}; }
