@@ -147,12 +147,11 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     shares_ = makeChart("GPU time per rank");
     waits_ = makeChart("Waiting in collectives (ms)");
     charts_ = new QSplitter(Qt::Horizontal);
-    auto* charts = charts_;
     for (QChart* chart : {shares_, waits_}) {
         auto* view = new QChartView(chart);
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(260, 160);
-        charts->addWidget(view);
+        view->setMinimumSize(240, 100);
+        charts_->addWidget(view);
     }
     heatMap_ = new RankHeatMap;
     heatMetric_ = new QComboBox;
@@ -170,8 +169,7 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
         "(σ = 1.4826 × the median absolute deviation) and by more than 1% of the step's median time");
     auto* heatBar = new QHBoxLayout;
     heatBar->setContentsMargins(0, 0, 0, 0);
-    auto* heatTitle = new QLabel("<b>Ranks × steps</b>");
-    heatBar->addWidget(heatTitle);
+    heatBar->addWidget(new QLabel("<b>Ranks × steps</b>"));
     heatBar->addWidget(heatMetric_);
     heatBar->addSpacing(8);
     heatBar->addWidget(new QLabel("Order"));
@@ -186,7 +184,7 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     heatLayout->addWidget(heatMap_, 1);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(heatBox);
-    right->addWidget(charts);
+    right->addWidget(charts_);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
     tables->setStretchFactor(0, 3);

@@ -48,7 +48,7 @@ public:
     std::pair<int64_t, int64_t> scale() const { return metric_ == Metric::StepTime ? stepScale_ : waitScale_; }
 
     QSize sizeHint() const override { return {480, 260}; }
-    QSize minimumSizeHint() const override { return {200, 120}; }
+    QSize minimumSizeHint() const override { return {160, 60}; }
 
 signals:
     void cellClicked(int rank, int column);
