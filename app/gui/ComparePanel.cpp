@@ -154,10 +154,10 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
         charts_->addWidget(view);
     }
     heatMap_ = new RankHeatMap;
-    heatMetric_ = new QComboBox;
-    heatMetric_->addItem("Step time");
-    heatMetric_->addItem("Waited in collectives");
-    heatMetric_->setToolTip(
+    heatMeasure_ = new QComboBox;
+    heatMeasure_->addItem("Step time");
+    heatMeasure_->addItem("Waited in collectives");
+    heatMeasure_->setToolTip(
         "What a cell's colour says: the step's duration on that rank, or how long the rank "
         "waited inside matched collectives during the step");
     heatOrder_ = new QComboBox;
@@ -170,7 +170,7 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     auto* heatBar = new QHBoxLayout;
     heatBar->setContentsMargins(0, 0, 0, 0);
     heatBar->addWidget(new QLabel("<b>Ranks × steps</b>"));
-    heatBar->addWidget(heatMetric_);
+    heatBar->addWidget(heatMeasure_);
     heatBar->addSpacing(8);
     heatBar->addWidget(new QLabel("Order"));
     heatBar->addWidget(heatOrder_);
@@ -211,8 +211,8 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
             session_->revealReport(item->data(kReportRole).toInt());
     });
     connect(heatMap_, &RankHeatMap::cellClicked, this, &ComparePanel::showStep);
-    connect(heatMetric_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        heatMap_->setMetric(index == 1 ? RankHeatMap::Metric::Wait : RankHeatMap::Metric::StepTime);
+    connect(heatMeasure_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        heatMap_->setMeasure(index == 1 ? RankHeatMap::Measure::Wait : RankHeatMap::Measure::StepTime);
         describeOutliers();
     });
     connect(heatOrder_, &QComboBox::activated, this,
@@ -405,11 +405,11 @@ void ComparePanel::followRankOrder() {
     heatOrder_->setCurrentIndex(ranks_->horizontalHeader()->sortIndicatorSection());
 }
 
-void ComparePanel::setHeatMetric(bool waits) { heatMetric_->setCurrentIndex(waits ? 1 : 0); }
+void ComparePanel::setHeatMeasure(bool waits) { heatMeasure_->setCurrentIndex(waits ? 1 : 0); }
 
 void ComparePanel::describeOutliers() {
     const StepGrid& grid = heatMap_->grid();
-    const bool waits = heatMap_->metric() == RankHeatMap::Metric::Wait;
+    const bool waits = heatMap_->measure() == RankHeatMap::Measure::Wait;
     const std::vector<uint8_t>& outlier = waits ? grid.wait_outlier : grid.step_outlier;
     size_t cells = 0, ranks = 0, worst = 0;
     int worstRank = -1;

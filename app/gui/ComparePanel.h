@@ -48,7 +48,7 @@ public:
     void showStep(int rank, int column);
     // Sorts the ranks (table and heat map) by a column of the ranks table, as a click on its header does.
     void sortRanks(int column, Qt::SortOrder order);
-    void setHeatMetric(bool waits);           // the heat map's colour: false = step time, true = waits
+    void setHeatMeasure(bool waits);          // the heat map's colour: false = step time, true = waits
     static const QStringList& rankColumns();  // the ranks table's headers, by column
 
 signals:
@@ -85,7 +85,7 @@ private:
     QChart* shares_;
     QChart* waits_;
     RankHeatMap* heatMap_;
-    QComboBox* heatMetric_;
+    QComboBox* heatMeasure_;
     QComboBox* heatOrder_;
     QLabel* heatNote_;
     LatestTask<Compared> task_{this};

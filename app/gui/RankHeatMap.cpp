@@ -83,8 +83,8 @@ void RankHeatMap::setGrid(StepGrid grid, std::vector<QString> labels) {
     update();
 }
 
-void RankHeatMap::setMetric(Metric metric) {
-    metric_ = metric;
+void RankHeatMap::setMeasure(Measure measure) {
+    measure_ = measure;
     update();
 }
 

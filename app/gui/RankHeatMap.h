@@ -13,7 +13,7 @@ namespace lanescope {
 
 // Ranks by steps at a glance (the Ranks panel's heat map): a row per rank, in the order set,
 // a column per step number, each cell coloured by the step's duration or by the time the rank
-// waited in collectives during it (setMetric). One colour scale, light (short) to dark red
+// waited in collectives during it (setMeasure). One colour scale, light (short) to dark red
 // (long), from the 1st to the 99th percentile of the cells (beyond, colours saturate); outliers
 // (StepGrid) outlined in blue, or filled blue where cells are too small to outline; steps a
 // rank did not run grey. Hovering shows the figures; a click says which cell (cellClicked).
@@ -25,7 +25,7 @@ namespace lanescope {
 class RankHeatMap : public QWidget {
     Q_OBJECT
 public:
-    enum class Metric { StepTime, Wait };
+    enum class Measure { StepTime, Wait };
     static constexpr int kMinRowPx = 2, kMaxRowPx = 20;
 
     explicit RankHeatMap(QWidget* parent = nullptr);
@@ -33,8 +33,8 @@ public:
     // The grid and a label per rank (in the grid's rank order); the order becomes the grid's.
     void setGrid(StepGrid grid, std::vector<QString> labels);
     const StepGrid& grid() const { return grid_; }
-    void setMetric(Metric metric);
-    Metric metric() const { return metric_; }
+    void setMeasure(Measure measure);
+    Measure measure() const { return measure_; }
     // The ranks top to bottom: a permutation of the grid's rank indexes.
     void setOrder(std::vector<int> order);
     const std::vector<int>& order() const { return order_; }
@@ -44,8 +44,8 @@ public:
     // Where a cell is drawn, in widget coordinates; empty when scrolled out of sight.
     QRect cellRect(int rank, int column) const;
     QString cellTooltip(int rank, int column) const;
-    // The scale's ends for the current metric, ns: the 1st and the 99th percentile of the cells.
-    std::pair<int64_t, int64_t> scale() const { return metric_ == Metric::StepTime ? stepScale_ : waitScale_; }
+    // The scale's ends for the current measure, ns: the 1st and the 99th percentile of the cells.
+    std::pair<int64_t, int64_t> scale() const { return measure_ == Measure::StepTime ? stepScale_ : waitScale_; }
 
     QSize sizeHint() const override { return {480, 260}; }
     QSize minimumSizeHint() const override { return {160, 60}; }
@@ -70,15 +70,15 @@ private:
     void paintCells(class QPainter& p, int firstRow, int lastRow);
     void paintAxes(QPainter& p, int firstRow, int lastRow);
     void paintLegend(QPainter& p);
-    const std::vector<int64_t>& values() const { return metric_ == Metric::StepTime ? grid_.step_ns : grid_.wait_ns; }
+    const std::vector<int64_t>& values() const { return measure_ == Measure::StepTime ? grid_.step_ns : grid_.wait_ns; }
     const std::vector<uint8_t>& outliers() const {
-        return metric_ == Metric::StepTime ? grid_.step_outlier : grid_.wait_outlier;
+        return measure_ == Measure::StepTime ? grid_.step_outlier : grid_.wait_outlier;
     }
 
     StepGrid grid_;
     std::vector<QString> labels_;  // per rank in the grid
     std::vector<int> order_;       // grid rank indexes, top to bottom
-    Metric metric_ = Metric::StepTime;
+    Measure measure_ = Measure::StepTime;
     std::pair<int64_t, int64_t> stepScale_{0, 1}, waitScale_{0, 1};  // ns
     std::vector<QRgb> colors_;                                       // the scale, light to dark
     QImage cells_;                                                   // reused between paints

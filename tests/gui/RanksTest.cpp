@@ -134,6 +134,14 @@ private slots:
                             .contains(QString::fromStdString(formatDuration(step.end_ns - step.start_ns))));
             }
         }
+        // Coloured by the waits: their scale, from the cells' waits.
+        compare->setHeatMeasure(true);
+        QCOMPARE(map->measure(), RankHeatMap::Measure::Wait);
+        const auto [low, high] = map->scale();
+        QVERIFY(low >= 0 && high > low);
+        QVERIFY(high <= *std::max_element(grid.wait_ns.begin(), grid.wait_ns.end()) + 1);
+        compare->setHeatMeasure(false);
+        QCOMPARE(map->measure(), RankHeatMap::Measure::StepTime);
         // Two captures six times over: every even rank's steps are rank 0's.
         for (size_t i = 0; i < grid.steps.size(); ++i)
             QCOMPARE(grid.step_ns[grid.at(2, i)], grid.step_ns[grid.at(0, i)]);
