@@ -51,6 +51,8 @@ public:
 
 constexpr int kReportRole = Qt::UserRole + 1;  // the ranks table's column 0: the report's index
 constexpr size_t kChartRanksMax = 8;           // more ranks: no bar charts
+constexpr int kFewRanksRowPx = 16;             // the heat map's rows beside the charts
+constexpr int kHeatMapFramePx = 80;            // its bar, step numbers and legend
 
 QTableWidget* makeTable(const QStringList& header, const QString& tip) {
     auto* t = new QTableWidget(0, int(header.size()));
@@ -182,16 +184,16 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     heatLayout->setSpacing(2);
     heatLayout->addLayout(heatBar);
     heatLayout->addWidget(heatMap_, 1);
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(heatBox);
-    right->addWidget(charts_);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    right_ = new QSplitter(Qt::Vertical);
+    right_->addWidget(heatBox);
+    right_->addWidget(charts_);
+    right_->setStretchFactor(0, 3);
+    right_->setStretchFactor(1, 2);
     tables->setStretchFactor(0, 3);
     tables->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(tables);
-    split->addWidget(right);
+    split->addWidget(right_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setSizes({600, 600});
@@ -348,7 +350,14 @@ void ComparePanel::fill() {
     collectives_->resizeColumnsToContents();
     describeOutliers();
     // Bars of many ranks are unreadable: the heat map and the ranks table (sortable) say it then.
-    charts_->setVisible(c.ranks.size() <= kChartRanksMax);
+    // Of a few, the heat map takes what its rows need and the charts the rest (once per count).
+    const bool charts = c.ranks.size() <= kChartRanksMax;
+    charts_->setVisible(charts);
+    if (charts && c.ranks.size() != chartedRanks_) {
+        const int heat = int(c.ranks.size()) * kFewRanksRowPx + kHeatMapFramePx;
+        right_->setSizes({heat, std::max(heat, right_->height() - heat)});
+    }
+    chartedRanks_ = charts ? c.ranks.size() : 0;
     fillCharts();
 }
 

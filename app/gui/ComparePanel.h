@@ -81,7 +81,9 @@ private:
     QLabel* straggler_;
     QTableWidget* ranks_;
     QTableWidget* collectives_;
-    QSplitter* charts_;  // the two bar charts
+    QSplitter* right_;         // the heat map above the charts
+    QSplitter* charts_;        // the two bar charts
+    size_t chartedRanks_ = 0;  // ranks when the charts were last sized (0: hidden)
     QChart* shares_;
     QChart* waits_;
     RankHeatMap* heatMap_;
