@@ -42,16 +42,27 @@ void RowLayout::setFilter(const QString& text, bool regex) {
     rebuild();
 }
 
-void RowLayout::toggleExpanded(const std::string& key) {
-    if (!collapsed_.erase(key)) collapsed_.insert(key);
-    rebuild();
+bool RowLayout::isExpanded(const std::string& key) const {
+    const bool reportGroup = std::any_of(roots_.begin(), roots_.end(), [&](const Node& n) { return n.key == key; });
+    return isExpanded(key, reportGroup);
 }
 
+bool RowLayout::isExpanded(const std::string& key, bool reportGroup) const {
+    if (collapsed_.count(key)) return false;
+    if (expanded_.count(key)) return true;
+    return !reportGroup || reports_.size() <= kExpandedReportsMax;
+}
+
+void RowLayout::toggleExpanded(const std::string& key) { setExpanded(key, !isExpanded(key)); }
+
 void RowLayout::setExpanded(const std::string& key, bool expanded) {
-    if (expanded)
+    if (expanded) {
         collapsed_.erase(key);
-    else
+        expanded_.insert(key);
+    } else {
         collapsed_.insert(key);
+        expanded_.erase(key);
+    }
     rebuild();
 }
 
@@ -122,6 +133,8 @@ int RowLayout::rowHeight(const Node& node, int report, bool expanded) const {
         }
         case Row::Type::Counter:
             return kCounterPx;
+        case Row::Type::Report:
+            return expanded ? kGroupPx : kReportSummaryPx;
         default:
             return expanded ? kGroupPx : kDepthPx + kPaddingPx;  // a collapsed group shows a summary
     }
@@ -141,7 +154,7 @@ void RowLayout::appendRows(const Node& node, int level, int report, bool ancesto
     row.events = node.row.events;
     row.expandable = !node.children.empty();
     // While filtering, groups open so that matches show.
-    row.expanded = row.expandable && (!collapsed_.count(node.key) || (filtering_ && !selfMatch));
+    row.expanded = row.expandable && (isExpanded(node.key, level == 0) || (filtering_ && !selfMatch));
     row.y = rows_.empty() ? 0 : rows_.back().y + rows_.back().height;
     row.height = rowHeight(node, report, row.expanded);
     if (row.type == Row::Type::Gpu) {
@@ -152,6 +165,11 @@ void RowLayout::appendRows(const Node& node, int level, int report, bool ancesto
         row.height = RowLayout::kDepthPx + RowLayout::kPaddingPx;
     } else if (row.type == Row::Type::Lane || !row.expanded) {
         collectLanes(node, row.lanes);
+        // A collapsed report shows its GPU work when it has any: its ranks' activity at a glance.
+        const Report& r = *reports_[report];
+        const auto cpuSide = [&](int lane) { return r.lanes[lane].kind != LaneKind::GpuStream; };
+        if (row.type == Row::Type::Report && !std::all_of(row.lanes.begin(), row.lanes.end(), cpuSide))
+            std::erase_if(row.lanes, cpuSide);
     }
     rows_.push_back(std::move(row));
     if (rows_.back().expanded)

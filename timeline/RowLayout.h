@@ -1,6 +1,7 @@
 #pragma once
 #include <QRegularExpression>
 #include <QString>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -26,14 +27,23 @@ struct LayoutRow {
     int y = 0;
     int height = 0;
     std::vector<int> lanes;  // lanes drawn in this row: its own, or its descendants' when collapsed
+    // The height of the event boxes drawn in it, logical pixels: less in a slim summary row.
+    int boxHeight() const;
 };
 
 // The row tree of several reports flattened into visible rows, with the user's choices:
 // collapsed groups, hidden rows, a name filter, and sibling order. Choices are kept by row
 // key, so they survive rebuilds.
+//
+// Each report is a group. With more than kExpandedReportsMax reports open (the ranks of one
+// job), a report's group starts collapsed into one slim summary row (kReportSummaryPx: 64
+// ranks fit on a screen), which shows the report's GPU work (all its GPU streams merged; every
+// lane for a report without GPU work); a group the user expanded or collapsed stays so.
 class RowLayout {
 public:
     static constexpr int kDepthPx = 18, kGroupPx = 22, kCounterPx = 44, kPaddingPx = 4;
+    static constexpr int kReportSummaryPx = 14;
+    static constexpr size_t kExpandedReportsMax = 4;
 
     void setReports(std::vector<std::shared_ptr<const Report>> reports, RowOrder order);
     void setOrder(RowOrder order);
@@ -51,7 +61,9 @@ public:
     int totalHeight() const { return rows_.empty() ? 0 : rows_.back().y + rows_.back().height; }
     const LayoutRow* rowAt(int y) const;
     int hiddenCount() const { return static_cast<int>(hidden_.size()); }
-    const std::set<std::string>& collapsed() const { return collapsed_; }  // keys of collapsed groups
+    // Keys of the groups the user collapsed (not those collapsed by default).
+    const std::set<std::string>& collapsed() const { return collapsed_; }
+    bool isExpanded(const std::string& key) const;  // a group's state, by default or by choice
     const std::vector<std::shared_ptr<const Report>>& reports() const { return reports_; }
 
 private:
@@ -67,15 +79,21 @@ private:
     void appendRows(const Node& node, int level, int report, bool ancestorMatched);
     void collectLanes(const Node& node, std::vector<int>& lanes) const;
     int rowHeight(const Node& node, int report, bool expanded) const;
+    bool isExpanded(const std::string& key, bool reportGroup) const;
 
     std::vector<std::shared_ptr<const Report>> reports_;
     RowOrder order_ = RowOrder::GpuFirst;
-    std::vector<Node> roots_;  // one per report
-    std::set<std::string> collapsed_, hidden_;
+    std::vector<Node> roots_;                                       // one per report
+    std::set<std::string> collapsed_, expanded_, hidden_;           // expanded_: report groups the user opened
     std::map<std::string, std::vector<std::string>> siblingOrder_;  // parent key -> child keys
     QRegularExpression filter_;
     bool filtering_ = false, filterValid_ = true;
     std::vector<LayoutRow> rows_;
 };
+
+inline int LayoutRow::boxHeight() const {
+    return type == Row::Type::Lane ? RowLayout::kDepthPx - 2
+                                   : std::min(RowLayout::kDepthPx - 2, height - RowLayout::kPaddingPx);
+}
 
 }  // namespace lanescope

@@ -17,7 +17,8 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-constexpr int kMinTextPx = 28;  // boxes narrower than this get no label
+constexpr int kMinTextPx = 28;        // boxes narrower than this get no label
+constexpr int kMinTextHeightPx = 14;  // nor boxes lower than this (slim summary rows)
 
 }  // namespace
 
@@ -128,13 +129,16 @@ void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
         p.setRenderHint(QPainter::Antialiasing, false);
     }
     QFont font = p.font();
+    const qreal pointSize = font.pointSizeF();
     font.setBold(row.type == Row::Type::Report || row.type == Row::Type::Gpu || row.type == Row::Type::Process);
+    if (lineHeight < RowLayout::kGroupPx) font.setPointSizeF(pointSize * 0.85);  // a slim summary row
     p.setFont(font);
     p.setPen(palette_.headerText);
     const QRect text(indent + 14, top, headerWidth_ - indent - 20, lineHeight);
     const QStaticText& label = textCache_->elided(qs(row.label), text.width(), Qt::ElideMiddle, p.font());
     p.drawStaticText(QPointF(text.left(), text.top() + (text.height() - p.fontMetrics().height()) / 2.0), label);
     font.setBold(false);
+    font.setPointSizeF(pointSize);
     p.setFont(font);
 }
 
@@ -143,7 +147,7 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
     const Report& report = *layout_.reports()[row.report];
     EventColors& colors = *colors_[row.report];
     const bool summary = row.type != Row::Type::Lane;
-    const int boxHeight = RowLayout::kDepthPx - 2;
+    const int boxHeight = row.boxHeight();
     // Fill rectangles grouped by colour, then labels on top.
     std::unordered_map<QRgb, std::vector<QRectF>> byColor;
     struct Label {
@@ -165,7 +169,8 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
             QRgb color = colors.color(lane, event);
             if (b.count > 1) color = colors.merged(color, palette_.dark);
             byColor[color].push_back(r);
-            if (b.count == 1 && r.width() >= kMinTextPx) labels.push_back({r, color, &lane, event});
+            if (b.count == 1 && r.width() >= kMinTextPx && boxHeight >= kMinTextHeightPx)
+                labels.push_back({r, color, &lane, event});
         }
         if (lane.kind == LaneKind::CpuSamples) {
             paintSampleDensity(lane, g, top, row.height, byColor);

@@ -254,6 +254,22 @@ void TimelineView::selectInstant(std::optional<ViewInstant> instant) {
     emit instantSelected(selectedInstant_);
 }
 
+void TimelineView::revealReport(int report) {
+    const auto group = [&]() -> const LayoutRow* {
+        for (const LayoutRow& row : layout_.rows())
+            if (row.report == report && row.level == 0) return &row;
+        return nullptr;
+    };
+    const LayoutRow* row = group();
+    if (!row) return;
+    if (row->expandable && !row->expanded) {
+        layout_.setExpanded(row->key, true);
+        rowsChanged();
+        row = group();
+    }
+    vertical_->setValue(row->y);
+}
+
 void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
     linked_ = std::move(events);
     update();
@@ -327,7 +343,7 @@ QRect TimelineView::eventRect(const ViewEvent& ev) const {
         const int64_t offset = reportOffset(ev.report);
         const int x0 = int(std::floor(xOf(lane.events.start_ns[ev.event] + offset)));
         const int x1 = std::max(x0 + 2, int(std::ceil(xOf(lane.events.end_ns[ev.event] + offset))));
-        return QRect(QPoint(x0, top), QPoint(x1, top + RowLayout::kDepthPx - 2));
+        return QRect(QPoint(x0, top), QPoint(x1, top + row.boxHeight()));
     }
     return {};
 }

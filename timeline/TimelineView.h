@@ -98,6 +98,8 @@ public:
     const std::vector<std::string>& selectedRows() const { return selectedRows_; }
     void setSelectedRows(std::vector<std::string> keys);
     std::vector<ViewLane> selectedRowLanes() const;
+    // Shows a report's rows: its group expanded and scrolled to the top of the view.
+    void revealReport(int report);
     // Events drawn highlighted and joined to the selection by a line (launcher, launched).
     void setLinkedEvents(std::vector<ViewEvent> events);
 

@@ -17,7 +17,9 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <limits>
+#include <utility>
 
+#include "app/gui/RankHeatMap.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
@@ -33,6 +35,24 @@ QTableWidgetItem* cell(const QString& text, bool number) {
     if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
 }
+
+// A cell of the ranks table, sorted by its key (a number) rather than its text.
+class SortCell : public QTableWidgetItem {
+public:
+    SortCell(const QString& text, double key, bool number) : QTableWidgetItem(text) {
+        setData(Qt::UserRole, key);
+        setFlags(flags() & ~Qt::ItemIsEditable);
+        if (number) setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    bool operator<(const QTableWidgetItem& other) const override {
+        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+    }
+};
+
+constexpr int kReportRole = Qt::UserRole + 1;  // the ranks table's column 0: the report's index
+constexpr size_t kChartRanksMax = 8;           // more ranks: no bar charts
+constexpr int kFewRanksRowPx = 16;             // the heat map's rows beside the charts
+constexpr int kHeatMapFramePx = 80;            // its bar, step numbers and legend
 
 QTableWidget* makeTable(const QStringList& header, const QString& tip) {
     auto* t = new QTableWidget(0, int(header.size()));
@@ -66,6 +86,13 @@ void clear(QChart* chart) {
 }
 
 }  // namespace
+
+const QStringList& ComparePanel::rankColumns() {
+    static const QStringList columns{
+        "Rank",   "Offset (ms)",   "Steps",       "Step avg (ms)",         "Slow steps", "Compute %",   "Comm %",
+        "Idle %", "Comm hidden %", "Waited (ms)", "Made others wait (ms)", "Last",       "MPI P2P (ms)"};
+    return columns;
+}
 
 ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
@@ -106,11 +133,14 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     straggler_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(straggler_);
 
-    ranks_ = makeTable({"Rank", "Offset (ms)", "Steps", "Step avg (ms)", "Compute %", "Comm %", "Idle %",
-                        "Comm hidden %", "Waited (ms)", "Made others wait (ms)", "Last", "MPI P2P (ms)"},
-                       "Per rank: steps (NVTX/annotation ranges named step N or ProfilerStep#N), GPU time shares "
-                       "over each GPU's active window, time waiting inside collectives, time others waited for it, "
-                       "and time inside MPI point-to-point calls (MPI_Send, MPI_Recv, MPI_Sendrecv, waits)");
+    ranks_ = makeTable(rankColumns(),
+                       "Per rank: steps (NVTX/annotation ranges named step N or ProfilerStep#N) and how many of them "
+                       "are outliers (longer than the step's median over the ranks + 3σ), GPU time shares over "
+                       "each GPU's active window, time waiting inside collectives, time others waited for it, and "
+                       "time inside MPI point-to-point calls (MPI_Send, MPI_Recv, MPI_Sendrecv, waits). Click a "
+                       "header to sort (the heat map follows), a rank to show its rows on the timeline");
+    ranks_->horizontalHeader()->setSortIndicator(0, Qt::AscendingOrder);
+    ranks_->setSortingEnabled(true);
     collectives_ = makeTable({"Collective", "#", "Ranks", "Last to arrive", "Max wait (ms)"},
                              "NCCL or MPI collectives matched across ranks; click one to show it on every rank");
     auto* tables = new QSplitter(Qt::Vertical);
@@ -118,19 +148,55 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     tables->addWidget(collectives_);
     shares_ = makeChart("GPU time per rank");
     waits_ = makeChart("Waiting in collectives (ms)");
-    auto* charts = new QSplitter(Qt::Horizontal);
+    charts_ = new QSplitter(Qt::Horizontal);
     for (QChart* chart : {shares_, waits_}) {
         auto* view = new QChartView(chart);
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(260, 160);
-        charts->addWidget(view);
+        view->setMinimumSize(240, 100);
+        charts_->addWidget(view);
     }
+    heatMap_ = new RankHeatMap;
+    heatMeasure_ = new QComboBox;
+    heatMeasure_->addItem("Step time");
+    heatMeasure_->addItem("Waited in collectives");
+    heatMeasure_->setToolTip(
+        "What a cell's colour says: the step's duration on that rank, or how long the rank "
+        "waited inside matched collectives during the step");
+    heatOrder_ = new QComboBox;
+    heatOrder_->addItems(rankColumns());
+    heatOrder_->setToolTip("The order of the ranks, top to bottom (as the ranks table's; longest first)");
+    heatNote_ = new QLabel;
+    heatNote_->setToolTip(
+        "Outliers: cells beyond their step's median over the ranks by more than 3 robust standard deviations "
+        "(σ = 1.4826 × the median absolute deviation) and by more than 1% of the step's median time");
+    auto* heatBar = new QHBoxLayout;
+    heatBar->setContentsMargins(0, 0, 0, 0);
+    heatBar->addWidget(new QLabel("<b>Ranks × steps</b>"));
+    heatBar->addWidget(heatMeasure_);
+    heatBar->addSpacing(8);
+    heatBar->addWidget(new QLabel("Order"));
+    heatBar->addWidget(heatOrder_);
+    heatBar->addSpacing(8);
+    heatBar->addWidget(heatNote_, 1);
+    auto* heatBox = new QWidget;
+    auto* heatLayout = new QVBoxLayout(heatBox);
+    heatLayout->setContentsMargins(0, 0, 0, 0);
+    heatLayout->setSpacing(2);
+    heatLayout->addLayout(heatBar);
+    heatLayout->addWidget(heatMap_, 1);
+    right_ = new QSplitter(Qt::Vertical);
+    right_->addWidget(heatBox);
+    right_->addWidget(charts_);
+    right_->setStretchFactor(0, 3);
+    right_->setStretchFactor(1, 2);
+    tables->setStretchFactor(0, 3);
+    tables->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(tables);
-    split->addWidget(charts);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({640, 560});
+    split->addWidget(right_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({600, 600});
     layout->addWidget(split, 1);
 
     connect(mode_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
@@ -141,6 +207,18 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     connect(nudge_, &QDoubleSpinBox::valueChanged, this,
             [this](double us) { setNudge(nudgeRank_->currentIndex(), static_cast<int64_t>(us * 1e3)); });
     connect(collectives_, &QTableWidget::cellClicked, this, [this](int row, int) { activateCollective(row); });
+    connect(ranks_->model(), &QAbstractItemModel::layoutChanged, this, &ComparePanel::followRankOrder);
+    connect(ranks_, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (const QTableWidgetItem* item = ranks_->item(row, 0))
+            session_->revealReport(item->data(kReportRole).toInt());
+    });
+    connect(heatMap_, &RankHeatMap::cellClicked, this, &ComparePanel::showStep);
+    connect(heatMeasure_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        heatMap_->setMeasure(index == 1 ? RankHeatMap::Measure::Wait : RankHeatMap::Measure::StepTime);
+        describeOutliers();
+    });
+    connect(heatOrder_, &QComboBox::activated, this,
+            [this](int column) { sortRanks(column, column == 0 ? Qt::AscendingOrder : Qt::DescendingOrder); });
     connect(session_, &ViewSession::reportsChanged, this, [this] { setReports(session_->reports()); });
 }
 
@@ -169,23 +247,42 @@ void ComparePanel::recompute() {
     const auto mode = static_cast<AlignMode>(mode_->currentData().toInt());
     if (reports.size() < 2) {
         task_.cancel();
-        RankComparison lone;
-        lone.alignment.offsets_ns = nudges;  // a lone report is where the user put it
+        running_ = again_ = false;
+        Compared lone;
+        lone.comparison.alignment.offsets_ns = nudges;  // a lone report is where the user put it
         showComparison(std::move(lone));
         return;
     }
     skew_->setText("Aligning…");
+    // One run at a time: reports opened one by one as their imports end (64 ranks) would each
+    // start a comparison of all so far; the inputs that came meanwhile are compared once it ends.
+    if (running_) {
+        again_ = true;
+        return;
+    }
+    running_ = true;
     task_.run(
         [reports, nudges, mode] {
             std::vector<const Report*> raw;
             for (const auto& r : reports) raw.push_back(r.get());
-            return compareRanks(raw, mode, nudges);
+            Compared out{compareRanks(raw, mode, nudges), {}};
+            out.grid = stepGrid(out.comparison);
+            return out;
         },
-        [this](RankComparison comparison) { showComparison(std::move(comparison)); });
+        [this](Compared compared) {
+            running_ = false;
+            if (std::exchange(again_, false))
+                recompute();
+            else
+                showComparison(std::move(compared));
+        });
 }
 
-void ComparePanel::showComparison(RankComparison comparison) {
-    comparison_ = std::move(comparison);
+void ComparePanel::showComparison(Compared compared) {
+    comparison_ = std::move(compared.comparison);
+    std::vector<QString> labels;
+    for (const RankMetrics& m : comparison_.ranks) labels.push_back(qs(m.label));
+    heatMap_->setGrid(std::move(compared.grid), std::move(labels));
     fill();
     session_->setOffsets(comparison_.alignment.offsets_ns);
     emit alignmentChanged(comparison_.alignment.offsets_ns);
@@ -228,31 +325,7 @@ void ComparePanel::fill() {
     for (const auto& n : a.notes) skew += "  ·  " + qs(n);
     skew_->setText(skew);
 
-    ranks_->setRowCount(int(c.ranks.size()));
-    for (size_t i = 0; i < c.ranks.size(); ++i) {
-        const RankMetrics& m = c.ranks[i];
-        const GpuShares& g = m.shares;
-        const QStringList cells{qs(m.label),
-                                ms(m.offset_ns),
-                                QString::number(m.step_ns.count),
-                                m.step_ns.count ? ms(int64_t(m.step_ns.mean)) : "–",
-                                pct(g.share(g.compute_ns)),
-                                pct(g.share(g.communication_ns)),
-                                pct(g.share(g.idle_ns)),
-                                pct(g.hiddenCommunication()),
-                                ms(m.wait_ns),
-                                ms(m.caused_wait_ns),
-                                QString::number(m.times_last),
-                                ms(m.point_to_point_ns)};
-        for (int col = 0; col < cells.size(); ++col) ranks_->setItem(int(i), col, cell(cells[col], col > 0));
-        if (int(i) == c.straggler.report)
-            for (int col = 0; col < cells.size(); ++col) {
-                QFont bold = ranks_->item(int(i), col)->font();
-                bold.setBold(true);
-                ranks_->item(int(i), col)->setFont(bold);
-            }
-    }
-    ranks_->resizeColumnsToContents();
+    fillRanks();
 
     collectives_->setColumnCount(5 + int(c.ranks.size()));
     QStringList header{"Collective", "#", "Ranks", "Last to arrive", "Max wait (ms)"};
@@ -275,7 +348,115 @@ void ComparePanel::fill() {
                 cell(mc.arrival_ns[i] == std::numeric_limits<int64_t>::min() ? "–" : ms(mc.wait_ns[i]), true));
     }
     collectives_->resizeColumnsToContents();
+    describeOutliers();
+    // Bars of many ranks are unreadable: the heat map and the ranks table (sortable) say it then.
+    // Of a few, the heat map takes what its rows need and the charts the rest (once per count).
+    const bool charts = c.ranks.size() <= kChartRanksMax;
+    charts_->setVisible(charts);
+    if (charts && c.ranks.size() != chartedRanks_) {
+        const int heat = int(c.ranks.size()) * kFewRanksRowPx + kHeatMapFramePx;
+        right_->setSizes({heat, std::max(heat, right_->height() - heat)});
+    }
+    chartedRanks_ = charts ? c.ranks.size() : 0;
     fillCharts();
+}
+
+void ComparePanel::fillRanks() {
+    const RankComparison& c = comparison_;
+    const StepGrid& grid = heatMap_->grid();
+    ranks_->setSortingEnabled(false);  // rows stay where they are put while filling
+    ranks_->setRowCount(int(c.ranks.size()));
+    for (size_t i = 0; i < c.ranks.size(); ++i) {
+        const RankMetrics& m = c.ranks[i];
+        const GpuShares& g = m.shares;
+        int slowSteps = 0;
+        for (size_t col = 0; col < grid.steps.size() && i < grid.ranks; ++col)
+            slowSteps += grid.step_outlier[grid.at(i, col)];
+        const double stepMean = m.step_ns.count ? m.step_ns.mean : -1;
+        const std::vector<std::pair<QString, double>> cells{
+            {qs(m.label), m.rank >= 0 ? m.rank : double(i)},
+            {ms(m.offset_ns), double(m.offset_ns)},
+            {QString::number(m.step_ns.count), double(m.step_ns.count)},
+            {m.step_ns.count ? ms(int64_t(stepMean)) : "–", stepMean},
+            {QString::number(slowSteps), slowSteps},
+            {pct(g.share(g.compute_ns)), g.share(g.compute_ns)},
+            {pct(g.share(g.communication_ns)), g.share(g.communication_ns)},
+            {pct(g.share(g.idle_ns)), g.share(g.idle_ns)},
+            {pct(g.hiddenCommunication()), g.hiddenCommunication()},
+            {ms(m.wait_ns), double(m.wait_ns)},
+            {ms(m.caused_wait_ns), double(m.caused_wait_ns)},
+            {QString::number(m.times_last), m.times_last},
+            {ms(m.point_to_point_ns), double(m.point_to_point_ns)}};
+        for (size_t col = 0; col < cells.size(); ++col) {
+            auto* item = new SortCell(cells[col].first, cells[col].second, col > 0);
+            if (int(i) == c.straggler.report) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            if (col == 0) item->setData(kReportRole, int(i));
+            ranks_->setItem(int(i), int(col), item);
+        }
+    }
+    ranks_->setSortingEnabled(true);  // sorts by the header's indicator, the order the user chose
+    ranks_->resizeColumnsToContents();
+    followRankOrder();
+}
+
+void ComparePanel::sortRanks(int column, Qt::SortOrder order) { ranks_->sortItems(column, order); }
+
+void ComparePanel::followRankOrder() {
+    std::vector<int> order;
+    for (int row = 0; row < ranks_->rowCount(); ++row)
+        if (const QTableWidgetItem* item = ranks_->item(row, 0)) order.push_back(item->data(kReportRole).toInt());
+    heatMap_->setOrder(std::move(order));
+    const QSignalBlocker block(heatOrder_);
+    heatOrder_->setCurrentIndex(ranks_->horizontalHeader()->sortIndicatorSection());
+}
+
+void ComparePanel::setHeatMeasure(bool waits) { heatMeasure_->setCurrentIndex(waits ? 1 : 0); }
+
+void ComparePanel::describeOutliers() {
+    const StepGrid& grid = heatMap_->grid();
+    const bool waits = heatMap_->measure() == RankHeatMap::Measure::Wait;
+    const std::vector<uint8_t>& outlier = waits ? grid.wait_outlier : grid.step_outlier;
+    size_t cells = 0, ranks = 0, worst = 0;
+    int worstRank = -1;
+    for (size_t r = 0; r < grid.ranks; ++r) {
+        size_t n = 0;
+        for (size_t col = 0; col < grid.steps.size(); ++col) n += outlier[grid.at(r, col)];
+        cells += n;
+        ranks += n > 0;
+        if (n > worst) worst = n, worstRank = int(r);
+    }
+    if (grid.steps.empty())
+        heatNote_->clear();
+    else if (cells == 0)
+        heatNote_->setText(QString("%1 ranks × %2 steps · no outliers").arg(grid.ranks).arg(grid.steps.size()));
+    else
+        heatNote_->setText(QString("%1 ranks × %2 steps · %3 outlier cells on %4 ranks, most on %5 (%6 steps)")
+                               .arg(grid.ranks)
+                               .arg(grid.steps.size())
+                               .arg(cells)
+                               .arg(ranks)
+                               .arg(qs(comparison_.ranks[size_t(worstRank)].label))
+                               .arg(worst));
+}
+
+void ComparePanel::showStep(int rank, int column) {
+    const StepGrid& grid = heatMap_->grid();
+    if (rank < 0 || size_t(rank) >= grid.ranks || size_t(rank) >= session_->reports().size() || column < 0 ||
+        size_t(column) >= grid.steps.size())
+        return;
+    const int32_t index = grid.step_index[grid.at(size_t(rank), size_t(column))];
+    if (index < 0) return;
+    const StepRange& step = comparison_.ranks[size_t(rank)].steps[size_t(index)];
+    const int64_t begin = step.start_ns + session_->offset(rank), end = step.end_ns + session_->offset(rank);
+    const int64_t margin = std::max<int64_t>((end - begin) / 20, 1000);
+    session_->revealReport(rank);
+    session_->zoomTo(begin - margin, end + margin);
+    session_->setSelectedRange(std::make_pair(begin, end));
+    session_->selectEvent(ViewEvent{rank, step.range.lane, step.range.index});
 }
 
 void ComparePanel::fillCharts() {

@@ -1,9 +1,11 @@
 #pragma once
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "analysis/ranks/RankCompare.h"
+#include "analysis/ranks/StepGrid.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
 #include "model/Report.h"
@@ -12,15 +14,22 @@ class QChart;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QSplitter;
 class QTableWidget;
 
 namespace lanescope {
 
+class RankHeatMap;
+
 // The open reports as the ranks of one job: how they are aligned (NCCL collectives, wall
 // clock or none, plus a nudge per rank) with the skew left, per-rank GPU time shares and
 // collective waits as bar charts (Qt Charts), ranks and matched collectives as tables, and
-// the straggler. Computed off the GUI thread. Clicking a collective zooms the timeline to it
-// on all ranks. It sets the session's per-report offsets (and says so: alignmentChanged).
+// the straggler, and the ranks by steps as a heat map (step time or time waited in collectives
+// per step, outliers marked; many ranks at a glance). Computed off the GUI thread. Clicking a
+// collective zooms the timeline to it on all ranks; clicking a heat map cell shows that rank's
+// step; the ranks table sorts by any column, and the heat map's rows follow its order. Above 8
+// ranks the bar charts are hidden (unreadable; the table holds their figures). It sets
+// the session's per-report offsets (and says so: alignmentChanged).
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
@@ -29,20 +38,37 @@ public:
     AlignMode mode() const;
     void setNudge(int report, int64_t nudge_ns);
     const RankComparison& comparison() const { return comparison_; }
-    bool busy() const { return task_.busy(); }
+    bool busy() const { return task_.busy() || again_; }
     QString stragglerText() const;
     void activateCollective(int row);  // as a click on that row does
+    // The ranks × steps heat map; its ranks are the comparison's.
+    const RankHeatMap* heatMap() const { return heatMap_; }
+    // Shows the step of the heat map's `column` of rank (report) `rank` on the timeline, as a
+    // click on that cell does: the range zoomed to, selected, the rank's rows shown.
+    void showStep(int rank, int column);
+    // Sorts the ranks (table and heat map) by a column of the ranks table, as a click on its header does.
+    void sortRanks(int column, Qt::SortOrder order);
+    void setHeatMeasure(bool waits);          // the heat map's colour: false = step time, true = waits
+    static const QStringList& rankColumns();  // the ranks table's headers, by column
 
 signals:
     void alignmentChanged(std::vector<int64_t> offsets_ns);
     void updated();
 
 private:
+    // What the background work hands back.
+    struct Compared {
+        RankComparison comparison;
+        StepGrid grid;
+    };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     void recompute();
-    void showComparison(RankComparison comparison);
+    void showComparison(Compared compared);
     void fill();
+    void fillRanks();
     void fillCharts();
+    void followRankOrder();  // the heat map's rows as the ranks table's
+    void describeOutliers();
 
     ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;
@@ -55,9 +81,18 @@ private:
     QLabel* straggler_;
     QTableWidget* ranks_;
     QTableWidget* collectives_;
+    QSplitter* right_;         // the heat map above the charts
+    QSplitter* charts_;        // the two bar charts
+    size_t chartedRanks_ = 0;  // ranks when the charts were last sized (0: hidden)
     QChart* shares_;
     QChart* waits_;
-    LatestTask<RankComparison> task_{this};
+    RankHeatMap* heatMap_;
+    QComboBox* heatMeasure_;
+    QComboBox* heatOrder_;
+    QLabel* heatNote_;
+    LatestTask<Compared> task_{this};
+    bool running_ = false;  // a comparison of ours is under way
+    bool again_ = false;    // the inputs changed meanwhile: compare again when it ends
 };
 
 }  // namespace lanescope

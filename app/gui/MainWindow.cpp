@@ -485,8 +485,11 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
                              8000);
     session_->addReport(std::move(report), std::move(correlation));  // the panels follow
     applyRowPreset(int(reports().size()) - 1);
-    if (reports().size() == 2)  // several ranks: show how they compare
-        if (auto* dock = findChild<QDockWidget*>("ranks")) dock->raise();
+    if (reports().size() == 2)  // several ranks: show how they compare, with room for its heat map and charts
+        if (auto* dock = findChild<QDockWidget*>("ranks")) {
+            dock->raise();
+            resizeDocks({dock}, {height() * 9 / 20}, Qt::Vertical);
+        }
     setWindowTitle(QFileInfo(qs(reports().back()->meta.source_path)).fileName() +
                    (reports().size() > 1 ? QString(" and %1 more").arg(reports().size() - 1) : "") + " — Lanescope");
     showDetails(std::nullopt);

@@ -84,6 +84,10 @@ void ViewSession::setOffsets(std::vector<int64_t> offsets) {
     if (!timeline_) emit visibleRangeChanged();
 }
 
+void ViewSession::revealReport(int report) {
+    if (timeline_) timeline_->revealReport(report);
+}
+
 TimeInterval ViewSession::visibleRange() const {
     if (!timeline_) return visible_;
     return {timeline_->viewport().visibleBegin(), timeline_->viewport().visibleEnd()};

@@ -73,6 +73,9 @@ public:
     const std::vector<ViewLane>& selectedLanes() const { return lanes_; }
     void setSelectedLanes(std::vector<ViewLane> lanes);
     std::optional<ViewEvent> selectedEvent() const { return event_; }
+    // Shows a report's rows on the timeline: its group expanded (of many ranks, each starts
+    // collapsed) and scrolled to the top. Nothing without a timeline.
+    void revealReport(int report);
     // With `reveal` the view zooms to the event and scrolls its row into sight.
     void selectEvent(std::optional<ViewEvent> event, bool reveal = false);
 

@@ -3,11 +3,13 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDeadlineTimer>
 #include <QTimer>
 #include <cstdio>
 #include <string_view>
 
 #include "app/gui/AppIcon.h"
+#include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleReport.h"
 #include "app/gui/Theme.h"
@@ -15,17 +17,25 @@
 
 namespace {
 
-// Saves a PNG of the window once every file has loaded and the window has painted.
-void arrangeScreenshot(lanescope::MainWindow& window, const QString& out) {
-    window.setAllLoadedCallback([&window, out](bool ok) {
-        QTimer::singleShot(200, &window, [&window, out, ok] {
-            window.repaint();
-            const bool saved = window.grab().save(out, "PNG");
-            if (!saved) std::fprintf(stderr, "lanescope: cannot write %s\n", qPrintable(out));
-            spdlog::info("screenshot {} {}", out.toStdString(), saved ? "saved" : "not written");
-            QApplication::exit(!ok ? 2 : saved ? 0 : 1);
-        });
+// Saves a PNG of the window once every file has loaded, the Ranks panel has compared them (up
+// to a minute more) and the window has painted.
+void saveScreenshot(lanescope::MainWindow& window, const QString& out, bool ok, QDeadlineTimer deadline) {
+    const auto* compare = window.findChild<lanescope::ComparePanel*>();
+    if (compare && compare->busy() && !deadline.hasExpired()) {
+        QTimer::singleShot(100, &window, [&window, out, ok, deadline] { saveScreenshot(window, out, ok, deadline); });
+        return;
+    }
+    QTimer::singleShot(200, &window, [&window, out, ok] {
+        window.repaint();
+        const bool saved = window.grab().save(out, "PNG");
+        if (!saved) std::fprintf(stderr, "lanescope: cannot write %s\n", qPrintable(out));
+        spdlog::info("screenshot {} {}", out.toStdString(), saved ? "saved" : "not written");
+        QApplication::exit(!ok ? 2 : saved ? 0 : 1);
     });
+}
+
+void arrangeScreenshot(lanescope::MainWindow& window, const QString& out) {
+    window.setAllLoadedCallback([&window, out](bool ok) { saveScreenshot(window, out, ok, QDeadlineTimer(60'000)); });
 }
 
 // The command line (CLI.md).

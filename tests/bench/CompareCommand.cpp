@@ -12,6 +12,7 @@
 #include "importers/ImportFiles.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
+#include "tests/bench/HeatMapPaint.h"
 #include "tests/bench/Measure.h"
 #include "tests/support/SyntheticReport.h"
 
@@ -109,6 +110,7 @@ std::optional<Figures> measure(const std::vector<std::filesystem::path>& paths, 
 // lanescope-bench compare [--ranks K --events N | FILE...] [--runs R]: opens K rank reports
 // together as the viewer does and compares them (alignment by NCCL, per-rank metrics, waits,
 // straggler). With --events, one synthetic report of N events is written and opened K times.
+// Then the Ranks panel's heat map of 1,024 ranks x 100 steps is painted (HeatMapPaint.h).
 // Each run is a fresh child process; a single report is opened alone first, for its memory,
 // and an empty run gives the process's own baseline.
 int compareCommand(int argc, char** argv) {
@@ -171,6 +173,7 @@ int compareCommand(int argc, char** argv) {
         printValue("compare_ms", median(compareMs), 1);
         printValue("panel_fill_ms", median(panelMs), 1);
         printValue("threads", uint64_t{std::max(1u, std::thread::hardware_concurrency())});
+        if (!printHeatMapPaint()) exitCode = kExitBadInput;
     }
     if (temp) std::filesystem::remove(*temp);
     return exitCode;

@@ -35,9 +35,9 @@ int generateKineto(const std::filesystem::path& out, uint64_t events) {
 }
 
 // Writes an nsys SQLite export and prints its figures; the exit code.
-int generateNsys(const std::filesystem::path& out, uint64_t events) {
+int generateNsys(const std::filesystem::path& out, uint64_t events, uint64_t seed) {
     const Stopwatch watch;
-    const SyntheticCounts counts = writeSyntheticReport(out, events);
+    const SyntheticCounts counts = writeSyntheticReport(out, events, seed);
     const double seconds = watch.seconds();
     printValue("events", counts.total());
     printValue("kernels", counts.kernels);
@@ -53,9 +53,10 @@ int generateNsys(const std::filesystem::path& out, uint64_t events) {
 
 }  // namespace
 
-// lanescope-bench generate [--format nsys|kineto] --events N --out FILE [--force]
+// lanescope-bench generate [--format nsys|kineto] --events N --out FILE [--seed S] [--force]
+// (--seed, nsys only: other durations, e.g. one per rank of a many-rank job)
 int generateCommand(int argc, char** argv) {
-    const Args args = parseArgs(argc, argv, 2, {"events", "out", "format"}, {"force"});
+    const Args args = parseArgs(argc, argv, 2, {"events", "out", "format", "seed"}, {"force"});
     if (!args.error.empty()) return usageError(args.error);
     if (!args.positional.empty()) return usageError("generate takes no positional arguments");
     const auto events = args.options.count("events") ? parseCount(args.options.at("events")) : std::nullopt;
@@ -63,6 +64,9 @@ int generateCommand(int argc, char** argv) {
     if (!args.options.count("out")) return usageError("generate needs --out FILE");
     const std::string format = args.options.count("format") ? args.options.at("format") : "nsys";
     if (format != "nsys" && format != "kineto") return usageError("--format is nsys or kineto");
+    const auto seed = args.options.count("seed") ? parseCount(args.options.at("seed")) : kSyntheticSeed;
+    if (!seed || (format == "kineto" && args.options.count("seed")))
+        return usageError("--seed wants a positive number, for --format nsys");
 
     const std::filesystem::path out = args.options.at("out");
     std::error_code ec;
@@ -74,7 +78,7 @@ int generateCommand(int argc, char** argv) {
         std::filesystem::remove(out, ec);
     }
     try {
-        return format == "kineto" ? generateKineto(out, *events) : generateNsys(out, *events);
+        return format == "kineto" ? generateKineto(out, *events) : generateNsys(out, *events, *seed);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "lanescope-bench: %s\n", e.what());
         std::filesystem::remove(out, ec);

@@ -10,7 +10,6 @@
 namespace lanescope::bench {
 namespace {
 
-constexpr uint64_t kSeed = 20250302;
 constexpr int64_t kSessionStartUtcNs = 1767225600'000000000;  // 2026-01-01T00:00:00Z
 constexpr int64_t kDomainCreatedNs = -250'000'000;            // NVTX domains are created before capture
 
@@ -170,10 +169,10 @@ void writeStrings(const WritableDb& db, const StringIdTable& strings) {
 
 }  // namespace
 
-SyntheticCounts writeSyntheticReport(const std::filesystem::path& path, uint64_t events) {
+SyntheticCounts writeSyntheticReport(const std::filesystem::path& path, uint64_t events, uint64_t seed) {
     StringIdTable strings;
     const WorkloadNames names(strings);
-    TrainingWorkload workload(names, kSeed);
+    TrainingWorkload workload(names, seed);
 
     WritableDb db(path);
     db.exec(nsysSchemaSql());

@@ -14,8 +14,10 @@ struct SyntheticCounts {
 // Writes a synthetic Nsight Systems 2025.3 SQLite export with exactly `events` interval events
 // to `path`, where nothing may exist yet: a two-rank data-parallel training job (see
 // TrainingWorkload), stepped until the next step would not fit, then topped up with OS runtime
-// calls. The same arguments always give the same file. Throws std::runtime_error when SQLite
-// fails.
-SyntheticCounts writeSyntheticReport(const std::filesystem::path& path, uint64_t events);
+// calls. The same arguments always give the same file; another `seed` gives other durations
+// (the ranks of a bigger job). Throws std::runtime_error when SQLite fails.
+inline constexpr uint64_t kSyntheticSeed = 20250302;
+SyntheticCounts writeSyntheticReport(const std::filesystem::path& path, uint64_t events,
+                                     uint64_t seed = kSyntheticSeed);
 
 }  // namespace lanescope::bench

@@ -86,3 +86,53 @@ TEST_CASE("row layout: collapse shows a summary row, hide, show only, filter, re
     CHECK(layout.rows()[1].label == "python3 [1130]");
     CHECK_FALSE(layout.moveBefore(find(layout, "Stream 7")->key, process));  // different parents
 }
+
+TEST_CASE("row layout: above four reports each starts as one summary row of its GPU work") {
+    std::shared_ptr<const Report> rank0 = test::importAsViewed(test::dataFile("nsys-2025.3/ddp_rank0.sqlite"));
+    RowLayout layout;
+    const auto reportRows = [&layout] {
+        std::vector<const LayoutRow*> out;
+        for (const LayoutRow& r : layout.rows())
+            if (r.level == 0) out.push_back(&r);
+        return out;
+    };
+    layout.setReports({rank0, rank0, rank0, rank0}, RowOrder::GpuFirst);
+    REQUIRE(reportRows().size() == 4);
+    for (const LayoutRow* r : reportRows()) CHECK(r->expanded);
+    CHECK(layout.rows().size() > 4 * 4);
+
+    layout.setReports({rank0, rank0, rank0, rank0, rank0}, RowOrder::GpuFirst);
+    REQUIRE(layout.rows().size() == 5);
+    for (const LayoutRow& r : layout.rows()) {
+        CHECK(r.level == 0);
+        CHECK(r.expandable);
+        CHECK(!r.expanded);
+        CHECK(r.height == RowLayout::kReportSummaryPx);
+        CHECK(r.boxHeight() == RowLayout::kReportSummaryPx - RowLayout::kPaddingPx);
+        REQUIRE(!r.lanes.empty());
+        for (int lane : r.lanes) CHECK(rank0->lanes[size_t(lane)].kind == LaneKind::GpuStream);
+        CHECK(layout.rowAt(r.y + 1) == &r);
+    }
+    CHECK(layout.totalHeight() == 5 * RowLayout::kReportSummaryPx);
+    CHECK(layout.collapsed().empty());  // defaults are no choices: row presets do not save them
+
+    // Expanding one (and collapsing another's GPU) sticks as a sixth report joins.
+    const std::string second = layout.rows()[1].key;
+    layout.toggleExpanded(second);
+    CHECK(layout.isExpanded(second));
+    CHECK(!layout.isExpanded(layout.rows()[0].key));
+    layout.setReports({rank0, rank0, rank0, rank0, rank0, rank0}, RowOrder::GpuFirst);
+    const auto rows = reportRows();
+    REQUIRE(rows.size() == 6);
+    for (const LayoutRow* r : rows) CHECK(r->expanded == (r->key == second));
+    CHECK(rows[1]->height == RowLayout::kGroupPx);
+    // Back to two: all open again, the one the user collapsed excepted.
+    layout.toggleExpanded(rows[0]->key);  // opened by choice: stays open
+    layout.setExpanded(second, false);    // closed by choice: stays closed
+    layout.setReports({rank0, rank0}, RowOrder::GpuFirst);
+    const auto two = reportRows();
+    REQUIRE(two.size() == 2);
+    CHECK(two[0]->expanded);
+    CHECK(!two[1]->expanded);
+    CHECK(layout.collapsed() == std::set<std::string>{second});
+}
