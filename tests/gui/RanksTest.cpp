@@ -1,6 +1,8 @@
 // Many ranks in the real window: each report's rows collapse into one summary row above
 // RowLayout::kExpandedReportsMax reports and stay expanded up to it; the Ranks panel's heat
 // map of ranks x steps (its cells, a click on one, sorting the ranks).
+#include <sqlite3.h>
+
 #include <QTest>
 #include <filesystem>
 #include <numeric>
@@ -23,17 +25,31 @@ class RanksTest : public QObject {
     std::unique_ptr<MainWindow> window_;  // six ranks: copies of the DDP pair
 
     // Copies of the corpus's two DDP ranks as job_rank0 .. job_rank<n-1>: even ranks are rank 0's
-    // capture, odd ones rank 1's.
+    // capture, odd ones rank 1's, each with its torchrun environment saying RANK=<r>.
     QStringList rankFiles(int n) {
         QStringList files;
         for (int r = 0; r < n; ++r) {
             const auto to = dir_ / ("job_rank" + std::to_string(r) + ".sqlite");
-            if (!std::filesystem::exists(to))
+            if (!std::filesystem::exists(to)) {
                 std::filesystem::copy_file(
                     test::dataFile(r % 2 ? "nsys-2025.3/ddp_rank1.sqlite" : "nsys-2025.3/ddp_rank0.sqlite"), to);
+                setEnvironmentRank(to, r);
+            }
             files << QString::fromStdString(to.string());
         }
         return files;
+    }
+
+    // The captured environment's RANK=<0 or 1>; becomes RANK=<rank> (the copy only).
+    static void setEnvironmentRank(const std::filesystem::path& copy, int rank) {
+        sqlite3* db = nullptr;
+        QVERIFY(sqlite3_open(copy.string().c_str(), &db) == SQLITE_OK);
+        const std::string sql = "UPDATE TARGET_INFO_SYSTEM_ENV SET value = replace(replace(value, ';RANK=0;', ';RANK=" +
+                                std::to_string(rank) + ";'), ';RANK=1;', ';RANK=" + std::to_string(rank) +
+                                ";') WHERE name = 'DeviceEnvironment'";
+        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        QCOMPARE(rc, SQLITE_OK);
     }
 
     static bool open(MainWindow& window, const QStringList& files) {
