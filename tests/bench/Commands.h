@@ -19,6 +19,7 @@ int renderCommand(int argc, char** argv);
 int compareCommand(int argc, char** argv);
 int profileCommand(int argc, char** argv);
 int eventsCommand(int argc, char** argv);
+int openCommand(int argc, char** argv);
 
 // Prints "lanescope-bench: <message>" and the usage to stderr; returns kExitUsage.
 int usageError(const std::string& message);

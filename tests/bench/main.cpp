@@ -16,7 +16,7 @@ constexpr const char* kUsage =
     "  lanescope-bench import FILE [--runs K] [--threads N]\n"
     "      import time and memory, median of K runs (default 5); JSON MB/s for JSON traces\n"
     "  lanescope-bench stats [--events N | FILE] [--runs K]\n"
-    "      the six statistics reports over the whole trace and its middle tenth\n"
+    "      the summary reports over the whole trace and its middle tenth, each alone, the traces\n"
     "  lanescope-bench compare [--ranks K --events N | FILE...] [--runs R]\n"
     "      K rank reports opened together and compared (NCCL alignment, metrics, straggler)\n"
     "  lanescope-bench render [--events N | FILE] [--size WxH] [--frames K]\n"
@@ -26,6 +26,9 @@ constexpr const char* kUsage =
     "  lanescope-bench events [--events N | FILE] [--runs K]\n"
     "      the Events table: open (row index + first frame), sort, filter and scroll over N events\n"
     "      (default 10,000,000, built in memory) or FILE's largest lane; merge of several rows\n"
+    "  lanescope-bench open FILE [--after-ms M]\n"
+    "      the viewer opening FILE offscreen: how long the GUI thread stalls while it loads and\n"
+    "      for M ms after (default 3000)\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return compareCommand(argc, argv);
     if (command == "profile") return profileCommand(argc, argv);
     if (command == "events") return eventsCommand(argc, argv);
+    if (command == "open") return openCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;

@@ -1,0 +1,84 @@
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "app/gui/MainWindow.h"
+#include "app/log/Logging.h"
+#include "tests/bench/Args.h"
+#include "tests/bench/Commands.h"
+
+namespace lanescope::bench {
+
+// lanescope-bench open FILE [--after-ms M]: the viewer's own way from File > Open to a filled
+// window, offscreen: the real main window opens FILE (import off the GUI thread, then the
+// timeline and the panels), and a 5 ms timer on the GUI thread measures how late the event loop
+// comes back to it, which is how late a click or a key would be handled. Measured while the
+// report loads and for M ms after (default 3000: the panels computing their first results).
+int openCommand(int argc, char** argv) {
+    const Args args = parseArgs(argc, argv, 2, {"after-ms"});
+    if (!args.error.empty()) return usageError(args.error);
+    if (args.positional.size() != 1) return usageError("open needs one FILE");
+    const auto afterMs = args.options.count("after-ms") ? parseCount(args.options.at("after-ms")) : 3000;
+    if (!afterMs) return usageError("--after-ms needs a positive count");
+
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString&) {});
+    int qtArgc = 1;
+    char name[] = "lanescope-bench";
+    char* qtArgv[] = {name, nullptr};
+    QApplication app(qtArgc, qtArgv);
+    QApplication::setOrganizationName("LanescopeBench");  // not the user's settings
+    logging::init("lanescope-bench", false, false);      // no log lines among the figures
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+
+    // Gaps between ticks of a 5 ms timer, beyond its 5 ms: the GUI thread's stalls.
+    constexpr int kTickMs = 5;
+    std::vector<double> loading, after;
+    bool opened = false, ok = false;
+    double openS = 0;
+    QElapsedTimer clock, sinceTick;
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const double stall = std::max(0.0, sinceTick.nsecsElapsed() / 1e6 - kTickMs);
+        sinceTick.restart();
+        (opened ? after : loading).push_back(stall);
+    });
+    window.setAllLoadedCallback([&](bool allOk) {
+        openS = clock.nsecsElapsed() / 1e9;
+        opened = true;
+        ok = allOk;
+        QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
+    });
+    QTimer::singleShot(0, [&] {
+        clock.start();
+        sinceTick.start();
+        ticker.start(kTickMs);
+        window.openFiles({QString::fromStdString(args.positional.front())});
+    });
+    QTimer::singleShot(600'000, &app, &QApplication::quit);  // a report that never finishes
+    app.exec();
+    if (!opened || !ok) {
+        std::fprintf(stderr, "lanescope-bench: %s did not open\n", args.positional.front().c_str());
+        return kExitBadInput;
+    }
+    auto percentile = [](std::vector<double> v, double p) {
+        if (v.empty()) return 0.0;
+        std::sort(v.begin(), v.end());
+        return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
+    };
+    printValue("open_s", openS, 3);
+    printValue("gui_max_stall_loading_ms", percentile(loading, 1.0), 1);
+    printValue("gui_p99_stall_loading_ms", percentile(loading, 0.99), 1);
+    printValue("gui_max_stall_after_ms", percentile(after, 1.0), 1);
+    printValue("gui_p99_stall_after_ms", percentile(after, 0.99), 1);
+    printValue("gui_ticks", uint64_t(loading.size() + after.size()));
+    return kExitOk;
+}
+
+}  // namespace lanescope::bench
