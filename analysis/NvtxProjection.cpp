@@ -274,7 +274,9 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
 }
 
 void addNvtxProjectionLanes(Report& report) {
-    const std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
+    // Kept with the report: the lanes added below are derived ones, which the projection skips,
+    // and the statistics read it later.
+    const std::vector<ProjectedRange>& projected = nvtxGpuProjection(report);
     std::map<std::pair<int32_t, int32_t>, size_t> laneOf;  // (process, gpu) -> lane index
     const size_t firstNew = report.lanes.size();
     for (const ProjectedRange& p : projected) {
@@ -302,8 +304,20 @@ void addNvtxProjectionLanes(Report& report) {
     for (size_t i = firstNew; i < report.lanes.size(); ++i) freezeLane(report.lanes[i], report.diagnostics);
 }
 
+namespace {
+// The type under which the projection is kept in Report::derived.
+struct CachedNvtxProjection {
+    std::vector<ProjectedRange> ranges;
+};
+}  // namespace
+
+const std::vector<ProjectedRange>& nvtxGpuProjection(const Report& report) {
+    return report.derived.get<CachedNvtxProjection>([&] { return CachedNvtxProjection{projectNvtxToGpu(report)}; })
+        .ranges;
+}
+
 StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range) {
-    std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
+    std::vector<ProjectedRange> projected = nvtxGpuProjection(report);
     std::erase_if(projected, [&](const ProjectedRange& p) {
         const IntervalColumns& ev = report.lanes[p.range.lane].events;
         return !range.contains(ev.start_ns[p.range.index], ev.end_ns[p.range.index]);

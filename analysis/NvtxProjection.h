@@ -47,6 +47,9 @@ struct ProjectedRange {
 // thread is kept on its start thread (nsys leaves it out), and GPU work with correlation
 // id 0 is never linked (nsys would join it to calls with id 0).
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report);
+// The same, computed once per report and kept with it (Report::derived): what the statistics
+// over any range read.
+const std::vector<ProjectedRange>& nvtxGpuProjection(const Report& report);
 
 // Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
 // as an NVTX event spanning its GPU work (name and colour of the range), frozen. Called once

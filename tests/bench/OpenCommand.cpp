@@ -31,7 +31,7 @@ int openCommand(int argc, char** argv) {
     char* qtArgv[] = {name, nullptr};
     QApplication app(qtArgc, qtArgv);
     QApplication::setOrganizationName("LanescopeBench");  // not the user's settings
-    logging::init("lanescope-bench", false, false);      // no log lines among the figures
+    logging::init("lanescope-bench", false, false);       // no log lines among the figures
     MainWindow window;
     window.resize(1600, 1000);
     window.show();
