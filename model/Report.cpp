@@ -91,6 +91,10 @@ size_t InstantColumns::memoryBytes() const {
            payload.capacity() * sizeof(uint32_t);
 }
 
+const EventCounts& finishedCounts(const Report& report) {
+    return report.derived.get<EventCounts>([&] { return report.counts(); });
+}
+
 EventCounts Report::counts() const {
     EventCounts c;
     for (const Lane& lane : lanes) {

@@ -109,7 +109,7 @@ struct Report {
     // What only some readers need, computed on first use (see model/DerivedCache.h).
     DerivedCache derived;
 
-    EventCounts counts() const;
+    EventCounts counts() const;  // a walk over every event: see finishedCounts
     // Resident bytes of the model: columns, side tables, counters and the string pool.
     size_t memoryBytes() const;
     std::string_view str(uint32_t id) const { return strings.str(id); }
@@ -128,5 +128,9 @@ int rankOf(const Report& report);
 std::string rankLabel(const Report& report);
 // "rank 1 · ddp_rank1.sqlite", or the file name when the rank is unknown.
 std::string reportTitle(const Report& report);
+
+// Report::counts() of a finished report, counted once and kept with it (Report::derived): for
+// the viewer, which shows them on every selection change. O(1) after the first call.
+const EventCounts& finishedCounts(const Report& report);
 
 }  // namespace lanescope

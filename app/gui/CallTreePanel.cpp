@@ -145,7 +145,7 @@ void CallTreePanel::setReports() {
         // The last report opened with samples, else the last one.
         int pick = int(reports_.size()) - 1;
         for (int i = pick; i >= 0; --i)
-            if (reports_[size_t(i)]->counts().cpu_samples) {
+            if (finishedCounts(*reports_[size_t(i)]).cpu_samples) {
                 pick = i;
                 break;
             }

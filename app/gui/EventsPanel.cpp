@@ -23,6 +23,7 @@
 #include <set>
 
 #include "app/gui/EventTableExport.h"
+#include "app/gui/WorkPool.h"
 #include "model/EventTableText.h"
 #include "timeline/TimeFormat.h"
 
@@ -422,10 +423,11 @@ void EventsPanel::exportCsv(const QString& path) {
         watcher->deleteLater();
         emit exported(path, watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([contents = std::move(contents), fields, file = path.toStdString()] {
-        std::string error;
-        return writeEventTableCsv(contents, fields, file, &error) ? QString() : QString::fromStdString(error);
-    }));
+    watcher->setFuture(
+        QtConcurrent::run(workPool(), [contents = std::move(contents), fields, file = path.toStdString()] {
+            std::string error;
+            return writeEventTableCsv(contents, fields, file, &error) ? QString() : QString::fromStdString(error);
+        }));
 }
 
 }  // namespace lanescope

@@ -9,6 +9,7 @@
 #include <chrono>
 
 #include "analysis/NvtxProjection.h"
+#include "app/gui/WorkPool.h"
 #include "app/log/ImportLog.h"
 
 namespace lanescope {
@@ -55,7 +56,7 @@ void ImportTask::start() {
     options.memory_promised = memoryPromised_.get();
     options.add_view_lanes = addNvtxProjectionLanes;  // the "NVTX on GPU" rows
     // `promised` keeps what options.memory_promised points to alive while the import runs.
-    (void)QtConcurrent::run([self, file, stop, options, promised = memoryPromised_] {
+    (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
         // threads inherit it), so the window stays responsive while both cores import.
         ::setpriority(PRIO_PROCESS, 0, 10);

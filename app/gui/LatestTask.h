@@ -4,6 +4,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <utility>
 
+#include "app/gui/WorkPool.h"
+
 namespace lanescope {
 
 // "Run this off the GUI thread, keep only the latest result", for a panel that recomputes
@@ -33,7 +35,7 @@ public:
                              if (generation != generation_) return;  // a newer run is under way
                              done(watcher->future().takeResult());
                          });
-        watcher->setFuture(QtConcurrent::run(std::move(work)));
+        watcher->setFuture(QtConcurrent::run(workPool(), std::move(work)));
     }
 
     // Drops the result of every run under way (for an owner that answers at once instead).

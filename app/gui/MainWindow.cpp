@@ -47,6 +47,7 @@
 #include "app/gui/Theme.h"
 #include "app/gui/UtilizationChart.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WorkPool.h"
 #include "exporters/perfetto/PerfettoWriter.h"
 #include "importers/MemoryEstimate.h"
 #include "model/Correlation.h"
@@ -422,7 +423,7 @@ void MainWindow::exportPerfetto() {
             QMessageBox::warning(this, "Export failed", error);
         }
     });
-    watcher->setFuture(QtConcurrent::run([report, path] {
+    watcher->setFuture(QtConcurrent::run(workPool(), [report, path] {
         std::string error;
         return writePerfetto(*report, path.toStdString(), error) ? QString() : QString::fromStdString(error);
     }));
@@ -477,7 +478,7 @@ void MainWindow::connectImports() {
 }
 
 void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation) {
-    const EventCounts counts = report->counts();
+    const EventCounts& counts = finishedCounts(*report);
     statusBar()->showMessage(QString("Opened %1: %2 events, %3 counter samples")
                                  .arg(QFileInfo(qs(report->meta.source_path)).fileName(),
                                       QLocale().toString(static_cast<qulonglong>(counts.slices + counts.instants)),

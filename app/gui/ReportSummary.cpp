@@ -25,7 +25,7 @@ QString duration(int64_t ns) {
 
 QString reportSummaryHtml(const Report& r) {
     const QLocale locale;
-    const EventCounts c = r.counts();
+    const EventCounts& c = finishedCounts(r);
     QString html =
         "<h2>" + QFileInfo(QString::fromStdString(r.meta.source_path)).fileName().toHtmlEscaped() + "</h2><table>";
     html += row("File", qs(r.meta.source_path));

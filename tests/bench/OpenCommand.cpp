@@ -47,6 +47,8 @@ int openCommand(int argc, char** argv) {
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const double stall = std::max(0.0, sinceTick.nsecsElapsed() / 1e6 - kTickMs);
         sinceTick.restart();
+        if (stall > 100 && qEnvironmentVariableIsSet("LANESCOPE_BENCH_DEBUG"))
+            std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, clock.nsecsElapsed() / 1e9);
         (opened ? after : loading).push_back(stall);
     });
     window.setAllLoadedCallback([&](bool allOk) {
