@@ -8,6 +8,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -411,7 +412,13 @@ void MainWindow::readSummaries(const QStringList& paths) {
         --summaryReads_;
         addSummaries(watcher->future().takeResult(), paths);
     });
-    watcher->setFuture(QtConcurrent::run([paths] { return readSummaryFolders(paths); }));
+    watcher->setFuture(QtConcurrent::run([paths] {
+        QElapsedTimer timer;
+        timer.start();
+        SummarySet set = readSummaryFolders(paths);
+        spdlog::info("read {} rank summaries in {} ms ({} failed)", set.size(), timer.elapsed(), set.errors.size());
+        return set;
+    }));
 }
 
 void MainWindow::addSummaries(SummarySet set, const QStringList& paths) {

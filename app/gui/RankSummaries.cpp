@@ -1,7 +1,9 @@
 #include "app/gui/RankSummaries.h"
 
+#include <QCollator>
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 #include <filesystem>
 
 #include "analysis/ranks/RankSummary.h"
@@ -21,10 +23,15 @@ QStringList summaryFolders(const QString& path, QString& error) {
     if (isSummary(path)) return {info.canonicalFilePath()};
     QStringList found;
     const QDir dir(path);
-    for (const QString& name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+    QStringList names = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCollator byNumber;  // rank2 before rank10
+    byNumber.setNumericMode(true);
+    std::sort(names.begin(), names.end(), byNumber);
+    for (const QString& name : names)
         if (isSummary(dir.filePath(name))) found << QFileInfo(dir.filePath(name)).canonicalFilePath();
     if (found.isEmpty())
-        error = path + ": no rank summaries here (folders holding rank-summary.json, written by lanescope-cli summarize)";
+        error =
+            path + ": no rank summaries here (folders holding rank-summary.json, written by lanescope-cli summarize)";
     return found;
 }
 

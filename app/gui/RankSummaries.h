@@ -9,7 +9,8 @@ namespace lanescope {
 
 // Rank summaries (`lanescope-cli summarize`, docs/rank-summary.md) read for the Ranks panel:
 // per summary its RankInput, its folder and, when it is on this machine, its full report.
-// Sorted as asked for; the summaries of one parent folder by folder name.
+// Sorted as asked for; the summaries of one parent folder by folder name, numbers by value
+// (rank2 before rank10).
 struct SummarySet {
     std::vector<RankInput> inputs;
     QStringList dirs;     // per input: its summary folder, absolute and canonical
