@@ -240,7 +240,8 @@ void MainWindow::buildMenus() {
             "a folder holding them");
     recentMenu_ = file->addMenu("Open &Recent");
     updateRecentMenu();
-    file->addAction("&Close", QKeySequence::Close, this, &MainWindow::closeReports)->setStatusTip("Close all reports");
+    file->addAction("&Close", QKeySequence::Close, this, &MainWindow::closeReports)
+        ->setStatusTip("Close all reports and rank summaries");
     file->addSeparator();
     file->addAction("&Export timeline as PNG…", QKeySequence("Ctrl+E"), this, &MainWindow::exportPng);
     file->addAction("Export to &Perfetto…", this, &MainWindow::exportPerfetto)
