@@ -68,9 +68,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.drawLine(headerWidth_ - 1, 0, headerWidth_ - 1, height());
     if (rows.empty()) {
         p.setPen(palette_.headerText);
-        p.drawText(area, Qt::AlignCenter,
-                   layout_.reports().empty() ? "Open a report: File > Open (Ctrl+O), or drop it here"
-                                             : "No rows match the filter");
+        p.drawText(area, Qt::AlignCenter, layout_.reports().empty() ? emptyText_ : QString("No rows match the filter"));
     }
     lastFrameMs_ = timer.nsecsElapsed() / 1e6;
     if (showFrameTime_) {

@@ -302,6 +302,11 @@ void TimelineView::setMarkers(std::vector<TimeMarker> markers) {
     update();
 }
 
+void TimelineView::setEmptyText(const QString& text) {
+    emptyText_ = text;
+    update();
+}
+
 // ---- hit testing ----
 
 std::optional<ViewEvent> TimelineView::eventAt(QPoint pos, uint32_t* mergedCount) const {

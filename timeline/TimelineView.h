@@ -120,6 +120,8 @@ public:
 
     // The markers to draw, on the shared timeline.
     void setMarkers(std::vector<TimeMarker> markers);
+    // What the view says while no report is open (how to open one, by default).
+    void setEmptyText(const QString& text);
 
     // x of a time on the shared timeline in widget coordinates, and back; the lane area starts
     // at headerWidth(). A report's own time t is at xOf(t + reportOffset(report)).
@@ -222,6 +224,7 @@ private:
     QElapsedTimer lastWheel_;
     double lastFrameMs_ = 0;
     bool showFrameTime_ = false;
+    QString emptyText_ = "Open a report: File > Open (Ctrl+O), or drop it here";
     bool updatingScrollBars_ = false;
 };
 

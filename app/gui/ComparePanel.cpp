@@ -6,12 +6,15 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QGraphicsLayout>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QHorizontalPercentBarSeries>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -77,6 +80,11 @@ QChart* makeChart(const QString& title) {
     return chart;
 }
 
+// Whether a report holds the event a summary names (it may be another version of the file).
+bool holds(const Report& report, EventRef ref) {
+    return ref.lane < report.lanes.size() && ref.index < report.lanes[ref.lane].events.size();
+}
+
 void clear(QChart* chart) {
     chart->removeAllSeries();
     for (QAbstractAxis* axis : chart->axes()) {
@@ -128,6 +136,10 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     top->addSpacing(12);
     top->addWidget(skew_, 1);
     layout->addLayout(top);
+    source_ = new QLabel;
+    source_->setWordWrap(true);
+    source_->setVisible(false);
+    layout->addWidget(source_);
     straggler_ = new QLabel;
     straggler_->setWordWrap(true);
     straggler_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -138,11 +150,14 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
                        "are outliers (longer than the step's median over the ranks + 3σ), GPU time shares over "
                        "each GPU's active window, time waiting inside collectives, time others waited for it, and "
                        "time inside MPI point-to-point calls (MPI_Send, MPI_Recv, MPI_Sendrecv, waits). Click a "
-                       "header to sort (the heat map follows), a rank to show its rows on the timeline");
+                       "header to sort (the heat map follows), a rank to show its rows on the timeline; of a rank "
+                       "summary, double-click (or right-click) a rank to open its full report");
+    ranks_->setObjectName("rankTable");
     ranks_->horizontalHeader()->setSortIndicator(0, Qt::AscendingOrder);
     ranks_->setSortingEnabled(true);
     collectives_ = makeTable({"Collective", "#", "Ranks", "Last to arrive", "Max wait (ms)"},
                              "NCCL or MPI collectives matched across ranks; click one to show it on every rank");
+    collectives_->setObjectName("collectiveTable");
     auto* tables = new QSplitter(Qt::Vertical);
     tables->addWidget(ranks_);
     tables->addWidget(collectives_);
@@ -210,8 +225,15 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
     connect(ranks_->model(), &QAbstractItemModel::layoutChanged, this, &ComparePanel::followRankOrder);
     connect(ranks_, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (const QTableWidgetItem* item = ranks_->item(row, 0))
-            session_->revealReport(item->data(kReportRole).toInt());
+            if (const int report = timelineOf(item->data(kReportRole).toInt()); report >= 0)
+                session_->revealReport(report);
     });
+    connect(ranks_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        if (const QTableWidgetItem* item = ranks_->item(row, 0); item && fromSummaries())
+            openRankReport(item->data(kReportRole).toInt());
+    });
+    ranks_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(ranks_, &QWidget::customContextMenuRequested, this, &ComparePanel::showRankMenu);
     connect(heatMap_, &RankHeatMap::cellClicked, this, &ComparePanel::showStep);
     connect(heatMeasure_, &QComboBox::currentIndexChanged, this, [this](int index) {
         heatMap_->setMeasure(index == 1 ? RankHeatMap::Measure::Wait : RankHeatMap::Measure::StepTime);
@@ -224,11 +246,143 @@ ComparePanel::ComparePanel(ViewSession* session, QWidget* parent) : QWidget(pare
 
 void ComparePanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
     reports_ = std::move(reports);
+    if (fromSummaries()) {  // a rank's report opened (or closed): on the timeline only, where its rank is
+        mapTimelines();
+        applyOffsets();
+        if (!reports_.empty()) session_->fitAll();  // as opening does, offsets applied
+        showSource();
+        return;
+    }
     nudges_.resize(reports_.size(), 0);
+    setRankLabels();
+    recompute();
+}
+
+void ComparePanel::setRankLabels() {
     const QSignalBlocker block(nudgeRank_);
     nudgeRank_->clear();
-    for (const auto& r : reports_) nudgeRank_->addItem(qs(rankLabel(*r)));
+    if (fromSummaries())
+        for (const RankInput& in : summaries_->inputs) nudgeRank_->addItem(qs(in.label));
+    else
+        for (const auto& r : reports_) nudgeRank_->addItem(qs(rankLabel(*r)));
+}
+
+void ComparePanel::addSummaries(SummarySet set) {
+    if (set.inputs.empty()) return;
+    if (!fromSummaries()) nudges_.clear();  // they were the reports'
+    auto all = std::make_shared<SummarySet>(summaries_ ? *summaries_ : SummarySet{});
+    for (size_t i = 0; i < set.size(); ++i) {
+        if (all->dirs.contains(set.dirs[qsizetype(i)])) continue;
+        all->inputs.push_back(std::move(set.inputs[i]));
+        all->dirs << set.dirs[qsizetype(i)];
+        all->reports << set.reports[qsizetype(i)];
+        nudges_.push_back(0);
+    }
+    summaries_ = std::move(all);
+    setRankLabels();
+    mapTimelines();
+    showSource();
     recompute();
+}
+
+void ComparePanel::closeSummaries() {
+    if (!summaries_) return;
+    summaries_.reset();
+    timelines_.clear();
+    nudges_.assign(reports_.size(), 0);
+    heatMap_->setTimelines({});
+    source_->setVisible(false);
+    setReports(session_->reports());
+}
+
+void ComparePanel::mapTimelines() {
+    timelines_.assign(summaries_ ? summaries_->size() : 0, -1);
+    if (!fromSummaries()) return;
+    QHash<QString, int> open;  // canonical path -> session index
+    for (size_t r = 0; r < reports_.size(); ++r)
+        if (const QString path = QFileInfo(qs(reports_[r]->meta.source_path)).canonicalFilePath(); !path.isEmpty())
+            open.insert(path, int(r));
+    for (size_t i = 0; i < timelines_.size(); ++i)
+        if (const QString& path = summaries_->reports[qsizetype(i)]; !path.isEmpty())
+            timelines_[i] = open.value(path, -1);
+}
+
+int ComparePanel::timelineOf(int rank) const {
+    if (rank < 0) return -1;
+    if (fromSummaries()) return size_t(rank) < timelines_.size() ? timelines_[size_t(rank)] : -1;
+    return size_t(rank) < reports_.size() ? rank : -1;
+}
+
+void ComparePanel::applyOffsets() {
+    const std::vector<int64_t>& aligned = comparison_.alignment.offsets_ns;
+    if (!fromSummaries()) {
+        session_->setOffsets(aligned);
+        return;
+    }
+    std::vector<int64_t> offsets(reports_.size(), 0);  // reports of no summary stay where they are
+    for (size_t i = 0; i < timelines_.size() && i < aligned.size(); ++i)
+        if (timelines_[i] >= 0) offsets[size_t(timelines_[i])] = aligned[i];
+    session_->setOffsets(offsets);
+}
+
+QString ComparePanel::sourceText() const {
+    if (!fromSummaries()) return {};
+    const SummarySet& set = *summaries_;
+    const auto found = set.reports.size() - set.reports.count(QString());
+    const auto open = std::count_if(timelines_.begin(), timelines_.end(), [](int r) { return r >= 0; });
+    QString text = QString("From %1 rank summaries: open a rank's report to see its timeline (double-click its row). ")
+                       .arg(set.size());
+    text += found == qsizetype(set.size()) ? QString("Every report is on this machine")
+            : found == 0                   ? QString("No report is on this machine")
+                         : QString("%1 of the %2 reports are on this machine").arg(found).arg(set.size());
+    if (open > 0) text += QString("; %1 open on the timeline, aligned as here").arg(open);
+    return text + ".";
+}
+
+void ComparePanel::showSource() {
+    source_->setVisible(fromSummaries());
+    source_->setText(sourceText());
+    std::vector<uint8_t> shown;
+    if (fromSummaries())
+        for (int r : timelines_) shown.push_back(r >= 0);
+    heatMap_->setTimelines(std::move(shown));
+}
+
+bool ComparePanel::openRankReport(int rank) {
+    if (!fromSummaries() || rank < 0 || size_t(rank) >= summaries_->size()) return false;
+    if (const int report = timelineOf(rank); report >= 0) {
+        session_->revealReport(report);
+        return true;
+    }
+    const RankInput& in = summaries_->inputs[size_t(rank)];
+    const QString path = summaries_->reports[rank];
+    if (path.isEmpty()) {
+        source_->setText(sourceText() + QString(" <b>%1</b>: its report %2 is not on this machine.")
+                                            .arg(qs(in.label).toHtmlEscaped(), qs(in.source_path).toHtmlEscaped()));
+        return false;
+    }
+    emit openReportRequested(path);
+    return true;
+}
+
+void ComparePanel::showRankMenu(QPoint pos) {
+    const QTableWidgetItem* item = ranks_->itemAt(pos);
+    if (!item || !fromSummaries()) return;
+    const int rank = ranks_->item(item->row(), 0)->data(kReportRole).toInt();
+    if (rank < 0 || size_t(rank) >= summaries_->size()) return;
+    const QString label = qs(summaries_->inputs[size_t(rank)].label);
+    QMenu menu;
+    if (timelineOf(rank) >= 0)
+        menu.addAction(QString("Show %1 on the timeline").arg(label), this, [this, rank] { openRankReport(rank); });
+    else if (const QString path = summaries_->reports[rank]; !path.isEmpty())
+        menu.addAction(QString("Open the full report of %1").arg(label), this, [this, rank] { openRankReport(rank); })
+            ->setStatusTip(path);
+    else
+        menu.addAction(QString("%1: its report %2 is not on this machine")
+                           .arg(label, qs(summaries_->inputs[size_t(rank)].source_path)))
+            ->setEnabled(false);
+    menu.addAction(QString("Summary folder: %1").arg(summaries_->dirs[rank]))->setEnabled(false);
+    menu.exec(ranks_->viewport()->mapToGlobal(pos));
 }
 
 void ComparePanel::setMode(AlignMode mode) { mode_->setCurrentIndex(mode_->findData(int(mode))); }
@@ -243,9 +397,10 @@ void ComparePanel::setNudge(int report, int64_t nudge) {
 
 void ComparePanel::recompute() {
     auto reports = reports_;
+    const std::shared_ptr<const SummarySet> summaries = fromSummaries() ? summaries_ : nullptr;
     const auto nudges = nudges_;
     const auto mode = static_cast<AlignMode>(mode_->currentData().toInt());
-    if (reports.size() < 2) {
+    if (inputCount() < 2) {
         task_.cancel();
         running_ = again_ = false;
         Compared lone;
@@ -262,10 +417,15 @@ void ComparePanel::recompute() {
     }
     running_ = true;
     task_.run(
-        [reports, nudges, mode] {
-            std::vector<const Report*> raw;
-            for (const auto& r : reports) raw.push_back(r.get());
-            Compared out{compareRanks(raw, mode, nudges), {}};
+        [reports, summaries, nudges, mode] {
+            Compared out;
+            if (summaries) {
+                out.comparison = compareRankInputs(summaries->inputs, mode, nudges);
+            } else {
+                std::vector<const Report*> raw;
+                for (const auto& r : reports) raw.push_back(r.get());
+                out.comparison = compareRanks(raw, mode, nudges);
+            }
             out.grid = stepGrid(out.comparison);
             return out;
         },
@@ -283,15 +443,19 @@ void ComparePanel::showComparison(Compared compared) {
     std::vector<QString> labels;
     for (const RankMetrics& m : comparison_.ranks) labels.push_back(qs(m.label));
     heatMap_->setGrid(std::move(compared.grid), std::move(labels));
+    showSource();
     fill();
-    session_->setOffsets(comparison_.alignment.offsets_ns);
-    emit alignmentChanged(comparison_.alignment.offsets_ns);
+    applyOffsets();
+    emit alignmentChanged(session_->offsets());
     emit updated();
 }
 
 QString ComparePanel::stragglerText() const {
     const Straggler& s = comparison_.straggler;
-    if (reports_.size() < 2)
+    if (inputCount() < 2 && fromSummaries())
+        return "One rank summary: open the summaries of the other ranks of its job (File > Open rank summaries) to "
+               "compare them.";
+    if (inputCount() < 2)
         return "Open the reports of several ranks of one job (select them all in File > Open, or drop them) to compare "
                "them.";
     if (s.report < 0)
@@ -316,10 +480,10 @@ void ComparePanel::fill() {
     straggler_->setText(stragglerText());
     int64_t worst = -1;
     for (int64_t v : a.residual_max_ns) worst = std::max(worst, v);
-    QString skew = worst >= 0             ? QString("Skew left: at most %1").arg(qs(formatDuration(worst)))
-                   : reports_.size() >= 2 ? QString("No matched collectives to measure skew")
-                                          : QString();
-    if (reports_.size() >= 2)
+    QString skew = worst >= 0          ? QString("Skew left: at most %1").arg(qs(formatDuration(worst)))
+                   : inputCount() >= 2 ? QString("No matched collectives to measure skew")
+                                       : QString();
+    if (inputCount() >= 2)
         skew = QString("Aligned by %1 · ").arg(alignModeName(a.mode)) + skew +
                (c.collectives_from == "mpi" ? "  ·  matching MPI collectives" : "");
     for (const auto& n : a.notes) skew += "  ·  " + qs(n);
@@ -445,18 +609,20 @@ void ComparePanel::describeOutliers() {
 
 void ComparePanel::showStep(int rank, int column) {
     const StepGrid& grid = heatMap_->grid();
-    if (rank < 0 || size_t(rank) >= grid.ranks || size_t(rank) >= session_->reports().size() || column < 0 ||
-        size_t(column) >= grid.steps.size())
-        return;
+    const int report = timelineOf(rank);
+    if (rank < 0 || size_t(rank) >= grid.ranks || report < 0 || size_t(report) >= session_->reports().size() ||
+        column < 0 || size_t(column) >= grid.steps.size())
+        return;  // a summary whose report is not open: no timeline to show it on
     const int32_t index = grid.step_index[grid.at(size_t(rank), size_t(column))];
     if (index < 0) return;
     const StepRange& step = comparison_.ranks[size_t(rank)].steps[size_t(index)];
-    const int64_t begin = step.start_ns + session_->offset(rank), end = step.end_ns + session_->offset(rank);
+    const int64_t begin = step.start_ns + session_->offset(report), end = step.end_ns + session_->offset(report);
     const int64_t margin = std::max<int64_t>((end - begin) / 20, 1000);
-    session_->revealReport(rank);
+    session_->revealReport(report);
     session_->zoomTo(begin - margin, end + margin);
     session_->setSelectedRange(std::make_pair(begin, end));
-    session_->selectEvent(ViewEvent{rank, step.range.lane, step.range.index});
+    if (holds(*session_->reports()[size_t(report)], step.range))
+        session_->selectEvent(ViewEvent{report, step.range.lane, step.range.index});
 }
 
 void ComparePanel::fillCharts() {
@@ -514,18 +680,20 @@ void ComparePanel::activateCollective(int row) {
     const MatchedCollective& mc = comparison_.collectives[size_t(row)];
     constexpr int64_t kMissing = std::numeric_limits<int64_t>::min();
     int64_t begin = std::numeric_limits<int64_t>::max(), end = kMissing;
+    bool shown = false;  // some rank that ran it is on the timeline
     for (size_t i = 0; i < mc.arrival_ns.size(); ++i) {
         if (mc.arrival_ns[i] == kMissing) continue;
+        shown = shown || timelineOf(int(i)) >= 0;
         begin = std::min(begin, mc.arrival_ns[i]);
         end = std::max(end, mc.end_ns[i]);
     }
-    if (end == kMissing) return;
+    if (end == kMissing || !shown) return;
     const int64_t margin = std::max<int64_t>((end - begin) / 4, 2000);
     session_->zoomTo(begin - margin, end + margin);
     session_->setSelectedRange(std::make_pair(begin, end));
-    if (mc.last >= 0) {
+    if (const int report = timelineOf(mc.last); report >= 0) {
         const EventRef k = mc.kernels[size_t(mc.last)];
-        session_->selectEvent(ViewEvent{mc.last, k.lane, k.index});
+        if (holds(*session_->reports()[size_t(report)], k)) session_->selectEvent(ViewEvent{report, k.lane, k.index});
     }
 }
 

@@ -7,6 +7,7 @@
 #include "analysis/ranks/RankCompare.h"
 #include "analysis/ranks/StepGrid.h"
 #include "app/gui/LatestTask.h"
+#include "app/gui/RankSummaries.h"
 #include "app/gui/ViewSession.h"
 #include "model/Report.h"
 
@@ -30,6 +31,12 @@ class RankHeatMap;
 // step; the ranks table sorts by any column, and the heat map's rows follow its order. Above 8
 // ranks the bar charts are hidden (unreadable; the table holds their figures). It sets
 // the session's per-report offsets (and says so: alignmentChanged).
+//
+// It compares the open reports, or rank summaries (docs/rank-summary.md) once some are added:
+// then those alone, whatever reports are open. Summaries hold no timeline: a rank's full report
+// opens on request (a double-click on its row, or its context menu: openReportRequested) and is
+// placed on the timeline where the summaries' alignment puts its rank; clicks then show that
+// rank's steps and collectives there, and do nothing for ranks whose report is not open.
 class ComparePanel : public QWidget {
     Q_OBJECT
 public:
@@ -37,6 +44,18 @@ public:
     void setMode(AlignMode mode);
     AlignMode mode() const;
     void setNudge(int report, int64_t nudge_ns);
+    // Compares these summaries (with those added before; a folder already there is skipped)
+    // instead of the open reports.
+    void addSummaries(SummarySet set);
+    void closeSummaries();  // back to comparing the open reports
+    bool fromSummaries() const { return summaries_ && !summaries_->inputs.empty(); }
+    const SummarySet* summaries() const { return summaries_.get(); }
+    // The open report (session index) that shows rank `rank` of the comparison; -1 for none.
+    int timelineOf(int rank) const;
+    // A summary's rank: shows its report on the timeline if open, else asks for it to be opened
+    // (openReportRequested) where it is on this machine; false, and says why, when it is not.
+    bool openRankReport(int rank);
+    QString sourceText() const;  // what the panel compares and how to see a summary's timeline
     const RankComparison& comparison() const { return comparison_; }
     bool busy() const { return task_.busy() || again_; }
     QString stragglerText() const;
@@ -53,6 +72,7 @@ public:
 
 signals:
     void alignmentChanged(std::vector<int64_t> offsets_ns);
+    void openReportRequested(const QString& path);
     void updated();
 
 private:
@@ -62,6 +82,12 @@ private:
         StepGrid grid;
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    size_t inputCount() const { return fromSummaries() ? summaries_->size() : reports_.size(); }
+    void setRankLabels();  // the nudge's rank list, one per input
+    void mapTimelines();   // timelines_ from the open reports' paths
+    void applyOffsets();   // the comparison's offsets onto the session's reports
+    void showSource();     // source_'s text; the heat map's ranks with a timeline
+    void showRankMenu(QPoint pos);
     void recompute();
     void showComparison(Compared compared);
     void fill();
@@ -72,12 +98,15 @@ private:
 
     ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;
-    std::vector<int64_t> nudges_;  // per report, ns, added to the alignment's offsets
+    std::shared_ptr<const SummarySet> summaries_;  // compared instead of reports_ when it holds any
+    std::vector<int> timelines_;                   // per summary: the open report showing it, -1 for none
+    std::vector<int64_t> nudges_;  // per input (report or summary), ns, added to the alignment's offsets
     RankComparison comparison_;
     QComboBox* mode_;
     QComboBox* nudgeRank_;
     QDoubleSpinBox* nudge_;
     QLabel* skew_;
+    QLabel* source_;  // summaries: how many, and how to see a rank's timeline
     QLabel* straggler_;
     QTableWidget* ranks_;
     QTableWidget* collectives_;

@@ -8,6 +8,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -62,6 +63,26 @@ const char* kFileFilter =
     "Nsight Systems report (*.nsys-rep *.qdrep);;All files (*)";
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// The Details panel with rank summaries open: what they are, and where their reports are.
+QString rankSummariesHtml(const SummarySet& set) {
+    constexpr qsizetype kListed = 64;
+    QString html = QString(
+                       "<h3>%1 rank summaries</h3><p>Compared in the Ranks panel. A summary holds no timeline: "
+                       "double-click a rank there to open its full report.</p><table cellspacing=4>"
+                       "<tr><th align=left>Rank</th><th align=left>Report</th></tr>")
+                       .arg(set.size());
+    for (qsizetype i = 0; i < qsizetype(set.size()) && i < kListed; ++i) {
+        const RankInput& in = set.inputs[size_t(i)];
+        html += QString("<tr><td>%1</td><td>%2</td></tr>")
+                    .arg(qs(in.label).toHtmlEscaped(),
+                         set.reports[i].isEmpty() ? qs(in.source_path).toHtmlEscaped() + " <i>(not on this machine)</i>"
+                                                  : set.reports[i].toHtmlEscaped());
+    }
+    html += "</table>";
+    if (qsizetype(set.size()) > kListed) html += QString("<p>… and %1 more</p>").arg(qsizetype(set.size()) - kListed);
+    return html;
+}
 
 QString orderName(RowOrder order) { return order == RowOrder::CpuFirst ? "cpu-first" : "gpu-first"; }
 
@@ -200,6 +221,7 @@ void MainWindow::buildDocks() {
         }
     });
     connect(session_, &ViewSession::reportsChanged, diagnostics_, [this] { diagnostics_->setReports(reports()); });
+    connect(compare_, &ComparePanel::openReportRequested, this, [this](const QString& path) { openFiles({path}); });
     connect(compare_, &ComparePanel::alignmentChanged, this,
             [this] { QSettings().setValue("ranks/align", alignModeName(compare_->mode())); });
     connect(diff_, &DiffPanel::showInstances, this,
@@ -213,9 +235,14 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open…", QKeySequence::Open, this, &MainWindow::openDialog)->setStatusTip("Open profiler reports");
+    file->addAction("Open rank &summaries…", QKeySequence("Ctrl+Shift+O"), this, &MainWindow::openSummariesDialog)
+        ->setStatusTip(
+            "Compare the ranks of a job from their summaries (lanescope-cli summarize): pick a summary folder, or "
+            "a folder holding them");
     recentMenu_ = file->addMenu("Open &Recent");
     updateRecentMenu();
-    file->addAction("&Close", QKeySequence::Close, this, &MainWindow::closeReports)->setStatusTip("Close all reports");
+    file->addAction("&Close", QKeySequence::Close, this, &MainWindow::closeReports)
+        ->setStatusTip("Close all reports and rank summaries");
     file->addSeparator();
     file->addAction("&Export timeline as PNG…", QKeySequence("Ctrl+E"), this, &MainWindow::exportPng);
     file->addAction("Export to &Perfetto…", this, &MainWindow::exportPerfetto)
@@ -369,6 +396,90 @@ void MainWindow::openDialog() {
     }
 }
 
+void MainWindow::openSummariesDialog() {
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, "Open rank summaries: a summary folder, or a folder holding them",
+                                          QSettings().value("files/lastSummaryDir").toString());
+    if (dir.isEmpty()) return;
+    QSettings().setValue("files/lastSummaryDir", dir);
+    openFiles({dir});
+}
+
+void MainWindow::readSummaries(const QStringList& paths) {
+    ++summaryReads_;
+    statusBar()->showMessage(QString("Reading rank summaries in %1…").arg(paths.join(", ")));
+    auto* watcher = new QFutureWatcher<SummarySet>(this);
+    connect(watcher, &QFutureWatcher<SummarySet>::finished, this, [this, watcher, paths] {
+        watcher->deleteLater();
+        --summaryReads_;
+        addSummaries(watcher->future().takeResult(), paths);
+    });
+    watcher->setFuture(QtConcurrent::run([paths] {
+        QElapsedTimer timer;
+        timer.start();
+        SummarySet set = readSummaryFolders(paths);
+        spdlog::info("read {} rank summaries in {} ms ({} failed)", set.size(), timer.elapsed(), set.errors.size());
+        return set;
+    }));
+}
+
+void MainWindow::addSummaries(SummarySet set, const QStringList& paths) {
+    const QStringList errors = set.errors;
+    const bool ok = errors.isEmpty();
+    for (const QString& error : errors) spdlog::warn("{}", error.toStdString());
+    if (!set.inputs.empty()) {
+        statusBar()->showMessage(QString("Read %1 rank summaries").arg(set.size()) +
+                                     (ok ? QString() : QString("; %1 could not be read").arg(errors.size())),
+                                 8000);
+        for (const QString& path : paths) rememberRecent(path);
+        compare_->addSummaries(std::move(set));
+        raiseRanks();
+        showWhatIsOpen();
+        if (!session_->selectedEvent()) showDetails(std::nullopt);
+    }
+    if (!ok) {
+        statusBar()->showMessage(errors.front());
+        if (!allLoaded_)
+            QMessageBox::warning(this, "Cannot read rank summaries",
+                                 errors.size() == 1
+                                     ? errors.front()
+                                     : QString("%1 could not be read:\n").arg(errors.size()) + errors.join("\n"));
+    }
+    finishOpening(ok);
+}
+
+void MainWindow::finishOpening(bool ok) {
+    openedAll_ = openedAll_ && ok;
+    if (imports_->busy() || summaryReads_ > 0) return;
+    const bool all = std::exchange(openedAll_, true);
+    if (allLoaded_) allLoaded_(all);
+}
+
+void MainWindow::raiseRanks() {
+    if (auto* dock = findChild<QDockWidget*>("ranks")) {
+        dock->raise();
+        // Summaries alone have no timeline: the panel takes most of the height.
+        resizeDocks({dock}, {reports().empty() ? height() * 3 / 4 : height() * 9 / 20}, Qt::Vertical);
+    }
+}
+
+void MainWindow::showWhatIsOpen() {
+    timeline_->setEmptyText(compare_->fromSummaries()
+                                ? "Rank summaries hold no timeline: double-click a rank in the Ranks panel to open "
+                                  "its full report here"
+                                : "Open a report: File > Open (Ctrl+O), or drop it here");
+    if (reports().empty() && !compare_->fromSummaries()) {
+        setWindowTitle("Lanescope");
+        return;
+    }
+    if (reports().empty()) {
+        setWindowTitle(QString("%1 rank summaries — Lanescope").arg(compare_->summaries()->size()));
+        return;
+    }
+    setWindowTitle(QFileInfo(qs(reports().back()->meta.source_path)).fileName() +
+                   (reports().size() > 1 ? QString(" and %1 more").arg(reports().size() - 1) : "") + " — Lanescope");
+}
+
 void MainWindow::chooseNsys() {
     const QString current = QSettings().value("nsys/path").toString();
     const QString path =
@@ -429,9 +540,12 @@ void MainWindow::exportPerfetto() {
     }));
 }
 
-void MainWindow::openFiles(const QStringList& paths, NsysReader reader) {
+void MainWindow::openFiles(const QStringList& all, NsysReader reader) {
+    QStringList paths, folders;
+    for (const QString& path : all) (QFileInfo(path).isDir() ? folders : paths) << path;
+    if (!folders.isEmpty()) readSummaries(folders);
     if (paths.isEmpty()) {
-        if (allLoaded_ && !imports_->busy()) allLoaded_(true);
+        if (folders.isEmpty()) finishOpening(true);
         return;
     }
     if (!progress_) {
@@ -473,7 +587,7 @@ void MainWindow::connectImports() {
             session_->zoomTo(initialRange_->first, initialRange_->second, false);
             initialRange_.reset();
         }
-        if (allLoaded_) allLoaded_(allOpened);
+        finishOpening(allOpened);
     });
 }
 
@@ -486,26 +600,24 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
                              8000);
     session_->addReport(std::move(report), std::move(correlation));  // the panels follow
     applyRowPreset(int(reports().size()) - 1);
-    if (reports().size() == 2)  // several ranks: show how they compare, with room for its heat map and charts
-        if (auto* dock = findChild<QDockWidget*>("ranks")) {
-            dock->raise();
-            resizeDocks({dock}, {height() * 9 / 20}, Qt::Vertical);
-        }
-    setWindowTitle(QFileInfo(qs(reports().back()->meta.source_path)).fileName() +
-                   (reports().size() > 1 ? QString(" and %1 more").arg(reports().size() - 1) : "") + " — Lanescope");
+    if (reports().size() == 2 && !compare_->fromSummaries())  // several ranks: show how they compare
+        raiseRanks();
+    showWhatIsOpen();
     showDetails(std::nullopt);
 }
 
 void MainWindow::closeReports() {
     saveRowPresets();
     session_->closeAll();
-    setWindowTitle("Lanescope");
+    compare_->closeSummaries();
+    showWhatIsOpen();
     details_->setHtml("<h3>No report open</h3>");
 }
 
 void MainWindow::showDetails(std::optional<ViewEvent> event) {
     if (!event) {
         QString html;
+        if (compare_->fromSummaries()) html += rankSummariesHtml(*compare_->summaries());
         for (const auto& r : reports()) html += reportSummaryHtml(*r);
         details_->setHtml(html);
         timeline_->setLinkedEvents({});

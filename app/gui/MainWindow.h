@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "app/gui/RankSummaries.h"
 #include "importers/Importer.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"
@@ -44,9 +45,11 @@ class MainWindow : public QMainWindow {
 public:
     MainWindow();
     ~MainWindow() override;
-    // Opens reports; an .nsys-rep is read natively unless `reader` asks for nsys export.
+    // Opens reports; an .nsys-rep is read natively unless `reader` asks for nsys export. A
+    // folder is read as rank summaries (readSummaryFolders: a summary folder, or a folder of
+    // them), compared in the Ranks panel.
     void openFiles(const QStringList& paths, NsysReader reader = NsysReader::Native);
-    // Called once every requested file has loaded or failed (true when all loaded).
+    // Called once every requested file and folder has loaded or failed (true when all loaded).
     void setAllLoadedCallback(std::function<void(bool)> callback) { allLoaded_ = std::move(callback); }
     TimelineView* timeline() const { return timeline_; }
     ViewSession* session() const { return session_; }
@@ -62,6 +65,12 @@ private:
     void buildMenus();
     void buildDocks();
     void openDialog();
+    void openSummariesDialog();
+    void readSummaries(const QStringList& paths);  // off the GUI thread, then to the Ranks panel
+    void addSummaries(SummarySet set, const QStringList& paths);
+    void finishOpening(bool ok);  // an import run or a summary read ended
+    void raiseRanks();            // the Ranks panel in front, tall enough for its heat map
+    void showWhatIsOpen();        // the window's title, and what the timeline says when it is empty
     void closeReports();
     void exportPng();
     void exportPerfetto();
@@ -104,6 +113,8 @@ private:
     QMenu* recentMenu_ = nullptr;
     QProgressDialog* progress_ = nullptr;
     std::function<void(bool)> allLoaded_;
+    int summaryReads_ = 0;   // summary reads under way
+    bool openedAll_ = true;  // nothing failed since the last time everything was done
     std::optional<std::pair<int64_t, int64_t>> initialRange_;
 };
 

@@ -163,6 +163,8 @@ QString RankHeatMap::cellTooltip(int rank, int column) const {
                 .arg(duration(grid_.wait_ns[cell]), duration(grid_.wait_median_ns[size_t(column)]));
     if (grid_.step_outlier[cell]) text += "<br><b>outlier</b>: step time beyond the median + 3σ";
     if (grid_.wait_outlier[cell]) text += "<br><b>outlier</b>: wait beyond the median + 3σ";
+    if (size_t(rank) < timelines_.size() && !timelines_[size_t(rank)])
+        return text + "<br><i>no timeline (a summary): double-click the rank in the table to open its report</i>";
     return text + "<br><i>click: show it on the timeline</i>";
 }
 

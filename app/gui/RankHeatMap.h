@@ -2,7 +2,9 @@
 #include <QImage>
 #include <QString>
 #include <QWidget>
+#include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "analysis/ranks/StepGrid.h"
@@ -44,6 +46,9 @@ public:
     // Where a cell is drawn, in widget coordinates; empty when scrolled out of sight.
     QRect cellRect(int rank, int column) const;
     QString cellTooltip(int rank, int column) const;
+    // Per grid rank, 1 where the rank has a timeline (a click shows its step there), 0 where it
+    // has none (a rank summary whose report is not open); empty: every rank has one.
+    void setTimelines(std::vector<uint8_t> shown) { timelines_ = std::move(shown); }
     // The scale's ends for the current measure, ns: the 1st and the 99th percentile of the cells.
     std::pair<int64_t, int64_t> scale() const { return measure_ == Measure::StepTime ? stepScale_ : waitScale_; }
 
@@ -76,8 +81,9 @@ private:
     }
 
     StepGrid grid_;
-    std::vector<QString> labels_;  // per rank in the grid
-    std::vector<int> order_;       // grid rank indexes, top to bottom
+    std::vector<QString> labels_;     // per rank in the grid
+    std::vector<int> order_;          // grid rank indexes, top to bottom
+    std::vector<uint8_t> timelines_;  // per grid rank: 1 with a timeline; empty: all
     Measure measure_ = Measure::StepTime;
     std::pair<int64_t, int64_t> stepScale_{0, 1}, waitScale_{0, 1};  // ns
     std::vector<QRgb> colors_;                                       // the scale, light to dark

@@ -55,7 +55,10 @@ struct Options {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({screenshot, size, range, theme, verbose, reader});
-        parser.addPositionalArgument("files", "Reports to open (the bundled sample when none).", "[FILE...]");
+        parser.addPositionalArgument(
+            "files",
+            "Reports, or rank summary folders (lanescope-cli summarize), to open (the bundled sample when none).",
+            "[FILE|SUMMARY_DIR...]");
     }
 };
 
