@@ -16,9 +16,10 @@ struct View {
     bool wide(int64_t start, int64_t end) const {
         return end - start >= cell() && map.toX(end) - map.toX(start) >= min_px;
     }
-    void emit(GeometrySink& sink, uint32_t first, uint32_t count, uint8_t depth, int64_t start, int64_t end) const {
+    void emit(GeometrySink& sink, uint32_t first, uint32_t count, uint8_t depth, int64_t start, int64_t end,
+              uint32_t color = 0) const {
         const BoxPixels px = boxPixels(map, start, end);
-        sink.box({px.x0, px.x1, first, count, depth, start, end});
+        sink.box({px.x0, px.x1, first, count, depth, start, end, color});
     }
 };
 
@@ -88,13 +89,14 @@ void depthFromSummary(const SummaryLevel& level, uint32_t depthEnd, uint8_t dept
     if (u < n && !wideUnit(u)) u = gallopTo(0, u, v.cellStart(start(u)), start);
     while (u < n && start(u) < v.visible_end) {
         if (wideUnit(u)) {
-            v.emit(sink, level.first[u], 1, depth, start(u), finish(u));
+            v.emit(sink, level.first[u], 1, depth, start(u), finish(u), level.color[u]);
             ++u;
             continue;
         }
         uint32_t next = gallopTo(u + 1, n, v.cellStart(start(u)) + v.cell(), start);
         if (next - u > 1 && wideUnit(next - 1)) --next;
-        v.emit(sink, level.first[u], firstAfter(next - 1) - level.first[u], depth, start(u), finish(next - 1));
+        v.emit(sink, level.first[u], firstAfter(next - 1) - level.first[u], depth, start(u), finish(next - 1),
+               level.color[u]);
         u = next;
     }
 }

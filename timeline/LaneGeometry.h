@@ -20,6 +20,7 @@ struct Box {
     uint32_t count;
     uint8_t depth;
     int64_t start_ns = 0, end_ns = 0;
+    uint32_t color = 0;  // of the first event when drawn from a summary (SummaryLevel::color), else 0
     uint32_t event(const Lane& lane) const { return lane.depth_order[first]; }
 };
 

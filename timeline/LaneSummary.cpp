@@ -5,13 +5,14 @@
 namespace lanescope {
 namespace {
 
-constexpr size_t kCompression = 16;    // a kept level has at most events / 16 units
-constexpr size_t kEnoughUnits = 256;   // no coarser level past one this small
-constexpr int kShiftStep = 4;          // levels 16 times apart
+constexpr size_t kCompression = 16;   // a kept level has at most events / 16 units
+constexpr size_t kEnoughUnits = 256;  // no coarser level past one this small
+constexpr int kShiftStep = 4;         // levels 16 times apart
 constexpr int kMaxShift = 60;
 
 // The level of cell 2^shift ns made from the events at positions [begin, end).
-SummaryLevel levelFromEvents(const Lane& lane, uint32_t begin, uint32_t end, int shift) {
+SummaryLevel levelFromEvents(const Lane& lane, uint32_t begin, uint32_t end, int shift,
+                             const std::function<uint32_t(uint32_t)>& colorOf) {
     SummaryLevel level;
     level.cell_shift = shift;
     const int64_t half = (int64_t(1) << shift) / 2;
@@ -22,6 +23,7 @@ SummaryLevel levelFromEvents(const Lane& lane, uint32_t begin, uint32_t end, int
         uint32_t last = i;
         level.first.push_back(p);
         level.start_ns.push_back(s[i]);
+        level.color.push_back(colorOf(i));
         ++p;
         if (e[i] - s[i] < half)
             for (const int64_t cell = s[i] >> shift; p < end; ++p) {
@@ -50,6 +52,7 @@ SummaryLevel coarserLevel(const SummaryLevel& fine, uint32_t depthEnd, int shift
         size_t last = u;
         level.first.push_back(fine.first[u]);
         level.start_ns.push_back(fine.start_ns[u]);
+        level.color.push_back(fine.color[u]);
         ++u;
         if (mayMerge(last))
             for (const int64_t cell = fine.start_ns[last] >> shift;
@@ -64,9 +67,11 @@ void shrink(SummaryLevel& level) {
     level.first.shrink_to_fit();
     level.start_ns.shrink_to_fit();
     level.end_ns.shrink_to_fit();
+    level.color.shrink_to_fit();
 }
 
-DepthSummary summarizeDepth(const Lane& lane, uint32_t begin, uint32_t end, uint32_t minEvents) {
+DepthSummary summarizeDepth(const Lane& lane, uint32_t begin, uint32_t end, uint32_t minEvents,
+                            const std::function<uint32_t(uint32_t)>& colorOf) {
     DepthSummary summary;
     const uint32_t n = end - begin;
     if (n < std::max<uint32_t>(minEvents, 1)) return summary;
@@ -74,7 +79,7 @@ DepthSummary summarizeDepth(const Lane& lane, uint32_t begin, uint32_t end, uint
     // The first cell that could compress enough if the events were spread evenly.
     int shift = kShiftStep;
     while (shift < kMaxShift && uint64_t(span >> shift) * kCompression > n) shift += kShiftStep;
-    SummaryLevel level = levelFromEvents(lane, begin, end, shift);
+    SummaryLevel level = levelFromEvents(lane, begin, end, shift, colorOf);
     while (level.size() * kCompression > n && shift < kMaxShift) {  // clustered or long events: coarser
         shift += kShiftStep;
         level = coarserLevel(level, end, shift);
@@ -97,16 +102,17 @@ size_t LaneSummary::memoryBytes() const {
     size_t bytes = sizeof(LaneSummary) + depths.capacity() * sizeof(DepthSummary);
     for (const DepthSummary& depth : depths)
         for (const SummaryLevel& level : depth.levels)
-            bytes += sizeof(SummaryLevel) + level.first.capacity() * sizeof(uint32_t) +
+            bytes += sizeof(SummaryLevel) + (level.first.capacity() + level.color.capacity()) * sizeof(uint32_t) +
                      (level.start_ns.capacity() + level.end_ns.capacity()) * sizeof(int64_t);
     return bytes;
 }
 
-LaneSummary buildLaneSummary(const Lane& lane, uint32_t minEvents) {
+LaneSummary buildLaneSummary(const Lane& lane, const std::function<uint32_t(uint32_t)>& colorOf, uint32_t minEvents) {
     LaneSummary summary;
     summary.depths.reserve(lane.depth_count);
     for (size_t d = 0; d < lane.depth_count; ++d)
-        summary.depths.push_back(summarizeDepth(lane, lane.depth_begin[d], lane.depth_begin[d + 1], minEvents));
+        summary.depths.push_back(
+            summarizeDepth(lane, lane.depth_begin[d], lane.depth_begin[d + 1], minEvents, colorOf));
     return summary;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "model/Lane.h"
@@ -23,6 +24,8 @@ struct SummaryLevel {
     std::vector<uint32_t> first;    // position in Lane::depth_order of the unit's first event, ascending
     std::vector<int64_t> start_ns;  // start of its first event
     std::vector<int64_t> end_ns;    // end of its last event
+    std::vector<uint32_t> color;    // of its first event (0xAARRGGBB, as EventColors gives it), so
+                                    // that a wide view reads no event column to colour its boxes
     size_t size() const { return first.size(); }
 };
 
@@ -41,6 +44,8 @@ struct LaneSummary {
 // depth's events (so all levels take at most about 1.4 bytes an event), coarser ones until a
 // level holds at most a few hundred units. Depths of fewer than min_events events get none
 // (drawing them from their events is as fast).
-LaneSummary buildLaneSummary(const Lane& lane, uint32_t min_events = 4096);
+// colorOf(event): the colour of an event (an index into lane.events).
+LaneSummary buildLaneSummary(const Lane& lane, const std::function<uint32_t(uint32_t)>& colorOf,
+                             uint32_t min_events = 4096);
 
 }  // namespace lanescope

@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+#include "timeline/Palette.h"
+
 namespace lanescope {
 
 ReportSummaries::ReportSummaries(const Report& report)
@@ -19,7 +21,9 @@ const ReportSummaries& ReportSummaries::of(const Report& report) {
 const LaneSummary& ReportSummaries::lane(size_t index) const {
     Slot<LaneSummary>& slot = lanes_[index];
     std::call_once(slot.once, [&] {
-        slot.value = buildLaneSummary(report_->lanes[index]);
+        const Lane& lane = report_->lanes[index];
+        EventColors colors(*report_);  // its own: EventColors is not thread-safe
+        slot.value = buildLaneSummary(lane, [&](uint32_t event) { return colors.color(lane, event); });
         slot.built.store(true, std::memory_order_release);
     });
     return slot.value;
@@ -37,9 +41,8 @@ const CounterSummary& ReportSummaries::counter(size_t index) const {
 void ReportSummaries::buildAll(unsigned threads) const {
     std::vector<size_t> order(report_->lanes.size());
     std::iota(order.begin(), order.end(), size_t(0));
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return report_->lanes[a].events.size() > report_->lanes[b].events.size();
-    });
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return report_->lanes[a].events.size() > report_->lanes[b].events.size(); });
     std::atomic<size_t> next{0};
     const size_t total = order.size() + report_->counters.size();
     auto work = [&] {

@@ -171,8 +171,21 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
     p.setPen(Qt::NoPen);
     for (const auto& [color, boxes] : cached.fills) {
         frameRects_.clear();
-        for (const TimeBox& b : boxes)
-            if (inSight(b)) frameRects_.push_back(pixelRect(rectOf(b)));
+        for (const TimeBox& b : boxes) {
+            if (!inSight(b)) continue;
+            const QRect r = pixelRect(rectOf(b));
+            // Same colour, same row of boxes, touching the one before (boxes of a depth come
+            // left to right): one rectangle of their union, the same pixels in one fill.
+            if (!frameRects_.empty()) {
+                QRect& last = frameRects_.back();
+                if (last.top() == r.top() && last.bottom() == r.bottom() && r.left() >= last.left() &&
+                    r.left() <= last.right() + 1) {
+                    last.setRight(std::max(last.right(), r.right()));
+                    continue;
+                }
+            }
+            frameRects_.push_back(r);
+        }
         if (frameRects_.empty()) continue;
         p.setBrush(QColor(color));
         p.drawRects(frameRects_.data(), int(frameRects_.size()));

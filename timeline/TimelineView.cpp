@@ -293,8 +293,7 @@ const TimelineView::RowPaint& TimelineView::rowPaint(const LayoutRow& row) const
     for (int laneIndex : row.lanes) {
         const Lane& lane = report.lanes[laneIndex];
         for (const Box& b : geometry(row.report, laneIndex, summary ? 1 : 256).boxes) {
-            const uint32_t event = b.event(lane);
-            QRgb color = colors.color(lane, event);
+            QRgb color = b.color ? b.color : colors.color(lane, b.event(lane));
             if (b.count > 1) {
                 if (color != lastSource) lastSource = color, lastMerged = colors.merged(color, palette_.dark);
                 color = lastMerged;
@@ -303,7 +302,8 @@ const TimelineView::RowPaint& TimelineView::rowPaint(const LayoutRow& row) const
             const size_t group = groupOf.find(color, fills.size());
             if (group == fills.size()) fills.emplace_back(color, std::vector<TimeBox>());
             fills[group].second.push_back(box);
-            if (b.count == 1 && b.x1 - b.x0 >= kMinLabelPx) it->second.labels.push_back({box, color, &lane, event});
+            if (b.count == 1 && b.x1 - b.x0 >= kMinLabelPx)
+                it->second.labels.push_back({box, color, &lane, b.event(lane)});
         }
     }
     std::sort(fills.begin(), fills.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -84,12 +84,13 @@ RenderFigures measureRender(const std::shared_ptr<const Report>& report, int wid
     for (int level = 0; level < kLevels; ++level) frame(level, 0);  // warm caches and fonts
 
     cpu.clear();
-    std::vector<double> all, levelMedian;
+    std::vector<double> all, levelMedian, levelCpuMedian;
     const size_t buildsBefore = view.geometryBuilds();
     for (int level = 0; level < kLevels; ++level) {
         std::vector<double> times;
         for (int step = 0; step < frames; ++step) times.push_back(frame(level, step));
         levelMedian.push_back(median(times));
+        levelCpuMedian.push_back(median(std::vector<double>(cpu.end() - frames, cpu.end())));
         all.insert(all.end(), times.begin(), times.end());
     }
     const size_t builds = view.geometryBuilds() - buildsBefore;
@@ -121,6 +122,8 @@ RenderFigures measureRender(const std::shared_ptr<const Report>& report, int wid
     printValue("frame_cpu_p95_ms", f.cpu_p95, 2);
     std::printf("level_median_ms=");  // from the whole trace down to 1 us
     for (size_t i = 0; i < levelMedian.size(); ++i) std::printf("%s%.2f", i ? "," : "", levelMedian[i]);
+    std::printf("\nlevel_cpu_median_ms=");
+    for (size_t i = 0; i < levelCpuMedian.size(); ++i) std::printf("%s%.2f", i ? "," : "", levelCpuMedian[i]);
     std::printf("\n");
     printValue("pan_rss_growth_mb", rssAfter - rssBefore, 1);
     printValue("lod_build_ms", lodMs, 1);

@@ -133,6 +133,8 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) { return runGuiTest<TimelineCacheTest>(argc, argv, "timeline-cache-test", "timeline-cache-test"); }
+int main(int argc, char** argv) {
+    return runGuiTest<TimelineCacheTest>(argc, argv, "timeline-cache-test", "timeline-cache-test");
+}
 
 #include "TimelineCacheTest.moc"

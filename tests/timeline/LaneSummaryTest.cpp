@@ -7,6 +7,7 @@
 #include "model/LaneFreezer.h"
 #include "tests/support/SyntheticReport.h"
 #include "timeline/LaneGeometry.h"
+#include "timeline/Palette.h"
 #include "timeline/ReportSummaries.h"
 
 using namespace lanescope;
@@ -24,6 +25,15 @@ bool same(const Box& a, const Box& b) {
            a.start_ns == b.start_ns && a.end_ns == b.end_ns;
 }
 
+// The colour of an event for these tests: its start and name folded, never 0.
+uint32_t colorKey(const Lane& lane, uint32_t event) {
+    return 0xFF000000u | uint32_t(lane.events.start_ns[event] * 31 + lane.events.name_id[event]) >> 8;
+}
+LaneSummary summarize(const Lane& lane, uint32_t minEvents = 4096) {
+    return buildLaneSummary(
+        lane, [&](uint32_t e) { return colorKey(lane, e); }, minEvents);
+}
+
 // How many (depth, view) pairs of the lane were drawn from a summary level rather than events.
 size_t levelsUsed(const LaneSummary& summary, const PixelMapping& map) {
     size_t used = 0;
@@ -39,7 +49,8 @@ size_t levelsUsed(const LaneSummary& summary, const PixelMapping& map) {
 // Compares the two ways at spans from 100 times the whole lane (zoomed out past it: coarse
 // levels) down to 1/20000 of it, at the start, middle and end and at odd offsets; returns how
 // many depth-views used a summary level.
-size_t compareEverywhere(const Lane& lane, const LaneSummary& summary, int64_t begin, int64_t end) {
+size_t compareEverywhere(const Lane& lane, const LaneSummary& summary, int64_t begin, int64_t end,
+                         const std::function<uint32_t(const Lane&, uint32_t)>& colors = colorKey) {
     size_t used = 0;
     const int64_t whole = std::max<int64_t>(end - begin, 1);
     for (double scale : {100.0, 10.0, 1.0, 1 / 3.0, 1 / 7.0, 1 / 50.0, 1 / 400.0, 1 / 3000.0, 1 / 20000.0}) {
@@ -55,6 +66,9 @@ size_t compareEverywhere(const Lane& lane, const LaneSummary& summary, int64_t b
                 for (size_t i = 0; i < fromEvents.boxes.size(); ++i) {
                     INFO("box " << i);
                     REQUIRE(same(fromEvents.boxes[i], fromSummary.boxes[i]));
+                    // A box from the summary carries its first event's colour, or none (0) from events.
+                    const Box& b = fromSummary.boxes[i];
+                    if (b.color) REQUIRE(b.color == colors(lane, b.event(lane)));
                 }
                 used += levelsUsed(summary, map);
             }
@@ -90,7 +104,7 @@ TEST_CASE("summary boxes equal event boxes: random lane of bursts, gaps, long an
     Diagnostics d;
     freezeLane(lane, d);
     REQUIRE(lane.depth_count >= 2);
-    const LaneSummary summary = buildLaneSummary(lane);
+    const LaneSummary summary = summarize(lane);
     REQUIRE(!summary.depths[0].levels.empty());
     CHECK(compareEverywhere(lane, summary, lane.events.start_ns.front(), t) > 20);
     // Memory: at most a tenth of what the lane's columns take.
@@ -103,7 +117,7 @@ TEST_CASE("summary boxes equal event boxes on every lane of a corpus report") {
     for (const Lane& lane : report->lanes) {
         INFO(laneKindName(lane.kind) << " lane of " << lane.events.size() << " events");
         // Summaries of every depth down to 64 events, so that this small report's lanes have some.
-        used += compareEverywhere(lane, buildLaneSummary(lane, 64), report->meta.begin_ns, report->meta.end_ns);
+        used += compareEverywhere(lane, summarize(lane, 64), report->meta.begin_ns, report->meta.end_ns);
     }
     CHECK(used > 50);
 }
@@ -117,9 +131,12 @@ TEST_CASE("summary boxes equal event boxes on a synthetic DDP report, summaries 
     std::filesystem::remove_all(dir);
     const ReportSummaries& summaries = ReportSummaries::of(*report);
     summaries.buildAll(2);
+    EventColors palette(*report);
+    auto colors = [&](const Lane& lane, uint32_t event) { return palette.color(lane, event); };
     size_t used = 0;
     for (size_t i = 0; i < report->lanes.size(); ++i)
-        used += compareEverywhere(report->lanes[i], summaries.lane(i), report->meta.begin_ns, report->meta.end_ns);
+        used +=
+            compareEverywhere(report->lanes[i], summaries.lane(i), report->meta.begin_ns, report->meta.end_ns, colors);
     CHECK(used > 20);
     CHECK(summaries.memoryBytes() * 10 <= report->memoryBytes());
 }
