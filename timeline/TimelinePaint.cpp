@@ -165,7 +165,7 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
         const double x0 = std::max<double>(px.x0, -2) + area.left();
         const double x1 = std::min<double>(px.x1, area.width() + 2) + area.left();
         return QRectF(x0, top + RowLayout::kPaddingPx / 2 + b.depth * RowLayout::kDepthPx,
-                      std::max(1.0, x1 - x0 - (x1 - x0 > 4 ? 1 : 0)), boxHeight);
+                      std::max(1.0, x1 - x0 - (x1 - x0 > kSeparatorMinPx ? 1 : 0)), boxHeight);
     };
     // Fill rectangles one colour at a time, then markers, then labels on top.
     p.setPen(Qt::NoPen);

@@ -290,15 +290,25 @@ const TimelineView::RowPaint& TimelineView::rowPaint(const LayoutRow& row) const
     std::vector<std::pair<QRgb, std::vector<TimeBox>>>& fills = it->second.fills;
     ColourSlots groupOf;
     QRgb lastSource = 0, lastMerged = 0;  // boxes in a row often share a colour: skip the lookup
+    const double separatorNs = kSeparatorMinPx * builtWindow_.ns_per_px;  // boxes wider get a 1 px gap
     for (int laneIndex : row.lanes) {
         const Lane& lane = report.lanes[laneIndex];
-        for (const Box& b : geometry(row.report, laneIndex, summary ? 1 : 256).boxes) {
+        const std::vector<Box>& boxes = geometry(row.report, laneIndex, summary ? 1 : 256).boxes;
+        for (size_t i = 0; i < boxes.size(); ++i) {
+            const Box& b = boxes[i];
+            TimeBox box{b.start_ns, b.end_ns, b.depth};
+            // A box too narrow for a separator reaches to the next one when they are less than a
+            // pixel apart: a dense stretch reads as one, not striped by slivers of background.
+            // (Not where several lanes share the row: the gap may show another lane's box.)
+            if (row.lanes.size() == 1 && i + 1 < boxes.size() && boxes[i + 1].depth == b.depth &&
+                double(boxes[i + 1].start_ns - b.end_ns) < builtWindow_.ns_per_px &&
+                double(boxes[i + 1].start_ns - b.start_ns) <= separatorNs)
+                box.end_ns = std::max(box.end_ns, boxes[i + 1].start_ns);
             QRgb color = b.color ? b.color : colors.color(lane, b.event(lane));
             if (b.count > 1) {
                 if (color != lastSource) lastSource = color, lastMerged = colors.merged(color, palette_.dark);
                 color = lastMerged;
             }
-            const TimeBox box{b.start_ns, b.end_ns, b.depth};
             const size_t group = groupOf.find(color, fills.size());
             if (group == fills.size()) fills.emplace_back(color, std::vector<TimeBox>());
             fills[group].second.push_back(box);

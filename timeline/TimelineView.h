@@ -130,7 +130,8 @@ public:
     int64_t timeAt(double x) const;
     int headerWidth() const { return headerWidth_; }
     static constexpr int kRulerHeight = 28;
-    static constexpr int kMinLabelPx = 28;  // boxes narrower than this get no label
+    static constexpr int kMinLabelPx = 28;     // boxes narrower than this get no label
+    static constexpr int kSeparatorMinPx = 4;  // boxes wider than this are drawn 1 px short
     // The row and box under a widget point, if any (for tooltips and tests).
     std::optional<ViewEvent> eventAt(QPoint pos, uint32_t* mergedCount = nullptr) const;
     QRect eventRect(const ViewEvent& event) const;  // where an event is drawn, empty if not
