@@ -172,3 +172,28 @@ TEST_CASE("counter columns from the summary equal those from the samples") {
     }
     CHECK(summary.memoryBytes() * 10 <= value.capacity() * (sizeof(double) + sizeof(int64_t)));
 }
+
+TEST_CASE("counter columns from the summary equal those from the samples on a corpus report's GPU metrics") {
+    const auto report = test::importAsViewed(test::dataFile("nsys-2025.3/train_metrics.sqlite"));
+    REQUIRE(!report->counters.empty());
+    const int64_t whole = report->meta.end_ns - report->meta.begin_ns;
+    size_t columns = 0;
+    for (const Counter& counter : report->counters) {
+        const CounterSummary summary = buildCounterSummary(counter.value);
+        for (int64_t divisor : {1, 7, 300}) {
+            const int64_t span = whole / divisor;
+            const PixelMapping map =
+                PixelMapping::of(report->meta.begin_ns + whole / 3, report->meta.begin_ns + whole / 3 + span, 1500);
+            const auto plain = buildCounterColumns(counter.time_ns, counter.value, map);
+            const auto fast = buildCounterColumns(counter.time_ns, counter.value, map, &summary);
+            for (size_t x = 0; x < plain.size(); ++x) {
+                REQUIRE(plain[x].has_value == fast[x].has_value);
+                REQUIRE(plain[x].min == fast[x].min);
+                REQUIRE(plain[x].max == fast[x].max);
+                REQUIRE(plain[x].last == fast[x].last);
+                columns += plain[x].has_value;
+            }
+        }
+    }
+    CHECK(columns > 1000);
+}
