@@ -23,9 +23,15 @@ constexpr int kMinTextHeightPx = 14;  // boxes lower than this get no label (sli
 // The pixels an aliased fill of `r` covers: those whose centre lies inside it, as Qt's
 // rasterizer picks them. Whole-pixel rectangles take the raster engine's direct fill, about
 // ten times faster than a QRectF, which it fills as a path, span by span.
+// std::ceil is a library call on the baseline x86-64 this builds for; the painter's
+// coordinates are small (clamped near the widget), so an int conversion does.
+int ceilOf(double v) {
+    const int i = int(v);
+    return i < v ? i + 1 : i;
+}
 QRect pixelRect(const QRectF& r) {
-    const int x0 = int(std::ceil(r.left() - 0.5)), x1 = int(std::ceil(r.right() - 0.5));
-    const int y0 = int(std::ceil(r.top() - 0.5)), y1 = int(std::ceil(r.bottom() - 0.5));
+    const int x0 = ceilOf(r.left() - 0.5), x1 = ceilOf(r.right() - 0.5);
+    const int y0 = ceilOf(r.top() - 0.5), y1 = ceilOf(r.bottom() - 0.5);
     return QRect(x0, y0, x1 - x0, y1 - y0);
 }
 
