@@ -5,66 +5,108 @@
 namespace lanescope {
 namespace {
 
-// Events of one depth as a sorted view: start and end both ascend along it.
-struct DepthSlice {
-    const Lane& lane;
-    uint32_t begin, end;  // positions in depth_order
-    int64_t start(uint32_t pos) const { return lane.events.start_ns[lane.depth_order[pos]]; }
-    int64_t finish(uint32_t pos) const { return lane.events.end_ns[lane.depth_order[pos]]; }
-
-    // First position whose event ends after t (is visible from t on).
-    uint32_t firstEndingAfter(int64_t t) const {
-        uint32_t lo = begin, hi = end;
-        while (lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (finish(mid) > t)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        return lo;
+// What the geometry of one view needs: its mapping, the merge cells, the wide test.
+struct View {
+    const PixelMapping& map;
+    int shift;  // cells of 2^shift ns
+    double min_px;
+    int64_t visible_end;
+    int64_t cell() const { return int64_t(1) << shift; }
+    int64_t cellStart(int64_t t) const { return (t >> shift) << shift; }
+    bool wide(int64_t start, int64_t end) const {
+        return end - start >= cell() && map.toX(end) - map.toX(start) >= min_px;
     }
-    // First position in [from, end) whose event starts at or after t. Gallops from `from`
-    // first: the answer is usually near, and nearby entries are already in cache.
-    uint32_t firstStartingAt(uint32_t from, int64_t t) const {
-        uint32_t lo = from, hi = from, step = 1;
-        while (hi < end && start(hi) < t) {
-            lo = hi + 1;
-            hi = (end - hi > step) ? hi + step : end;
-            step *= 2;
-        }
-        while (lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (start(mid) >= t)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        return lo;
+    void emit(GeometrySink& sink, uint32_t first, uint32_t count, uint8_t depth, int64_t start, int64_t end,
+              uint32_t color = 0) const {
+        const BoxPixels px = boxPixels(map, start, end);
+        sink.box({px.x0, px.x1, first, count, depth, start, end, color});
     }
 };
 
-void buildDepth(const DepthSlice& s, uint8_t depth, const PixelMapping& map, GeometrySink& sink, double minPx) {
-    const int64_t visibleEnd = map.end_ns();
-    auto width = [&](uint32_t pos) { return map.toX(s.finish(pos)) - map.toX(s.start(pos)); };
-    uint32_t pos = s.firstEndingAfter(map.begin_ns);
-    while (pos < s.end && s.start(pos) < visibleEnd) {
-        const double x0 = map.toX(s.start(pos));
-        if (width(pos) >= minPx) {
-            sink.box({float(x0), float(map.toX(s.finish(pos))), pos, 1, depth});
+// First index in [lo, hi) whose key is >= t, keys ascending, galloping from lo: the answer is
+// usually near, and nearby entries are already in cache.
+template <typename Key>
+uint32_t gallopTo(uint32_t lo, uint32_t hi, int64_t t, const Key& key) {
+    uint32_t from = lo, to = lo, step = 1;
+    while (to < hi && key(to) < t) {
+        from = to + 1;
+        to = (hi - to > step) ? to + step : hi;
+        step *= 2;
+    }
+    while (from < to) {
+        const uint32_t mid = from + (to - from) / 2;
+        if (key(mid) >= t)
+            to = mid;
+        else
+            from = mid + 1;
+    }
+    return from;
+}
+
+// First index in [lo, hi) whose key is > t, keys ascending (a binary search).
+template <typename Key>
+uint32_t firstAbove(uint32_t lo, uint32_t hi, int64_t t, const Key& key) {
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (key(mid) > t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+// The boxes of one depth from its events, positions [begin, end) of depth_order (start and
+// end both ascend along them).
+void depthFromEvents(const Lane& lane, uint32_t begin, uint32_t end, uint8_t depth, const View& v, GeometrySink& sink) {
+    auto start = [&](uint32_t p) { return lane.events.start_ns[lane.depth_order[p]]; };
+    auto finish = [&](uint32_t p) { return lane.events.end_ns[lane.depth_order[p]]; };
+    uint32_t pos = firstAbove(begin, end, v.map.begin_ns, finish);
+    if (pos < end && !v.wide(start(pos), finish(pos)))  // its box starts with its cell's first event
+        pos = gallopTo(begin, pos, v.cellStart(start(pos)), start);
+    while (pos < end && start(pos) < v.visible_end) {
+        if (v.wide(start(pos), finish(pos))) {
+            v.emit(sink, pos, 1, depth, start(pos), finish(pos));
             ++pos;
             continue;
         }
-        // A narrow event: take every event starting before the next boundary into one run,
-        // except a last one that is wide enough to stand alone.
-        const int64_t boundary = std::min(visibleEnd, std::max(s.start(pos) + 1, map.toTime(x0 + minPx)));
-        uint32_t next = s.firstStartingAt(pos + 1, boundary);
-        if (next - pos > 1 && width(next - 1) >= minPx) --next;
-        const uint32_t count = next - pos;
-        const double x1 = std::max(map.toX(s.finish(next - 1)), x0 + 1.0);
-        sink.box({float(x0), float(x1), pos, count, depth});
+        uint32_t next = gallopTo(pos + 1, end, v.cellStart(start(pos)) + v.cell(), start);
+        if (next - pos > 1 && v.wide(start(next - 1), finish(next - 1))) --next;
+        v.emit(sink, pos, next - pos, depth, start(pos), finish(next - 1));
         pos = next;
     }
+}
+
+// The same boxes from a summary level whose cells divide the view's (level.cell_shift <=
+// v.shift): a merged box is a run of whole units, a wide event a unit of its own.
+void depthFromSummary(const SummaryLevel& level, uint32_t depthEnd, uint8_t depth, const View& v, GeometrySink& sink) {
+    const uint32_t n = uint32_t(level.size());
+    auto start = [&](uint32_t u) { return level.start_ns[u]; };
+    auto finish = [&](uint32_t u) { return level.end_ns[u]; };
+    auto firstAfter = [&](uint32_t u) { return u + 1 < n ? level.first[u + 1] : depthEnd; };
+    auto wideUnit = [&](uint32_t u) { return firstAfter(u) - level.first[u] == 1 && v.wide(start(u), finish(u)); };
+    uint32_t u = firstAbove(0, n, v.map.begin_ns, finish);
+    if (u < n && !wideUnit(u)) u = gallopTo(0, u, v.cellStart(start(u)), start);
+    while (u < n && start(u) < v.visible_end) {
+        if (wideUnit(u)) {
+            v.emit(sink, level.first[u], 1, depth, start(u), finish(u), level.color[u]);
+            ++u;
+            continue;
+        }
+        uint32_t next = gallopTo(u + 1, n, v.cellStart(start(u)) + v.cell(), start);
+        if (next - u > 1 && wideUnit(next - 1)) --next;
+        v.emit(sink, level.first[u], firstAfter(next - 1) - level.first[u], depth, start(u), finish(next - 1),
+               level.color[u]);
+        u = next;
+    }
+}
+
+// The coarsest level whose cells divide the view's, if any.
+const SummaryLevel* levelFor(const DepthSummary& summary, int shift) {
+    const SummaryLevel* best = nullptr;
+    for (const SummaryLevel& level : summary.levels)
+        if (level.cell_shift <= shift) best = &level;
+    return best;
 }
 
 void buildMarkers(const InstantColumns& in, const PixelMapping& map, GeometrySink& sink, double minPx) {
@@ -82,36 +124,66 @@ void buildMarkers(const InstantColumns& in, const PixelMapping& map, GeometrySin
 
 }  // namespace
 
-void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& sink, const LodOptions& options,
-                       int max_depths) {
+int mergeShift(const PixelMapping& map, const LodOptions& options) {
+    const double cellNs = options.min_box_px * map.ns_per_px;
+    int shift = 0;
+    while (shift < 62 && double(int64_t(1) << (shift + 1)) <= cellNs) ++shift;
+    return shift;
+}
+
+void buildLaneBoxes(const Lane& lane, const PixelMapping& map, GeometrySink& sink, const LodOptions& options,
+                    int max_depths, const LaneSummary* summary) {
     if (map.width_px <= 0) return;
+    const View view{map, mergeShift(map, options), options.min_box_px, map.end_ns()};
     const int depths = std::min<int>(lane.depth_count, max_depths);
     for (int d = 0; d < depths; ++d) {
-        const DepthSlice slice{lane, lane.depth_begin[d], lane.depth_begin[d + 1]};
-        buildDepth(slice, static_cast<uint8_t>(d), map, sink, options.min_box_px);
+        const uint32_t begin = lane.depth_begin[d], end = lane.depth_begin[d + 1];
+        const SummaryLevel* level =
+            summary && size_t(d) < summary->depths.size() ? levelFor(summary->depths[d], view.shift) : nullptr;
+        if (level)
+            depthFromSummary(*level, end, uint8_t(d), view, sink);
+        else
+            depthFromEvents(lane, begin, end, uint8_t(d), view, sink);
     }
-    buildMarkers(lane.instants, map, sink, options.min_box_px);
+}
+
+void buildLaneMarkers(const Lane& lane, const PixelMapping& map, GeometrySink& sink, const LodOptions& options) {
+    if (map.width_px > 0) buildMarkers(lane.instants, map, sink, options.min_box_px);
+}
+
+void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& sink, const LodOptions& options,
+                       int max_depths, const LaneSummary* summary) {
+    buildLaneBoxes(lane, map, sink, options, max_depths, summary);
+    buildLaneMarkers(lane, map, sink, options);
 }
 
 std::vector<CounterColumn> buildCounterColumns(const std::vector<int64_t>& time_ns, const std::vector<double>& value,
-                                               const PixelMapping& map) {
+                                               const PixelMapping& map, const CounterSummary* summary) {
     std::vector<CounterColumn> columns(static_cast<size_t>(std::max(0, map.width_px)));
-    auto it = std::upper_bound(time_ns.begin(), time_ns.end(), map.begin_ns);
-    bool has = it != time_ns.begin();
-    double last = has ? value[static_cast<size_t>(it - time_ns.begin()) - 1] : 0.0;
+    const uint32_t n = uint32_t(time_ns.size());
+    auto time = [&](uint32_t i) { return time_ns[i]; };
+    uint32_t i = firstAbove(0, n, map.begin_ns, time);
+    bool has = i > 0;
+    double last = has ? value[i - 1] : 0.0;
     for (int x = 0; x < map.width_px; ++x) {
-        const int64_t columnEnd = map.toTime(x + 1);
+        const uint32_t next = gallopTo(i, n, map.toTime(x + 1), time);  // the samples in this column
         CounterColumn c{float(last), float(last), float(last), has};
-        for (; it != time_ns.end() && *it < columnEnd; ++it) {
-            const double v = value[static_cast<size_t>(it - time_ns.begin())];
-            if (!c.has_value) c = {float(v), float(v), float(v), true};
-            c.min = std::min(c.min, float(v));
-            c.max = std::max(c.max, float(v));
-            c.last = float(v);
-            last = v;
+        if (next > i) {
+            if (!c.has_value) c = {float(value[i]), float(value[i]), float(value[i]), true};
+            if (summary) {
+                summary->minMax(value, i, next, c.min, c.max);
+            } else {
+                for (uint32_t k = i; k < next; ++k) {
+                    c.min = std::min(c.min, float(value[k]));
+                    c.max = std::max(c.max, float(value[k]));
+                }
+            }
+            last = value[next - 1];
+            c.last = float(last);
             has = true;
         }
         columns[static_cast<size_t>(x)] = c;
+        i = next;
     }
     return columns;
 }

@@ -6,8 +6,9 @@
 #include <QScrollBar>
 #include <QStaticText>
 #include <algorithm>
-#include <unordered_map>
+#include <cmath>
 
+#include "timeline/ReportSummaries.h"
 #include "timeline/TextCache.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
@@ -17,8 +18,22 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-constexpr int kMinTextPx = 28;        // boxes narrower than this get no label
-constexpr int kMinTextHeightPx = 14;  // nor boxes lower than this (slim summary rows)
+constexpr int kMinTextHeightPx = 14;  // boxes lower than this get no label (slim summary rows)
+
+// The pixels an aliased fill of `r` covers: those whose centre lies inside it, as Qt's
+// rasterizer picks them. Whole-pixel rectangles take the raster engine's direct fill, about
+// ten times faster than a QRectF, which it fills as a path, span by span.
+// std::ceil is a library call on the baseline x86-64 this builds for; the painter's
+// coordinates are small (clamped near the widget), so an int conversion does.
+int ceilOf(double v) {
+    const int i = int(v);
+    return i < v ? i + 1 : i;
+}
+QRect pixelRect(const QRectF& r) {
+    const int x0 = ceilOf(r.left() - 0.5), x1 = ceilOf(r.right() - 0.5);
+    const int y0 = ceilOf(r.top() - 0.5), y1 = ceilOf(r.bottom() - 0.5);
+    return QRect(x0, y0, x1 - x0, y1 - y0);
+}
 
 }  // namespace
 
@@ -143,52 +158,66 @@ void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
 void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
     const QRect area = laneArea();
     const Report& report = *layout_.reports()[row.report];
-    EventColors& colors = *colors_[row.report];
-    const bool summary = row.type != Row::Type::Lane;
+    const RowPaint& cached = rowPaint(row);
+    const PixelMapping map = mapping(row.report);
+    const int64_t visibleEnd = map.end_ns();
     const int boxHeight = row.boxHeight();
-    // Fill rectangles grouped by colour, then labels on top.
-    std::unordered_map<QRgb, std::vector<QRectF>> byColor;
-    struct Label {
-        QRectF rect;
-        QRgb color;
-        const Lane* lane;
-        uint32_t event;
+    // The boxes holding an event in sight, as buildLaneBoxes emits them for this view.
+    auto inSight = [&](const TimeBox& b) { return b.start_ns < visibleEnd && b.end_ns > map.begin_ns; };
+    auto rectOf = [&](const TimeBox& b) {
+        const BoxPixels px = boxPixels(map, b.start_ns, b.end_ns);
+        const double x0 = std::max<double>(px.x0, -2) + area.left();
+        const double x1 = std::min<double>(px.x1, area.width() + 2) + area.left();
+        return QRectF(x0, top + RowLayout::kPaddingPx / 2 + b.depth * RowLayout::kDepthPx,
+                      std::max(1.0, x1 - x0 - (x1 - x0 > kSeparatorMinPx ? 1 : 0)), boxHeight);
     };
-    std::vector<Label> labels;
+    // Fill rectangles one colour at a time, then markers, then labels on top.
+    p.setPen(Qt::NoPen);
+    for (const auto& [color, boxes] : cached.fills) {
+        frameRects_.clear();
+        for (const TimeBox& b : boxes) {
+            if (!inSight(b)) continue;
+            const QRect r = pixelRect(rectOf(b));
+            // Same colour, same row of boxes, touching the one before (boxes of a depth come
+            // left to right): one rectangle of their union, the same pixels in one fill.
+            if (!frameRects_.empty()) {
+                QRect& last = frameRects_.back();
+                if (last.top() == r.top() && last.bottom() == r.bottom() && r.left() >= last.left() &&
+                    r.left() <= last.right() + 1) {
+                    last.setRight(std::max(last.right(), r.right()));
+                    continue;
+                }
+            }
+            frameRects_.push_back(r);
+        }
+        if (frameRects_.empty()) continue;
+        p.setBrush(QColor(color));
+        p.drawRects(frameRects_.data(), int(frameRects_.size()));
+    }
     for (int laneIndex : row.lanes) {
         const Lane& lane = report.lanes[laneIndex];
-        const LaneCache& g = geometry(row.report, laneIndex, summary ? 1 : 256);
-        for (const Box& b : g.boxes) {
-            const double x0 = std::max<double>(b.x0, -2) + area.left();
-            const double x1 = std::min<double>(b.x1, area.width() + 2) + area.left();
-            const QRectF r(x0, top + RowLayout::kPaddingPx / 2 + b.depth * RowLayout::kDepthPx,
-                           std::max(1.0, x1 - x0 - (x1 - x0 > 4 ? 1 : 0)), boxHeight);
-            const uint32_t event = b.event(lane);
-            QRgb color = colors.color(lane, event);
-            if (b.count > 1) color = colors.merged(color, palette_.dark);
-            byColor[color].push_back(r);
-            if (b.count == 1 && r.width() >= kMinTextPx && boxHeight >= kMinTextHeightPx)
-                labels.push_back({r, color, &lane, event});
-        }
+        if (lane.instants.size() == 0) continue;
+        const std::vector<MarkerBox>& markers = laneMarkers(row.report, laneIndex);
+        frameRects_.clear();
+        QRgb color = 0xFF444444;
         if (lane.kind == LaneKind::CpuSamples) {
-            paintSampleDensity(lane, g, top, row.height, byColor);
-            continue;
+            paintSampleDensity(lane, markers, top, row.height, frameRects_);
+            color = palette_.dark ? 0xFF6FBF73 : 0xFF3F8F45;
+        } else {  // markers: thin ticks over the row
+            for (const MarkerBox& m : markers)
+                frameRects_.push_back(pixelRect(QRectF(m.x + area.left() - 1, top + 1, 2, row.height - 2)));
         }
-        // Markers: small diamonds on top of the row.
-        for (const MarkerBox& m : g.markers) {
-            const double x = m.x + area.left();
-            byColor[0xFF444444].push_back(QRectF(x - 1, top + 1, 2, row.height - 2));
-        }
-    }
-    p.setPen(Qt::NoPen);
-    for (auto& [color, rects] : byColor) {
         p.setBrush(QColor(color));
-        p.drawRects(rects.data(), int(rects.size()));
+        p.drawRects(frameRects_.data(), int(frameRects_.size()));
     }
     p.setBrush(Qt::NoBrush);
-    for (const Label& l : labels) {
+    if (boxHeight < kMinTextHeightPx) return;
+    for (const LabelBox& l : cached.labels) {
+        if (!inSight(l.box)) continue;
+        const QRectF r = rectOf(l.box);
+        if (r.width() < kMinLabelPx) continue;
         p.setPen(QColor(EventColors::textOn(l.color)));
-        const QRectF text = l.rect.adjusted(3, 0, -2, 0).intersected(QRectF(area));
+        const QRectF text = r.adjusted(3, 0, -2, 0).intersected(QRectF(area));
         if (text.width() < 12) continue;
         const QString name = qs(report.str(l.lane->events.name_id[l.event]));
         const QStaticText& label = textCache_->elided(name, int(text.width()), Qt::ElideRight, p.font());
@@ -201,19 +230,18 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
 // whose height is the share of that time the thread ran, estimated as samples times the
 // sampling period over the run's length (a thread is sampled only while it runs). Zoomed in
 // far enough that runs hold one sample, the bars become full-height ticks.
-void TimelineView::paintSampleDensity(const Lane& lane, const LaneCache& g, int top, int height,
-                                      std::unordered_map<QRgb, std::vector<QRectF>>& byColor) {
+void TimelineView::paintSampleDensity(const Lane& lane, const std::vector<MarkerBox>& markers, int top, int height,
+                                      std::vector<QRect>& out) {
     const QRect area = laneArea();
     const int64_t period = samplePeriod(lane);
     const double nsPerPx = double(viewport_.visibleSpan()) / std::max(1.0, double(area.width()));
-    const QRgb fill = palette_.dark ? 0xFF6FBF73 : 0xFF3F8F45;
-    for (const MarkerBox& m : g.markers) {
+    for (const MarkerBox& m : markers) {
         const double x = m.x + area.left();
         const double spanPx = std::max(2.0, double(m.count) * double(period) / nsPerPx);
         const double width = std::max(2.0, std::min(spanPx, 6.0));
         const double share = m.count == 1 ? 1.0 : std::min(1.0, double(m.count) * double(period) / (width * nsPerPx));
         const double h = std::max(3.0, (height - 4) * share);
-        byColor[fill].push_back(QRectF(x, top + height - 2 - h, width, h));
+        out.push_back(pixelRect(QRectF(x, top + height - 2 - h, width, h)));
     }
 }
 
@@ -263,11 +291,11 @@ void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {
     const Counter& counter = report.counters[row.index];
     const QRect area = laneArea();
     if (counter.value.empty()) return;
-    const auto [lo, hi] = std::minmax_element(counter.value.begin(), counter.value.end());
-    const double minV = std::min(0.0, *lo), maxV = std::max(*hi, minV + 1e-9);
+    const CounterSummary& summary = ReportSummaries::of(report).counter(size_t(row.index));
+    const double minV = std::min(0.0, summary.min_value), maxV = std::max(summary.max_value, minV + 1e-9);
     const int chartTop = top + 4, chartHeight = row.height - 8;
     auto yOf = [&](double v) { return chartTop + chartHeight - (v - minV) / (maxV - minV) * chartHeight; };
-    const auto columns = buildCounterColumns(counter.time_ns, counter.value, mapping(row.report));
+    const auto columns = buildCounterColumns(counter.time_ns, counter.value, mapping(row.report), &summary);
     QPainterPath area_path;
     bool open = false;
     for (size_t x = 0; x < columns.size(); ++x) {

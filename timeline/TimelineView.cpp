@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "timeline/HitTest.h"
+#include "timeline/ReportSummaries.h"
 #include "timeline/TextCache.h"
 #include "timeline/TimeFormat.h"
 
@@ -21,6 +22,46 @@ constexpr int kScrollSteps = 4096;  // horizontal scrollbar resolution: about a 
 constexpr int kClickSlopPx = 4;     // a press and release closer than this is a click, not a drag
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+// The index of each colour's group among a row's colour groups, by open addressing on a
+// table twice the number of colours or more (a row has a few dozen; a node-based hash map
+// would cost a cache miss per box).
+class ColourSlots {
+public:
+    // The group of `color`; `next` (the number of groups so far) when it has none yet,
+    // which it then gets.
+    size_t find(QRgb color, size_t next) {
+        if (next * 2 >= slots_.size()) grow();
+        for (size_t i = slotOf(color);; i = (i + 1) & (slots_.size() - 1)) {
+            if (slots_[i].group == kEmpty) {
+                slots_[i] = {color, next};
+                return next;
+            }
+            if (slots_[i].color == color) return slots_[i].group;
+        }
+    }
+
+private:
+    struct Slot {
+        QRgb color;
+        size_t group;
+    };
+    static constexpr size_t kEmpty = SIZE_MAX;
+    size_t slotOf(QRgb color) const { return (uint32_t(color) * 2654435761u) >> (32 - bits_); }
+    void grow() {
+        std::vector<Slot> old = std::move(slots_);
+        ++bits_;
+        slots_.assign(size_t(1) << bits_, {0, kEmpty});
+        for (const Slot& s : old)
+            if (s.group != kEmpty) {
+                size_t i = slotOf(s.color);
+                while (slots_[i].group != kEmpty) i = (i + 1) & (slots_.size() - 1);
+                slots_[i] = s;
+            }
+    }
+    int bits_ = 5;
+    std::vector<Slot> slots_ = std::vector<Slot>(32, {0, kEmpty});
+};
 
 }  // namespace
 
@@ -82,7 +123,7 @@ void TimelineView::setReportOffsets(std::vector<int64_t> offsets) {
     const int64_t begin = viewport_.visibleBegin(), end = viewport_.visibleEnd();
     updateWhole();
     viewport_.setVisible(begin, end);
-    cache_.clear();
+    dropGeometry();
     viewportMoved();
 }
 
@@ -110,8 +151,14 @@ std::vector<ViewLane> TimelineView::selectedRowLanes() const {
     return lanes;
 }
 
+void TimelineView::dropGeometry() {
+    builtWindow_ = {};  // rebuilt, with the row paints, on the next frame
+    markerCache_.clear();
+    markersMapping_ = {};
+}
+
 void TimelineView::rowsChanged() {
-    cache_.clear();
+    dropGeometry();
     updateScrollBars();
     update();
 }
@@ -165,28 +212,111 @@ void TimelineView::resizeEvent(QResizeEvent*) { updateScrollBars(); }
 void TimelineView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
         palette_ = TimelinePalette::from(palette());
+        dropGeometry();  // merged boxes' colours follow the theme
         update();
     }
     QWidget::changeEvent(event);
 }
 
+void TimelineView::fitBuiltWindow() const {
+    const PixelMapping view = mapping();  // shared; offsets_ changes clear the cache too
+    if (builtWindow_.width_px > 0 && view.ns_per_px == builtWindow_.ns_per_px && view.width_px == builtViewWidth_ &&
+        view.begin_ns >= builtWindow_.begin_ns && view.end_ns() <= builtWindow_.end_ns())
+        return;
+    cache_.clear();
+    rowPaint_.clear();
+    const int margin = view.width_px / 2;
+    builtWindow_ = {view.begin_ns - static_cast<int64_t>(std::ceil(margin * view.ns_per_px)), view.ns_per_px,
+                    view.width_px + 2 * margin + 2};
+    builtViewWidth_ = view.width_px;
+    ++geometryBuilds_;
+}
+
+PixelMapping TimelineView::builtWindow(int report) const {
+    fitBuiltWindow();
+    PixelMapping m = builtWindow_;
+    m.begin_ns -= reportOffset(report);
+    return m;
+}
+
+double TimelineView::builtX(double laneX) const {
+    fitBuiltWindow();
+    return laneX + double(viewport_.visibleBegin() - builtWindow_.begin_ns) / builtWindow_.ns_per_px;
+}
+
 const TimelineView::LaneCache& TimelineView::geometry(int report, int lane, int maxDepths) const {
-    const PixelMapping map = mapping();  // shared; offsets_ changes clear the cache too
-    if (map.begin_ns != cachedMapping_.begin_ns || map.ns_per_px != cachedMapping_.ns_per_px ||
-        map.width_px != cachedMapping_.width_px) {
-        cache_.clear();
-        cachedMapping_ = map;
-    }
+    const PixelMapping window = builtWindow(report);
     auto [it, inserted] = cache_.try_emplace({report, lane, maxDepths});
     if (inserted) {
         struct Collect final : GeometrySink {
             LaneCache& out;
             explicit Collect(LaneCache& c) : out(c) {}
             void box(const Box& b) override { out.boxes.push_back(b); }
-            void marker(const MarkerBox& m) override { out.markers.push_back(m); }
+            void marker(const MarkerBox&) override {}
         } sink(it->second);
-        buildLaneGeometry(layout_.reports()[report]->lanes[lane], mapping(report), sink, {}, maxDepths);
+        const Report& r = *layout_.reports()[report];
+        buildLaneBoxes(r.lanes[lane], window, sink, {}, maxDepths, &ReportSummaries::of(r).lane(size_t(lane)));
     }
+    return it->second;
+}
+
+const std::vector<MarkerBox>& TimelineView::laneMarkers(int report, int lane) const {
+    const PixelMapping map = mapping();
+    if (map.begin_ns != markersMapping_.begin_ns || map.ns_per_px != markersMapping_.ns_per_px ||
+        map.width_px != markersMapping_.width_px) {
+        markerCache_.clear();
+        markersMapping_ = map;
+    }
+    auto [it, inserted] = markerCache_.try_emplace({report, lane});
+    if (inserted) {
+        struct Collect final : GeometrySink {
+            std::vector<MarkerBox>& out;
+            explicit Collect(std::vector<MarkerBox>& m) : out(m) {}
+            void box(const Box&) override {}
+            void marker(const MarkerBox& m) override { out.push_back(m); }
+        } sink(it->second);
+        buildLaneMarkers(layout_.reports()[report]->lanes[lane], mapping(report), sink);
+    }
+    return it->second;
+}
+
+const TimelineView::RowPaint& TimelineView::rowPaint(const LayoutRow& row) const {
+    fitBuiltWindow();
+    auto [it, inserted] = rowPaint_.try_emplace(row.key);
+    if (!inserted) return it->second;
+    const Report& report = *layout_.reports()[row.report];
+    EventColors& colors = *colors_[row.report];
+    const bool summary = row.type != Row::Type::Lane;
+    std::vector<std::pair<QRgb, std::vector<TimeBox>>>& fills = it->second.fills;
+    ColourSlots groupOf;
+    QRgb lastSource = 0, lastMerged = 0;  // boxes in a row often share a colour: skip the lookup
+    const double separatorNs = kSeparatorMinPx * builtWindow_.ns_per_px;  // boxes wider get a 1 px gap
+    for (int laneIndex : row.lanes) {
+        const Lane& lane = report.lanes[laneIndex];
+        const std::vector<Box>& boxes = geometry(row.report, laneIndex, summary ? 1 : 256).boxes;
+        for (size_t i = 0; i < boxes.size(); ++i) {
+            const Box& b = boxes[i];
+            TimeBox box{b.start_ns, b.end_ns, b.depth};
+            // A box too narrow for a separator reaches to the next one when they are less than a
+            // pixel apart: a dense stretch reads as one, not striped by slivers of background.
+            // (Not where several lanes share the row: the gap may show another lane's box.)
+            if (row.lanes.size() == 1 && i + 1 < boxes.size() && boxes[i + 1].depth == b.depth &&
+                double(boxes[i + 1].start_ns - b.end_ns) < builtWindow_.ns_per_px &&
+                double(boxes[i + 1].start_ns - b.start_ns) <= separatorNs)
+                box.end_ns = std::max(box.end_ns, boxes[i + 1].start_ns);
+            QRgb color = b.color ? b.color : colors.color(lane, b.event(lane));
+            if (b.count > 1) {
+                if (color != lastSource) lastSource = color, lastMerged = colors.merged(color, palette_.dark);
+                color = lastMerged;
+            }
+            const size_t group = groupOf.find(color, fills.size());
+            if (group == fills.size()) fills.emplace_back(color, std::vector<TimeBox>());
+            fills[group].second.push_back(box);
+            if (b.count == 1 && b.x1 - b.x0 >= kMinLabelPx)
+                it->second.labels.push_back({box, color, &lane, b.event(lane)});
+        }
+    }
+    std::sort(fills.begin(), fills.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return it->second;
 }
 
@@ -319,7 +449,7 @@ std::optional<ViewEvent> TimelineView::eventAt(QPoint pos, uint32_t* mergedCount
     const bool summary = row->type != Row::Type::Lane;
     for (int lane : row->lanes) {
         const LaneCache& g = geometry(row->report, lane, summary ? 1 : 256);
-        if (const Box* b = boxAt(g.boxes, summary ? 0 : depth, pos.x() - headerWidth_)) {
+        if (const Box* b = boxAt(g.boxes, summary ? 0 : depth, builtX(pos.x() - headerWidth_))) {
             if (mergedCount) *mergedCount = b->count;
             return ViewEvent{row->report, uint32_t(lane), b->event(layout_.reports()[row->report]->lanes[lane])};
         }
@@ -511,7 +641,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
         const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
         const LaneCache& g = geometry(row->report, int(ev->lane), row->type == Row::Type::Lane ? 256 : 1);
         for (const Box& b : g.boxes)
-            if (b.event(lane) == first) e = lane.events.end_ns[lane.depth_order[b.first + b.count - 1]];
+            if (b.event(lane) == first) e = b.end_ns;
         zoomTo(s + reportOffset(ev->report), std::max(e, s + 100) + reportOffset(ev->report));
         return;
     }

@@ -55,7 +55,10 @@ struct TimeMarker {
 };
 
 // The timeline: a row header on the left, a ruler on top, and the lanes, drawn from cached
-// level-of-detail geometry that is rebuilt only when the viewport, size or rows change.
+// level-of-detail geometry (LaneGeometry.h, read from the reports' summaries when zoomed out).
+// The geometry is built, grouped by colour, for the visible range and half a screen on either
+// side: a pan within that reuses it as it is; a zoom, a resize, new data, rows shown or
+// hidden, or a theme change rebuild it.
 // Mouse, as in Nsight Systems: wheel and Ctrl+wheel zoom around the cursor (Shift+wheel pans),
 // left-drag on the lanes or the ruler selects a time range, middle-drag and Shift+drag pan,
 // a click (no movement past a few pixels) selects an event, double-click zooms to it.
@@ -129,6 +132,8 @@ public:
     int64_t timeAt(double x) const;
     int headerWidth() const { return headerWidth_; }
     static constexpr int kRulerHeight = 28;
+    static constexpr int kMinLabelPx = 28;     // boxes narrower than this get no label
+    static constexpr int kSeparatorMinPx = 4;  // boxes wider than this are drawn 1 px short
     // The row and box under a widget point, if any (for tooltips and tests).
     std::optional<ViewEvent> eventAt(QPoint pos, uint32_t* mergedCount = nullptr) const;
     QRect eventRect(const ViewEvent& event) const;  // where an event is drawn, empty if not
@@ -136,6 +141,8 @@ public:
     const LayoutRow* rowShowing(const ViewEvent& event) const;
 
     double lastFrameMs() const { return lastFrameMs_; }
+    // How many times the geometry was built for a new window (tests: a pan reuses it).
+    size_t geometryBuilds() const { return geometryBuilds_; }
 
 signals:
     void eventSelected(std::optional<lanescope::ViewEvent> event);
@@ -164,9 +171,27 @@ protected:
 
 private:
     void clickAt(QPoint pos);
+    // A lane's boxes for the built window (x relative to builtWindow_), as LaneGeometry emits them.
     struct LaneCache {
         std::vector<Box> boxes;
-        std::vector<MarkerBox> markers;
+    };
+    // A box to fill or label, in the lane's own ns (Box::start_ns, end_ns), placed on each frame.
+    struct TimeBox {
+        int64_t start_ns, end_ns;
+        uint8_t depth;
+    };
+    struct LabelBox {
+        TimeBox box;
+        QRgb color;
+        const Lane* lane;
+        uint32_t event;
+    };
+    // A lane row's boxes for the built window grouped by fill colour, colours ascending (so
+    // that overlapping edges are painted in the same order however the window was built), and
+    // the single events wide enough for a label.
+    struct RowPaint {
+        std::vector<std::pair<QRgb, std::vector<TimeBox>>> fills;
+        std::vector<LabelBox> labels;
     };
     struct Drag {
         enum class Kind { None, Pan, Select, MoveRow, ResizeHeader } kind = Kind::None;
@@ -183,6 +208,14 @@ private:
     PixelMapping mapping() const;
     PixelMapping mapping(int report) const;  // for the report's own times
     const LaneCache& geometry(int report, int lane, int maxDepths) const;
+    const RowPaint& rowPaint(const LayoutRow& row) const;
+    const std::vector<MarkerBox>& laneMarkers(int report, int lane) const;  // for the visible range
+    // Moves the built window over the visible range, dropping the cached geometry, unless the
+    // visible range already lies within it at the same scale and width.
+    void fitBuiltWindow() const;
+    void dropGeometry();                         // after a change of data, rows or colours
+    PixelMapping builtWindow(int report) const;  // for the report's own times
+    double builtX(double laneX) const;           // x in the lane area -> x in the built window
     QRect laneArea() const;
     int scrollY() const;
     void updateScrollBars();
@@ -192,8 +225,8 @@ private:
     void paintRow(QPainter& p, const LayoutRow& row, int top);
     void paintLaneRow(QPainter& p, const LayoutRow& row, int top);
     void paintCounterRow(QPainter& p, const LayoutRow& row, int top);
-    void paintSampleDensity(const Lane& lane, const LaneCache& g, int top, int height,
-                            std::unordered_map<QRgb, std::vector<QRectF>>& byColor);
+    void paintSampleDensity(const Lane& lane, const std::vector<MarkerBox>& markers, int top, int height,
+                            std::vector<QRect>& out);
     int64_t samplePeriod(const Lane& lane);  // of a CpuSamples lane, estimated once
     void paintHeader(QPainter& p, const LayoutRow& row, int top);
     void paintOverlays(QPainter& p);
@@ -204,12 +237,18 @@ private:
     RowLayout layout_;
     TimeViewport viewport_;
     TimelinePalette palette_;
-    std::vector<std::unique_ptr<class EventColors>> colors_;  // per report
-    std::vector<int64_t> offsets_;                            // per report, ns (setReportOffsets)
-    std::unordered_map<const Lane*, int64_t> samplePeriods_;  // ns, per CpuSamples lane of the open reports
-    mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;
+    std::vector<std::unique_ptr<class EventColors>> colors_;        // per report
+    std::vector<int64_t> offsets_;                                  // per report, ns (setReportOffsets)
+    std::unordered_map<const Lane*, int64_t> samplePeriods_;        // ns, per CpuSamples lane of the open reports
+    mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;  // by report, lane, depths drawn
+    mutable std::unordered_map<std::string, RowPaint> rowPaint_;    // by row key
+    mutable std::map<std::pair<int, int>, std::vector<MarkerBox>> markerCache_;  // by report, lane
     std::unique_ptr<class TextCache> textCache_;
-    mutable PixelMapping cachedMapping_{};  // the shared mapping the cache was built for
+    mutable PixelMapping builtWindow_{};     // on the shared timeline; width 0: nothing built
+    mutable int builtViewWidth_ = 0;         // the lane area's width it was built for
+    mutable PixelMapping markersMapping_{};  // the shared mapping the markers were built for
+    mutable size_t geometryBuilds_ = 0;
+    std::vector<QRect> frameRects_;  // scratch, reused by every frame
     QScrollBar* vertical_;
     QScrollBar* horizontal_;
     int headerWidth_ = 280;

@@ -5,12 +5,15 @@
 #include <QMetaObject>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "analysis/NvtxProjection.h"
 #include "app/gui/WorkPool.h"
 #include "app/log/ImportLog.h"
+#include "timeline/ReportSummaries.h"
 
 namespace lanescope {
 namespace {
@@ -72,6 +75,9 @@ void ImportTask::start() {
             report = std::move(result.report());
             // Built now, off the GUI thread, and kept with the report (sharing its lifetime).
             correlation = std::shared_ptr<const CorrelationIndex>(report, &correlationIndex(*report));
+            // The timeline's drawing summaries too, so that the first wide view needs none built.
+            ReportSummaries::of(*report).buildAll(options.threads ? options.threads
+                                                                  : std::max(1u, std::thread::hardware_concurrency()));
         } else {
             cancelled = result.error().kind == ImportError::Kind::Cancelled;
             error = QString::fromStdString(result.error().message);

@@ -19,7 +19,7 @@ constexpr const char* kUsage =
     "      the summary reports over the whole trace and its middle tenth, each alone, the traces\n"
     "  lanescope-bench compare [--ranks K --events N | FILE...] [--runs R]\n"
     "      K rank reports opened together and compared (NCCL alignment, metrics, straggler)\n"
-    "  lanescope-bench render [--events N | FILE] [--size WxH] [--frames K]\n"
+    "  lanescope-bench render [--events N[,N...] | FILE] [--size WxH] [--frames K]\n"
     "      frame build + paint times over 12 zoom levels, whole trace to 1 us (default 1920x1080)\n"
     "  lanescope-bench profile [--samples N] [--runs K]\n"
     "      the CPU profile (flat, top-down, bottom-up) of N synthetic samples, whole and a tenth\n"

@@ -1,0 +1,27 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace lanescope {
+
+// A counter's samples summarized for wide views: the min and max value (as float, as drawn)
+// of each block of 16, 256, 4096, ... consecutive samples, so that the min and max of any
+// run of samples take O(16 x levels) reads instead of one per sample. levels[k] holds the
+// blocks of 16^(k+1) samples, in sample order: block b covers samples [b * 16^(k+1),
+// (b + 1) * 16^(k+1)), the last one possibly shorter. Also the min and max of all values.
+struct CounterSummary {
+    struct Level {
+        std::vector<float> min, max;
+    };
+    std::vector<Level> levels;
+    double min_value = 0, max_value = 0;  // of every sample; 0 when there is none
+
+    // The min and max of float(value[i]) for i in [begin, end), folded into lo and hi.
+    void minMax(const std::vector<double>& value, size_t begin, size_t end, float& lo, float& hi) const;
+    size_t memoryBytes() const;
+};
+
+CounterSummary buildCounterSummary(const std::vector<double>& value);
+
+}  // namespace lanescope
