@@ -106,6 +106,23 @@ std::optional<StatsTable> computeStats(const Report& report, std::string_view na
     return request.entry->compute(report, range, request.options);
 }
 
+std::vector<std::optional<StatsTable>> computeSomeStats(const Report& report, TimeRange range,
+                                                        const std::vector<bool>& wanted, unsigned threads) {
+    const auto& all = statsReports();
+    std::vector<std::optional<StatsTable>> tables(all.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < all.size();)
+            if (i < wanted.size() && wanted[i]) tables[i] = all[i].compute(report, range, {});
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(work);
+        work();
+    }
+    return tables;
+}
+
 std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range, unsigned threads) {
     const auto& all = statsReports();
     std::vector<StatsTable> tables(all.size());

@@ -55,5 +55,11 @@ StatsRequest parseStatsRequest(std::string_view nameWithOptions);
 // computed on up to `threads` threads, in statsReports() order.
 std::optional<StatsTable> computeStats(const Report& report, std::string_view name, TimeRange range = TimeRange::all());
 std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range = TimeRange::all(), unsigned threads = 2);
+// The reports whose entry in `wanted` (statsReports() order) is true, on up to `threads`
+// threads; the others left empty.
+std::vector<std::optional<StatsTable>> computeSomeStats(const Report& report, TimeRange range,
+                                                        const std::vector<bool>& wanted, unsigned threads = 2);
+// A summary report (its name ends in "_sum"), as opposed to a trace listing every event.
+inline bool isSummaryReport(const StatsReportEntry& e) { return e.name.ends_with("_sum"); }
 
 }  // namespace lanescope

@@ -144,7 +144,10 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
     });
     connect(kind_, &QComboBox::currentIndexChanged, this, [this](int i) {
         pages_->setCurrentIndex(i);
-        if (Tab* t = currentTab(); t && !t->filled) fill(*t, std::move(t->table));
+        if (Tab* t = currentTab(); t && !t->computed)
+            computePicked();
+        else if (t && !t->filled)
+            fill(*t, std::move(t->table));
     });
     connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] {
         pickFirstWithRows_ = true;
@@ -211,17 +214,35 @@ void StatsPanel::recompute() {
     scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
                                  .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
                            : QString("Whole report"));
-    task_.run([report, range] { return computeAllStats(*report, range, 2); },  // in tab order
-              [this](std::vector<StatsTable> tables) { fillAll(std::move(tables)); });
+    // Every summary report, and the picked one: a trace report lists every event (ten million
+    // rows of text for a big report, gigabytes), so the others are computed when picked.
+    std::vector<bool> wanted;
+    for (const StatsReportEntry& e : statsReports()) wanted.push_back(isSummaryReport(e));
+    if (const int picked = kind_->currentIndex(); picked >= 0 && size_t(picked) < wanted.size()) wanted[picked] = true;
+    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 2); },  // in tab order
+              [this](std::vector<std::optional<StatsTable>> tables) { fillAll(std::move(tables), true); });
 }
 
-void StatsPanel::fillAll(std::vector<StatsTable> result) {
+// The picked report alone, when it was left out (a trace report), for the same report and range.
+void StatsPanel::computePicked() {
+    const int index = reportChoice_->currentIndex(), picked = kind_->currentIndex();
+    if (index < 0 || index >= int(reports_.size()) || picked < 0) return;
+    std::shared_ptr<const Report> report = reports_[index];
+    const int64_t offset = size_t(index) < offsets_.size() ? offsets_[size_t(index)] : 0;
+    const TimeRange range = range_ ? TimeRange{range_->first - offset, range_->second - offset} : TimeRange::all();
+    std::vector<bool> wanted(statsReports().size(), false);
+    wanted[size_t(picked)] = true;
+    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 1); },
+              [this](std::vector<std::optional<StatsTable>> tables) { fillAll(std::move(tables), false); });
+}
+
+void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all) {
     // A newly opened report shows the first report with rows (one without kernels would
     // otherwise open on an empty Kernels table).
     if (pickFirstWithRows_) {
         pickFirstWithRows_ = false;
-        const auto first =
-            std::find_if(result.begin(), result.end(), [](const StatsTable& t) { return !t.rows.empty(); });
+        const auto first = std::find_if(result.begin(), result.end(),
+                                        [](const std::optional<StatsTable>& t) { return t && !t->rows.empty(); });
         if (first != result.end()) {
             const QSignalBlocker block(kind_);
             kind_->setCurrentIndex(int(first - result.begin()));
@@ -232,12 +253,15 @@ void StatsPanel::fillAll(std::vector<StatsTable> result) {
     // report can hold millions of rows).
     const size_t current = size_t(std::max(0, pages_->currentIndex()));
     for (size_t i = 0; i < tabList_.size() && i < result.size(); ++i) {
-        if (i == current) continue;
-        tabList_[i].model->clear();
-        tabList_[i].table = std::move(result[i]);
-        tabList_[i].filled = false;
+        Tab& tab = tabList_[i];
+        if (!result[i] && !all) continue;  // one report computed: the others stay as they are
+        tab.computed = result[i].has_value();
+        if (i == current && result[i]) continue;
+        tab.model->clear();
+        tab.table = result[i] ? std::move(*result[i]) : StatsTable{};
+        tab.filled = false;
     }
-    if (current < result.size()) fill(tabList_[current], std::move(result[current]));
+    if (current < result.size() && result[current]) fill(tabList_[current], std::move(*result[current]));
     emit updated();
 }
 

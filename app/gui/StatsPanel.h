@@ -43,14 +43,16 @@ private:
         QTableView* view;
         QStandardItemModel* model;
         StatsTable table;
-        bool filled = false;  // table shown in model (else filled when picked)
+        bool filled = false;    // table shown in model (else filled when picked)
+        bool computed = false;  // table is for the current report and range (trace reports: when picked)
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     // A range on the shared timeline; each report's offset on it (ViewSession::offsets).
     void setRange(std::optional<std::pair<int64_t, int64_t>> range);
     void setOffsets(std::vector<int64_t> offsets_ns);
     void recompute();
-    void fillAll(std::vector<StatsTable> tables);
+    void computePicked();
+    void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);
     void fill(Tab& tab, StatsTable table);
     void copySelection(Tab& tab);
     void exportCsv(Tab& tab);
@@ -64,7 +66,7 @@ private:
     QComboBox* kind_;        // the report picker: one entry per registry report, by title
     QStackedWidget* pages_;  // one page (filter and table) per report, in registry order
     std::vector<Tab> tabList_;
-    LatestTask<std::vector<StatsTable>> task_{this};
+    LatestTask<std::vector<std::optional<StatsTable>>> task_{this};
     bool filling_ = false;            // tables of the last result still being filled
     bool pickFirstWithRows_ = false;  // on the next result, pick the first report with rows
 };

@@ -17,14 +17,12 @@
 namespace lanescope::bench {
 namespace {
 
-bool isSummary(const StatsReportEntry& e) { return e.name.ends_with("_sum"); }
-
 // Milliseconds to compute every summary report (`*_sum`: the statistics; the `*_trace` reports
 // list events one per row, as the Events panel does) over `range`, on two threads.
 double timeSummaries(const Report& report, TimeRange range) {
     std::vector<const StatsReportEntry*> summaries;
     for (const StatsReportEntry& e : statsReports())
-        if (isSummary(e)) summaries.push_back(&e);
+        if (isSummaryReport(e)) summaries.push_back(&e);
     const Stopwatch watch;
     std::atomic<size_t> next{0};
     auto work = [&] {
@@ -42,7 +40,7 @@ double timeSummaries(const Report& report, TimeRange range) {
 std::pair<std::string_view, double> slowestSummary(const Report& report) {
     std::pair<std::string_view, double> slowest{"", 0.0};
     for (const StatsReportEntry& e : statsReports()) {
-        if (!isSummary(e)) continue;
+        if (!isSummaryReport(e)) continue;
         const Stopwatch watch;
         e.compute(report, TimeRange::all(), {});
         const double ms = watch.seconds() * 1000.0;
@@ -57,7 +55,7 @@ double timeTraces(const Report& report) {
     const Stopwatch watch;
     std::vector<const StatsReportEntry*> traces;
     for (const StatsReportEntry& e : statsReports())
-        if (!isSummary(e)) traces.push_back(&e);
+        if (!isSummaryReport(e)) traces.push_back(&e);
     std::atomic<size_t> next{0};
     auto work = [&] {
         for (size_t i; (i = next.fetch_add(1)) < traces.size();) traces[i]->compute(report, TimeRange::all(), {});
