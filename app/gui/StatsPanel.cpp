@@ -201,6 +201,12 @@ void StatsPanel::setOffsets(std::vector<int64_t> offsets) {
     if (range_) recompute();
 }
 
+// The selected range on report `index`'s own timeline (the whole report without a selection).
+TimeRange StatsPanel::rangeOf(int index) const {
+    const int64_t offset = size_t(index) < offsets_.size() ? offsets_[size_t(index)] : 0;
+    return range_ ? TimeRange{range_->first - offset, range_->second - offset} : TimeRange::all();
+}
+
 void StatsPanel::recompute() {
     const int index = reportChoice_->currentIndex();
     if (index < 0 || index >= int(reports_.size())) {
@@ -209,8 +215,7 @@ void StatsPanel::recompute() {
         return;
     }
     std::shared_ptr<const Report> report = reports_[index];
-    const int64_t offset = size_t(index) < offsets_.size() ? offsets_[size_t(index)] : 0;
-    const TimeRange range = range_ ? TimeRange{range_->first - offset, range_->second - offset} : TimeRange::all();
+    const TimeRange range = rangeOf(index);
     scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
                                  .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
                            : QString("Whole report"));
@@ -228,8 +233,7 @@ void StatsPanel::computePicked() {
     const int index = reportChoice_->currentIndex(), picked = kind_->currentIndex();
     if (index < 0 || index >= int(reports_.size()) || picked < 0) return;
     std::shared_ptr<const Report> report = reports_[index];
-    const int64_t offset = size_t(index) < offsets_.size() ? offsets_[size_t(index)] : 0;
-    const TimeRange range = range_ ? TimeRange{range_->first - offset, range_->second - offset} : TimeRange::all();
+    const TimeRange range = rangeOf(index);
     std::vector<bool> wanted(statsReports().size(), false);
     wanted[size_t(picked)] = true;
     task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 1); },

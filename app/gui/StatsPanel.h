@@ -50,6 +50,7 @@ private:
     // A range on the shared timeline; each report's offset on it (ViewSession::offsets).
     void setRange(std::optional<std::pair<int64_t, int64_t>> range);
     void setOffsets(std::vector<int64_t> offsets_ns);
+    TimeRange rangeOf(int report) const;
     void recompute();
     void computePicked();
     void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);

@@ -17,16 +17,17 @@
 namespace lanescope::bench {
 namespace {
 
-// Milliseconds to compute every summary report (`*_sum`: the statistics; the `*_trace` reports
-// list events one per row, as the Events panel does) over `range`, on two threads.
-double timeSummaries(const Report& report, TimeRange range) {
-    std::vector<const StatsReportEntry*> summaries;
+// Milliseconds to compute, on two threads over `range`, either every summary report (`*_sum`:
+// the statistics) or every trace report (`*_trace`: one row per event, as the Events panel
+// lists them). Each table is dropped as soon as it is made.
+double timeReports(const Report& report, TimeRange range, bool summaries) {
+    std::vector<const StatsReportEntry*> chosen;
     for (const StatsReportEntry& e : statsReports())
-        if (isSummaryReport(e)) summaries.push_back(&e);
+        if (isSummaryReport(e) == summaries) chosen.push_back(&e);
     const Stopwatch watch;
     std::atomic<size_t> next{0};
     auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < summaries.size();) summaries[i]->compute(report, range, {});
+        for (size_t i; (i = next.fetch_add(1)) < chosen.size();) chosen[i]->compute(report, range, {});
     };
     {
         std::jthread other(work);
@@ -48,23 +49,6 @@ std::pair<std::string_view, double> slowestSummary(const Report& report) {
         if (ms > slowest.second) slowest = {e.name, ms};
     }
     return slowest;
-}
-
-// Milliseconds for the `*_trace` reports (one row per event) over the whole trace, two threads.
-double timeTraces(const Report& report) {
-    const Stopwatch watch;
-    std::vector<const StatsReportEntry*> traces;
-    for (const StatsReportEntry& e : statsReports())
-        if (!isSummaryReport(e)) traces.push_back(&e);
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < traces.size();) traces[i]->compute(report, TimeRange::all(), {});
-    };
-    {
-        std::jthread other(work);
-        work();
-    }
-    return watch.seconds() * 1000.0;
 }
 
 }  // namespace
@@ -90,8 +74,8 @@ int statsCommand(int argc, char** argv) {
     std::vector<double> wholeMs, rangeMs, gapsMs;
     size_t gaps = 0;
     for (uint64_t run = 0; run < *runs; ++run) {
-        wholeMs.push_back(timeSummaries(report, TimeRange::all()));
-        rangeMs.push_back(timeSummaries(report, middle));
+        wholeMs.push_back(timeReports(report, TimeRange::all(), true));
+        rangeMs.push_back(timeReports(report, middle, true));
         // Gaps over 1 ms ("bubbles") with their causes, all rows.
         const Stopwatch watch;
         gaps = findGpuGaps(report, GapOptions{1.0, -1, TimeRange::all()}).size();
@@ -106,7 +90,7 @@ int statsCommand(int argc, char** argv) {
     const auto [slowest, slowestMs] = slowestSummary(report);
     std::printf("stats_slowest_report=%.*s\n", int(slowest.size()), slowest.data());
     printValue("stats_slowest_ms", slowestMs, 2);
-    printValue("stats_traces_ms", timeTraces(report), 2);
+    printValue("stats_traces_ms", timeReports(report, TimeRange::all(), false), 2);
     return kExitOk;
 }
 

@@ -25,6 +25,23 @@ class CpuSideTest : public QObject {
         return nullptr;
     }
 
+    // The view, tall enough for every row, showing report_ (not owned), on screen.
+    void showReport(TimelineView& view) {
+        view.resize(1400, 3000);
+        view.setReports({std::shared_ptr<const Report>(report_.get(), [](const Report*) {})});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+    }
+
+    // The first row holding exactly one CPU samples lane.
+    const LayoutRow* firstSamplesRow(TimelineView& view) const {
+        for (const LayoutRow& row : view.rows().rows())
+            if (row.type == Row::Type::Lane && row.lanes.size() == 1 &&
+                report_->lanes[size_t(row.lanes[0])].kind == LaneKind::CpuSamples)
+                return &row;
+        return nullptr;
+    }
+
 private slots:
     void initTestCase() {
         NullProgress progress;
@@ -85,17 +102,8 @@ private slots:
     // Hovering the CPU samples row of the main thread shows a sample's call stack.
     void sampleTooltipShowsItsStack() {
         TimelineView view;
-        view.resize(1400, 3000);
-        view.setReports({std::shared_ptr<const Report>(report_.get(), [](const Report*) {})});
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        const LayoutRow* samples = nullptr;
-        for (const LayoutRow& row : view.rows().rows())
-            if (row.type == Row::Type::Lane && row.lanes.size() == 1 &&
-                report_->lanes[size_t(row.lanes[0])].kind == LaneKind::CpuSamples) {
-                samples = &row;
-                break;
-            }
+        showReport(view);
+        const LayoutRow* samples = firstSamplesRow(view);
         QVERIFY(samples);
         const Lane& lane = report_->lanes[size_t(samples->lanes[0])];
         const int y = TimelineView::kRulerHeight + samples->y + samples->height / 2;
@@ -114,17 +122,8 @@ private slots:
     // with its thread and call stack; a click on an event then clears it.
     void clickingASampleShowsItInDetails() {
         TimelineView view;
-        view.resize(1400, 3000);
-        view.setReports({std::shared_ptr<const Report>(report_.get(), [](const Report*) {})});
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        const LayoutRow* samples = nullptr;
-        for (const LayoutRow& row : view.rows().rows())
-            if (row.type == Row::Type::Lane && row.lanes.size() == 1 &&
-                report_->lanes[size_t(row.lanes[0])].kind == LaneKind::CpuSamples) {
-                samples = &row;
-                break;
-            }
+        showReport(view);
+        const LayoutRow* samples = firstSamplesRow(view);
         QVERIFY(samples);
         const int y = TimelineView::kRulerHeight + samples->y + samples->height / 2;
         int x = view.headerWidth();
