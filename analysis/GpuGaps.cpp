@@ -274,12 +274,12 @@ private:
     }
 
     // Time within [g0, g1) that the lane spends in its outermost (depth 0) events, which never
-    // overlap: prefix sums over depth_order, built once per lane, and two binary searches.
+    // overlap: prefix sums over the depth's events, built once per lane, and two binary searches.
     int64_t outermostBusy(uint32_t l, int64_t g0, int64_t g1) {
         const Lane& lane = r_.lanes[l];
-        const std::span<const uint32_t> top = lane.atDepth(0);
+        const DepthEvents top = lane.atDepth(0);
         if (top.empty()) return 0;
-        const uint32_t* order = top.data();
+        const DepthEvents::Iterator order = top.begin();
         const size_t n = top.size();
         std::vector<int64_t>& prefix = prefix_[l];
         if (prefix.size() != n + 1) {

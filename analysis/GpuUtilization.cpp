@@ -222,8 +222,7 @@ UtilizationSeries gpuUtilization(const Report& report, int32_t gpu, int64_t begi
     for (const Lane& lane : report.lanes) {
         if (lane.kind != LaneKind::GpuStream || lane.gpu != gpu) continue;
         const IntervalColumns& ev = lane.events;
-        if (lane.depth_begin.size() != static_cast<size_t>(lane.depth_count) + 1 ||
-            lane.depth_order.size() != ev.size()) {
+        if (!lane.isFrozen()) {
             for (size_t i = 0; i < ev.size(); ++i) add(ev, i);  // not frozen: scan all
             continue;
         }

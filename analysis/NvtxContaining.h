@@ -1,7 +1,6 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <span>
 
 #include "model/Lane.h"
 
@@ -15,12 +14,11 @@ namespace lanescope {
 template <typename Visit>
 void nvtxRangesContaining(const Lane& lane, int64_t start, int64_t end, Visit&& visit) {
     const IntervalColumns& ev = lane.events;
-    if (lane.depth_begin.size() != size_t{lane.depth_count} + 1) return;  // not frozen
+    if (!lane.isFrozen()) return;
     for (size_t d = 0; d < lane.depth_count; ++d) {
-        const std::span<const uint32_t> atDepth = lane.atDepth(d);
-        const uint32_t* first = atDepth.data();
-        const uint32_t* last = first + atDepth.size();
-        const uint32_t* it = std::partition_point(first, last, [&](uint32_t i) { return ev.start_ns[i] <= start; });
+        const DepthEvents atDepth = lane.atDepth(d);
+        const auto first = atDepth.begin();
+        auto it = std::partition_point(first, atDepth.end(), [&](uint32_t i) { return ev.start_ns[i] <= start; });
         while (it != first) {
             const uint32_t i = *--it;
             if (ev.end_ns[i] < end) break;

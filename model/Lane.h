@@ -1,8 +1,10 @@
 #pragma once
 #include <algorithm>
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
-#include <span>
 #include <string_view>
 #include <vector>
 
@@ -90,6 +92,58 @@ struct InstantColumns {
     size_t memoryBytes() const;
 };
 
+// The events at one depth of a frozen lane, in start order and so also in end order: a view
+// of event indexes. In a lane with several depths they are Lane::depth_order[first .. first +
+// count); a lane with one depth keeps no depth_order (4 bytes an event less) and they are the
+// indexes first .. first + count themselves.
+class DepthEvents {
+public:
+    class Iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = uint32_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = uint32_t;
+        Iterator() = default;
+        Iterator(const uint32_t* order, uint32_t position) : order_(order), position_(position) {}
+        uint32_t operator*() const { return order_ ? order_[position_] : position_; }
+        uint32_t operator[](difference_type k) const { return *(*this + k); }
+        uint32_t position() const { return position_; }  // the position in the lane's depth-grouped order
+        Iterator& operator++() { return ++position_, *this; }
+        Iterator& operator--() { return --position_, *this; }
+        Iterator operator++(int) { return Iterator(order_, position_++); }
+        Iterator operator--(int) { return Iterator(order_, position_--); }
+        Iterator& operator+=(difference_type k) { return position_ = uint32_t(position_ + k), *this; }
+        Iterator& operator-=(difference_type k) { return position_ = uint32_t(position_ - k), *this; }
+        friend Iterator operator+(Iterator it, difference_type k) { return it += k; }
+        friend Iterator operator+(difference_type k, Iterator it) { return it += k; }
+        friend Iterator operator-(Iterator it, difference_type k) { return it -= k; }
+        friend difference_type operator-(Iterator a, Iterator b) {
+            return difference_type(a.position_) - difference_type(b.position_);
+        }
+        friend bool operator==(Iterator a, Iterator b) { return a.position_ == b.position_; }
+        friend auto operator<=>(Iterator a, Iterator b) { return a.position_ <=> b.position_; }
+
+    private:
+        const uint32_t* order_ = nullptr;  // null: the position is the event index
+        uint32_t position_ = 0;
+    };
+
+    DepthEvents() = default;
+    DepthEvents(Iterator first, Iterator last) : first_(first), last_(last) {}
+    Iterator begin() const { return first_; }
+    Iterator end() const { return last_; }
+    size_t size() const { return size_t(last_ - first_); }
+    bool empty() const { return first_ == last_; }
+    uint32_t operator[](size_t k) const { return first_[std::ptrdiff_t(k)]; }
+    uint32_t front() const { return *first_; }
+    uint32_t back() const { return *(last_ - 1); }
+
+private:
+    Iterator first_, last_;
+};
+
 // One timeline row. Owners are indexes into the Report's tables; -1 when not applicable.
 struct Lane {
     LaneKind kind = LaneKind::OsRuntime;
@@ -102,22 +156,28 @@ struct Lane {
     int32_t cpu = -1;         // CPU core number (CpuCore)
     uint8_t depth_count = 0;  // number of depths used, max depth + 1
     IntervalColumns events;
-    // Events grouped by depth, for drawing: the indexes of the events at depth d are
-    // depth_order[depth_begin[d] .. depth_begin[d + 1]), in start order and so also in end
-    // order (events at one depth never overlap). depth_begin has depth_count + 1 entries.
+    // Events grouped by depth (the depth-grouped order): the events at depth d are at
+    // positions depth_begin[d] .. depth_begin[d + 1] of it, in start order and so also in end
+    // order (events at one depth never overlap). depth_begin has depth_count + 1 entries once
+    // frozen. depth_order[position] is the event there; it is empty when the lane has at most
+    // one depth, where position and event index are the same.
     std::vector<uint32_t> depth_order;
     std::vector<uint32_t> depth_begin;
     InstantColumns instants;
 
     // The queries every reader of a frozen lane needs (empty before it is frozen).
-    // The indexes of the events at depth d, in start order and so also in end order.
-    std::span<const uint32_t> atDepth(size_t d) const {
+    bool isFrozen() const { return depth_begin.size() == size_t{depth_count} + 1; }
+    // The event at a position of the depth-grouped order.
+    uint32_t eventAtPosition(uint32_t position) const { return depth_order.empty() ? position : depth_order[position]; }
+    // The events at depth d, in start order and so also in end order.
+    DepthEvents atDepth(size_t d) const {
         if (d + 1 >= depth_begin.size()) return {};
-        return std::span<const uint32_t>(depth_order).subspan(depth_begin[d], depth_begin[d + 1] - depth_begin[d]);
+        const uint32_t* order = depth_order.empty() ? nullptr : depth_order.data();
+        return {DepthEvents::Iterator(order, depth_begin[d]), DepthEvents::Iterator(order, depth_begin[d + 1])};
     }
     // The events at depth d that overlap [begin_ns, end_ns): end > begin_ns and start < end_ns.
-    std::span<const uint32_t> overlapping(size_t d, int64_t begin_ns, int64_t end_ns) const {
-        const std::span<const uint32_t> all = atDepth(d);
+    DepthEvents overlapping(size_t d, int64_t begin_ns, int64_t end_ns) const {
+        const DepthEvents all = atDepth(d);
         const auto first =
             std::partition_point(all.begin(), all.end(), [&](uint32_t i) { return events.end_ns[i] <= begin_ns; });
         const auto last =
@@ -126,7 +186,7 @@ struct Lane {
     }
     // The event at depth d with start <= t < end, if any.
     std::optional<uint32_t> eventAt(size_t d, int64_t t) const {
-        const std::span<const uint32_t> all = atDepth(d);
+        const DepthEvents all = atDepth(d);
         const auto after =
             std::partition_point(all.begin(), all.end(), [&](uint32_t i) { return events.start_ns[i] <= t; });
         if (after == all.begin() || events.end_ns[*(after - 1)] <= t) return std::nullopt;

@@ -65,12 +65,18 @@ uint8_t assignDepths(IntervalColumns& ev, uint64_t& overlaps, uint64_t& tooDeep)
     return ev.size() == 0 ? 0 : static_cast<uint8_t>(maxDepth + 1);
 }
 
-// Counting sort of event indexes by depth, stable so each depth keeps start order.
+// Counting sort of event indexes by depth, stable so each depth keeps start order. A lane
+// of one depth is in that order already and keeps no depth_order.
 void buildDepthIndex(Lane& lane) {
     const auto& depth = lane.events.depth;
     lane.depth_begin.assign(static_cast<size_t>(lane.depth_count) + 1, 0);
     for (uint8_t d : depth) ++lane.depth_begin[d + 1u];
     for (size_t d = 1; d < lane.depth_begin.size(); ++d) lane.depth_begin[d] += lane.depth_begin[d - 1];
+    if (lane.depth_count <= 1) {
+        lane.depth_order.clear();
+        lane.depth_order.shrink_to_fit();
+        return;
+    }
     lane.depth_order.resize(depth.size());
     std::vector<uint32_t> next(lane.depth_begin.begin(), lane.depth_begin.end() - 1);
     for (size_t i = 0; i < depth.size(); ++i) lane.depth_order[next[depth[i]]++] = static_cast<uint32_t>(i);

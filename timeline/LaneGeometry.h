@@ -12,16 +12,17 @@ namespace lanescope {
 
 // One box to draw in a lane: pixels [x0, x1) at `depth` (boxPixels of start_ns, end_ns). A
 // box is either one event (count == 1) or a merged run of `count` events too narrow to draw one
-// by one; the run is lane.depth_order[first .. first + count), consecutive events of that depth,
+// by one; the run is the events at positions first .. first + count of the lane's depth-grouped
+// order (Lane::depth_order), consecutive events of that depth,
 // from the start of the first (start_ns) to the end of the last (end_ns), in the lane's own ns.
 struct Box {
     float x0, x1;
-    uint32_t first;  // position in Lane::depth_order
+    uint32_t first;  // position in the lane's depth-grouped order (Lane::eventAtPosition)
     uint32_t count;
     uint8_t depth;
     int64_t start_ns = 0, end_ns = 0;
     uint32_t color = 0;  // of the first event when drawn from a summary (SummaryLevel::color), else 0
-    uint32_t event(const Lane& lane) const { return lane.depth_order[first]; }
+    uint32_t event(const Lane& lane) const { return lane.eventAtPosition(first); }
 };
 
 // The pixels [x0, x1) of a box from `start` to `end`: at least one pixel wide.

@@ -19,7 +19,7 @@ SummaryLevel levelFromEvents(const Lane& lane, uint32_t begin, uint32_t end, int
     const std::vector<int64_t>& s = lane.events.start_ns;
     const std::vector<int64_t>& e = lane.events.end_ns;
     for (uint32_t p = begin; p < end;) {
-        const uint32_t i = lane.depth_order[p];
+        const uint32_t i = lane.eventAtPosition(p);
         uint32_t last = i;
         level.first.push_back(p);
         level.start_ns.push_back(s[i]);
@@ -27,7 +27,7 @@ SummaryLevel levelFromEvents(const Lane& lane, uint32_t begin, uint32_t end, int
         ++p;
         if (e[i] - s[i] < half)
             for (const int64_t cell = s[i] >> shift; p < end; ++p) {
-                const uint32_t j = lane.depth_order[p];
+                const uint32_t j = lane.eventAtPosition(p);
                 if (e[j] - s[j] >= half || (s[j] >> shift) != cell) break;
                 last = j;
             }
@@ -75,7 +75,8 @@ DepthSummary summarizeDepth(const Lane& lane, uint32_t begin, uint32_t end, uint
     DepthSummary summary;
     const uint32_t n = end - begin;
     if (n < std::max<uint32_t>(minEvents, 1)) return summary;
-    const int64_t span = lane.events.end_ns[lane.depth_order[end - 1]] - lane.events.start_ns[lane.depth_order[begin]];
+    const int64_t span =
+        lane.events.end_ns[lane.eventAtPosition(end - 1)] - lane.events.start_ns[lane.eventAtPosition(begin)];
     // The first cell that could compress enough if the events were spread evenly.
     int shift = kShiftStep;
     while (shift < kMaxShift && uint64_t(span >> shift) * kCompression > n) shift += kShiftStep;

@@ -13,15 +13,14 @@ namespace lanescope {
 // from a summary are the same as from the events).
 //
 // One level of one depth: the depth's events (positions depth_begin[d] .. depth_begin[d+1] of
-// Lane::depth_order) cut into units, in depth order, tiling them without gap. A unit is one
-// event, or a run of consecutive events each shorter than half a cell (2^cell_shift ns) whose
-// starts all lie in the same cell (cells: [k * 2^cell_shift, (k + 1) * 2^cell_shift) of the
-// lane's own time). Events at least half a cell long are units of their own. A view merges
-// narrow events by cells of 2^s ns, s >= cell_shift, so each of its merged runs is a run of
-// whole units. Columns, one entry per unit, in depth order:
+// the lane's depth-grouped order, Lane::eventAtPosition) cut into units, in depth order, tiling them without gap. A
+// unit is one event, or a run of consecutive events each shorter than half a cell (2^cell_shift ns) whose starts all
+// lie in the same cell (cells: [k * 2^cell_shift, (k + 1) * 2^cell_shift) of the lane's own time). Events at least half
+// a cell long are units of their own. A view merges narrow events by cells of 2^s ns, s >= cell_shift, so each of its
+// merged runs is a run of whole units. Columns, one entry per unit, in depth order:
 struct SummaryLevel {
     int cell_shift = 0;
-    std::vector<uint32_t> first;    // position in Lane::depth_order of the unit's first event, ascending
+    std::vector<uint32_t> first;    // position in the depth-grouped order of the unit's first event, ascending
     std::vector<int64_t> start_ns;  // start of its first event
     std::vector<int64_t> end_ns;    // end of its last event
     std::vector<uint32_t> color;    // of its first event (0xAARRGGBB, as EventColors gives it), so

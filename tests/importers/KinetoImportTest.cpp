@@ -67,7 +67,7 @@ void checkLaneInvariants(const Report& r) {
         REQUIRE(lane.depth_begin.size() == size_t{lane.depth_count} + 1);
         for (uint8_t d = 0; d < lane.depth_count; ++d)
             for (uint32_t k = lane.depth_begin[d] + 1; k < lane.depth_begin[d + 1]; ++k)
-                REQUIRE(ev.end_ns[lane.depth_order[k - 1]] <= ev.start_ns[lane.depth_order[k]]);
+                REQUIRE(ev.end_ns[lane.eventAtPosition(k - 1)] <= ev.start_ns[lane.eventAtPosition(k)]);
         for (size_t i = 1; i < lane.instants.size(); ++i)
             REQUIRE(lane.instants.time_ns[i - 1] <= lane.instants.time_ns[i]);
     }

@@ -64,6 +64,44 @@ TEST_CASE("freezeLane keeps GPU overlaps silent and sorts instants") {
     CHECK(lane.instants.name_id == std::vector<uint32_t>{1, 2, 3});
 }
 
+TEST_CASE("freezeLane keeps no depth order for a lane of one depth: positions are event indexes") {
+    Lane lane;
+    lane.kind = LaneKind::CudaApi;
+    add(lane, 30, 40, 3);
+    add(lane, 0, 10, 1);
+    add(lane, 10, 20, 2);  // touches the one before: not nested, same depth
+    Diagnostics diagnostics;
+    freezeLane(lane, diagnostics);
+    CHECK(lane.depth_count == 1);
+    CHECK(lane.depth_order.empty());
+    CHECK(lane.depth_begin == std::vector<uint32_t>{0, 3});
+    CHECK(lane.isFrozen());
+    const DepthEvents top = lane.atDepth(0);
+    CHECK(std::vector<uint32_t>(top.begin(), top.end()) == std::vector<uint32_t>{0, 1, 2});
+    CHECK(lane.eventAtPosition(2) == 2);
+    const DepthEvents hit = lane.overlapping(0, 15, 35);
+    CHECK(std::vector<uint32_t>(hit.begin(), hit.end()) == std::vector<uint32_t>{1, 2});
+    CHECK(lane.eventAt(0, 35) == 2u);
+    CHECK_FALSE(lane.eventAt(0, 25).has_value());
+    CHECK(lane.atDepth(1).empty());
+}
+
+TEST_CASE("a lane of several depths finds its events through the depth order") {
+    Lane lane;
+    lane.kind = LaneKind::Nvtx;
+    add(lane, 0, 100, 1);
+    add(lane, 10, 20, 2);
+    add(lane, 30, 40, 3);
+    add(lane, 200, 300, 4);
+    Diagnostics diagnostics;
+    freezeLane(lane, diagnostics);
+    CHECK(lane.depth_order == std::vector<uint32_t>{0, 3, 1, 2});
+    const DepthEvents inner = lane.overlapping(1, 25, 1000);
+    CHECK(std::vector<uint32_t>(inner.begin(), inner.end()) == std::vector<uint32_t>{2});
+    CHECK(lane.eventAt(0, 250) == 3u);  // the second outermost event, last by start
+    CHECK(lane.eventAtPosition(1) == 3);
+}
+
 TEST_CASE("freezeCounter sorts samples by time, keeping equal times in order") {
     Counter c;
     c.time_ns = {30, 10, 20, 10};

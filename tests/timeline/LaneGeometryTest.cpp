@@ -73,10 +73,10 @@ void checkGeometry(const Lane& lane, const PixelMapping& map, const Recorder& re
         expectedNext = b.first + b.count;
         const bool edge = i == 0 || rec.boxes[i - 1].depth != b.depth || i + 1 == rec.boxes.size() ||
                           rec.boxes[i + 1].depth != b.depth;
-        CHECK(b.start_ns == lane.events.start_ns[lane.depth_order[b.first]]);
-        CHECK(b.end_ns == lane.events.end_ns[lane.depth_order[b.first + b.count - 1]]);
+        CHECK(b.start_ns == lane.events.start_ns[lane.eventAtPosition(b.first)]);
+        CHECK(b.end_ns == lane.events.end_ns[lane.eventAtPosition(b.first + b.count - 1)]);
         for (uint32_t p = b.first; p < b.first + b.count; ++p) {
-            const uint32_t e = lane.depth_order[p];
+            const uint32_t e = lane.eventAtPosition(p);
             CHECK(lane.events.depth[e] == b.depth);
             ++covered[e];
             atEdge[e] = edge;
