@@ -218,7 +218,7 @@ std::vector<ThreadActivityRow> threadActivity(const Report& report, const Sample
             row.thread = lane.thread;
             for (uint32_t i : lane.overlapping(0, range.begin_ns, range.end_ns)) {
                 if (threadStateOf(lane.events.payload[i]) != ThreadRunState::Running) continue;
-                const int64_t start = lane.events.start_ns[i], end = lane.events.end_ns[i];
+                const int64_t start = lane.events.start_ns[i], end = lane.events.endNs(i);
                 row.running_ns += std::min(end, range.end_ns) - std::max(start, range.begin_ns);
                 row.switches += start >= range.begin_ns;
             }

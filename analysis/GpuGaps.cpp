@@ -27,14 +27,9 @@ struct GroupKey {
 // The operations of one source (a stream lane, or the counted overhead of the group) in start
 // order, from `next` on.
 struct Source {
-    const std::vector<int64_t>* start = nullptr;
-    const std::vector<int64_t>* end = nullptr;
+    const IntervalColumns* ops = nullptr;
     size_t next = 0, stop = 0;
     int64_t context = -1;
-};
-
-struct OverheadOps {
-    std::vector<int64_t> start, end;
 };
 
 // A gap before its cause is known: small, for sorting millions of them.
@@ -62,24 +57,22 @@ void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*
             first = ev.start_ns[begin];
             firstContext = lane->context_id;
         }
-        last = std::max(last, *std::max_element(ev.end_ns.begin() + static_cast<ptrdiff_t>(begin), ev.end_ns.end()));
-        sources.push_back({&ev.start_ns, &ev.end_ns, begin, ev.size(), lane->context_id});
+        for (size_t i = begin; i < ev.size(); ++i) last = std::max(last, ev.endNs(i));
+        sources.push_back({&ev, begin, ev.size(), lane->context_id});
     }
     if (sources.empty()) return;
 
     // Counted overhead strictly inside [first, last] works like one more stream.
-    OverheadOps extra;
+    IntervalColumns extra;  // only their times matter
     for (const OverheadRange* o : overhead)
-        if (o->start_ns > first && o->end_ns < last) {
-            extra.start.push_back(o->start_ns);
-            extra.end.push_back(o->end_ns);
-        }
-    if (!extra.start.empty()) sources.push_back({&extra.start, &extra.end, 0, extra.start.size(), firstContext});
+        if (o->start_ns > first && o->end_ns < last)
+            extra.append(o->start_ns, o->end_ns, 0, kNoPayload, EventKind::OsRuntimeCall);
+    if (extra.size()) sources.push_back({&extra, 0, extra.size(), firstContext});
 
     // k-way merge by start; each source is consumed in runs while it stays the earliest.
     using Head = std::pair<int64_t, size_t>;  // (next start, source)
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
-    for (size_t s = 0; s < sources.size(); ++s) heap.push({(*sources[s].start)[sources[s].next], s});
+    for (size_t s = 0; s < sources.size(); ++s) heap.push({sources[s].ops->start_ns[sources[s].next], s});
 
     const int64_t device = key.gpu >= 0 ? report.gpus[static_cast<size_t>(key.gpu)].device_id : -1;
     bool started = false;
@@ -90,7 +83,7 @@ void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*
         Source& src = sources[s];
         const int64_t limit = heap.empty() ? std::numeric_limits<int64_t>::max() : heap.top().first;
         do {
-            const int64_t start = (*src.start)[src.next], end = (*src.end)[src.next];
+            const int64_t start = src.ops->start_ns[src.next], end = src.ops->endNs(src.next);
             if (!started) {
                 started = true;
                 busyUntil = end;
@@ -104,8 +97,8 @@ void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*
                 }
             }
             ++src.next;
-        } while (src.next < src.stop && (*src.start)[src.next] <= limit);
-        if (src.next < src.stop) heap.push({(*src.start)[src.next], s});
+        } while (src.next < src.stop && src.ops->start_ns[src.next] <= limit);
+        if (src.next < src.stop) heap.push({src.ops->start_ns[src.next], s});
     }
 }
 
@@ -113,7 +106,7 @@ void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*
 // Explaining the gaps: what the process's CPU threads did meanwhile.
 
 int64_t overlap(const Lane& lane, size_t i, int64_t g0, int64_t g1) {
-    return std::max<int64_t>(0, std::min(lane.events.end_ns[i], g1) - std::max(lane.events.start_ns[i], g0));
+    return std::max<int64_t>(0, std::min(lane.events.endNs(i), g1) - std::max(lane.events.start_ns[i], g0));
 }
 
 bool most(int64_t part, int64_t whole) { return part > whole - part; }  // part > whole / 2, exactly
@@ -285,17 +278,17 @@ private:
         if (prefix.size() != n + 1) {
             prefix.assign(n + 1, 0);
             for (size_t k = 0; k < n; ++k)
-                prefix[k + 1] = prefix[k] + lane.events.end_ns[order[k]] - lane.events.start_ns[order[k]];
+                prefix[k + 1] = prefix[k] + lane.events.endNs(order[k]) - lane.events.start_ns[order[k]];
         }
         const auto& ev = lane.events;
         const size_t lo = static_cast<size_t>(
-            std::partition_point(order, order + n, [&](uint32_t i) { return ev.end_ns[i] <= g0; }) - order);
+            std::partition_point(order, order + n, [&](uint32_t i) { return ev.endNs(i) <= g0; }) - order);
         const size_t hi = static_cast<size_t>(
             std::partition_point(order, order + n, [&](uint32_t i) { return ev.start_ns[i] < g1; }) - order);
         if (lo >= hi) return 0;
         int64_t busy = prefix[hi] - prefix[lo];
         if (ev.start_ns[order[lo]] < g0) busy -= g0 - ev.start_ns[order[lo]];
-        if (ev.end_ns[order[hi - 1]] > g1) busy -= ev.end_ns[order[hi - 1]] - g1;
+        if (ev.endNs(order[hi - 1]) > g1) busy -= ev.endNs(order[hi - 1]) - g1;
         return busy;
     }
 

@@ -81,7 +81,7 @@ RuleResult gpuTimeUtilResult(const Report& report, const RuleOptions& options) {
                                    : -1;
         const IntervalColumns& ev = lane.events;
         for (size_t i = 0; i < ev.size(); ++i) {
-            const int64_t s = ev.start_ns[i], e = ev.end_ns[i];
+            const int64_t s = ev.start_ns[i], e = ev.endNs(i);
             if (!isGpuOp(ev.kind[i]) || s <= 0 || !scope.keepsTime(s, e)) continue;
             auto [it, inserted] = groups.try_emplace({pid, device});
             OpGroup& g = it->second;
@@ -216,7 +216,7 @@ UtilizationSeries gpuUtilization(const Report& report, int32_t gpu, int64_t begi
     std::vector<std::pair<int64_t, int64_t>> busy;
     auto add = [&](const IntervalColumns& ev, size_t i) {
         if (!isGpuOp(ev.kind[i])) return;
-        const int64_t s = std::max(ev.start_ns[i], begin_ns), e = std::min(ev.end_ns[i], end_ns);
+        const int64_t s = std::max(ev.start_ns[i], begin_ns), e = std::min(ev.endNs(i), end_ns);
         if (s < e) busy.emplace_back(s, e);
     };
     for (const Lane& lane : report.lanes) {

@@ -22,7 +22,7 @@ StatsTable cudaApiTrace(const Report& report, TimeRange range) {
         const bool recorded = thread && thread->priority != kNoPriority;
         StatsTable::Cell priority = std::string();
         if (recorded) priority = int64_t{thread->priority};
-        table.rows.push_back({ev.start_ns[i], ev.end_ns[i] - ev.start_ns[i], apiDisplayName(report.str(ev.name_id[i])),
+        table.rows.push_back({ev.start_ns[i], ev.endNs(i) - ev.start_ns[i], apiDisplayName(report.str(ev.name_id[i])),
                               int64_t{cudaApiResult(report, lane, i)}, int64_t{ev.payload[i]}, pidOf(report, lane),
                               tidOf(report, lane), std::move(priority),
                               recorded ? std::string(report.str(thread->name_id)) : std::string()});

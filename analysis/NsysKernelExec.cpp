@@ -32,13 +32,13 @@ void forEachLaunch(const Report& report, TimeRange range, Visit&& visit) {
         for (const EventRef op : index.launchedBy({laneIndex, static_cast<uint32_t>(i)})) {
             const Lane& gpu = report.lanes[op.lane];
             const IntervalColumns& k = gpu.events;
-            if (k.kind[op.index] != EventKind::Kernel || !range.contains(k.start_ns[op.index], k.end_ns[op.index]))
+            if (k.kind[op.index] != EventKind::Kernel || !range.contains(k.start_ns[op.index], k.endNs(op.index)))
                 continue;
             const IntervalColumns& r = api.events;
-            const int64_t queue = k.start_ns[op.index] - r.end_ns[i];
-            visit(Launch{&api, i, &gpu, op.index, r.end_ns[i] - r.start_ns[i], queue >= 0 ? queue : -1,
-                         k.end_ns[op.index] - k.start_ns[op.index],
-                         std::max(r.end_ns[i], k.end_ns[op.index]) - r.start_ns[i]});
+            const int64_t queue = k.start_ns[op.index] - r.endNs(i);
+            visit(Launch{&api, i, &gpu, op.index, r.endNs(i) - r.start_ns[i], queue >= 0 ? queue : -1,
+                         k.endNs(op.index) - k.start_ns[op.index],
+                         std::max(r.endNs(i), k.endNs(op.index)) - r.start_ns[i]});
         }
     });
 }
@@ -81,7 +81,7 @@ StatsTable cudaKernExecTrace(const Report& report, TimeRange range, const StatsO
         const KernelConfig config = c ? *c : KernelConfig{};
         std::vector<Cell> row = {r.start_ns[l.call], l.apiDur};
         if (l.queue >= 0) {
-            row.emplace_back(r.end_ns[l.call]);
+            row.emplace_back(r.endNs(l.call));
             row.emplace_back(l.queue);
         } else {
             row.emplace_back(std::string());

@@ -77,20 +77,19 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
             api.thread >= 0 && static_cast<size_t>(api.thread) < nvtxLanes.size() ? nvtxLanes[api.thread] : noLanes;
         const IntervalColumns& calls = api.events;
         for (uint32_t i = 0; i < calls.size(); ++i) {
-            if (calls.kind[i] != EventKind::CudaApiCall || !range.contains(calls.start_ns[i], calls.end_ns[i]))
-                continue;
+            if (calls.kind[i] != EventKind::CudaApiCall || !range.contains(calls.start_ns[i], calls.endNs(i))) continue;
             for (const EventRef op : index.launchedBy({li, i})) {
                 const Lane& gpu = report.lanes[op.lane];
                 const IntervalColumns& k = gpu.events;
-                if (k.kind[op.index] != EventKind::Kernel || !range.contains(k.start_ns[op.index], k.end_ns[op.index]))
+                if (k.kind[op.index] != EventKind::Kernel || !range.contains(k.start_ns[op.index], k.endNs(op.index)))
                     continue;
                 const uint32_t kernelName = kernelNameId(report, gpu, op.index, options);
-                const int64_t duration = k.end_ns[op.index] - k.start_ns[op.index];
+                const int64_t duration = k.endNs(op.index) - k.start_ns[op.index];
                 const uint64_t kernelRef = (uint64_t{op.lane} << 32) | op.index;
                 bool enclosed = false;
                 for (uint32_t nl : lanes) {
                     const Lane& nvtx = report.lanes[nl];
-                    nvtxRangesContaining(nvtx, calls.start_ns[i], calls.end_ns[i], [&](uint32_t r) {
+                    nvtxRangesContaining(nvtx, calls.start_ns[i], calls.endNs(i), [&](uint32_t r) {
                         enclosed = true;
                         const NvtxInfo info = nvtxInfoOf(report, nvtx, r);
                         add({info.domain_name_id, nvtx.events.name_id[r], li, kernelName,

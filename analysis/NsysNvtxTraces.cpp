@@ -35,14 +35,14 @@ Nesting nestingOf(const Lane& lane) {
     for (uint32_t i = 0; i < ev.size(); ++i) {
         if (ev.kind[i] != EventKind::NvtxRange) continue;
         while (!stack.empty() &&
-               !(ev.start_ns[stack.back()] <= ev.start_ns[i] && ev.end_ns[i] <= ev.end_ns[stack.back()]))
+               !(ev.start_ns[stack.back()] <= ev.start_ns[i] && ev.endNs(i) <= ev.endNs(stack.back())))
             stack.pop_back();
         if (!stack.empty()) {
             const uint32_t p = stack.back();
             n.parent[i] = p;
             n.level[i] = static_cast<uint32_t>(stack.size());
             ++n.children[p];
-            n.childTime[p] += ev.end_ns[i] - ev.start_ns[i];
+            n.childTime[p] += ev.endNs(i) - ev.start_ns[i];
         }
         stack.push_back(i);
     }
@@ -83,14 +83,14 @@ StatsTable nvtxPushPopTrace(const Report& report, TimeRange range) {
         const Nesting& n = nesting[li];
         const std::vector<uint32_t>& laneIds = ids[li];
         const IntervalColumns& ev = lane.events;
-        const int64_t duration = ev.end_ns[i] - ev.start_ns[i];
+        const int64_t duration = ev.endNs(i) - ev.start_ns[i];
         const std::string name = nvtxLabel(report, nvtxInfoOf(report, lane, i), ev.name_id[i]);
         // Ancestors by lane index; their ids printed outermost first.
         std::string stack;
         for (uint32_t at = static_cast<uint32_t>(i); at != kNone; at = n.parent[at])
             stack.insert(0, ':' + std::to_string(laneIds[at]));
         const uint32_t parent = n.parent[i];
-        table.rows.push_back({ev.start_ns[i], ev.end_ns[i], duration, n.childTime[i], duration - n.childTime[i], name,
+        table.rows.push_back({ev.start_ns[i], ev.endNs(i), duration, n.childTime[i], duration - n.childTime[i], name,
                               pidOf(report, lane), tidOf(report, lane), int64_t{n.level[i]}, int64_t{n.children[i]},
                               int64_t{laneIds[i]}, idOrNull(parent == kNone ? kNone : laneIds[parent]),
                               std::move(stack), std::string(2 * n.level[i], '-') + name});
@@ -126,11 +126,11 @@ StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range) {
         const Lane& lane = report.lanes[p.range.lane];
         const IntervalColumns& ev = lane.events;
         const size_t i = p.range.index;
-        if (!range.contains(ev.start_ns[i], ev.end_ns[i])) continue;
+        if (!range.contains(ev.start_ns[i], ev.endNs(i))) continue;
         const NvtxInfo info = nvtxInfoOf(report, lane, i);
         const uint32_t id = idOf(p.range);
         table.rows.push_back({nvtxLabel(report, info, ev.name_id[i]), p.gpu_start_ns, p.gpu_end_ns - p.gpu_start_ns,
-                              ev.start_ns[i], ev.end_ns[i] - ev.start_ns[i],
+                              ev.start_ns[i], ev.endNs(i) - ev.start_ns[i],
                               std::string(info.start_end ? "StartEnd" : "PushPop"), pidOf(report, lane),
                               tidOf(report, lane), int64_t{p.gpu_ops}, int64_t{p.level}, int64_t{p.children},
                               int64_t{id}, idOrNull(idOf(p.parent)), rangeStack(id, [&](uint32_t at) {

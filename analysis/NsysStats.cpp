@@ -27,7 +27,7 @@ std::vector<Group> durationsByName(const Report& report, EventKind kind, TimeRan
                     return std::vector<std::string>{kind == EventKind::CudaApiCall ? apiDisplayName(name)
                                                                                    : std::string(name)};
                 })
-            .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
+            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
     });
     return std::move(grouper.groups());
 }
@@ -46,7 +46,7 @@ StatsTable nvtxSumOf(const Report& report, TimeRange range) {
                         info.start_end ? "StartEnd" : "PushPop",
                         std::string(report.str(info.domain_name_id)) + ":" + std::string(report.str(nameId))};
                 })
-            .values.push_back(lane.events.end_ns[i] - lane.events.start_ns[i]);
+            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
     });
     return timeTable("nvtx_sum", "Instances", {"Style", "Range"}, grouper.groups());
 }
@@ -61,11 +61,11 @@ std::vector<Group> memoryOps(const Report& report, TimeRange range, bool bySize)
     };
     forEachEvent(report, EventKind::Memcpy, range, [&](const Lane& lane, size_t i) {
         const auto bytes = static_cast<int64_t>(report.memcpys[lane.events.payload[i]].bytes);
-        add(lane, i, bySize ? bytes : lane.events.end_ns[i] - lane.events.start_ns[i]);
+        add(lane, i, bySize ? bytes : lane.events.endNs(i) - lane.events.start_ns[i]);
     });
     forEachEvent(report, EventKind::Memset, range, [&](const Lane& lane, size_t i) {
         const auto bytes = static_cast<int64_t>(report.memsets[lane.events.payload[i]].bytes);
-        add(lane, i, bySize ? bytes : lane.events.end_ns[i] - lane.events.start_ns[i]);
+        add(lane, i, bySize ? bytes : lane.events.endNs(i) - lane.events.start_ns[i]);
     });
     return std::move(grouper.groups());
 }

@@ -60,7 +60,7 @@ void forEachEvent(const Report& report, EventKind kind, TimeRange range, Visit&&
         const size_t last =
             size_t(std::lower_bound(starts.begin() + first, starts.end(), range.end_ns) - starts.begin());
         for (size_t i = first; i < last; ++i)
-            if (ev.kind[i] == kind && ev.end_ns[i] <= range.end_ns) visit(lane, i);
+            if (ev.kind[i] == kind && ev.endNs(i) <= range.end_ns) visit(lane, i);
     }
 }
 

@@ -33,7 +33,7 @@ void forEachEventByStart(const Report& report, std::initializer_list<EventKind> 
         heap.pop();
         const Lane& lane = report.lanes[c.lane];
         const IntervalColumns& ev = lane.events;
-        if (wanted(ev.kind[c.index]) && ev.end_ns[c.index] <= range.end_ns) visit(lane, c.index);
+        if (wanted(ev.kind[c.index]) && ev.endNs(c.index) <= range.end_ns) visit(lane, c.index);
         if (++c.index < c.last) {
             c.start = ev.start_ns[c.index];
             heap.push(c);

@@ -34,7 +34,7 @@ StatsTable cudaGpuTrace(const Report& report, TimeRange range, const StatsOption
     forEachEventByStart(
         report, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset}, range, [&](const Lane& lane, size_t i) {
             const IntervalColumns& ev = lane.events;
-            const int64_t duration = ev.end_ns[i] - ev.start_ns[i];
+            const int64_t duration = ev.endNs(i) - ev.start_ns[i];
             std::vector<Cell> row;
             row.reserve(table.header.size());
             row.emplace_back(ev.start_ns[i]);

@@ -21,7 +21,7 @@ void nvtxRangesContaining(const Lane& lane, int64_t start, int64_t end, Visit&& 
         auto it = std::partition_point(first, atDepth.end(), [&](uint32_t i) { return ev.start_ns[i] <= start; });
         while (it != first) {
             const uint32_t i = *--it;
-            if (ev.end_ns[i] < end) break;
+            if (ev.endNs(i) < end) break;
             if (ev.kind[i] == EventKind::NvtxRange) visit(i);
         }
     }

@@ -100,7 +100,7 @@ void computeHierarchy(const Report& report, const FlatRanges& flat, const std::v
     };
     auto endOf = [&](uint32_t id) {
         const EventRef r = flat.ref[id];
-        return report.lanes[r.lane].events.end_ns[r.index];
+        return report.lanes[r.lane].events.endNs(r.index);
     };
     std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) {
         const int64_t sa = startOf(a), sb = startOf(b), ea = endOf(a), eb = endOf(b);
@@ -155,12 +155,12 @@ std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
             for (EventRef op : ops) {
                 const Lane& gpuLane = report.lanes[op.lane];
                 work.start = std::min(work.start, gpuLane.events.start_ns[op.index]);
-                work.end = std::max(work.end, gpuLane.events.end_ns[op.index]);
+                work.end = std::max(work.end, gpuLane.events.endNs(op.index));
                 work.gpu = work.gpu == kGpuUnset || work.gpu == gpuLane.gpu ? gpuLane.gpu : -1;
             }
             const uint32_t correlation = api.events.payload[i];
             for (uint32_t nl : nvtxLanes) {
-                nvtxRangesContaining(report.lanes[nl], api.events.start_ns[i], api.events.end_ns[i], [&](uint32_t r) {
+                nvtxRangesContaining(report.lanes[nl], api.events.start_ns[i], api.events.endNs(i), [&](uint32_t r) {
                     const uint32_t id = flat.base[nl] + r;
                     Accumulator& a = acc[id];
                     a.start = std::min(a.start, work.start);
@@ -235,7 +235,7 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
         }
         Group& g = groups[known->second];
         g.projected.push_back(p.gpu_end_ns - p.gpu_start_ns);
-        g.rangeTime += lane.events.end_ns[p.range.index] - lane.events.start_ns[p.range.index];
+        g.rangeTime += lane.events.endNs(p.range.index) - lane.events.start_ns[p.range.index];
         g.ops += p.gpu_ops;
         g.levels += p.level;
         g.children += p.children;
@@ -295,11 +295,8 @@ void addNvtxProjectionLanes(Report& report) {
             report.lanes.push_back(std::move(lane));
         }
         IntervalColumns& ev = report.lanes[it->second].events;
-        ev.start_ns.push_back(p.gpu_start_ns);
-        ev.end_ns.push_back(p.gpu_end_ns);
-        ev.name_id.push_back(source.events.name_id[p.range.index]);
-        ev.payload.push_back(source.events.payload[p.range.index]);
-        ev.kind.push_back(EventKind::NvtxRange);
+        ev.append(p.gpu_start_ns, p.gpu_end_ns, source.events.name_id[p.range.index],
+                  source.events.payload[p.range.index], EventKind::NvtxRange);
     }
     for (size_t i = firstNew; i < report.lanes.size(); ++i) freezeLane(report.lanes[i], report.diagnostics);
 }
@@ -320,7 +317,7 @@ StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range) {
     std::vector<ProjectedRange> projected = nvtxGpuProjection(report);
     std::erase_if(projected, [&](const ProjectedRange& p) {
         const IntervalColumns& ev = report.lanes[p.range.lane].events;
-        return !range.contains(ev.start_ns[p.range.index], ev.end_ns[p.range.index]);
+        return !range.contains(ev.start_ns[p.range.index], ev.endNs(p.range.index));
     });
     return nvtxGpuProjSum(report, projected);
 }

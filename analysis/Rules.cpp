@@ -142,7 +142,7 @@ std::vector<PendingRow> gpuOpRows(const Report& report, const RuleScope& scope, 
         if (lane.kind != LaneKind::GpuStream || !scope.keepsLane(lane)) continue;
         const IntervalColumns& ev = lane.events;
         for (size_t i = 0; i < ev.size(); ++i) {
-            if (ev.kind[i] != kind || !scope.keepsTime(ev.start_ns[i], ev.end_ns[i])) continue;
+            if (ev.kind[i] != kind || !scope.keepsTime(ev.start_ns[i], ev.endNs(i))) continue;
             const uint32_t payload = ev.payload[i];
             uint32_t correlation = 0;
             if (kind == EventKind::Memcpy) {
@@ -158,7 +158,7 @@ std::vector<PendingRow> gpuOpRows(const Report& report, const RuleScope& scope, 
             const EventRef op{static_cast<uint32_t>(li), static_cast<uint32_t>(i)};
             for (const EventRef& call : found->second) {
                 PendingRow row;
-                row.duration = ev.end_ns[i] - ev.start_ns[i];
+                row.duration = ev.endNs(i) - ev.start_ns[i];
                 row.start = ev.start_ns[i];
                 row.event = op;
                 row.call = call;
@@ -171,7 +171,7 @@ std::vector<PendingRow> gpuOpRows(const Report& report, const RuleScope& scope, 
                 row.cells.emplace_back(std::string());  // Green Context ID: NULL
                 row.cells.emplace_back(lane.stream_id);
                 row.cells.emplace_back(std::string(report.str(apiName)));
-                row.finding = {op, call, ev.start_ns[i], ev.end_ns[i], lane.process, lane.gpu};
+                row.finding = {op, call, ev.start_ns[i], ev.endNs(i), lane.process, lane.gpu};
                 rows.push_back(std::move(row));
             }
         }
@@ -302,7 +302,7 @@ RuleScope ruleScope(const Report& report, const RuleOptions& options, std::initi
         if (!found) throw std::invalid_argument("NVTX range '" + *nvtx + "' could not be found.");
         const Lane& lane = report.lanes[found->lane];
         if (!start) scope.begin_ns = lane.events.start_ns[found->index];
-        if (!end) scope.end_ns = lane.events.end_ns[found->index];
+        if (!end) scope.end_ns = lane.events.endNs(found->index);
         scope.process = lane.process;
         if (lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()) {
             const Thread& thread = report.threads[static_cast<size_t>(lane.thread)];
@@ -328,15 +328,15 @@ RuleResult cudaApiSyncResult(const Report& report, const RuleOptions& options) {
         const IntervalColumns& ev = lane.events;
         for (size_t i = 0; i < ev.size(); ++i) {
             if (ev.kind[i] != EventKind::CudaApiCall || !matches(ev.name_id[i]) ||
-                !scope.keepsTime(ev.start_ns[i], ev.end_ns[i]))
+                !scope.keepsTime(ev.start_ns[i], ev.endNs(i)))
                 continue;
             PendingRow row;
-            row.duration = ev.end_ns[i] - ev.start_ns[i];
+            row.duration = ev.endNs(i) - ev.start_ns[i];
             row.start = ev.start_ns[i];
             row.event = {static_cast<uint32_t>(li), static_cast<uint32_t>(i)};
             row.cells = {row.duration, row.start, pidOf(report, lane.process), tid,
                          std::string(report.str(ev.name_id[i]))};
-            row.finding = {row.event, std::nullopt, ev.start_ns[i], ev.end_ns[i], lane.process, -1};
+            row.finding = {row.event, std::nullopt, ev.start_ns[i], ev.endNs(i), lane.process, -1};
             rows.push_back(std::move(row));
         }
     }

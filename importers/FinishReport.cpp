@@ -47,11 +47,7 @@ void deriveNcclLanes(Report& report) {
                 nccl.push_back(std::move(lane));
             }
             IntervalColumns& to = nccl[at->second].events;
-            to.start_ns.push_back(ev.start_ns[i]);
-            to.end_ns.push_back(ev.end_ns[i]);
-            to.name_id.push_back(ev.name_id[i]);
-            to.payload.push_back(ev.payload[i]);
-            to.kind.push_back(ev.kind[i]);
+            to.append(ev.start_ns[i], ev.endNs(i), ev.name_id[i], ev.payload[i], ev.kind[i]);
         }
     }
     for (Lane& lane : nccl) report.lanes.push_back(std::move(lane));

@@ -140,7 +140,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
     const IntervalColumns& ev = lane.events;
     if (ref.index >= ev.size()) return f;
     const size_t i = ref.index;
-    const int64_t duration = ev.end_ns[i] - ev.start_ns[i];
+    const int64_t duration = ev.endNs(i) - ev.start_ns[i];
     const EventKind kind = ev.kind[i];
     const uint32_t payload = ev.payload[i];
     auto add = [&](std::string label, std::string value) { f.push_back({std::move(label), std::move(value)}); };

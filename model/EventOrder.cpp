@@ -176,7 +176,7 @@ std::optional<int64_t> numberKey(const EventRows& rows, const SourcedEvent& e, E
         case EventField::End:
             return rows.endNs(e);
         case EventField::Duration:
-            return ev.end_ns[i] - ev.start_ns[i];
+            return ev.endNs(i) - ev.start_ns[i];
         case EventField::Kind:
             return kKindRank[uint8_t(kind)];
         case EventField::Depth:
@@ -202,7 +202,7 @@ std::optional<int64_t> numberKey(const EventRows& rows, const SourcedEvent& e, E
             if (const auto b = bytesOf(r, kind, payload)) return int64_t(*b);
             return std::nullopt;
         case EventField::Throughput: {
-            const int64_t ns = ev.end_ns[i] - ev.start_ns[i];
+            const int64_t ns = ev.endNs(i) - ev.start_ns[i];
             if (const auto b = bytesOf(r, kind, payload); b && ns > 0)
                 return int64_t(double(*b) * 1e9 / double(ns));  // bytes per second
             return std::nullopt;

@@ -28,7 +28,7 @@ EventRows EventRows::collect(std::vector<EventSource> sources, int64_t begin_ns,
             run.last = std::max(run.first, run.last);
             // Started before b and still running at b: at most one per depth.
             for (size_t d = 0; d < lane.depth_count; ++d)
-                if (const auto i = lane.eventAt(d, b - 1); i && start[*i] < b && lane.events.end_ns[*i] > b)
+                if (const auto i = lane.eventAt(d, b - 1); i && start[*i] < b && lane.events.endNs(*i) > b)
                     run.before.push_back(*i);
             std::sort(run.before.begin(), run.before.end());
         }

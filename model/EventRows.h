@@ -57,7 +57,7 @@ public:
     }
     // Start and end of a row's event on the shared timeline, ns.
     int64_t startNs(const SourcedEvent& e) const { return lane(e).events.start_ns[e.index] + source(e).offset_ns; }
-    int64_t endNs(const SourcedEvent& e) const { return lane(e).events.end_ns[e.index] + source(e).offset_ns; }
+    int64_t endNs(const SourcedEvent& e) const { return lane(e).events.endNs(e.index) + source(e).offset_ns; }
     // The row of an event of the lane `lane` of `report`, if it is one of the rows. O(log rows).
     std::optional<size_t> rowOf(const Report* report, uint32_t lane, uint32_t index) const;
     int64_t beginNs() const { return begin_ns_; }

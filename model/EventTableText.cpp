@@ -83,7 +83,7 @@ std::string eventCellText(const EventRows& rows, const SourcedEvent& e, EventFie
     const IntervalColumns& ev = rows.lane(e).events;
     const uint32_t i = e.index, payload = ev.payload[i];
     const EventKind kind = ev.kind[i];
-    const int64_t duration = ev.end_ns[i] - ev.start_ns[i];
+    const int64_t duration = ev.endNs(i) - ev.start_ns[i];
     const KernelConfig* config = nullptr;
     if (kind == EventKind::Kernel && payload < r.kernels.size() && r.kernels[payload].config < r.kernel_configs.size())
         config = &r.kernel_configs[r.kernels[payload].config];

@@ -65,14 +65,27 @@ inline ThreadRunState threadStateOf(uint32_t payload) { return static_cast<Threa
 inline uint32_t threadStateCpu(uint32_t payload) { return payload >> 8; }
 std::string_view threadRunStateName(ThreadRunState state);
 
-// Interval events of one lane as parallel columns (struct of arrays), 26 bytes an event.
+// An event lasting kLongDuration ns or more: its duration, which IntervalColumns::duration_ns
+// cannot hold.
+struct LongDuration {
+    uint32_t index = 0;       // the event's index in its IntervalColumns
+    int64_t duration_ns = 0;  // >= kLongDuration
+};
+inline constexpr uint32_t kLongDuration = UINT32_MAX;  // 4.29 s
+
+// Interval events of one lane as parallel columns (struct of arrays), 22 bytes an event.
 // Sorted by start_ns ascending, then by duration descending, so a parent precedes its
-// children. Events at the same depth never overlap, so within one depth end_ns is sorted
+// children. Events at the same depth never overlap, so within one depth the ends are sorted
 // too. Times are integer nanoseconds on the report's own timeline (nsys: since session
-// start). end_ns >= start_ns. Frozen after import.
+// start). An event's end is start_ns + its duration, never before its start. Frozen after
+// import.
 struct IntervalColumns {
     std::vector<int64_t> start_ns;
-    std::vector<int64_t> end_ns;
+    // The duration in ns, or kLongDuration for an event of 4.29 s or more, whose duration is in
+    // long_durations (sorted by index, one entry for each such event). Events are added with
+    // append(), which keeps the two together.
+    std::vector<uint32_t> duration_ns;
+    std::vector<LongDuration> long_durations;
     std::vector<uint32_t> name_id;  // into Report::strings
     std::vector<uint32_t> payload;  // meaning depends on kind, see EventKind
     std::vector<EventKind> kind;
@@ -80,6 +93,28 @@ struct IntervalColumns {
 
     size_t size() const { return start_ns.size(); }
     size_t memoryBytes() const;
+    int64_t durationNs(size_t i) const {
+        const uint32_t d = duration_ns[i];
+        return d != kLongDuration ? int64_t{d} : longDurationOf(i);
+    }
+    int64_t endNs(size_t i) const { return start_ns[i] + durationNs(i); }
+    // Adds an event at the end (end >= start).
+    void append(int64_t start, int64_t end, uint32_t name, uint32_t payload, EventKind kind);
+    // Sets the duration of event `index` (duration_ns already sized to hold it). Durations
+    // are set in index order, so that long_durations stays sorted.
+    void setDuration(size_t index, int64_t duration) {
+        if (duration < int64_t{kLongDuration}) {
+            duration_ns[index] = uint32_t(duration);
+        } else {
+            duration_ns[index] = kLongDuration;
+            long_durations.push_back({uint32_t(index), duration});
+        }
+    }
+    // Moves every event of `other` to the end of these columns.
+    void appendAll(IntervalColumns&& other);
+
+private:
+    int64_t longDurationOf(size_t i) const;
 };
 
 // Zero-duration events of one lane (NVTX markers), sorted by time_ns ascending.
@@ -179,7 +214,7 @@ struct Lane {
     DepthEvents overlapping(size_t d, int64_t begin_ns, int64_t end_ns) const {
         const DepthEvents all = atDepth(d);
         const auto first =
-            std::partition_point(all.begin(), all.end(), [&](uint32_t i) { return events.end_ns[i] <= begin_ns; });
+            std::partition_point(all.begin(), all.end(), [&](uint32_t i) { return events.endNs(i) <= begin_ns; });
         const auto last =
             std::partition_point(first, all.end(), [&](uint32_t i) { return events.start_ns[i] < end_ns; });
         return {first, last};
@@ -189,7 +224,7 @@ struct Lane {
         const DepthEvents all = atDepth(d);
         const auto after =
             std::partition_point(all.begin(), all.end(), [&](uint32_t i) { return events.start_ns[i] <= t; });
-        if (after == all.begin() || events.end_ns[*(after - 1)] <= t) return std::nullopt;
+        if (after == all.begin() || events.endNs(*(after - 1)) <= t) return std::nullopt;
         return *(after - 1);
     }
 };

@@ -10,14 +10,14 @@
 namespace lanescope {
 namespace {
 
-bool comesBefore(int64_t startA, int64_t endA, int64_t startB, int64_t endB) {
+bool comesBefore(int64_t startA, int64_t durationA, int64_t startB, int64_t durationB) {
     if (startA != startB) return startA < startB;
-    return endA > endB;  // longer first
+    return durationA > durationB;  // longer first
 }
 
 bool isSorted(const IntervalColumns& ev) {
     for (size_t i = 1; i < ev.size(); ++i)
-        if (comesBefore(ev.start_ns[i], ev.end_ns[i], ev.start_ns[i - 1], ev.end_ns[i - 1])) return false;
+        if (comesBefore(ev.start_ns[i], ev.durationNs(i), ev.start_ns[i - 1], ev.durationNs(i - 1))) return false;
     return true;
 }
 
@@ -33,10 +33,15 @@ void sortEvents(IntervalColumns& ev) {
     std::vector<uint32_t> order(ev.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return comesBefore(ev.start_ns[a], ev.end_ns[a], ev.start_ns[b], ev.end_ns[b]);
+        return comesBefore(ev.start_ns[a], ev.durationNs(a), ev.start_ns[b], ev.durationNs(b));
     });
+    std::vector<LongDuration> longs;  // at their new indexes, in index order
+    if (!ev.long_durations.empty())
+        for (size_t k = 0; k < order.size(); ++k)
+            if (ev.duration_ns[order[k]] == kLongDuration) longs.push_back({uint32_t(k), ev.durationNs(order[k])});
+    ev.long_durations = std::move(longs);
     permute(ev.start_ns, order);
-    permute(ev.end_ns, order);
+    permute(ev.duration_ns, order);
     permute(ev.name_id, order);
     permute(ev.payload, order);
     permute(ev.kind, order);
@@ -52,7 +57,8 @@ uint8_t assignDepths(IntervalColumns& ev, uint64_t& overlaps, uint64_t& tooDeep)
     for (size_t i = 0; i < ev.size(); ++i) {
         const int64_t start = ev.start_ns[i];
         while (!openEnds.empty() && openEnds.back() <= start) openEnds.pop_back();
-        if (!openEnds.empty() && ev.end_ns[i] > openEnds.back()) ++overlaps;
+        const int64_t end = ev.endNs(i);
+        if (!openEnds.empty() && end > openEnds.back()) ++overlaps;
         size_t depth = openEnds.size();
         if (depth > kMaxDepth) {  // hostile nesting: clamp (those may overlap) and count
             ++tooDeep;
@@ -60,7 +66,7 @@ uint8_t assignDepths(IntervalColumns& ev, uint64_t& overlaps, uint64_t& tooDeep)
         }
         ev.depth[i] = static_cast<uint8_t>(depth);
         maxDepth = std::max(maxDepth, depth);
-        openEnds.push_back(ev.end_ns[i]);
+        openEnds.push_back(end);
     }
     return ev.size() == 0 ? 0 : static_cast<uint8_t>(maxDepth + 1);
 }
@@ -109,7 +115,7 @@ void freezeLane(Lane& lane, Diagnostics& diagnostics) {
     if (tooDeep) countDiagnostic(diagnostics, deeperThan254Of(lane.kind), tooDeep);
     buildDepthIndex(lane);
     sortInstants(lane.instants);
-    shrinkAll(ev.start_ns, ev.end_ns, ev.name_id, ev.payload, ev.kind, ev.depth);
+    shrinkAll(ev.start_ns, ev.duration_ns, ev.long_durations, ev.name_id, ev.payload, ev.kind, ev.depth);
     shrinkAll(lane.instants.time_ns, lane.instants.name_id, lane.instants.payload);
 }
 
@@ -130,7 +136,7 @@ void setTimeSpan(Report& report) {
     for (const Lane& l : report.lanes) {
         if (!l.events.start_ns.empty()) {
             begin = std::min(begin, l.events.start_ns.front());  // sorted by start
-            end = std::max(end, *std::max_element(l.events.end_ns.begin(), l.events.end_ns.end()));
+            for (size_t i = 0; i < l.events.size(); ++i) end = std::max(end, l.events.endNs(i));
         }
         if (!l.instants.time_ns.empty()) {
             begin = std::min(begin, l.instants.time_ns.front());

@@ -80,12 +80,6 @@ const char* memKindLabel(MemKind kind) {
     return index < std::size(labels) ? labels[index] : "Unknown";
 }
 
-size_t IntervalColumns::memoryBytes() const {
-    return start_ns.capacity() * sizeof(int64_t) + end_ns.capacity() * sizeof(int64_t) +
-           name_id.capacity() * sizeof(uint32_t) + payload.capacity() * sizeof(uint32_t) +
-           kind.capacity() * sizeof(EventKind) + depth.capacity() * sizeof(uint8_t);
-}
-
 size_t InstantColumns::memoryBytes() const {
     return time_ns.capacity() * sizeof(int64_t) + name_id.capacity() * sizeof(uint32_t) +
            payload.capacity() * sizeof(uint32_t);

@@ -60,7 +60,7 @@ uint32_t firstAbove(uint32_t lo, uint32_t hi, int64_t t, const Key& key) {
 // (start and end both ascend along them).
 void depthFromEvents(const Lane& lane, uint32_t begin, uint32_t end, uint8_t depth, const View& v, GeometrySink& sink) {
     auto start = [&](uint32_t p) { return lane.events.start_ns[lane.eventAtPosition(p)]; };
-    auto finish = [&](uint32_t p) { return lane.events.end_ns[lane.eventAtPosition(p)]; };
+    auto finish = [&](uint32_t p) { return lane.events.endNs(lane.eventAtPosition(p)); };
     uint32_t pos = firstAbove(begin, end, v.map.begin_ns, finish);
     if (pos < end && !v.wide(start(pos), finish(pos)))  // its box starts with its cell's first event
         pos = gallopTo(begin, pos, v.cellStart(start(pos)), start);

@@ -16,22 +16,21 @@ SummaryLevel levelFromEvents(const Lane& lane, uint32_t begin, uint32_t end, int
     SummaryLevel level;
     level.cell_shift = shift;
     const int64_t half = (int64_t(1) << shift) / 2;
-    const std::vector<int64_t>& s = lane.events.start_ns;
-    const std::vector<int64_t>& e = lane.events.end_ns;
+    const IntervalColumns& ev = lane.events;
     for (uint32_t p = begin; p < end;) {
         const uint32_t i = lane.eventAtPosition(p);
         uint32_t last = i;
         level.first.push_back(p);
-        level.start_ns.push_back(s[i]);
+        level.start_ns.push_back(ev.start_ns[i]);
         level.color.push_back(colorOf(i));
         ++p;
-        if (e[i] - s[i] < half)
-            for (const int64_t cell = s[i] >> shift; p < end; ++p) {
+        if (ev.durationNs(i) < half)
+            for (const int64_t cell = ev.start_ns[i] >> shift; p < end; ++p) {
                 const uint32_t j = lane.eventAtPosition(p);
-                if (e[j] - s[j] >= half || (s[j] >> shift) != cell) break;
+                if (ev.durationNs(j) >= half || (ev.start_ns[j] >> shift) != cell) break;
                 last = j;
             }
-        level.end_ns.push_back(e[last]);
+        level.end_ns.push_back(ev.endNs(last));
     }
     return level;
 }
@@ -76,7 +75,7 @@ DepthSummary summarizeDepth(const Lane& lane, uint32_t begin, uint32_t end, uint
     const uint32_t n = end - begin;
     if (n < std::max<uint32_t>(minEvents, 1)) return summary;
     const int64_t span =
-        lane.events.end_ns[lane.eventAtPosition(end - 1)] - lane.events.start_ns[lane.eventAtPosition(begin)];
+        lane.events.endNs(lane.eventAtPosition(end - 1)) - lane.events.start_ns[lane.eventAtPosition(begin)];
     // The first cell that could compress enough if the events were spread evenly.
     int shift = kShiftStep;
     while (shift < kMaxShift && uint64_t(span >> shift) * kCompression > n) shift += kShiftStep;

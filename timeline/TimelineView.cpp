@@ -348,7 +348,7 @@ void TimelineView::fitSelection() {
         const Lane& lane = layout_.reports()[selected_->report]->lanes[selected_->lane];
         const int64_t offset = reportOffset(selected_->report);
         const int64_t s = lane.events.start_ns[selected_->event] + offset,
-                      e = lane.events.end_ns[selected_->event] + offset;
+                      e = lane.events.endNs(selected_->event) + offset;
         const int64_t margin = std::max<int64_t>((e - s) / 10, 50);
         zoomTo(s - margin, e + margin);
     }
@@ -367,7 +367,7 @@ void TimelineView::selectEvent(std::optional<ViewEvent> event, bool reveal) {
     if (event && reveal) {
         const Lane& lane = layout_.reports()[event->report]->lanes[event->lane];
         const int64_t offset = reportOffset(event->report);
-        const int64_t s = lane.events.start_ns[event->event] + offset, e = lane.events.end_ns[event->event] + offset;
+        const int64_t s = lane.events.start_ns[event->event] + offset, e = lane.events.endNs(event->event) + offset;
         const int64_t span = std::max<int64_t>((e - s) * 3, 2000);
         zoomTo(s - (span - (e - s)) / 2, s - (span - (e - s)) / 2 + span);
         if (const LayoutRow* row = rowShowing(*event))
@@ -477,7 +477,7 @@ QRect TimelineView::eventRect(const ViewEvent& ev) const {
         const int top = row.y - scrollY() + kRulerHeight + RowLayout::kPaddingPx / 2 + depth * RowLayout::kDepthPx;
         const int64_t offset = reportOffset(ev.report);
         const int x0 = int(std::floor(xOf(lane.events.start_ns[ev.event] + offset)));
-        const int x1 = std::max(x0 + 2, int(std::ceil(xOf(lane.events.end_ns[ev.event] + offset))));
+        const int x1 = std::max(x0 + 2, int(std::ceil(xOf(lane.events.endNs(ev.event) + offset))));
         return QRect(QPoint(x0, top), QPoint(x1, top + row.boxHeight()));
     }
     return {};
@@ -637,7 +637,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
         const uint32_t first = ev->event;
         const int64_t s = lane.events.start_ns[first];
         // The run spans from its first event to the last one merged with it.
-        int64_t e = lane.events.end_ns[first];
+        int64_t e = lane.events.endNs(first);
         const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
         const LaneCache& g = geometry(row->report, int(ev->lane), row->type == Row::Type::Lane ? 256 : 1);
         for (const Box& b : g.boxes)
@@ -761,7 +761,7 @@ void TimelineView::showTooltip(QPoint pos) {
     if (merged > 1) {
         text = QString("<b>%1 events</b> too small to show at this zoom<br>double-click to zoom in").arg(merged);
     } else {
-        const int64_t s = lane.events.start_ns[ev->event], e = lane.events.end_ns[ev->event];
+        const int64_t s = lane.events.start_ns[ev->event], e = lane.events.endNs(ev->event);
         text = QString("<b>%1</b><br>start %2<br>duration %3<br>%4")
                    .arg(qs(r.str(lane.events.name_id[ev->event])).toHtmlEscaped(),
                         qs(formatDuration(s + reportOffset(ev->report) - viewport_.wholeBegin(), 6)),

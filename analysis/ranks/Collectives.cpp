@@ -32,7 +32,7 @@ std::vector<Collective> ncclCollectives(const Report& report) {
             auto known = kindOfName.find(name);
             if (known == kindOfName.end()) known = kindOfName.emplace(name, collectiveKind(report.str(name))).first;
             if (known->second.empty()) continue;
-            out.push_back({known->second, lane.gpu, ev.start_ns[i], ev.end_ns[i], ev.start_ns[i], {li, i}});
+            out.push_back({known->second, lane.gpu, ev.start_ns[i], ev.endNs(i), ev.start_ns[i], {li, i}});
         }
     }
     std::sort(out.begin(), out.end(), [](const Collective& a, const Collective& b) {

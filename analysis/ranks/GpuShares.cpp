@@ -95,7 +95,7 @@ GpuShares gpuShares(const Report& report) {
             } else if (ev.kind[i] != EventKind::Memcpy && ev.kind[i] != EventKind::Memset) {
                 continue;
             }
-            (nccl ? communication : compute).emplace_back(ev.start_ns[i], ev.end_ns[i]);
+            (nccl ? communication : compute).emplace_back(ev.start_ns[i], ev.endNs(i));
         }
         PerGpu& gpu = gpus[lane.gpu];
         gpu.compute.push_back(unite(std::move(compute)));

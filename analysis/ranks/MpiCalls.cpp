@@ -24,7 +24,7 @@ MpiActivity mpiActivity(const Report& report) {
                 known = classOfName.emplace(ev.name_id[i], classifyMpiCall(report.str(ev.name_id[i]))).first;
             switch (known->second) {
                 case MpiCallClass::Collective:
-                    complete(i, ev.start_ns[i], ev.end_ns[i]);
+                    complete(i, ev.start_ns[i], ev.endNs(i));
                     break;
                 case MpiCallClass::NonblockingCollective:
                     pending.push_back(i);
@@ -33,7 +33,7 @@ MpiActivity mpiActivity(const Report& report) {
                     if (!pending.empty()) {
                         const bool all = report.str(ev.name_id[i]) == "MPI_Waitall";
                         do {
-                            complete(pending.front(), ev.start_ns[i], ev.end_ns[i]);
+                            complete(pending.front(), ev.start_ns[i], ev.endNs(i));
                             pending.pop_front();
                         } while (all && !pending.empty());
                         break;
@@ -42,7 +42,7 @@ MpiActivity mpiActivity(const Report& report) {
                 case MpiCallClass::PointToPoint: {
                     PointToPointTimes& t = out.point_to_point[std::string(report.str(ev.name_id[i]))];
                     ++t.count;
-                    t.blocked_ns += ev.end_ns[i] - ev.start_ns[i];
+                    t.blocked_ns += ev.endNs(i) - ev.start_ns[i];
                     break;
                 }
                 case MpiCallClass::Other:
@@ -50,7 +50,7 @@ MpiActivity mpiActivity(const Report& report) {
             }
         }
         // Never waited for within the capture: it ends with its call and blocked nothing.
-        for (uint32_t call : pending) complete(call, ev.end_ns[call], ev.end_ns[call]);
+        for (uint32_t call : pending) complete(call, ev.endNs(call), ev.endNs(call));
     }
     std::sort(out.collectives.begin(), out.collectives.end(), [](const Collective& a, const Collective& b) {
         return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;

@@ -48,7 +48,7 @@ std::vector<StepRange> findSteps(const Report& report) {
                 outermost = ev.depth[i];
                 steps.clear();
             }
-            steps.push_back({known->second, ev.start_ns[i], ev.end_ns[i], {li, i}});
+            steps.push_back({known->second, ev.start_ns[i], ev.endNs(i), {li, i}});
         }
         if (steps.size() > best.size()) best = std::move(steps);
     }

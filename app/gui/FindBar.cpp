@@ -76,7 +76,7 @@ void FindBar::findLongest(const QString& pattern, int report) {
     for (size_t i = 0; i < hits_.size(); ++i) {
         if (report >= 0 && hits_[i].report != report) continue;
         const auto& ev = reports_[hits_[i].report]->lanes[hits_[i].lane].events;
-        const int64_t d = ev.end_ns[hits_[i].event] - ev.start_ns[hits_[i].event];
+        const int64_t d = ev.endNs(hits_[i].event) - ev.start_ns[hits_[i].event];
         if (d > longest) longest = d, best = int(i);
     }
     if (best < 0) return;

@@ -133,7 +133,7 @@ void ViewSession::fitSelection() {
     } else if (event_) {
         const auto& events = reports_[size_t(event_->report)]->lanes[event_->lane].events;
         const int64_t s = events.start_ns[event_->event] + offset(event_->report);
-        const int64_t e = events.end_ns[event_->event] + offset(event_->report);
+        const int64_t e = events.endNs(event_->event) + offset(event_->report);
         const int64_t margin = std::max<int64_t>((e - s) / 10, 50);
         zoomTo(s - margin, e + margin);
     }

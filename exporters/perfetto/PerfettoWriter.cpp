@@ -86,8 +86,8 @@ bool nests(const IntervalColumns& ev) {
     std::vector<int64_t> ends;
     for (size_t i = 0; i < ev.size(); ++i) {
         while (!ends.empty() && ends.back() <= ev.start_ns[i]) ends.pop_back();
-        if (!ends.empty() && ev.end_ns[i] > ends.back()) return false;
-        ends.push_back(ev.end_ns[i]);
+        if (!ends.empty() && ev.endNs(i) > ends.back()) return false;
+        ends.push_back(ev.endNs(i));
     }
     return true;
 }
@@ -331,9 +331,9 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         if (lane.depth_count <= 1 || nests(ev)) {
             const uint32_t track = newTrack(name);
             std::vector<uint32_t> open;
-            auto close = [&](uint32_t e) { laneOps.push_back({ev.end_ns[e], track, 0, li, e, OpType::End}); };
+            auto close = [&](uint32_t e) { laneOps.push_back({ev.endNs(e), track, 0, li, e, OpType::End}); };
             for (uint32_t i = 0; i < ev.size(); ++i) {
-                while (!open.empty() && ev.end_ns[open.back()] <= ev.start_ns[i]) {
+                while (!open.empty() && ev.endNs(open.back()) <= ev.start_ns[i]) {
                     close(open.back());
                     open.pop_back();
                 }
@@ -352,7 +352,7 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
                 std::vector<Op> row;
                 for (uint32_t i : lane.atDepth(d)) {
                     row.push_back({ev.start_ns[i], track, ev.name_id[i], li, i, OpType::Begin});
-                    row.push_back({ev.end_ns[i], track, 0, li, i, OpType::End});
+                    row.push_back({ev.endNs(i), track, 0, li, i, OpType::End});
                 }
                 laneOps.insert(laneOps.end(), row.begin(), row.end());
             }

@@ -293,7 +293,6 @@ void Builder::finish() {
                 r_.strings.intern(key.kind == LaneKind::CudaApi ? "CUDA API" : cpuLaneName(static_cast<Cat>(key.sub)));
         }
         for (int64_t& t : p.events.start_ns) t -= origin;
-        for (int64_t& t : p.events.end_ns) t -= origin;
         for (int64_t& t : p.instants.time_ns) t -= origin;
         l.events = std::move(p.events);
         l.instants = std::move(p.instants);

@@ -71,11 +71,7 @@ private:
     Pending& lane(const Key& k) { return lanes_[k]; }
     void interval(const Key& k, int64_t start, int64_t end, uint32_t name, uint32_t payload, EventKind kind) {
         Pending& p = lane(k);
-        p.events.start_ns.push_back(start);
-        p.events.end_ns.push_back(end);
-        p.events.name_id.push_back(name);
-        p.events.payload.push_back(payload);
-        p.events.kind.push_back(kind);
+        p.events.append(start, end, name, payload, kind);
     }
     void complete(const Event& e, Cat c, int64_t start, int64_t end);
     uint32_t nvtxRow() {

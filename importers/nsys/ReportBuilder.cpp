@@ -300,8 +300,18 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
         };
         add(
             target.events.start_ns, [](PendingLane & l) -> auto& { return l.events.start_ns; });
-        add(
-            target.events.end_ns, [](PendingLane & l) -> auto& { return l.events.end_ns; });
+        jobs.emplace_back([&to = target.events, &from] {  // durations, and the long ones at their merged indexes
+            size_t total = to.duration_ns.size();
+            for (PendingLane* part : from) total += part->events.duration_ns.size();
+            to.duration_ns.reserve(total);
+            for (PendingLane* part : from) {
+                const auto offset = uint32_t(to.duration_ns.size());
+                for (const LongDuration& d : part->events.long_durations)
+                    to.long_durations.push_back({d.index + offset, d.duration_ns});
+                part->events.long_durations = {};
+                appendColumn(to.duration_ns, part->events.duration_ns);
+            }
+        });
         add(
             target.events.name_id, [](PendingLane & l) -> auto& { return l.events.name_id; });
         add(
@@ -345,11 +355,8 @@ void ReportBuilder::moveMpiDomainToMpiLanes() {
             const bool move = next < moved.size() && moved[next] == i;
             next += move;
             IntervalColumns& dst = move ? to.events : kept;
-            dst.start_ns.push_back(src.start_ns[i]);
-            dst.end_ns.push_back(src.end_ns[i]);
-            dst.name_id.push_back(src.name_id[i]);
-            dst.payload.push_back(move ? kNoPayload : src.payload[i]);
-            dst.kind.push_back(move ? EventKind::MpiCall : src.kind[i]);
+            dst.append(src.start_ns[i], src.endNs(i), src.name_id[i], move ? kNoPayload : src.payload[i],
+                       move ? EventKind::MpiCall : src.kind[i]);
         }
         src = std::move(kept);
     }

@@ -92,7 +92,9 @@ struct LaneKeyHash {
 // Events of one lane read by one chunk, in table row order (times in ns; names and payloads
 // as in IntervalColumns and InstantColumns, local to the chunk until it is merged).
 struct PendingIntervals {
-    StagingColumn<int64_t> start_ns, end_ns;
+    StagingColumn<int64_t> start_ns;
+    StagingColumn<uint32_t> duration_ns;       // as IntervalColumns::duration_ns
+    std::vector<LongDuration> long_durations;  // as IntervalColumns::long_durations, chunk-local indexes
     StagingColumn<uint32_t> name_id, payload;
     StagingColumn<EventKind> kind;
     size_t size() const { return start_ns.size(); }

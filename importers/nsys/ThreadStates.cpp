@@ -22,7 +22,7 @@ struct CallCover {
         if (!lane) return;
         std::vector<std::pair<int64_t, int64_t>> calls;
         for (size_t i = 0; i < lane->events.size(); ++i)
-            calls.emplace_back(lane->events.start_ns[i], lane->events.end_ns[i]);
+            calls.emplace_back(lane->events.start_ns[i], lane->events.endNs(i));
         std::sort(calls.begin(), calls.end());
         int64_t maxEnd = INT64_MIN;
         for (const auto& [s, e] : calls) {
@@ -51,11 +51,7 @@ void ReportBuilder::addThreadStates() {
                                    report_.strings.intern(threadRunStateName(ThreadRunState::Preempted)),
                                    report_.strings.intern(threadRunStateName(ThreadRunState::Unknown))};
     auto push = [](Lane& lane, int64_t start, int64_t end, uint32_t name, EventKind kind, uint32_t payload) {
-        lane.events.start_ns.push_back(start);
-        lane.events.end_ns.push_back(end);
-        lane.events.name_id.push_back(name);
-        lane.events.payload.push_back(payload);
-        lane.events.kind.push_back(kind);
+        lane.events.append(start, end, name, payload, kind);
     };
 
     for (size_t first = 0; first < sched_.size();) {

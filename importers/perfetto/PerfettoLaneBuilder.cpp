@@ -150,11 +150,7 @@ void LaneBuilder::build() {
         t.name = std::move(base);
         if (first) continue;
         Track& into = tracks_.tracks[it->second];
-        appendColumn(into.events.start_ns, t.events.start_ns);
-        appendColumn(into.events.end_ns, t.events.end_ns);
-        appendColumn(into.events.name_id, t.events.name_id);
-        appendColumn(into.events.payload, t.events.payload);
-        appendColumn(into.events.kind, t.events.kind);
+        into.events.appendAll(std::move(t.events));
         appendColumn(into.instants.time_ns, t.instants.time_ns);
         appendColumn(into.instants.name_id, t.instants.name_id);
         appendColumn(into.instants.payload, t.instants.payload);

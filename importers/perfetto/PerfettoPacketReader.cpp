@@ -208,11 +208,7 @@ void PacketReader::event(const pb::TracePacket& p, Sequence& seq) {
             const OpenSlice open = t.stack.back();
             t.stack.pop_back();
             if (ts < open.start) countDiagnostic(r_.diagnostics, Diag::PerfettoNegativeDuration);
-            t.events.start_ns.push_back(open.start);
-            t.events.end_ns.push_back(std::max(ts, open.start));
-            t.events.name_id.push_back(open.name);
-            t.events.payload.push_back(open.payload);
-            t.events.kind.push_back(open.kind);
+            t.events.append(open.start, std::max(ts, open.start), open.name, open.payload, open.kind);
             break;
         }
         case pb::TrackEvent::TYPE_INSTANT: {

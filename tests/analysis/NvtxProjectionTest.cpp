@@ -242,7 +242,7 @@ void checkAgainstSql(const std::filesystem::path& path) {
         if (i) {
             CHECK(ps[i - 1].gpu_start_ns <= p.gpu_start_ns);
         }
-        ours.emplace_back(lane.events.start_ns[p.range.index], lane.events.end_ns[p.range.index], p.gpu_start_ns,
+        ours.emplace_back(lane.events.start_ns[p.range.index], lane.events.endNs(p.range.index), p.gpu_start_ns,
                           p.gpu_end_ns, p.gpu_ops);
     }
     std::vector<Row> sql;

@@ -207,7 +207,7 @@ TEST_CASE("rule findings point at the events of their rows") {
         CHECK(formatCell(api.table.rows[r][1]) == std::to_string(lane.events.start_ns[f.event->index]));
         CHECK(formatCell(api.table.rows[r][4]) == report->str(lane.events.name_id[f.event->index]));
         CHECK(f.begin_ns == lane.events.start_ns[f.event->index]);
-        CHECK(f.end_ns == lane.events.end_ns[f.event->index]);
+        CHECK(f.end_ns == lane.events.endNs(f.event->index));
         CHECK(f.process == lane.process);
         CHECK(!f.api_call);
     }
@@ -222,7 +222,7 @@ TEST_CASE("rule findings point at the events of their rows") {
         CHECK(lane.kind == LaneKind::GpuStream);
         CHECK(lane.events.kind[f.event->index] == EventKind::Memcpy);
         CHECK(formatCell(copies.table.rows[r][0]) ==
-              std::to_string(lane.events.end_ns[f.event->index] - lane.events.start_ns[f.event->index]));
+              std::to_string(lane.events.endNs(f.event->index) - lane.events.start_ns[f.event->index]));
         CHECK(index.launcherOf(*f.event) == f.api_call);  // one process: the same call
         CHECK(f.gpu == lane.gpu);
         CHECK(report->gpus[f.gpu].device_id == 1);

@@ -53,11 +53,8 @@ std::shared_ptr<const Report> syntheticGpuReport(size_t lanes, size_t perLane) {
         for (size_t i = 0; i < perLane; ++i) {
             const int64_t duration = 200 + int64_t(rng() % 19800);
             IntervalColumns& ev = lane.events;
-            ev.start_ns.push_back(t);
-            ev.end_ns.push_back(t + duration);
-            ev.name_id.push_back(names[rng() % names.size()]);
-            ev.payload.push_back(uint32_t(report->kernels.size()));
-            ev.kind.push_back(EventKind::Kernel);
+            ev.append(t, t + duration, names[rng() % names.size()], uint32_t(report->kernels.size()),
+                      EventKind::Kernel);
             ev.depth.push_back(0);
             report->kernels.push_back({uint32_t(rng() % 16), uint32_t(report->kernels.size() + 1)});
             t += duration + 50 + int64_t(rng() % 500);

@@ -43,14 +43,14 @@ class EventsPanelTest : public QObject {
     SourcedEvent eventAt(int row) const { return panel_->model()->eventAt(row); }
     int64_t durationAt(int row) const {
         const SourcedEvent e = eventAt(row);
-        return lane().events.end_ns[e.index] - lane().events.start_ns[e.index];
+        return lane().events.endNs(e.index) - lane().events.start_ns[e.index];
     }
     QString cell(int row, EventField field) const { return panel_->model()->index(row, int(field)).data().toString(); }
     // Events of the lane in [begin, end), counted from its columns: overlapping, or starting inside.
     size_t expectedCount(const Lane& l, TimeInterval range) const {
         size_t n = 0;
         for (size_t i = 0; i < l.events.size(); ++i) {
-            const int64_t s = l.events.start_ns[i], e = l.events.end_ns[i];
+            const int64_t s = l.events.start_ns[i], e = l.events.endNs(i);
             if (s < range.second && (e > range.first || s >= range.first)) ++n;
         }
         return n;
@@ -81,7 +81,7 @@ private slots:
         QVERIFY(found);
         QVERIFY(lane().events.size() > 100);
         // The middle half of the stream's activity.
-        const int64_t first = lane().events.start_ns.front(), last = lane().events.end_ns.back();
+        const int64_t first = lane().events.start_ns.front(), last = lane().events.endNs(lane().events.size() - 1);
         range_ = {first + (last - first) / 4, first + (last - first) * 3 / 4};
     }
 
@@ -155,7 +155,7 @@ private slots:
         const SourcedEvent first = eventAt(0);
         QCOMPARE(cell(0, EventField::Duration),
                  QString::fromStdString(
-                     detailDuration(lane().events.end_ns[first.index] - lane().events.start_ns[first.index])));
+                     detailDuration(lane().events.endNs(first.index) - lane().events.start_ns[first.index])));
         QCOMPARE(cell(0, EventField::Name),
                  QString::fromStdString(std::string(report().str(lane().events.name_id[first.index]))));
         QCOMPARE(cell(0, EventField::Start),
@@ -246,7 +246,7 @@ private slots:
         QVERIFY(panel_->view()->selectionModel()->isRowSelected(row, {}));
         // An event outside the list selects no row.
         uint32_t outside = 0;
-        while (lane().events.end_ns[outside] > range_.first) ++outside;  // starts and ends before the range
+        while (lane().events.endNs(outside) > range_.first) ++outside;  // starts and ends before the range
         session_->selectEvent(ViewEvent{0, stream_, outside});
         QVERIFY(!panel_->view()->selectionModel()->hasSelection());
         session_->selectEvent(event);
@@ -280,7 +280,7 @@ private slots:
         QVERIFY(lines[0].endsWith(",Start (ns),End (ns),Duration (ns)"));
         // The longest event first (sorted by duration), its times in plain ns at the end.
         const SourcedEvent first = eventAt(0);
-        const int64_t start = lane().events.start_ns[first.index], end = lane().events.end_ns[first.index];
+        const int64_t start = lane().events.start_ns[first.index], end = lane().events.endNs(first.index);
         QVERIFY(lines[1].endsWith(QString(",%1,%2,%3").arg(start).arg(end).arg(end - start)));
         QVERIFY(lines[1].startsWith(QString::fromStdString(formatTimestamp(start)) + ","));
         std::filesystem::remove_all(dir);
@@ -319,11 +319,8 @@ private slots:
             l.gpu = 0;
             l.name_id = big->strings.intern("Stream " + std::to_string(s));
             for (int i = 0; i < 150000; ++i) {
-                l.events.start_ns.push_back(int64_t(i) * 1000 + s * 10);
-                l.events.end_ns.push_back(int64_t(i) * 1000 + s * 10 + 100 + (i * 7919) % 800);
-                l.events.name_id.push_back(names[i % 2]);
-                l.events.payload.push_back(uint32_t(big->kernels.size()));
-                l.events.kind.push_back(EventKind::Kernel);
+                l.events.append(int64_t(i) * 1000 + s * 10, int64_t(i) * 1000 + s * 10 + 100 + (i * 7919) % 800,
+                                names[i % 2], uint32_t(big->kernels.size()), EventKind::Kernel);
                 big->kernels.push_back({0, uint32_t(big->kernels.size())});
             }
             freezeLane(l, big->diagnostics);

@@ -145,7 +145,7 @@ private slots:
         QCOMPARE(nameOf(*selected), std::string("step 3"));
         const Lane& lane = view_->reports()[0]->lanes[selected->lane];
         QVERIFY(view_->viewport().visibleBegin() <= lane.events.start_ns[selected->event]);
-        QVERIFY(view_->viewport().visibleEnd() >= lane.events.end_ns[selected->event]);
+        QVERIFY(view_->viewport().visibleEnd() >= lane.events.endNs(selected->event));
         QVERIFY(window_->findChild<QTextBrowser*>()->toPlainText().contains("step 3"));
     }
 
@@ -211,11 +211,8 @@ private slots:
         auto cpuOnly = std::make_shared<Report>();
         Lane lane;
         lane.kind = LaneKind::OsRuntime;
-        lane.events.start_ns = {10, 40};
-        lane.events.end_ns = {30, 90};
-        lane.events.name_id = {cpuOnly->strings.intern("read"), cpuOnly->strings.intern("write")};
-        lane.events.payload = {kNoPayload, kNoPayload};
-        lane.events.kind = {EventKind::OsRuntimeCall, EventKind::OsRuntimeCall};
+        lane.events.append(10, 30, cpuOnly->strings.intern("read"), kNoPayload, EventKind::OsRuntimeCall);
+        lane.events.append(40, 90, cpuOnly->strings.intern("write"), kNoPayload, EventKind::OsRuntimeCall);
         lane.events.depth = {0, 0};
         cpuOnly->lanes.push_back(std::move(lane));
         cpuOnly->meta.end_ns = 100;
@@ -254,7 +251,7 @@ private slots:
         QVERIFY(selected.has_value());
         QCOMPARE(nameOf(*selected), std::string("data"));
         const auto& ev = report.lanes[selected->lane].events;
-        QCOMPARE(ev.end_ns[selected->event] - ev.start_ns[selected->event], int64_t(28896704));  // nvtx_sum's Max
+        QCOMPARE(ev.endNs(selected->event) - ev.start_ns[selected->event], int64_t(28896704));  // nvtx_sum's Max
         view_->setSelectedRange(std::nullopt);
     }
 
@@ -382,7 +379,7 @@ private slots:
         for (int r = 0; r < 2; ++r) {
             const Lane& lane = view->reports()[r]->lanes[mc.kernels[r].lane];
             QVERIFY(lane.events.start_ns[mc.kernels[r].index] + view->reportOffset(r) >= range->first);
-            QVERIFY(lane.events.end_ns[mc.kernels[r].index] + view->reportOffset(r) <= range->second);
+            QVERIFY(lane.events.endNs(mc.kernels[r].index) + view->reportOffset(r) <= range->second);
             QVERIFY(!view->eventRect(ViewEvent{r, mc.kernels[r].lane, mc.kernels[r].index}).isEmpty());
         }
         compare->setMode(AlignMode::None);

@@ -62,12 +62,12 @@ std::filesystem::path writeFile(const std::string& name, const std::string& byte
 void checkLaneInvariants(const Report& r) {
     for (const Lane& lane : r.lanes) {
         const IntervalColumns& ev = lane.events;
-        for (size_t i = 0; i < ev.size(); ++i) REQUIRE(ev.end_ns[i] >= ev.start_ns[i]);
+        for (size_t i = 0; i < ev.size(); ++i) REQUIRE(ev.endNs(i) >= ev.start_ns[i]);
         for (size_t i = 1; i < ev.size(); ++i) REQUIRE(ev.start_ns[i - 1] <= ev.start_ns[i]);
         REQUIRE(lane.depth_begin.size() == size_t{lane.depth_count} + 1);
         for (uint8_t d = 0; d < lane.depth_count; ++d)
             for (uint32_t k = lane.depth_begin[d] + 1; k < lane.depth_begin[d + 1]; ++k)
-                REQUIRE(ev.end_ns[lane.eventAtPosition(k - 1)] <= ev.start_ns[lane.eventAtPosition(k)]);
+                REQUIRE(ev.endNs(lane.eventAtPosition(k - 1)) <= ev.start_ns[lane.eventAtPosition(k)]);
         for (size_t i = 1; i < lane.instants.size(); ++i)
             REQUIRE(lane.instants.time_ns[i - 1] <= lane.instants.time_ns[i]);
     }
@@ -113,7 +113,7 @@ std::string dump(const Report& r) {
           << ' ' << l.gpu << ' ' << l.stream_id << ' ' << l.context_id << '\n';
         const IntervalColumns& e = l.events;
         for (size_t i = 0; i < e.size(); ++i)
-            o << e.start_ns[i] << ' ' << e.end_ns[i] << ' ' << r.str(e.name_id[i]) << ' ' << e.payload[i] << ' '
+            o << e.start_ns[i] << ' ' << e.endNs(i) << ' ' << r.str(e.name_id[i]) << ' ' << e.payload[i] << ' '
               << static_cast<int>(e.kind[i]) << ' ' << int{e.depth[i]} << '\n';
         for (size_t i = 0; i < l.instants.size(); ++i)
             o << "instant " << l.instants.time_ns[i] << ' ' << r.str(l.instants.name_id[i]) << '\n';
@@ -188,7 +188,7 @@ TEST_CASE("kineto: single-GPU training trace") {
     for (const Lane& l : r->lanes)
         if (l.kind == LaneKind::GpuStream)
             for (size_t i = 0; i < l.events.size(); ++i)
-                if (l.events.kind[i] == EventKind::Kernel && l.events.end_ns[i] - l.events.start_ns[i] == 800)
+                if (l.events.kind[i] == EventKind::Kernel && l.events.endNs(i) - l.events.start_ns[i] == 800)
                     found800 = true;
     CHECK(found800);
 
@@ -239,8 +239,8 @@ TEST_CASE("kineto: HTA public trace, displayTimeUnit ns with microsecond values"
         if (l.kind == LaneKind::GpuStream)
             for (size_t i = 0; i < l.events.size(); ++i)
                 if (l.events.kind[i] == EventKind::Kernel) {
-                    longest = std::max(longest, l.events.end_ns[i] - l.events.start_ns[i]);
-                    total += l.events.end_ns[i] - l.events.start_ns[i];
+                    longest = std::max(longest, l.events.endNs(i) - l.events.start_ns[i]);
+                    total += l.events.endNs(i) - l.events.start_ns[i];
                 }
     CHECK(longest < 10'000'000'000);  // every kernel under 10 s
     CHECK(longest > 100'000);         // the longest over 100 us (1112.761 us)
@@ -279,7 +279,7 @@ TEST_CASE("kineto: Chrome trace features (B/E, instants, counters, string pids)"
             if (r->str(l.events.name_id[i]) == "inner") {
                 inner = true;
                 CHECK(l.events.start_ns[i] == 1500);
-                CHECK(l.events.end_ns[i] == 2001);  // 12.0009 us rounds to 12001 ns
+                CHECK(l.events.endNs(i) == 2001);  // 12.0009 us rounds to 12001 ns
                 CHECK(l.events.depth[i] == 1);
             }
     CHECK(inner);

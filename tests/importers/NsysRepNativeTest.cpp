@@ -120,13 +120,13 @@ void compareReports(const Report& sql, const Report& rep) {
         REQUIRE(laneText(rep, b) == laneText(sql, a));
         for (size_t i = 0; i < a.events.size(); ++i) {
             const IntervalColumns &x = a.events, &y = b.events;
-            const bool same = x.start_ns[i] == y.start_ns[i] && x.end_ns[i] == y.end_ns[i] && x.kind[i] == y.kind[i] &&
+            const bool same = x.start_ns[i] == y.start_ns[i] && x.endNs(i) == y.endNs(i) && x.kind[i] == y.kind[i] &&
                               x.depth[i] == y.depth[i] && text(sql, x.name_id[i]) == text(rep, y.name_id[i]) &&
                               payloadText(sql, x.kind[i], x.payload[i]) == payloadText(rep, y.kind[i], y.payload[i]);
             if (!same) {
-                FAIL_CHECK("event " << i << ": export " << x.start_ns[i] << ".." << x.end_ns[i] << " '"
+                FAIL_CHECK("event " << i << ": export " << x.start_ns[i] << ".." << x.endNs(i) << " '"
                                     << text(sql, x.name_id[i]) << "' " << payloadText(sql, x.kind[i], x.payload[i])
-                                    << " | native " << y.start_ns[i] << ".." << y.end_ns[i] << " '"
+                                    << " | native " << y.start_ns[i] << ".." << y.endNs(i) << " '"
                                     << text(rep, y.name_id[i]) << "' " << payloadText(rep, y.kind[i], y.payload[i]));
                 break;
             }

@@ -15,26 +15,26 @@ namespace {
 void checkLaneInvariants(const Report& r) {
     for (const Lane& lane : r.lanes) {
         const auto& ev = lane.events;
-        REQUIRE(ev.start_ns.size() == ev.end_ns.size());
+        REQUIRE(ev.duration_ns.size() == ev.size());
         REQUIRE(ev.depth.size() == ev.size());
         std::vector<int64_t> lastEndAtDepth(256, INT64_MIN);
         std::vector<size_t> openAtDepth(256, SIZE_MAX);
         for (size_t i = 0; i < ev.size(); ++i) {
-            CHECK(ev.end_ns[i] >= ev.start_ns[i]);
+            CHECK(ev.endNs(i) >= ev.start_ns[i]);
             if (i > 0) {
                 const bool ordered = ev.start_ns[i - 1] < ev.start_ns[i] ||
-                                     (ev.start_ns[i - 1] == ev.start_ns[i] && ev.end_ns[i - 1] >= ev.end_ns[i]);
+                                     (ev.start_ns[i - 1] == ev.start_ns[i] && ev.endNs(i - 1) >= ev.endNs(i));
                 CHECK(ordered);
             }
             const uint8_t d = ev.depth[i];
             CHECK(ev.start_ns[i] >= lastEndAtDepth[d]);
-            lastEndAtDepth[d] = ev.end_ns[i];
+            lastEndAtDepth[d] = ev.endNs(i);
             openAtDepth[d] = i;
             if (d > 0 && lane.kind == LaneKind::Nvtx) {
                 const size_t parent = openAtDepth[d - 1];
                 REQUIRE(parent != SIZE_MAX);
                 CHECK(ev.start_ns[parent] <= ev.start_ns[i]);
-                CHECK(ev.end_ns[i] <= ev.end_ns[parent]);
+                CHECK(ev.endNs(i) <= ev.endNs(parent));
             }
         }
     }

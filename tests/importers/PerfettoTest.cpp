@@ -81,7 +81,7 @@ Span span(const Report& r) {
         if (l.kind == LaneKind::NvtxGpuProjection) continue;
         for (size_t i = 0; i < l.events.size(); ++i) {
             s.first = std::min(s.first, l.events.start_ns[i]);
-            s.last = std::max(s.last, l.events.end_ns[i]);
+            s.last = std::max(s.last, l.events.endNs(i));
         }
         for (int64_t t : l.instants.time_ns) {
             s.first = std::min(s.first, t);
@@ -258,7 +258,7 @@ TEST_CASE("perfetto: compressed_packets are inflated and read in place") {
     CHECK(r->counts().slices == 1);
     REQUIRE(r->lanes.size() == 1);
     CHECK(r->str(r->lanes[0].name_id) == "async");
-    CHECK(r->lanes[0].events.end_ns[0] == 20);
+    CHECK(r->lanes[0].events.endNs(0) == 20);
     auto bad = importOk(writeFile(dir / "bad.pftrace", trace({Msg().u(10, 3).s(50, "not deflate")})));
     CHECK(bad->diagnostics["perfetto_compressed_packets_damaged"] == 1);
 }

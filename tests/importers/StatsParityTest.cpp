@@ -89,7 +89,7 @@ TimeRange nvtxRangeSpan(const Report& r, std::string_view name) {
     for (const Lane& l : r.lanes)
         for (size_t i = 0; i < l.events.size(); ++i)
             if (l.kind == LaneKind::Nvtx && r.str(l.events.name_id[i]) == name)
-                span = {l.events.start_ns[i], l.events.end_ns[i]};
+                span = {l.events.start_ns[i], l.events.endNs(i)};
     return span;
 }
 
@@ -257,7 +257,7 @@ TEST_CASE("a time range counts exactly the events lying wholly inside it") {
         if (l.kind == LaneKind::GpuStream)
             for (size_t i = 0; i < l.events.size(); ++i)
                 kernels +=
-                    l.events.kind[i] == EventKind::Kernel && step.contains(l.events.start_ns[i], l.events.end_ns[i]);
+                    l.events.kind[i] == EventKind::Kernel && step.contains(l.events.start_ns[i], l.events.endNs(i));
     int64_t counted = 0;
     const auto kernelTable = computeStats(*r, "cuda_gpu_kern_sum", step);
     for (const auto& row : kernelTable->rows) counted += std::get<int64_t>(row[2]);

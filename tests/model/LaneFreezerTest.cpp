@@ -1,16 +1,13 @@
 #include <catch2/catch.hpp>
 
 #include "model/LaneFreezer.h"
+#include "tests/support/EventEnds.h"
 
 using namespace lanescope;
 
 namespace {
 void add(Lane& lane, int64_t start, int64_t end, uint32_t name) {
-    lane.events.start_ns.push_back(start);
-    lane.events.end_ns.push_back(end);
-    lane.events.name_id.push_back(name);
-    lane.events.payload.push_back(kNoPayload);
-    lane.events.kind.push_back(EventKind::NvtxRange);
+    lane.events.append(start, end, name, kNoPayload, EventKind::NvtxRange);
 }
 }  // namespace
 
@@ -27,7 +24,7 @@ TEST_CASE("freezeLane sorts by start then longer first and assigns nesting depth
     freezeLane(lane, diagnostics);
     const auto& ev = lane.events;
     CHECK(ev.start_ns == std::vector<int64_t>{10, 10, 20, 40, 50});
-    CHECK(ev.end_ns == std::vector<int64_t>{100, 15, 30, 90, 60});
+    CHECK(endsOf(ev) == std::vector<int64_t>{100, 15, 30, 90, 60});
     CHECK(ev.name_id == std::vector<uint32_t>{2, 6, 3, 4, 5});
     CHECK(ev.depth == std::vector<uint8_t>{0, 1, 1, 1, 2});
     CHECK(lane.depth_count == 3);
@@ -100,6 +97,41 @@ TEST_CASE("a lane of several depths finds its events through the depth order") {
     CHECK(std::vector<uint32_t>(inner.begin(), inner.end()) == std::vector<uint32_t>{2});
     CHECK(lane.eventAt(0, 250) == 3u);  // the second outermost event, last by start
     CHECK(lane.eventAtPosition(1) == 3);
+}
+
+TEST_CASE("events of 4.29 s or more keep their durations through append, sorting and appendAll") {
+    constexpr int64_t kSecond = 1'000'000'000;
+    Lane lane;
+    lane.kind = LaneKind::Nvtx;
+    add(lane, 50, 60, 3);
+    add(lane, 0, 10 * kSecond, 1);                    // long: outermost
+    add(lane, 5, 5 + int64_t{kLongDuration}, 2);      // exactly the first long duration
+    add(lane, 6, 6 + int64_t{kLongDuration} - 1, 4);  // the longest that fits in 32 bits
+    CHECK(lane.events.long_durations.size() == 2);
+    Diagnostics diagnostics;
+    freezeLane(lane, diagnostics);
+    const IntervalColumns& ev = lane.events;
+    CHECK(ev.name_id == std::vector<uint32_t>{1, 2, 4, 3});
+    CHECK(endsOf(ev) ==
+          std::vector<int64_t>{10 * kSecond, 5 + int64_t{kLongDuration}, 6 + int64_t{kLongDuration} - 1, 60});
+    CHECK(ev.durationNs(0) == 10 * kSecond);
+    REQUIRE(ev.long_durations.size() == 2);
+    CHECK(ev.long_durations[0].index == 0);
+    CHECK(ev.long_durations[1].index == 1);
+    CHECK(ev.depth == std::vector<uint8_t>{0, 1, 2, 3});
+    CHECK(diagnostics.empty());
+
+    IntervalColumns more;
+    more.append(1, 2, 9, kNoPayload, EventKind::NvtxRange);
+    more.append(3, 3 + 6 * kSecond, 8, kNoPayload, EventKind::NvtxRange);
+    IntervalColumns all = ev;
+    all.appendAll(std::move(more));
+    CHECK(more.size() == 0);
+    REQUIRE(all.size() == 6);
+    CHECK(all.endNs(4) == 2);
+    CHECK(all.endNs(5) == 3 + 6 * kSecond);
+    CHECK(all.endNs(0) == 10 * kSecond);
+    CHECK(all.long_durations.back().index == 5);
 }
 
 TEST_CASE("freezeCounter sorts samples by time, keeping equal times in order") {

@@ -45,11 +45,7 @@ struct TinyReport {
     void event(uint32_t lane, int64_t start, int64_t end, std::string_view name, EventKind kind,
                uint32_t payload = kNoPayload) {
         IntervalColumns& ev = r.lanes[lane].events;
-        ev.start_ns.push_back(start);
-        ev.end_ns.push_back(end);
-        ev.name_id.push_back(r.strings.intern(name));
-        ev.payload.push_back(payload);
-        ev.kind.push_back(kind);
+        ev.append(start, end, r.strings.intern(name), payload, kind);
     }
     uint32_t kernel(uint32_t correlation, const KernelConfig& config = {}) {
         r.kernel_configs.push_back(config);

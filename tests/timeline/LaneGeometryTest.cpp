@@ -2,6 +2,7 @@
 #include <random>
 
 #include "model/LaneFreezer.h"
+#include "tests/support/EventEnds.h"
 #include "timeline/HitTest.h"
 #include "timeline/LaneGeometry.h"
 
@@ -17,11 +18,7 @@ struct Recorder final : GeometrySink {
 };
 
 void add(Lane& lane, int64_t start, int64_t end) {
-    lane.events.start_ns.push_back(start);
-    lane.events.end_ns.push_back(end);
-    lane.events.name_id.push_back(0);
-    lane.events.payload.push_back(kNoPayload);
-    lane.events.kind.push_back(EventKind::NvtxRange);
+    lane.events.append(start, end, 0, kNoPayload, EventKind::NvtxRange);
 }
 
 // Parents of random length with 0..3 nested children each, plus random markers.
@@ -74,7 +71,7 @@ void checkGeometry(const Lane& lane, const PixelMapping& map, const Recorder& re
         const bool edge = i == 0 || rec.boxes[i - 1].depth != b.depth || i + 1 == rec.boxes.size() ||
                           rec.boxes[i + 1].depth != b.depth;
         CHECK(b.start_ns == lane.events.start_ns[lane.eventAtPosition(b.first)]);
-        CHECK(b.end_ns == lane.events.end_ns[lane.eventAtPosition(b.first + b.count - 1)]);
+        CHECK(b.end_ns == lane.events.endNs(lane.eventAtPosition(b.first + b.count - 1)));
         for (uint32_t p = b.first; p < b.first + b.count; ++p) {
             const uint32_t e = lane.eventAtPosition(p);
             CHECK(lane.events.depth[e] == b.depth);
@@ -87,8 +84,8 @@ void checkGeometry(const Lane& lane, const PixelMapping& map, const Recorder& re
     }
     const int64_t end = map.end_ns();
     for (size_t e = 0; e < lane.events.size(); ++e) {
-        const bool visible = lane.events.end_ns[e] > map.begin_ns && lane.events.start_ns[e] < end;
-        INFO("event " << e << " [" << lane.events.start_ns[e] << ", " << lane.events.end_ns[e] << ")");
+        const bool visible = lane.events.endNs(e) > map.begin_ns && lane.events.start_ns[e] < end;
+        INFO("event " << e << " [" << lane.events.start_ns[e] << ", " << lane.events.endNs(e) << ")");
         if (visible)
             CHECK(covered[e] == 1);
         else
@@ -106,7 +103,8 @@ void checkGeometry(const Lane& lane, const PixelMapping& map, const Recorder& re
 
 TEST_CASE("geometry covers every visible event exactly once at every zoom level") {
     const Lane lane = randomLane(20000, 7);
-    const int64_t last = *std::max_element(lane.events.end_ns.begin(), lane.events.end_ns.end());
+    const std::vector<int64_t> ends = endsOf(lane.events);
+    const int64_t last = *std::max_element(ends.begin(), ends.end());
     for (int64_t span : {last, last / 3, int64_t(100000), int64_t(20000), int64_t(3000), int64_t(500), int64_t(37)}) {
         for (int64_t begin : {int64_t(0), last / 2 - span / 2, last - span}) {
             const PixelMapping map = PixelMapping::of(begin, begin + span, 997);
@@ -122,7 +120,7 @@ TEST_CASE("geometry covers every visible event exactly once at every zoom level"
 
 TEST_CASE("fully zoomed in, every event is its own box") {
     const Lane lane = randomLane(300, 11);
-    const PixelMapping map = PixelMapping::of(0, lane.events.end_ns.back() + 100000, 1);
+    const PixelMapping map = PixelMapping::of(0, lane.events.endNs(lane.events.size() - 1) + 100000, 1);
     PixelMapping fine = map;
     fine.ns_per_px = 0.01;  // 100 px per ns
     fine.width_px = 1 << 30;

@@ -77,13 +77,7 @@ size_t compareEverywhere(const Lane& lane, const LaneSummary& summary, int64_t b
     return used;
 }
 
-void add(Lane& lane, int64_t start, int64_t end) {
-    lane.events.start_ns.push_back(start);
-    lane.events.end_ns.push_back(end);
-    lane.events.name_id.push_back(0);
-    lane.events.payload.push_back(kNoPayload);
-    lane.events.kind.push_back(EventKind::Kernel);
-}
+void add(Lane& lane, int64_t start, int64_t end) { lane.events.append(start, end, 0, kNoPayload, EventKind::Kernel); }
 
 }  // namespace
 
