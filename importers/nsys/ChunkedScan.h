@@ -46,6 +46,7 @@ ScanStatus scanInChunks(const std::filesystem::path& file, const SqliteDb& db, c
     const uint64_t lastOffset = hi >= lo ? static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) : 0;
     const uint64_t span = hi < lo ? 0 : lastOffset == UINT64_MAX ? UINT64_MAX : lastOffset + 1;
     const unsigned parts = span < 200000 ? 1u : std::max(1u, threads);
+    progress.progress(table, 0, span);
     chunks.clear();
     chunks.resize(parts);
     std::atomic<uint64_t> rowsDone{0};

@@ -80,6 +80,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
         if (auto failure = reader(ctx)) return *failure;
     }
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
+    progress.progress("completing the report", 0, 0);
     builder.complete();
     return ImportResult(std::move(report));
 }

@@ -29,6 +29,7 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
     if (!status.ok)
         return ImportError{ImportError::Kind::Corrupt,
                            ctx.file.string() + ": damaged table " + table + ": " + status.error};
+    ctx.progress.progress("merging rows into lanes", 0, 0);
     ctx.builder.merge(chunks, ctx.threads);
     return std::nullopt;
 }

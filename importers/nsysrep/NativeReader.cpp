@@ -307,6 +307,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
 
     // Names first (lanes take their process's name when created), then the events table by
     // table in the SQLite importer's order, then what depends on the processes.
+    progress.progress("merging rows into lanes", 0, 0);
     for (BlockExtras& e : extras)
         for (const auto& [globalPid, name] : e.processes) builder.setProcessName(globalPid, name);
     for (auto table :
@@ -317,6 +318,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         for (TableChunks& c : chunks) ordered.push_back(std::move(c.*table));
         builder.merge(ordered, threads);
     }
+    progress.progress("completing the report", 0, 0);
     std::vector<MemoryChange> memory;
     std::vector<OverheadRange> overhead;
     std::vector<GenericEvent> generic;

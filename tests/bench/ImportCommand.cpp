@@ -9,24 +9,42 @@
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
+#include "tests/bench/StageTimes.h"
 
 namespace lanescope::bench {
 namespace {
 
 // What one import run reports from its child process, as one line: "ok SECONDS SLICES BYTES
-// FORMAT" (wall seconds of importFile, Report::counts().slices, Report::memoryBytes(),
-// ReportMeta::format) or "error MESSAGE" with the importer's one-line message.
+// FORMAT STAGES" (wall seconds of importFile, Report::counts().slices, Report::memoryBytes(),
+// ReportMeta::format, StageTimes::encode) or "error MESSAGE" with the importer's one-line
+// message.
 std::string importOnce(const std::filesystem::path& file, const ImportOptions& options) {
-    NullProgress progress;
+    StageTimes stages;
     const Stopwatch watch;
-    ImportResult result = importFile(file, options, progress);
+    ImportResult result = importFile(file, options, stages);
     const double seconds = watch.seconds();
     if (!result.ok()) return "error " + result.error().message;
     const Report& report = *result.report();
     char line[160];
-    std::snprintf(line, sizeof line, "ok %.9f %" PRIu64 " %zu %s", seconds, report.counts().slices,
+    std::snprintf(line, sizeof line, "ok %.9f %" PRIu64 " %zu %s ", seconds, report.counts().slices,
                   report.memoryBytes(), report.meta.format.c_str());
-    return line;
+    return line + StageTimes::encode(stages.finish());
+}
+
+// Each stage's wall time and the cores it kept busy (CPU time over wall time), and the
+// longest stage that kept fewer than 1.5 cores busy, as a share of the import: the part that
+// more cores would not shorten.
+void printStages(const std::vector<StageTimes::Stage>& stages, double importSeconds) {
+    const StageTimes::Stage* serial = nullptr;
+    for (const StageTimes::Stage& s : stages) {
+        const double cores = s.wall_s > 0 ? s.cpu_s / s.wall_s : 0;
+        printValue(("stage_" + s.name + "_s").c_str(), s.wall_s, 3);
+        printValue(("stage_" + s.name + "_cores").c_str(), cores, 2);
+        if (cores < 1.5 && (!serial || s.wall_s > serial->wall_s)) serial = &s;
+    }
+    if (!serial || importSeconds <= 0) return;
+    std::printf("longest_serial_stage=%s\n", serial->name.c_str());
+    printValue("longest_serial_stage_share", serial->wall_s / importSeconds, 3);
 }
 
 // The size of a JSON trace as the importer parses it, inflated when gzip, in MB; 0 when
@@ -62,6 +80,7 @@ int importCommand(int argc, char** argv) {
     ImportOptions options;
     options.threads = static_cast<unsigned>(std::max<uint64_t>(1, *threads));
     std::vector<double> seconds, peakMb;
+    std::vector<std::vector<StageTimes::Stage>> stagesByRun;
     uint64_t slices = 0, bytes = 0;
     char format[64] = "";
     for (uint64_t run = 0; run < *runs; ++run) {
@@ -71,13 +90,15 @@ int importCommand(int argc, char** argv) {
             return kExitBadInput;
         }
         double s = 0;
-        if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %" SCNu64 " %" SCNu64 " %63s", &s, &slices, &bytes,
-                                     format) != 4) {
+        int consumed = 0;
+        if (!child.ok || std::sscanf(child.output.c_str(), "ok %lf %" SCNu64 " %" SCNu64 " %63s %n", &s, &slices,
+                                     &bytes, format, &consumed) != 4) {
             std::fprintf(stderr, "lanescope-bench: the import of %s crashed\n", file.c_str());
             return kExitBadInput;
         }
         seconds.push_back(s);
         peakMb.push_back(child.peak_rss_mb);
+        stagesByRun.push_back(StageTimes::decode(std::string_view(child.output).substr(size_t(consumed))));
     }
     printValue("events", slices);
     printValue("import_s", median(seconds), 3);
@@ -91,6 +112,12 @@ int importCommand(int argc, char** argv) {
         if (json != fileMb(file)) printValue("json_mb", json, 1);
         printValue("ingest_mb_s", json / median(seconds), 1);
     }
+    // The stages of the run whose time is the median (the upper one of an even count).
+    std::vector<size_t> byTime(seconds.size());
+    for (size_t i = 0; i < byTime.size(); ++i) byTime[i] = i;
+    std::sort(byTime.begin(), byTime.end(), [&](size_t a, size_t b) { return seconds[a] < seconds[b]; });
+    const size_t middle = byTime[byTime.size() / 2];
+    printStages(stagesByRun[middle], seconds[middle]);
     return kExitOk;
 }
 
