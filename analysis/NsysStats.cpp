@@ -21,13 +21,13 @@ std::vector<Group> durationsByName(const Report& report, EventKind kind, TimeRan
         const uint32_t nameId =
             kind == EventKind::Kernel ? kernelNameId(report, lane, i, options) : lane.events.name_id[i];
         grouper
-            .at(nameId,
-                [&] {
-                    const std::string_view name = report.str(nameId);
-                    return std::vector<std::string>{kind == EventKind::CudaApiCall ? apiDisplayName(name)
-                                                                                   : std::string(name)};
-                })
-            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
+            .atStringId(nameId,
+                        [&] {
+                            const std::string_view name = report.str(nameId);
+                            return std::vector<std::string>{kind == EventKind::CudaApiCall ? apiDisplayName(name)
+                                                                                           : std::string(name)};
+                        })
+            .values.push_back(lane.events.durationNs(i));
     });
     return std::move(grouper.groups());
 }
@@ -46,7 +46,7 @@ StatsTable nvtxSumOf(const Report& report, TimeRange range) {
                         info.start_end ? "StartEnd" : "PushPop",
                         std::string(report.str(info.domain_name_id)) + ":" + std::string(report.str(nameId))};
                 })
-            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
+            .values.push_back(lane.events.durationNs(i));
     });
     return timeTable("nvtx_sum", "Instances", {"Style", "Range"}, grouper.groups());
 }
@@ -56,16 +56,16 @@ std::vector<Group> memoryOps(const Report& report, TimeRange range, bool bySize)
     Grouper grouper;
     auto add = [&](const Lane& lane, size_t i, int64_t value) {
         const uint32_t nameId = lane.events.name_id[i];
-        grouper.at(nameId, [&] { return std::vector<std::string>{std::string(report.str(nameId))}; })
+        grouper.atStringId(nameId, [&] { return std::vector<std::string>{std::string(report.str(nameId))}; })
             .values.push_back(value);
     };
     forEachEvent(report, EventKind::Memcpy, range, [&](const Lane& lane, size_t i) {
         const auto bytes = static_cast<int64_t>(report.memcpys[lane.events.payload[i]].bytes);
-        add(lane, i, bySize ? bytes : lane.events.endNs(i) - lane.events.start_ns[i]);
+        add(lane, i, bySize ? bytes : lane.events.durationNs(i));
     });
     forEachEvent(report, EventKind::Memset, range, [&](const Lane& lane, size_t i) {
         const auto bytes = static_cast<int64_t>(report.memsets[lane.events.payload[i]].bytes);
-        add(lane, i, bySize ? bytes : lane.events.endNs(i) - lane.events.start_ns[i]);
+        add(lane, i, bySize ? bytes : lane.events.durationNs(i));
     });
     return std::move(grouper.groups());
 }

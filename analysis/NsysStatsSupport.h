@@ -36,9 +36,21 @@ public:
         lastGroup_ = it->second;
         return groups_[it->second];
     }
+    // The same for a key that is a report string id (dense, from 0): found by indexing.
+    template <typename MakeLabels>
+    Group& atStringId(uint32_t id, MakeLabels&& makeLabels) {
+        if (id >= byStringId_.size()) byStringId_.resize(size_t{id} + 1, SIZE_MAX);
+        size_t& group = byStringId_[id];
+        if (group == SIZE_MAX) {
+            group = groups_.size();
+            groups_.push_back({makeLabels(), {}});
+        }
+        return groups_[group];
+    }
     std::vector<Group>& groups() { return groups_; }
 
 private:
+    std::vector<size_t> byStringId_;  // group of each string id so far, SIZE_MAX for none
     std::unordered_map<uint64_t, size_t> index_;
     std::vector<Group> groups_;
     uint64_t lastKey_ = 0;

@@ -1,6 +1,10 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <utility>
+#include <vector>
 
 #include "analysis/Summary.h"
+#include "tests/support/Rng.h"
 
 using lanescope::summarize;
 
@@ -22,4 +26,32 @@ TEST_CASE("summarize of one value has zero deviation, of none is all zero") {
     CHECK(summarize(one).median == 7.0);
     std::vector<int64_t> none;
     CHECK(summarize(none).count == 0);
+}
+
+// Large samples take the radix selection: its median must be the sorted sample's, whatever the
+// spread (narrow, wide, negative, one far outlier, all equal), for odd and even counts. (Totals
+// stay within int64, as durations of one report do.)
+TEST_CASE("summarize finds the median of large samples as sorting does") {
+    lanescope::bench::Rng rng(42);
+    const std::vector<std::pair<int64_t, int64_t>> spreads = {{0, 10},
+                                                              {1000, 5'000'000},
+                                                              {-1'000'000'000, 1'000'000'000},
+                                                              {0, int64_t{1} << 40},
+                                                              {-(int64_t{1} << 40), int64_t{1} << 40},
+                                                              {7, 7}};
+    for (const auto& [lo, hi] : spreads)
+        for (const size_t n : {size_t{20'001}, size_t{100'000}, size_t{250'003}}) {
+            std::vector<int64_t> values(n);
+            for (int64_t& v : values) v = rng.between(lo, hi);
+            if (lo == 0 && hi == 10) values.back() = int64_t{1} << 62;  // one outlier stretches the range
+            std::vector<int64_t> sorted = values;
+            std::sort(sorted.begin(), sorted.end());
+            const double expected =
+                n % 2 ? double(sorted[n / 2]) : (double(sorted[n / 2 - 1]) + double(sorted[n / 2])) / 2;
+            INFO("spread " << lo << ".." << hi << ", " << n << " values");
+            const auto s = summarize(values);
+            CHECK(s.median == expected);
+            CHECK(s.min == sorted.front());
+            CHECK(s.max == sorted.back());
+        }
 }

@@ -8,9 +8,7 @@
 
 namespace lanescope::bench {
 
-double wallNow() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double wallNow() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 double processCpuNow() {
     rusage usage{};
