@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 namespace lanescope {
 namespace {
@@ -9,38 +12,82 @@ namespace {
 constexpr int kRadixBits = 16;
 constexpr size_t kFewValues = size_t{1} << 14;  // fewer: nth_element is as fast
 
-// The k-th smallest (from 0) of `values`, which all lie in [low, high]. Many values: a radix
-// selection, each round counting the candidates in 2^16 buckets of the remaining range and
-// keeping those of the bucket holding rank k (two passes without data-dependent branches, where
-// nth_element's partitioning mispredicts on every other element). A few: nth_element on them.
-// May reorder `values`.
+// Values in [low, high] counted in at most 2^16 buckets of 2^shift values each, as offsets from
+// low: the radix of a selection, where nth_element's partitioning mispredicts a branch on
+// every other element of millions of durations.
+struct Buckets {
+    int64_t low = 0, high = 0;
+    int shift = 0;
+    std::vector<uint32_t> counts;
+
+    Buckets(int64_t lowest, int64_t highest) : low(lowest), high(highest) {
+        const uint64_t range = uint64_t(high) - uint64_t(low);
+        while ((range >> shift) >> kRadixBits) ++shift;
+        counts.assign(size_t(range >> shift) + 1, 0);
+    }
+    uint64_t of(int64_t v) const { return (uint64_t(v) - uint64_t(low)) >> shift; }
+    void count(int64_t v) { ++counts[of(v)]; }
+    // The bucket holding rank k, and k's rank within it.
+    std::pair<uint64_t, size_t> find(size_t k) const {
+        uint64_t b = 0;
+        while (k >= counts[b]) k -= counts[b++];
+        return {b, k};
+    }
+    // The bounds of bucket b's values: [first, last].
+    std::pair<int64_t, int64_t> bounds(uint64_t b) const {
+        const uint64_t range = uint64_t(high) - uint64_t(low), mask = (uint64_t(1) << shift) - 1, first = b << shift;
+        const uint64_t last = range - first <= mask ? range : first + mask;
+        return {int64_t(uint64_t(low) + first), int64_t(uint64_t(low) + last)};
+    }
+    std::vector<int64_t> gather(const std::vector<int64_t>& values, uint64_t b) const {
+        std::vector<int64_t> kept;
+        kept.reserve(counts[b]);
+        for (const int64_t v : values)
+            if (of(v) == b) kept.push_back(v);
+        return kept;
+    }
+};
+
+// The k-th smallest (from 0) of `values`, which all lie in [low, high]: radix rounds while
+// many, nth_element on a few. May reorder `values`.
 int64_t kthSmallest(std::vector<int64_t>& values, size_t k, int64_t low, int64_t high) {
     std::vector<int64_t> candidates;
     std::vector<int64_t>* from = &values;
-    std::vector<uint32_t> counts;
     while (from->size() > kFewValues && low < high) {
-        const uint64_t range = uint64_t(high) - uint64_t(low);
-        int shift = 0;
-        while ((range >> shift) >> kRadixBits) ++shift;
-        counts.assign(size_t(range >> shift) + 1, 0);
-        for (const int64_t v : *from) ++counts[(uint64_t(v) - uint64_t(low)) >> shift];
-        uint64_t bucket = 0;
-        while (k >= counts[bucket]) k -= counts[bucket++];
-        std::vector<int64_t> kept;
-        kept.reserve(counts[bucket]);
-        for (const int64_t v : *from)
-            if (((uint64_t(v) - uint64_t(low)) >> shift) == bucket) kept.push_back(v);
-        // The bucket's values, as offsets from low: [first, first + mask], within the range.
-        const uint64_t mask = (uint64_t(1) << shift) - 1, first = bucket << shift;
-        const uint64_t last = range - first <= mask ? range : first + mask;
-        high = int64_t(uint64_t(low) + last);
-        low = int64_t(uint64_t(low) + first);
-        candidates = std::move(kept);
+        Buckets buckets(low, high);
+        for (const int64_t v : *from) buckets.count(v);
+        const auto [b, rank] = buckets.find(k);
+        candidates = buckets.gather(*from, b);
         from = &candidates;
+        k = rank;
+        std::tie(low, high) = buckets.bounds(b);
     }
     if (low == high) return low;
     std::nth_element(from->begin(), from->begin() + std::ptrdiff_t(k), from->end());
     return (*from)[k];
+}
+
+// The median of many values from their bucket counts: one more pass over them.
+double medianOf(std::vector<int64_t>& values, const Buckets& buckets) {
+    const size_t n = values.size(), mid = n / 2;
+    const auto [upperBucket, upperRank] = buckets.find(mid);
+    if (n % 2 == 1 || upperRank > 0) {  // both middle values (or the one) in one bucket
+        std::vector<int64_t> kept = buckets.gather(values, upperBucket);
+        const auto [first, last] = buckets.bounds(upperBucket);
+        const int64_t upper = kthSmallest(kept, upperRank, first, last);
+        if (n % 2 == 1) return double(upper);
+        const int64_t lower = kthSmallest(kept, upperRank - 1, first, last);
+        return (double(lower) + double(upper)) / 2.0;
+    }
+    // The upper middle value opens its bucket: the lower one closes an earlier bucket.
+    const uint64_t lowerBucket = buckets.find(mid - 1).first;
+    int64_t lower = INT64_MIN, upper = INT64_MAX;
+    for (const int64_t v : values) {
+        const uint64_t b = buckets.of(v);
+        if (b == lowerBucket) lower = std::max(lower, v);
+        if (b == upperBucket) upper = std::min(upper, v);
+    }
+    return (double(lower) + double(upper)) / 2.0;
 }
 
 }  // namespace
@@ -62,27 +109,35 @@ Summary summarize(std::vector<int64_t>& values) {
     s.max = high;
     const long double mean = static_cast<long double>(total) / values.size();
     s.mean = static_cast<double>(mean);
-    // Squared deviations in four independent sums, so that the long double additions overlap.
-    long double squares[4] = {0, 0, 0, 0};
+
+    // Squared deviations in four independent sums, so that the long double additions overlap;
+    // many values are counted into buckets for the median in the same pass.
     const size_t n = values.size(), whole = n - n % 4;
+    const bool many = n > kFewValues && low < high;
+    std::optional<Buckets> buckets;
+    if (many) buckets.emplace(low, high);
+    long double squares[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < whole; i += 4)
         for (size_t k = 0; k < 4; ++k) {
             const long double d = values[i + k] - mean;
             squares[k] += d * d;
+            if (many) buckets->count(values[i + k]);
         }
     for (size_t i = whole; i < n; ++i) {
         const long double d = values[i] - mean;
         squares[0] += d * d;
+        if (many) buckets->count(values[i]);
     }
     const long double sumOfSquares = (squares[0] + squares[1]) + (squares[2] + squares[3]);
     s.stddev = n > 1 ? static_cast<double>(std::sqrt(sumOfSquares / (n - 1))) : 0.0;
 
-    const size_t mid = n / 2;
-    const int64_t upper = kthSmallest(values, mid, low, high);
-    if (n % 2 == 1) {
-        s.median = static_cast<double>(upper);
+    if (many) {
+        s.median = medianOf(values, *buckets);
     } else {
-        const int64_t lower = kthSmallest(values, mid - 1, low, high);
+        const size_t mid = n / 2;
+        const int64_t upper = kthSmallest(values, mid, low, high);
+        const int64_t lower =
+            n % 2 == 1 ? upper : *std::max_element(values.begin(), values.begin() + std::ptrdiff_t(mid));
         s.median = (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
     }
     return s;

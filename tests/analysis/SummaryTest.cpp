@@ -55,3 +55,13 @@ TEST_CASE("summarize finds the median of large samples as sorting does") {
             CHECK(s.max == sorted.back());
         }
 }
+
+TEST_CASE("summarize: an even count whose middle values lie far apart") {
+    std::vector<int64_t> values;
+    for (int i = 0; i < 10'001; ++i) values.push_back(int64_t{1} << 40);
+    for (int i = 0; i < 10'001; ++i) values.push_back(i % 2);  // 0 and 1: the lower half
+    const auto s = summarize(values);
+    CHECK(s.median == double((int64_t{1} << 40) + 1) / 2);
+    std::vector<int64_t> shuffled = {5, 9, 1, 9};
+    CHECK(summarize(shuffled).median == 7.0);
+}

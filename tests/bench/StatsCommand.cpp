@@ -16,6 +16,7 @@
 #include "tests/bench/BenchInput.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
+#include "tests/bench/StageTimes.h"
 
 namespace lanescope::bench {
 namespace {
@@ -92,10 +93,12 @@ int statsCommand(int argc, char** argv) {
     // The middle tenth of the trace: [begin + 45%, begin + 55%) of its span.
     const int64_t span = report.meta.end_ns - report.meta.begin_ns;
     const TimeRange middle{report.meta.begin_ns + span / 100 * 45, report.meta.begin_ns + span / 100 * 55};
-    std::vector<double> defaultMs, defaultRangeMs, gapsMs;
+    std::vector<double> defaultMs, defaultCores, defaultRangeMs, gapsMs;
     size_t gaps = 0;
     for (uint64_t run = 0; run < *runs; ++run) {
+        const double cpu = processCpuNow();
         defaultMs.push_back(timeReports(report, TimeRange::all(), inNsysDefaultSet));
+        defaultCores.push_back((processCpuNow() - cpu) * 1000.0 / defaultMs.back());
         defaultRangeMs.push_back(timeReports(report, middle, inNsysDefaultSet));
         // Gaps over 1 ms ("bubbles") with their causes, all rows.
         const Stopwatch watch;
@@ -104,6 +107,7 @@ int statsCommand(int argc, char** argv) {
     }
     printValue("events", report.counts().slices);
     printValue("stats_default_ms", median(defaultMs), 2);
+    printValue("stats_default_cores", median(defaultCores), 2);  // CPU time over wall time
     printValue("stats_default_range_ms", median(defaultRangeMs), 2);
     printValue("gaps", uint64_t(gaps));
     printValue("gaps_ms", median(gapsMs), 2);
