@@ -62,7 +62,10 @@ void logImported(const std::string& path, const Report& report, const LoggedProg
         c.memcpy, c.memset, c.cuda_api, c.nvtx, c.osrt, c.nccl, c.instants, c.counter_samples, report.gpus.size(),
         report.processes.size(), m.rank, double(report.memoryBytes()) / 1e6);
     spdlog::info("{}: stages: {}", path, progress.stageTimes());
-    if (m.format == "nsys-rep") spdlog::info("{}: converted through nsys export (or its cached conversion)", path);
+    if (m.reader == "native")
+        spdlog::info("{}: read natively (no Nsight Systems needed)", path);
+    else if (m.reader == "nsys-export")
+        spdlog::info("{}: converted through nsys export (or its cached conversion)", path);
     for (const auto& [name, count] : report.diagnostics) spdlog::info("{}: diagnostic {} = {}", path, name, count);
 }
 

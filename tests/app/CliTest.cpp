@@ -49,6 +49,14 @@ TEST_CASE("lanescope-cli info --format json has the keys CLI.md lists") {
         CHECK(r.out.find(key) != std::string::npos);
 }
 
+TEST_CASE("lanescope-cli --verbose says how an .nsys-rep was read") {
+    const auto r = cli("--verbose info " + quoted(dataFile("nsys-2025.3/train_1gpu.nsys-rep")) + " --format json");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"reader\": \"native\"") != std::string::npos);
+    CHECK(r.err.find("read natively") != std::string::npos);
+    CHECK(r.err.find("converted through nsys export") == std::string::npos);
+}
+
 TEST_CASE("lanescope-cli stats --format csv is byte-identical to nsys stats") {
     for (const char* report : {"cuda_gpu_kern_sum", "cuda_api_sum", "nvtx_sum", "cuda_gpu_mem_time_sum",
                                "cuda_gpu_mem_size_sum", "osrt_sum"}) {
