@@ -61,5 +61,10 @@ std::vector<std::optional<StatsTable>> computeSomeStats(const Report& report, Ti
                                                         const std::vector<bool>& wanted, unsigned threads = 2);
 // A summary report (its name ends in "_sum"), as opposed to a trace listing every event.
 inline bool isSummaryReport(const StatsReportEntry& e) { return e.name.ends_with("_sum"); }
+// A report whose rows grow with the events: a trace (one row per event) or nvtx_kern_sum (one
+// per NVTX range name and kernel: about 2 million rows and 4 GB while it is built, for 50 M
+// events of a report whose range names carry a step number). A viewer computes these when
+// they are asked for, not with the others.
+inline bool growsWithEvents(const StatsReportEntry& e) { return !isSummaryReport(e) || e.name == "nvtx_kern_sum"; }
 
 }  // namespace lanescope

@@ -219,16 +219,17 @@ void StatsPanel::recompute() {
     scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
                                  .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
                            : QString("Whole report"));
-    // Every summary report, and the picked one: a trace report lists every event (ten million
-    // rows of text for a big report, gigabytes), so the others are computed when picked.
+    // Every report whose size does not grow with the events, and the picked one: a trace
+    // report lists every event (ten million rows of text for a big report, gigabytes), so
+    // those are computed when picked.
     std::vector<bool> wanted;
-    for (const StatsReportEntry& e : statsReports()) wanted.push_back(isSummaryReport(e));
+    for (const StatsReportEntry& e : statsReports()) wanted.push_back(!growsWithEvents(e));
     if (const int picked = kind_->currentIndex(); picked >= 0 && size_t(picked) < wanted.size()) wanted[picked] = true;
     task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 2); },  // in tab order
               [this](std::vector<std::optional<StatsTable>> tables) { fillAll(std::move(tables), true); });
 }
 
-// The picked report alone, when it was left out (a trace report), for the same report and range.
+// The picked report alone, when it was left out (growsWithEvents), for the same report and range.
 void StatsPanel::computePicked() {
     const int index = reportChoice_->currentIndex(), picked = kind_->currentIndex();
     if (index < 0 || index >= int(reports_.size()) || picked < 0) return;

@@ -44,7 +44,7 @@ private:
         QStandardItemModel* model;
         StatsTable table;
         bool filled = false;    // table shown in model (else filled when picked)
-        bool computed = false;  // table is for the current report and range (trace reports: when picked)
+        bool computed = false;  // table is for the current report and range (growsWithEvents: when picked)
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     // A range on the shared timeline; each report's offset on it (ViewSession::offsets).

@@ -255,6 +255,23 @@ private slots:
         view_->setSelectedRange(std::nullopt);
     }
 
+    // A report whose rows grow with the events (nvtx_kern_sum, the traces) is left out of the
+    // Statistics panel's first computation and computed when picked.
+    void statisticsComputeLargeReportsWhenPicked() {
+        auto* stats = window_->findChild<StatsPanel*>();
+        QVERIFY(stats);
+        QVERIFY(QTest::qWaitFor([&] { return !stats->busy(); }, 10000));
+        const Report& report = *view_->reports()[0];
+        QVERIFY(stats->table("nvtx_kern_sum")->rows.empty());
+        QVERIFY(!computeStats(report, "nvtx_kern_sum")->rows.empty());
+        auto* picker = stats->findChild<QComboBox*>("statsReportPicker");
+        QVERIFY(picker);
+        picker->setCurrentText("NVTX ranges by kernel");
+        QVERIFY(QTest::qWaitFor([&] { return !stats->busy() && !stats->table("nvtx_kern_sum")->rows.empty(); }, 10000));
+        QCOMPARE(toCsv(*stats->table("nvtx_kern_sum")), toCsv(*computeStats(report, "nvtx_kern_sum")));
+        picker->setCurrentIndex(0);
+    }
+
     // GPU gaps at the 1 ms preset: 14 in train_1gpu; clicking one zooms to it and selects
     // the NVTX range the CPU was in ("data"). Rules and the utilization chart fill too.
     void gapsRulesAndUtilization() {
