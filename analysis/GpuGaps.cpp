@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "analysis/Cancellation.h"
+
 namespace lanescope {
 namespace {
 
@@ -77,7 +79,8 @@ void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*
     const int64_t device = key.gpu >= 0 ? report.gpus[static_cast<size_t>(key.gpu)].device_id : -1;
     bool started = false;
     int64_t busyUntil = 0, busyContext = -1;
-    while (!heap.empty()) {
+    for (size_t runs = 0; !heap.empty(); ++runs) {
+        if ((runs & 0xFFFF) == 0) cancellationPoint();
         const size_t s = heap.top().second;
         heap.pop();
         Source& src = sources[s];

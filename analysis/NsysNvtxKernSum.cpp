@@ -77,6 +77,7 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
             api.thread >= 0 && static_cast<size_t>(api.thread) < nvtxLanes.size() ? nvtxLanes[api.thread] : noLanes;
         const IntervalColumns& calls = api.events;
         for (uint32_t i = 0; i < calls.size(); ++i) {
+            if ((i & 0xFFFF) == 0) cancellationPoint();
             if (calls.kind[i] != EventKind::CudaApiCall || !range.contains(calls.start_ns[i], calls.endNs(i))) continue;
             for (const EventRef op : index.launchedBy({li, i})) {
                 const Lane& gpu = report.lanes[op.lane];

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/Cancellation.h"
 #include "analysis/StatsOptions.h"
 #include "analysis/StatsTable.h"
 #include "analysis/Summary.h"
@@ -71,8 +72,10 @@ void forEachEvent(const Report& report, EventKind kind, TimeRange range, Visit&&
         const size_t first = size_t(std::lower_bound(starts.begin(), starts.end(), range.begin_ns) - starts.begin());
         const size_t last =
             size_t(std::lower_bound(starts.begin() + first, starts.end(), range.end_ns) - starts.begin());
-        for (size_t i = first; i < last; ++i)
+        for (size_t i = first; i < last; ++i) {
+            if ((i & 0xFFFF) == 0) cancellationPoint();
             if (ev.kind[i] == kind && ev.endNs(i) <= range.end_ns) visit(lane, i);
+        }
     }
 }
 

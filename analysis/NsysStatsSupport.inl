@@ -28,7 +28,8 @@ void forEachEventByStart(const Report& report, std::initializer_list<EventKind> 
             size_t(std::lower_bound(starts.begin() + first, starts.end(), range.end_ns) - starts.begin());
         if (first < last) heap.push({starts[first], li, first, last});
     }
-    while (!heap.empty()) {
+    for (size_t visited = 0; !heap.empty(); ++visited) {
+        if ((visited & 0xFFFF) == 0) cancellationPoint();
         Cursor c = heap.top();
         heap.pop();
         const Lane& lane = report.lanes[c.lane];

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/Cancellation.h"
 #include "analysis/NvtxContaining.h"
 #include "analysis/Summary.h"
 #include "model/Correlation.h"
@@ -148,6 +149,7 @@ std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
         const std::vector<uint32_t>& nvtxLanes = flat.lanesOfThread[static_cast<size_t>(api.thread)];
         if (nvtxLanes.empty()) continue;
         for (uint32_t i = 0; i < api.events.size(); ++i) {
+            if ((i & 0xFFFF) == 0) cancellationPoint();
             if (api.events.kind[i] != EventKind::CudaApiCall) continue;
             const std::vector<EventRef> ops = index.launchedBy({li, i});
             if (ops.empty()) continue;

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <thread>
 
+#include "analysis/Cancellation.h"
 #include "analysis/GpuGaps.h"
 #include "analysis/GpuUtilization.h"
 #include "analysis/NsysCudaApiTrace.h"
@@ -106,20 +110,43 @@ std::optional<StatsTable> computeStats(const Report& report, std::string_view na
     return request.entry->compute(report, range, request.options);
 }
 
+namespace {
+
+// Runs work() on `threads` threads (this one among them), each under this thread's
+// cancellation flag; the first exception a thread throws (Cancelled among them) is rethrown
+// here once all are done.
+void runOnThreads(unsigned threads, const std::function<void()>& work) {
+    const CancelFlag flag = currentCancelFlag();
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    auto guarded = [&] {
+        try {
+            const CancelScope scope(flag);
+            work();
+        } catch (...) {
+            const std::lock_guard lock(failureMutex);
+            if (!failure) failure = std::current_exception();
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(guarded);
+        guarded();
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
 std::vector<std::optional<StatsTable>> computeSomeStats(const Report& report, TimeRange range,
                                                         const std::vector<bool>& wanted, unsigned threads) {
     const auto& all = statsReports();
     std::vector<std::optional<StatsTable>> tables(all.size());
     std::atomic<size_t> next{0};
-    auto work = [&] {
+    runOnThreads(threads, [&] {
         for (size_t i; (i = next.fetch_add(1)) < all.size();)
             if (i < wanted.size() && wanted[i]) tables[i] = all[i].compute(report, range, {});
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(work);
-        work();
-    }
+    });
     return tables;
 }
 
@@ -127,14 +154,9 @@ std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range, u
     const auto& all = statsReports();
     std::vector<StatsTable> tables(all.size());
     std::atomic<size_t> next{0};
-    auto work = [&] {
+    runOnThreads(threads, [&] {
         for (size_t i; (i = next.fetch_add(1)) < all.size();) tables[i] = all[i].compute(report, range, {});
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(work);
-        work();
-    }
+    });
     return tables;
 }
 

@@ -1,9 +1,12 @@
 // The registry of statistics reports and rules: names, lookup, and that running a report or
 // rule through it gives the table nsys gives (the corpus's expected CSVs).
+#include <atomic>
+#include <memory>
 #include <set>
 
 #include "CsvCompare.h"
 #include "TestPaths.h"
+#include "analysis/Cancellation.h"
 #include "analysis/GpuGaps.h"
 #include "analysis/Registry.h"
 #include "importers/Importer.h"
@@ -69,4 +72,22 @@ TEST_CASE("registry: gpu_gaps as a rule equals nsys analyze, with a finding per 
     CHECK(gaps->run(*report, {}).table.rows.empty());
     CHECK_THROWS_WITH(gapOptionsFrom(RuleOptions{{{"gap", "-1"}}}), "gap must be >= 0");
     CHECK_THROWS_WITH(gapOptionsFrom(RuleOptions{{{"gap", "x"}}}), "bad value for gap: x");
+}
+
+// A computation under a set cancellation flag stops with Cancelled, on every thread it uses;
+// an unset flag changes nothing.
+TEST_CASE("registry: statistics stop when their cancellation flag is set") {
+    const auto report = train1gpu();
+    const std::vector<bool> all(statsReports().size(), true);
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    {
+        const CancelScope scope(flag);
+        CHECK(computeSomeStats(*report, TimeRange::all(), all, 2).size() == statsReports().size());
+        flag->store(true);
+        CHECK_THROWS_AS(computeSomeStats(*report, TimeRange::all(), all, 2), Cancelled);
+        CHECK_THROWS_AS(computeStats(*report, "cuda_gpu_trace"), Cancelled);
+        CHECK_THROWS_AS(findGpuGaps(*report, GapOptions{1.0, -1, TimeRange::all()}), Cancelled);
+    }
+    CHECK_NOTHROW(cancellationPoint());  // the scope is gone with its flag
+    CHECK(computeStats(*report, "cuda_gpu_kern_sum")->rows.size() > 0);
 }

@@ -1,0 +1,35 @@
+#pragma once
+#include <atomic>
+#include <exception>
+#include <memory>
+
+namespace lanescope {
+
+// Cooperative cancellation of long computations (statistics, projections, gaps): whoever runs
+// one on a worker thread installs a CancelScope holding a flag, and the computation calls
+// cancellationPoint() now and then (every 64 Ki events in the loops over events), which
+// throws Cancelled once the flag is set. A superseded or abandoned computation so stops within
+// milliseconds instead of running to its end. Without a scope cancellationPoint() never throws.
+struct Cancelled : std::exception {
+    const char* what() const noexcept override { return "cancelled"; }
+};
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+// Makes `flag` this thread's cancellation flag until the scope ends (scopes nest).
+class CancelScope {
+public:
+    explicit CancelScope(CancelFlag flag);
+    ~CancelScope();
+    CancelScope(const CancelScope&) = delete;
+    CancelScope& operator=(const CancelScope&) = delete;
+
+private:
+    CancelFlag previous_;
+};
+
+// This thread's flag (null without a scope), for the worker threads a computation starts.
+CancelFlag currentCancelFlag();
+// Throws Cancelled when this thread's flag is set.
+void cancellationPoint();
+
+}  // namespace lanescope
