@@ -19,7 +19,7 @@ void addGpuWork(const Report& report, TimeRange range, const StatsOptions& optio
                 [&] {
                     return std::vector<std::string>{"CUDA_KERNEL", std::string(report.str(nameId))};
                 })
-            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
+            .add(lane.events.durationNs(i));
     });
     for (EventKind kind : {EventKind::Memcpy, EventKind::Memset})
         forEachEvent(report, kind, range, [&](const Lane& lane, size_t i) {
@@ -29,7 +29,7 @@ void addGpuWork(const Report& report, TimeRange range, const StatsOptions& optio
                     [&] {
                         return std::vector<std::string>{"MEMORY_OPER", std::string(report.str(nameId))};
                     })
-                .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
+                .add(lane.events.durationNs(i));
         });
 }
 
@@ -59,7 +59,7 @@ StatsTable cudaApiGpuSum(const Report& report, TimeRange range, const StatsOptio
                    [&] {
                        return std::vector<std::string>{"CUDA_API", apiDisplayName(report.str(nameId))};
                    })
-            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
+            .add(lane.events.durationNs(i));
     });
     return timeTable("cuda_api_gpu_sum", "Instances", {"Category", "Operation"}, grouper.groups());
 }
@@ -84,8 +84,7 @@ StatsTable cudaGpuKernGbSum(const Report& report, TimeRange range, const StatsOp
             found->second = keyOfLabels.try_emplace(labels[0] + '\n' + labels[1] + '\n' + labels[2], keyOfLabels.size())
                                 .first->second;
         }
-        grouper.at(found->second, [&] { return std::move(labels); })
-            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
+        grouper.at(found->second, [&] { return std::move(labels); }).add(lane.events.durationNs(i));
     });
     return timeTable("cuda_gpu_kern_gb_sum", "Instances", {"GridXYZ", "BlockXYZ", "Name"}, grouper.groups());
 }

@@ -29,7 +29,7 @@ StatsTable styleSum(const Report& report, TimeRange range, bool startEnd, const 
                              keyOfLabel.try_emplace(nvtxLabel(report, info, nameId), keyOfLabel.size()).first->second)
                     .first;
         grouper.at(known->second, [&] { return std::vector<std::string>{nvtxLabel(report, info, nameId)}; })
-            .values.push_back(lane.events.endNs(i) - lane.events.start_ns[i]);
+            .add(lane.events.durationNs(i));
     });
     return timeTable(name, "Instances", {"Range"}, grouper.groups());
 }

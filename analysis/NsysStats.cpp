@@ -27,7 +27,7 @@ std::vector<Group> durationsByName(const Report& report, EventKind kind, TimeRan
                             return std::vector<std::string>{kind == EventKind::CudaApiCall ? apiDisplayName(name)
                                                                                            : std::string(name)};
                         })
-            .values.push_back(lane.events.durationNs(i));
+            .add(lane.events.durationNs(i));
     });
     return std::move(grouper.groups());
 }
@@ -46,7 +46,7 @@ StatsTable nvtxSumOf(const Report& report, TimeRange range) {
                         info.start_end ? "StartEnd" : "PushPop",
                         std::string(report.str(info.domain_name_id)) + ":" + std::string(report.str(nameId))};
                 })
-            .values.push_back(lane.events.durationNs(i));
+            .add(lane.events.durationNs(i));
     });
     return timeTable("nvtx_sum", "Instances", {"Style", "Range"}, grouper.groups());
 }
@@ -57,7 +57,7 @@ std::vector<Group> memoryOps(const Report& report, TimeRange range, bool bySize)
     auto add = [&](const Lane& lane, size_t i, int64_t value) {
         const uint32_t nameId = lane.events.name_id[i];
         grouper.atStringId(nameId, [&] { return std::vector<std::string>{std::string(report.str(nameId))}; })
-            .values.push_back(value);
+            .add(value);
     };
     forEachEvent(report, EventKind::Memcpy, range, [&](const Lane& lane, size_t i) {
         const auto bytes = static_cast<int64_t>(report.memcpys[lane.events.payload[i]].bytes);

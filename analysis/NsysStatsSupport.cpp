@@ -32,7 +32,8 @@ bool laneHolds(LaneKind lane, EventKind kind) {
 std::vector<SummaryRow> summarizeGroups(std::vector<Group>& groups) {
     std::vector<SummaryRow> rows;
     rows.reserve(groups.size());
-    for (Group& g : groups) rows.push_back({summarize(g.values), std::move(g.labels)});
+    for (Group& g : groups)
+        rows.push_back({g.narrow.empty() ? summarize(g.values) : summarize(g.narrow), std::move(g.labels)});
     std::sort(rows.begin(), rows.end(), [](const SummaryRow& a, const SummaryRow& b) {
         if (a.summary.total != b.summary.total) return a.summary.total > b.summary.total;
         return a.labels < b.labels;

@@ -22,6 +22,21 @@ namespace lanescope::nsysstats {
 struct Group {
     std::vector<std::string> labels;  // the text columns of the row
     std::vector<int64_t> values;
+    // Values added with add() stay here, in 32 bits, while they fit (durations under 4.29 s,
+    // sizes under 4 GiB): half the memory and reads for millions of them. The first one that
+    // does not fit moves them all to `values`. A group uses one of the two.
+    std::vector<uint32_t> narrow;
+    void add(int64_t value) {
+        if (values.empty() && value >= 0 && value <= int64_t{UINT32_MAX}) {
+            narrow.push_back(uint32_t(value));
+            return;
+        }
+        if (!narrow.empty()) {
+            values.assign(narrow.begin(), narrow.end());
+            narrow = {};
+        }
+        values.push_back(value);
+    }
 };
 
 // Collects values into groups keyed by a 64-bit key; groups in first-seen order.
@@ -32,7 +47,7 @@ public:
     Group& at(uint64_t key, MakeLabels&& makeLabels) {
         if (lastGroup_ != SIZE_MAX && key == lastKey_) return groups_[lastGroup_];
         auto [it, inserted] = index_.try_emplace(key, groups_.size());
-        if (inserted) groups_.push_back({makeLabels(), {}});
+        if (inserted) groups_.push_back({makeLabels(), {}, {}});
         lastKey_ = key;
         lastGroup_ = it->second;
         return groups_[it->second];
@@ -44,7 +59,7 @@ public:
         size_t& group = byStringId_[id];
         if (group == SIZE_MAX) {
             group = groups_.size();
-            groups_.push_back({makeLabels(), {}});
+            groups_.push_back({makeLabels(), {}, {}});
         }
         return groups_[group];
     }

@@ -39,23 +39,25 @@ struct Buckets {
         const uint64_t last = range - first <= mask ? range : first + mask;
         return {int64_t(uint64_t(low) + first), int64_t(uint64_t(low) + last)};
     }
-    std::vector<int64_t> gather(const std::vector<int64_t>& values, uint64_t b) const {
-        std::vector<int64_t> kept;
+    template <typename V>
+    std::vector<V> gather(const std::vector<V>& values, uint64_t b) const {
+        std::vector<V> kept;
         kept.reserve(counts[b]);
-        for (const int64_t v : values)
-            if (of(v) == b) kept.push_back(v);
+        for (const V v : values)
+            if (of(int64_t(v)) == b) kept.push_back(v);
         return kept;
     }
 };
 
 // The k-th smallest (from 0) of `values`, which all lie in [low, high]: radix rounds while
 // many, nth_element on a few. May reorder `values`.
-int64_t kthSmallest(std::vector<int64_t>& values, size_t k, int64_t low, int64_t high) {
-    std::vector<int64_t> candidates;
-    std::vector<int64_t>* from = &values;
+template <typename V>
+int64_t kthSmallest(std::vector<V>& values, size_t k, int64_t low, int64_t high) {
+    std::vector<V> candidates;
+    std::vector<V>* from = &values;
     while (from->size() > kFewValues && low < high) {
         Buckets buckets(low, high);
-        for (const int64_t v : *from) buckets.count(v);
+        for (const V v : *from) buckets.count(int64_t(v));
         const auto [b, rank] = buckets.find(k);
         candidates = buckets.gather(*from, b);
         from = &candidates;
@@ -64,15 +66,16 @@ int64_t kthSmallest(std::vector<int64_t>& values, size_t k, int64_t low, int64_t
     }
     if (low == high) return low;
     std::nth_element(from->begin(), from->begin() + std::ptrdiff_t(k), from->end());
-    return (*from)[k];
+    return int64_t((*from)[k]);
 }
 
 // The median of many values from their bucket counts: one more pass over them.
-double medianOf(std::vector<int64_t>& values, const Buckets& buckets) {
+template <typename V>
+double medianOf(std::vector<V>& values, const Buckets& buckets) {
     const size_t n = values.size(), mid = n / 2;
     const auto [upperBucket, upperRank] = buckets.find(mid);
     if (n % 2 == 1 || upperRank > 0) {  // both middle values (or the one) in one bucket
-        std::vector<int64_t> kept = buckets.gather(values, upperBucket);
+        std::vector<V> kept = buckets.gather(values, upperBucket);
         const auto [first, last] = buckets.bounds(upperBucket);
         const int64_t upper = kthSmallest(kept, upperRank, first, last);
         if (n % 2 == 1) return double(upper);
@@ -82,7 +85,8 @@ double medianOf(std::vector<int64_t>& values, const Buckets& buckets) {
     // The upper middle value opens its bucket: the lower one closes an earlier bucket.
     const uint64_t lowerBucket = buckets.find(mid - 1).first;
     int64_t lower = INT64_MIN, upper = INT64_MAX;
-    for (const int64_t v : values) {
+    for (const V value : values) {
+        const auto v = int64_t(value);
         const uint64_t b = buckets.of(v);
         if (b == lowerBucket) lower = std::max(lower, v);
         if (b == upperBucket) upper = std::min(upper, v);
@@ -90,16 +94,16 @@ double medianOf(std::vector<int64_t>& values, const Buckets& buckets) {
     return (double(lower) + double(upper)) / 2.0;
 }
 
-}  // namespace
-
-Summary summarize(std::vector<int64_t>& values) {
+template <typename V>
+Summary summarizeValues(std::vector<V>& values) {
     Summary s;
     s.count = values.size();
     if (values.empty()) return s;
     // Integer passes vectorize; the total is exact (as the long double sum it replaces was,
     // below 2^64), and so is the mean computed from it.
-    int64_t total = 0, low = values[0], high = values[0];
-    for (int64_t v : values) {
+    int64_t total = 0, low = int64_t(values[0]), high = int64_t(values[0]);
+    for (const V value : values) {
+        const auto v = int64_t(value);
         total += v;
         low = std::min(low, v);
         high = std::max(high, v);
@@ -119,14 +123,14 @@ Summary summarize(std::vector<int64_t>& values) {
     long double squares[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < whole; i += 4)
         for (size_t k = 0; k < 4; ++k) {
-            const long double d = values[i + k] - mean;
+            const long double d = int64_t(values[i + k]) - mean;
             squares[k] += d * d;
-            if (many) buckets->count(values[i + k]);
+            if (many) buckets->count(int64_t(values[i + k]));
         }
     for (size_t i = whole; i < n; ++i) {
-        const long double d = values[i] - mean;
+        const long double d = int64_t(values[i]) - mean;
         squares[0] += d * d;
-        if (many) buckets->count(values[i]);
+        if (many) buckets->count(int64_t(values[i]));
     }
     const long double sumOfSquares = (squares[0] + squares[1]) + (squares[2] + squares[3]);
     s.stddev = n > 1 ? static_cast<double>(std::sqrt(sumOfSquares / (n - 1))) : 0.0;
@@ -142,5 +146,10 @@ Summary summarize(std::vector<int64_t>& values) {
     }
     return s;
 }
+
+}  // namespace
+
+Summary summarize(std::vector<int64_t>& values) { return summarizeValues(values); }
+Summary summarize(std::vector<uint32_t>& values) { return summarizeValues(values); }
 
 }  // namespace lanescope

@@ -18,6 +18,8 @@ struct Summary {
 };
 
 // Reorders `values` (partial sort for the median). Empty input gives an all-zero Summary.
+// Values in 32 bits (most durations and sizes) take half the memory of millions of them.
 Summary summarize(std::vector<int64_t>& values);
+Summary summarize(std::vector<uint32_t>& values);
 
 }  // namespace lanescope

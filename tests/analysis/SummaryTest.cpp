@@ -65,3 +65,21 @@ TEST_CASE("summarize: an even count whose middle values lie far apart") {
     std::vector<int64_t> shuffled = {5, 9, 1, 9};
     CHECK(summarize(shuffled).median == 7.0);
 }
+
+TEST_CASE("summarize of 32-bit values equals that of the same values in 64 bits") {
+    lanescope::bench::Rng rng(7);
+    for (const size_t n : {size_t{1}, size_t{2}, size_t{1001}, size_t{40'000}, size_t{40'001}}) {
+        std::vector<uint32_t> narrow(n);
+        for (uint32_t& v : narrow) v = uint32_t(rng.between(0, UINT32_MAX));
+        std::vector<int64_t> wide(narrow.begin(), narrow.end());
+        const auto a = summarize(narrow), b = summarize(wide);
+        INFO(n << " values");
+        CHECK(a.count == b.count);
+        CHECK(a.total == b.total);
+        CHECK(a.min == b.min);
+        CHECK(a.max == b.max);
+        CHECK(a.mean == b.mean);
+        CHECK(a.median == b.median);
+        CHECK(a.stddev == b.stddev);
+    }
+}
