@@ -29,6 +29,14 @@ bool laneHolds(LaneKind lane, EventKind kind) {
     return false;
 }
 
+void Group::addWide(int64_t value) {
+    if (!narrow.empty()) {
+        values.assign(narrow.begin(), narrow.end());
+        narrow = {};
+    }
+    values.push_back(value);
+}
+
 std::vector<SummaryRow> summarizeGroups(std::vector<Group>& groups) {
     std::vector<SummaryRow> rows;
     rows.reserve(groups.size());

@@ -27,16 +27,12 @@ struct Group {
     // does not fit moves them all to `values`. A group uses one of the two.
     std::vector<uint32_t> narrow;
     void add(int64_t value) {
-        if (values.empty() && value >= 0 && value <= int64_t{UINT32_MAX}) {
+        if (values.empty() && uint64_t(value) <= UINT32_MAX) [[likely]]
             narrow.push_back(uint32_t(value));
-            return;
-        }
-        if (!narrow.empty()) {
-            values.assign(narrow.begin(), narrow.end());
-            narrow = {};
-        }
-        values.push_back(value);
+        else
+            addWide(value);
     }
+    void addWide(int64_t value);  // widens `narrow` first
 };
 
 // Collects values into groups keyed by a 64-bit key; groups in first-seen order.

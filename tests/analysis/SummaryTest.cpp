@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/NsysStatsSupport.h"
 #include "analysis/Summary.h"
 #include "tests/support/Rng.h"
 
@@ -82,4 +83,19 @@ TEST_CASE("summarize of 32-bit values equals that of the same values in 64 bits"
         CHECK(a.median == b.median);
         CHECK(a.stddev == b.stddev);
     }
+}
+
+TEST_CASE("a statistics group keeps 32-bit values until one does not fit, then all in 64 bits") {
+    lanescope::nsysstats::Group g;
+    g.add(5);
+    g.add(int64_t{UINT32_MAX});
+    CHECK(g.narrow == std::vector<uint32_t>{5, UINT32_MAX});
+    CHECK(g.values.empty());
+    g.add(int64_t{UINT32_MAX} + 1);  // 4.29 s and a nanosecond
+    g.add(7);
+    CHECK(g.narrow.empty());
+    CHECK(g.values == std::vector<int64_t>{5, int64_t{UINT32_MAX}, int64_t{UINT32_MAX} + 1, 7});
+    lanescope::nsysstats::Group negative;
+    negative.add(-1);
+    CHECK(negative.values == std::vector<int64_t>{-1});
 }
