@@ -30,10 +30,10 @@ private:
 struct EventBatch {
     std::vector<Event> events;
     TextArena text;
-    uint64_t notObjects = 0;                            // elements of the piece that were not objects
-    simdjson::error_code error = simdjson::SUCCESS;     // the JSON is invalid after `events`
-    bool outOfMemory = false;                           // parsing ran out of memory after `events`
-    uint64_t fileBytes = 0;                             // of the file read when the piece was cut
+    uint64_t notObjects = 0;                         // elements of the piece that were not objects
+    simdjson::error_code error = simdjson::SUCCESS;  // the JSON is invalid after `events`
+    bool outOfMemory = false;                        // parsing ran out of memory after `events`
+    uint64_t fileBytes = 0;                          // of the file read when the piece was cut
 
     void clear();
 };

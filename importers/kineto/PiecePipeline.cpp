@@ -6,8 +6,7 @@
 
 namespace lanescope::kineto {
 
-PiecePipeline::PiecePipeline(JsonEventStream& stream, const BlockReader& reader, unsigned workers,
-                             std::stop_token stop)
+PiecePipeline::PiecePipeline(JsonEventStream& stream, const BlockReader& reader, unsigned workers, std::stop_token stop)
     : stream_(stream), reader_(reader), stop_(std::move(stop)), window_(workers + 2) {
     if (workers == 0) {
         current_ = std::make_unique<EventBatch>();

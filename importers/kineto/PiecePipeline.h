@@ -2,8 +2,8 @@
 #include <simdjson.h>
 
 #include <condition_variable>
-#include <deque>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <stop_token>
@@ -68,7 +68,7 @@ private:
     // start, so that the workers allocate nothing but what parsing needs).
     std::mutex mutex_;
     std::condition_variable changed_;
-    std::deque<Job> queued_;                             // in cutting order; workers take the first
+    std::deque<Job> queued_;                           // in cutting order; workers take the first
     std::vector<std::unique_ptr<EventBatch>> parsed_;  // piece i's batch at i % window_, once parsed
     uint64_t cut_ = 0, released_ = 0;
     bool ended_ = false, closing_ = false;
