@@ -3,24 +3,38 @@
 
 #include <cstring>
 #include <new>
+#include <system_error>
 
 namespace lanescope::kineto {
 
 PiecePipeline::PiecePipeline(JsonEventStream& stream, const BlockReader& reader, unsigned workers, std::stop_token stop)
     : stream_(stream), reader_(reader), stop_(std::move(stop)), window_(workers + 2) {
     if (workers == 0) {
-        current_ = std::make_unique<EventBatch>();
+        current_ = std::make_unique<EventBatch>();  // next() does it all
         return;
     }
     parsed_.resize(window_);
     spareTexts_.reserve(window_ + 1);  // the texts in use: those of pieces not parsed, and the reader's
     spareBatches_.reserve(window_);
     for (size_t i = 0; i < window_; ++i) spareBatches_.push_back(std::make_unique<EventBatch>());
-    threads_.emplace_back([this] { readPieces(); });
-    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { parsePieces(); });
+    // The workers first, then the reader: when the system gives fewer threads, fewer workers
+    // parse; when it gives no worker or no reader, next() does it all (the stream untouched).
+    threads_.reserve(workers + 1);
+    try {
+        for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { parsePieces(); });
+    } catch (const std::system_error&) {  // fewer workers
+    }
+    try {
+        if (!threads_.empty()) threads_.emplace_back([this] { readPieces(); });
+    } catch (const std::system_error&) {
+        endThreads();
+    }
+    if (threads_.empty()) current_ = std::make_unique<EventBatch>();
 }
 
-PiecePipeline::~PiecePipeline() {
+PiecePipeline::~PiecePipeline() { endThreads(); }
+
+void PiecePipeline::endThreads() {
     {
         const std::lock_guard lock(mutex_);
         closing_ = true;

@@ -47,6 +47,7 @@ private:
         size_t size = 0;
         uint64_t fileBytes = 0;
     };
+    void endThreads();
     void readPieces();
     void parsePieces();
     // Cuts the next piece into `job` (false at the end, endStatus_ / outOfMemory_ set).
@@ -74,7 +75,7 @@ private:
     bool ended_ = false, closing_ = false;
     std::vector<std::vector<char>> spareTexts_;
     std::vector<std::unique_ptr<EventBatch>> spareBatches_;
-    std::vector<std::jthread> threads_;  // the reader, then the workers; last, so ended first
+    std::vector<std::jthread> threads_;  // the workers, then the reader; none: next() does it all
 };
 
 }  // namespace lanescope::kineto
