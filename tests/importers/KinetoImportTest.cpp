@@ -644,6 +644,22 @@ TEST_CASE("kineto: the import on several threads equals the import on one") {
         REQUIRE(at != std::string::npos);
         damaged.replace(at, 7, "\"dur\": :");  // invalid JSON in the middle: a parse error
         checkSameOnThreads(writeFile("damaged.json", damaged), small);
+
+        // A stop requested while pieces are being parsed ends the import, its threads too.
+        struct StopAtEvents final : ProgressSink {
+            std::stop_source stop;
+            int events = 0;
+            void progress(std::string_view stage, uint64_t, uint64_t) override {
+                if (stage == "events" && ++events == 3) stop.request_stop();
+            }
+        };
+        StopAtEvents stopping;
+        ImportOptions four;
+        four.threads = 4;
+        ImportResult stopped = KinetoImporter(small).import(path, four, stopping, stopping.stop.get_token());
+        REQUIRE_FALSE(stopped.ok());
+        CHECK(stopped.error().kind == ImportError::Kind::Cancelled);
+        CHECK(stopping.events == 3);
         ImportResult bad = importOnThreads(writeFile("damaged.json", damaged), small, 4);
         REQUIRE_FALSE(bad.ok());
         CHECK(bad.error().message.find("JSON is invalid") != std::string::npos);
