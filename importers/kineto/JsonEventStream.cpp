@@ -256,6 +256,16 @@ JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
     return Status::Piece;
 }
 
+void JsonEventStream::takePiece(std::vector<char>& buffer) {
+    const size_t kept = end_ - start_;  // from the piece's last byte (the next one's '[')
+    if (buffer.size() < kept + sizes_.block + padding_) buffer.resize(kept + sizes_.block + padding_);
+    std::memcpy(buffer.data(), buf_.data() + start_, kept);
+    buf_.swap(buffer);
+    end_ = kept;
+    scan_ -= start_;
+    start_ = 0;
+}
+
 JsonEventStream::Status JsonEventStream::next() {
     while (true) {
         switch (phase_) {

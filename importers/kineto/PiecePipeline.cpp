@@ -1,7 +1,6 @@
 // Cutting a Kineto trace's events into pieces on one thread and parsing them on others.
 #include "importers/kineto/PiecePipeline.h"
 
-#include <cstring>
 #include <new>
 #include <system_error>
 
@@ -51,9 +50,8 @@ bool PiecePipeline::cut(Job& job) {
             return false;
         }
         const std::string_view piece = stream_.piece();
-        if (job.text.size() < piece.size() + simdjson::SIMDJSON_PADDING)
-            job.text.resize(piece.size() + simdjson::SIMDJSON_PADDING);
-        std::memcpy(job.text.data(), piece.data(), piece.size() + simdjson::SIMDJSON_PADDING);
+        stream_.takePiece(job.text);
+        job.offset = static_cast<size_t>(piece.data() - job.text.data());
         job.size = piece.size();
         job.fileBytes = reader_.fileBytesRead();
         return true;
@@ -107,7 +105,7 @@ void PiecePipeline::parsePieces() {
             batch = std::move(spareBatches_.back());  // one is spare for each piece cut and not released
             spareBatches_.pop_back();
         }
-        parsePiece(parser, {job.text.data(), job.size}, *batch);
+        parsePiece(parser, {job.text.data() + job.offset, job.size}, *batch);
         batch->fileBytes = job.fileBytes;
         {
             const std::lock_guard lock(mutex_);

@@ -18,8 +18,8 @@ namespace lanescope::kineto {
 
 // Parses a JsonEventStream's pieces into EventBatches and hands them out in piece order.
 // With no workers everything runs in next(), on the caller's thread. With workers, a reader
-// thread cuts the pieces (reading and inflating the file), copies each into a buffer of its
-// own and queues it; the workers parse the queued pieces, any order; next() waits for the
+// thread cuts the pieces (reading and inflating the file), takes each with the buffer that
+// holds it and queues it; the workers parse the queued pieces, any order; next() waits for the
 // batch of the next piece. At most workers + 2 pieces are cut and not yet released (the batch
 // handed out is released by the next call), so memory holds a few pieces whatever the file's
 // size. On a stop request the reader cuts no more pieces.
@@ -39,12 +39,13 @@ public:
     bool outOfMemory() const { return outOfMemory_; }
 
 private:
-    // A piece cut and waiting to be parsed: its number in file order, its text with simdjson's
-    // padding after it, and the bytes of the file read when it was cut.
+    // A piece cut and waiting to be parsed: its number in file order, the stream's buffer that
+    // holds it (JsonEventStream::takePiece) at `offset`, with simdjson's padding after it, and
+    // the bytes of the file read when it was cut.
     struct Job {
         uint64_t index = 0;
         std::vector<char> text;
-        size_t size = 0;
+        size_t offset = 0, size = 0;
         uint64_t fileBytes = 0;
     };
     void endThreads();
