@@ -208,8 +208,11 @@ size_t JsonEventStream::scanEvents() {
         const Chunk chunk(p);
         const uint64_t quotes = chunk.eq('"') & ~escapedBits(chunk.eq('\\'), escapeCarry_);
         const uint64_t inString = prefixXor(quotes) ^ (inString_ ? ~uint64_t{0} : 0);
-        uint64_t structural =
-            (chunk.eq('{') | chunk.eq('}') | chunk.eq('[') | chunk.eq(']') | chunk.eq(',')) & ~inString;
+        const uint64_t opens = (chunk.eq('{') | chunk.eq('[')) & ~inString;
+        const uint64_t closes = (chunk.eq('}') | chunk.eq(']')) & ~inString;
+        // Commas matter only past the piece's size.
+        const bool commasMatter = scan_ + 64 - start_ > sizes_.piece;
+        uint64_t structural = opens | closes | (commasMatter ? chunk.eq(',') & ~inString : 0);
         for (; structural; structural &= structural - 1) {
             const int bit = __builtin_ctzll(structural);
             const size_t at = scan_ + static_cast<size_t>(bit);
@@ -251,6 +254,16 @@ JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
     header_ += "[]}";
     phase_ = Phase::Done;
     return Status::Piece;
+}
+
+void JsonEventStream::takePiece(std::vector<char>& buffer) {
+    const size_t kept = end_ - start_;  // from the piece's last byte (the next one's '[')
+    if (buffer.size() < kept + sizes_.block + padding_) buffer.resize(kept + sizes_.block + padding_);
+    std::memcpy(buffer.data(), buf_.data() + start_, kept);
+    buf_.swap(buffer);
+    end_ = kept;
+    scan_ -= start_;
+    start_ = 0;
 }
 
 JsonEventStream::Status JsonEventStream::next() {

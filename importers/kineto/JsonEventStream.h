@@ -47,6 +47,11 @@ public:
     Status next();
     // The current piece, "[...]"; `padding` readable bytes follow it. Valid until next().
     std::string_view piece() const { return piece_; }
+    // Hands the rolling buffer, which holds the current piece, to the caller in `buffer`
+    // (piece() then points into it, valid while the caller keeps it) and goes on in the
+    // storage `buffer` had, where the bytes after the piece are copied: a piece changes hands
+    // without being copied.
+    void takePiece(std::vector<char>& buffer);
     // After End: the document with "traceEvents": [] (without a byte order mark).
     const std::string& header() const { return header_; }
     // Bytes of the document read so far (inflated when gzip).

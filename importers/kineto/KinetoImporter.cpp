@@ -2,11 +2,15 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <new>
 #include <string>
+#include <thread>
 
 #include "importers/kineto/BlockReader.h"
 #include "importers/kineto/JsonEventStream.h"
 #include "importers/kineto/KinetoBuilder.h"
+#include "importers/kineto/PiecePipeline.h"
 #include "model/DiagnosticKinds.h"
 
 namespace lanescope {
@@ -114,8 +118,8 @@ bool KinetoImporter::canRead(std::string_view head, const std::filesystem::path&
            head.find("\"displayTimeUnit\"") != std::string_view::npos;
 }
 
-ImportResult KinetoImporter::import(const std::filesystem::path& path, const ImportOptions&, ProgressSink& progress,
-                                    std::stop_token stop) const {
+ImportResult KinetoImporter::import(const std::filesystem::path& path, const ImportOptions& options,
+                                    ProgressSink& progress, std::stop_token stop) const {
     using Status = kineto::JsonEventStream::Status;
     progress.progress("reading", 0, 0);
     kineto::BlockReader reader;
@@ -128,29 +132,32 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     Builder builder(*report);
 
     // The events come in pieces of whole events ("[...]" documents of about 8 MiB), so that
-    // simdjson's index stays small and memory holds one piece; the header is parsed last.
+    // simdjson's index stays small and memory holds a few pieces; they are parsed on
+    // options.threads threads (on this one when 1) and built here in file order; the header is
+    // parsed last.
     kineto::JsonEventStream stream(reader, sizes_, simdjson::SIMDJSON_PADDING);
+    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     od::parser parser;
     try {
+        kineto::PiecePipeline pieces(stream, reader, threads > 1 ? threads : 0, stop);
         while (true) {
             if (stop.stop_requested()) return cancelled();
-            const Status status = stream.next();
-            if (status == Status::End) break;
-            if (status != Status::Piece) return streamError(status, path, reader, stream, builder.events, sizes_);
-            const std::string_view piece = stream.piece();
-            od::document doc = parser.iterate(piece.data(), piece.size(), piece.size() + simdjson::SIMDJSON_PADDING);
-            for (auto element : doc.get_array()) {
-                od::value ev = element.value();
-                if (ev.type() != od::json_type::object) {
-                    countDiagnostic(report->diagnostics, Diag::JsonEventNotAnObject);
-                    continue;
-                }
-                Event e;
-                readEvent(ev.get_object(), e);
+            kineto::EventBatch* batch = pieces.next();
+            if (!batch) {
+                if (stop.stop_requested()) return cancelled();
+                if (pieces.outOfMemory()) throw std::bad_alloc();
+                if (pieces.endStatus() != Status::End)
+                    return streamError(pieces.endStatus(), path, reader, stream, builder.events, sizes_);
+                break;
+            }
+            for (Event& e : batch->events) {
                 builder.add(e);
                 if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) return cancelled();
             }
-            progress.progress("events", reader.fileBytesRead(), reader.fileSize());
+            if (batch->notObjects) countDiagnostic(report->diagnostics, Diag::JsonEventNotAnObject, batch->notObjects);
+            if (batch->error) throw simdjson::simdjson_error(batch->error);
+            if (batch->outOfMemory) throw std::bad_alloc();
+            progress.progress("events", batch->fileBytes, reader.fileSize());
         }
         simdjson::padded_string header(stream.header());
         od::document doc = parser.iterate(header);

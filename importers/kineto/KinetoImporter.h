@@ -11,8 +11,10 @@ namespace lanescope {
 // gpu_user_annotation; old category names (Operator, Runtime, Kernel, Memcpy, Memset) too.
 // Times: ts/dur are microseconds whatever displayTimeUnit says (a display hint only); they
 // become integer nanoseconds from the number text, no floating-point rounding.
-// The file is read in blocks (JsonEventStream): memory holds the model, a piece of events and
-// the header, not the file.
+// The file is read in blocks (JsonEventStream): memory holds the model, a few pieces of events
+// and the header, not the file. The pieces are parsed on ImportOptions::threads threads
+// (PiecePipeline) and the model is built from them in file order: the report is the same
+// whatever the number of threads.
 // Flows: ac2g flows are not kept (the correlation ids in the args link launches to GPU work);
 // fwdbwd flows (a forward op -> its backward op, in every trace recorded with autograd) are not
 // shown, the model having no links between CPU ops, and are counted once per flow as the

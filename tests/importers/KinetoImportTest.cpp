@@ -10,6 +10,7 @@
 #include "importers/FinishReport.h"
 #include "importers/Importer.h"
 #include "importers/kineto/KinetoImporter.h"
+#include "tests/bench/KinetoTraceWriter.h"
 
 using namespace lanescope;
 using namespace lanescope::test;
@@ -573,5 +574,95 @@ TEST_CASE("kineto: progress is bytes of the file read") {
             CHECK(progress.events[i].first <= progress.events[i].second);
             if (i) CHECK(progress.events[i].first >= progress.events[i - 1].first);
         }
+    }
+}
+
+namespace {
+
+// All an import produced, stricter than dump(): also every string in id order (so that equal
+// dumps mean equal string ids), the NVTX rows, the profiler overhead and the metadata.
+std::string dumpAll(const Report& r) {
+    std::ostringstream o;
+    o << dump(r) << r.meta.producer << ' ' << r.meta.source_path << ' ' << r.meta.version << '\n';
+    for (uint32_t id = 0; id < r.strings.size(); ++id) o << "string " << r.str(id) << '\n';
+    for (const NvtxInfo& n : r.nvtx) o << "nvtx " << n.start_end << '\n';
+    for (const OverheadRange& v : r.profiler_overhead) o << "overhead " << v.start_ns << ' ' << v.end_ns << '\n';
+    for (const Lane& l : r.lanes)
+        for (size_t i = 0; i < l.events.size(); ++i) o << l.events.name_id[i] << ' ';
+    return o.str();
+}
+
+// Imports `path` with the given stream sizes on `threads` threads, finished as importFile does.
+ImportResult importOnThreads(const std::filesystem::path& path, kineto::StreamSizes sizes, unsigned threads) {
+    NullProgress progress;
+    ImportOptions options;
+    options.threads = threads;
+    ImportResult result = KinetoImporter(sizes).import(path, options, progress, {});
+    if (result.ok()) finishReport(*result.report(), 1);
+    return result;
+}
+
+// The import on 1 thread and on 4 gives the same report, or the same error.
+void checkSameOnThreads(const std::filesystem::path& path, kineto::StreamSizes sizes) {
+    ImportResult one = importOnThreads(path, sizes, 1);
+    ImportResult four = importOnThreads(path, sizes, 4);
+    INFO(path.string() << ", piece " << sizes.piece);
+    REQUIRE(one.ok() == four.ok());
+    if (!one.ok()) {
+        CHECK(four.error().message == one.error().message);
+        CHECK(four.error().kind == one.error().kind);
+        return;
+    }
+    CHECK(dumpAll(*four.report()) == dumpAll(*one.report()));
+}
+
+}  // namespace
+
+TEST_CASE("kineto: the import on several threads equals the import on one") {
+    SECTION("corpus traces, JSON and gzip") {
+        for (const char* name : {"kineto/train_1gpu_rank0.pt.trace.json", "kineto/ddp_rank0.pt.trace.json.gz"}) {
+            checkSameOnThreads(dataFile(name), {4099, 1000, 1 << 20});  // many pieces
+            checkSameOnThreads(dataFile(name), {});                     // one piece
+        }
+    }
+    SECTION("a generated trace of hundreds of pieces, whole, cut short and damaged") {
+        const auto dir = tempDir("kineto-threads");
+        const auto path = dir / "generated.json";
+        bench::writeKinetoTrace(path, 20000);
+        const kineto::StreamSizes small{1 << 16, 1 << 15, 1 << 20};
+        checkSameOnThreads(path, small);
+        ImportResult r = importOnThreads(path, small, 4);
+        REQUIRE(r.ok());
+        CHECK(r.report()->counts().slices == 20000);
+
+        std::ifstream in(path, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        REQUIRE(text.size() > 200 * small.piece);
+        checkSameOnThreads(writeFile("cut.json", text.substr(0, text.size() / 2)), small);  // stream error
+        std::string damaged = text;
+        const size_t at = damaged.find("\"dur\": ", damaged.size() / 2);
+        REQUIRE(at != std::string::npos);
+        damaged.replace(at, 7, "\"dur\": :");  // invalid JSON in the middle: a parse error
+        checkSameOnThreads(writeFile("damaged.json", damaged), small);
+
+        // A stop requested while pieces are being parsed ends the import, its threads too.
+        struct StopAtEvents final : ProgressSink {
+            std::stop_source stop;
+            int events = 0;
+            void progress(std::string_view stage, uint64_t, uint64_t) override {
+                if (stage == "events" && ++events == 3) stop.request_stop();
+            }
+        };
+        StopAtEvents stopping;
+        ImportOptions four;
+        four.threads = 4;
+        ImportResult stopped = KinetoImporter(small).import(path, four, stopping, stopping.stop.get_token());
+        REQUIRE_FALSE(stopped.ok());
+        CHECK(stopped.error().kind == ImportError::Kind::Cancelled);
+        CHECK(stopping.events == 3);
+        ImportResult bad = importOnThreads(writeFile("damaged.json", damaged), small, 4);
+        REQUIRE_FALSE(bad.ok());
+        CHECK(bad.error().message.find("JSON is invalid") != std::string::npos);
+        std::filesystem::remove_all(dir);
     }
 }

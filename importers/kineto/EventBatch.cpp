@@ -1,0 +1,67 @@
+// Parsing one piece of a Kineto trace's events into a batch that owns its strings.
+#include "importers/kineto/EventBatch.h"
+
+#include <cstring>
+#include <new>
+
+namespace lanescope::kineto {
+
+namespace od = simdjson::ondemand;
+
+std::string_view TextArena::keep(std::string_view text) {
+    if (text.empty()) return {};
+    if (text.size() > kBlockBytes) {
+        large_.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
+        std::memcpy(large_.back().get(), text.data(), text.size());
+        return {large_.back().get(), text.size()};
+    }
+    if (inUse_ == 0 || used_ + text.size() > kBlockBytes) {
+        if (inUse_ == blocks_.size()) blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockBytes));
+        ++inUse_;
+        used_ = 0;
+    }
+    char* at = blocks_[inUse_ - 1].get() + used_;
+    std::memcpy(at, text.data(), text.size());
+    used_ += text.size();
+    return {at, text.size()};
+}
+
+void TextArena::clear() {
+    large_.clear();
+    inUse_ = 0;
+    used_ = 0;
+}
+
+void EventBatch::clear() {
+    events.clear();
+    text.clear();
+    notObjects = 0;
+    error = simdjson::SUCCESS;
+    outOfMemory = false;
+    fileBytes = 0;
+}
+
+void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
+    batch.clear();
+    try {
+        od::document doc = parser.iterate(piece.data(), piece.size(), piece.size() + simdjson::SIMDJSON_PADDING);
+        for (auto element : doc.get_array()) {
+            od::value ev = element.value();
+            if (ev.type() != od::json_type::object) {
+                ++batch.notObjects;
+                continue;
+            }
+            Event e;
+            readEvent(ev.get_object(), e);
+            for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName}) *s = batch.text.keep(*s);
+            for (auto& [series, value] : e.counterValues) series = batch.text.keep(series);
+            batch.events.push_back(std::move(e));
+        }
+    } catch (const simdjson::simdjson_error& e) {
+        batch.error = e.error();
+    } catch (const std::bad_alloc&) {
+        batch.outOfMemory = true;
+    }
+}
+
+}  // namespace lanescope::kineto

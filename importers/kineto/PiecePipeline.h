@@ -1,0 +1,82 @@
+#pragma once
+#include <simdjson.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <thread>
+#include <vector>
+
+#include "importers/kineto/BlockReader.h"
+#include "importers/kineto/EventBatch.h"
+#include "importers/kineto/JsonEventStream.h"
+
+namespace lanescope::kineto {
+
+// Parses a JsonEventStream's pieces into EventBatches and hands them out in piece order.
+// With no workers everything runs in next(), on the caller's thread. With workers, a reader
+// thread cuts the pieces (reading and inflating the file), takes each with the buffer that
+// holds it and queues it; the workers parse the queued pieces, any order; next() waits for the
+// batch of the next piece. At most workers + 2 pieces are cut and not yet released (the batch
+// handed out is released by the next call), so memory holds a few pieces whatever the file's
+// size. On a stop request the reader cuts no more pieces.
+class PiecePipeline {
+public:
+    PiecePipeline(JsonEventStream& stream, const BlockReader& reader, unsigned workers, std::stop_token stop);
+    PiecePipeline(const PiecePipeline&) = delete;
+    PiecePipeline& operator=(const PiecePipeline&) = delete;
+    ~PiecePipeline();  // ends the threads
+
+    // The next piece's batch, valid until the next call; nullptr when no piece is left: the
+    // stream ended (endStatus() says how), ran out of memory, or a stop was requested.
+    EventBatch* next();
+    // After next() returned nullptr: how the stream's last next() ended (End when whole).
+    JsonEventStream::Status endStatus() const { return endStatus_; }
+    // After next() returned nullptr: cutting a piece ran out of memory.
+    bool outOfMemory() const { return outOfMemory_; }
+
+private:
+    // A piece cut and waiting to be parsed: its number in file order, the stream's buffer that
+    // holds it (JsonEventStream::takePiece) at `offset`, with simdjson's padding after it, and
+    // the bytes of the file read when it was cut.
+    struct Job {
+        uint64_t index = 0;
+        std::vector<char> text;
+        size_t offset = 0, size = 0;
+        uint64_t fileBytes = 0;
+    };
+    void endThreads();
+    void readPieces();
+    void parsePieces();
+    // Cuts the next piece into `job` (false at the end, endStatus_ / outOfMemory_ set).
+    bool cut(Job& job);
+
+    JsonEventStream& stream_;
+    const BlockReader& reader_;
+    std::stop_token stop_;
+    const size_t window_;  // pieces cut and not yet released, at most
+    JsonEventStream::Status endStatus_ = JsonEventStream::Status::End;
+    bool outOfMemory_ = false;
+
+    // No workers: the one batch, parsed in next().
+    simdjson::ondemand::parser parser_;
+    std::unique_ptr<EventBatch> current_;
+
+    // With workers, under mutex_: the queued pieces, the parsed batches, pieces cut and
+    // released so far, spare buffers and batches for reuse (all the batches are made at the
+    // start, so that the workers allocate nothing but what parsing needs).
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Job> queued_;                           // in cutting order; workers take the first
+    std::vector<std::unique_ptr<EventBatch>> parsed_;  // piece i's batch at i % window_, once parsed
+    uint64_t cut_ = 0, released_ = 0;
+    bool ended_ = false, closing_ = false;
+    std::vector<std::vector<char>> spareTexts_;
+    std::vector<std::unique_ptr<EventBatch>> spareBatches_;
+    std::vector<std::jthread> threads_;  // the workers, then the reader; none: next() does it all
+};
+
+}  // namespace lanescope::kineto
