@@ -1,6 +1,10 @@
 #include "analysis/Cancellation.h"
 
+#include <algorithm>
+#include <mutex>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace lanescope {
 namespace {
@@ -17,6 +21,27 @@ CancelFlag currentCancelFlag() { return current; }
 
 void cancellationPoint() {
     if (current && current->load(std::memory_order_relaxed)) throw Cancelled{};
+}
+
+void runOnThreads(unsigned threads, const std::function<void()>& work) {
+    const CancelFlag flag = currentCancelFlag();
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    auto guarded = [&] {
+        try {
+            const CancelScope scope(flag);
+            work();
+        } catch (...) {
+            const std::lock_guard lock(failureMutex);
+            if (!failure) failure = std::current_exception();
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(guarded);
+        guarded();
+    }
+    if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace lanescope

@@ -1,6 +1,7 @@
 #pragma once
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <memory>
 
 namespace lanescope {
@@ -31,5 +32,9 @@ private:
 CancelFlag currentCancelFlag();
 // Throws Cancelled when this thread's flag is set.
 void cancellationPoint();
+
+// Runs work() on `threads` threads (this one among them), each under this thread's flag; the
+// first exception a thread throws (Cancelled among them) is rethrown here once all are done.
+void runOnThreads(unsigned threads, const std::function<void()>& work);
 
 }  // namespace lanescope

@@ -1,6 +1,7 @@
 #include "analysis/GpuGaps.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -331,11 +332,21 @@ std::vector<GpuGap> findGpuGaps(const Report& report, const GapOptions& options)
                 overheadOf[o.process].push_back(&o);
     const std::vector<const OverheadRange*> none;
 
+    // The groups are independent: on two threads, each group's gaps apart, then in group order.
+    std::vector<std::pair<GroupKey, const std::vector<const Lane*>*>> jobs;
+    for (const auto& [key, lanes] : groups) jobs.emplace_back(key, &lanes);
+    std::vector<std::vector<RawGap>> found(jobs.size());
+    std::atomic<size_t> next{0};
+    runOnThreads(std::min<unsigned>(2, unsigned(jobs.size())), [&] {
+        for (size_t j; (j = next.fetch_add(1)) < jobs.size();) {
+            const GroupKey key = jobs[j].first;
+            auto o = key.process >= 0 ? overheadOf.find(key.process) : overheadOf.end();
+            groupGaps(report, key, *jobs[j].second, o != overheadOf.end() ? o->second : none, threshold, options.range,
+                      found[j]);
+        }
+    });
     std::vector<RawGap> raw;
-    for (const auto& [key, lanes] : groups) {
-        auto o = key.process >= 0 ? overheadOf.find(key.process) : overheadOf.end();
-        groupGaps(report, key, lanes, o != overheadOf.end() ? o->second : none, threshold, options.range, raw);
-    }
+    for (const std::vector<RawGap>& part : found) raw.insert(raw.end(), part.begin(), part.end());
 
     auto order = [](const RawGap& a, const RawGap& b) {
         if (a.duration != b.duration) return a.duration > b.duration;

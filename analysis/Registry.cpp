@@ -2,10 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <functional>
-#include <mutex>
-#include <thread>
 
 #include "analysis/Cancellation.h"
 #include "analysis/GpuGaps.h"
@@ -109,34 +105,6 @@ std::optional<StatsTable> computeStats(const Report& report, std::string_view na
     if (!request.entry || !request.error.empty()) return std::nullopt;
     return request.entry->compute(report, range, request.options);
 }
-
-namespace {
-
-// Runs work() on `threads` threads (this one among them), each under this thread's
-// cancellation flag; the first exception a thread throws (Cancelled among them) is rethrown
-// here once all are done.
-void runOnThreads(unsigned threads, const std::function<void()>& work) {
-    const CancelFlag flag = currentCancelFlag();
-    std::exception_ptr failure;
-    std::mutex failureMutex;
-    auto guarded = [&] {
-        try {
-            const CancelScope scope(flag);
-            work();
-        } catch (...) {
-            const std::lock_guard lock(failureMutex);
-            if (!failure) failure = std::current_exception();
-        }
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(guarded);
-        guarded();
-    }
-    if (failure) std::rethrow_exception(failure);
-}
-
-}  // namespace
 
 std::vector<std::optional<StatsTable>> computeSomeStats(const Report& report, TimeRange range,
                                                         const std::vector<bool>& wanted, unsigned threads) {

@@ -88,6 +88,7 @@ ImportResult importFile(const std::filesystem::path& path, const ImportOptions& 
         if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
         progress.progress("building lanes", 0, 0);
         finishReport(*result.report(), options.threads, options.add_view_lanes);
+        if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
         return result;
     } catch (const std::bad_alloc&) {
         return ImportError{ImportError::Kind::TooBig, path.string() + ": ran out of memory while opening it (" +
