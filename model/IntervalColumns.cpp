@@ -19,8 +19,7 @@ int64_t IntervalColumns::longDurationOf(size_t i) const {
 
 void IntervalColumns::append(int64_t start, int64_t end, uint32_t name, uint32_t payloadValue, EventKind kindValue) {
     start_ns.push_back(start);
-    duration_ns.push_back(0);
-    setDuration(duration_ns.size() - 1, end - start);
+    pushDuration(duration_ns, long_durations, end - start);
     name_id.push_back(name);
     payload.push_back(payloadValue);
     kind.push_back(kindValue);

@@ -73,6 +73,19 @@ struct LongDuration {
 };
 inline constexpr uint32_t kLongDuration = UINT32_MAX;  // 4.29 s
 
+// Adds the duration of the next event to a duration column (IntervalColumns::duration_ns, or
+// an importer's staging column of them) and, when it is kLongDuration or more, to its long
+// durations.
+template <typename DurationColumn>
+void pushDuration(DurationColumn& durations, std::vector<LongDuration>& longs, int64_t duration) {
+    if (duration < int64_t{kLongDuration}) {
+        durations.push_back(uint32_t(duration));
+    } else {
+        longs.push_back({uint32_t(durations.size()), duration});
+        durations.push_back(kLongDuration);
+    }
+}
+
 // Interval events of one lane as parallel columns (struct of arrays), 22 bytes an event.
 // Sorted by start_ns ascending, then by duration descending, so a parent precedes its
 // children. Events at the same depth never overlap, so within one depth the ends are sorted
@@ -100,16 +113,6 @@ struct IntervalColumns {
     int64_t endNs(size_t i) const { return start_ns[i] + durationNs(i); }
     // Adds an event at the end (end >= start).
     void append(int64_t start, int64_t end, uint32_t name, uint32_t payload, EventKind kind);
-    // Sets the duration of event `index` (duration_ns already sized to hold it). Durations
-    // are set in index order, so that long_durations stays sorted.
-    void setDuration(size_t index, int64_t duration) {
-        if (duration < int64_t{kLongDuration}) {
-            duration_ns[index] = uint32_t(duration);
-        } else {
-            duration_ns[index] = kLongDuration;
-            long_durations.push_back({uint32_t(index), duration});
-        }
-    }
     // Moves every event of `other` to the end of these columns.
     void appendAll(IntervalColumns&& other);
 
@@ -144,7 +147,6 @@ public:
         Iterator(const uint32_t* order, uint32_t position) : order_(order), position_(position) {}
         uint32_t operator*() const { return order_ ? order_[position_] : position_; }
         uint32_t operator[](difference_type k) const { return *(*this + k); }
-        uint32_t position() const { return position_; }  // the position in the lane's depth-grouped order
         Iterator& operator++() { return ++position_, *this; }
         Iterator& operator--() { return --position_, *this; }
         Iterator operator++(int) { return Iterator(order_, position_++); }
@@ -171,9 +173,6 @@ public:
     Iterator end() const { return last_; }
     size_t size() const { return size_t(last_ - first_); }
     bool empty() const { return first_ == last_; }
-    uint32_t operator[](size_t k) const { return first_[std::ptrdiff_t(k)]; }
-    uint32_t front() const { return *first_; }
-    uint32_t back() const { return *(last_ - 1); }
 
 private:
     Iterator first_, last_;

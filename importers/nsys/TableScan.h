@@ -65,12 +65,7 @@ inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, i
                          EventKind kind, uint32_t payload) {
     PendingIntervals& ev = chunk.lane(key).events;
     ev.start_ns.push_back(start);
-    if (const int64_t duration = end - start; duration < int64_t{kLongDuration}) {
-        ev.duration_ns.push_back(uint32_t(duration));
-    } else {
-        ev.long_durations.push_back({uint32_t(ev.duration_ns.size()), duration});
-        ev.duration_ns.push_back(kLongDuration);
-    }
+    pushDuration(ev.duration_ns, ev.long_durations, end - start);
     ev.name_id.push_back(name);
     ev.payload.push_back(payload);
     ev.kind.push_back(kind);

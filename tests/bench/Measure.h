@@ -17,6 +17,9 @@ private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// CPU seconds of this process so far (user + system, all threads).
+double processCpuNow();
+
 // The median of the values (the mean of the middle two for an even count); 0 when empty.
 double median(std::vector<double> values);
 // The smallest value; 0 when empty.

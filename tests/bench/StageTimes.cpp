@@ -1,21 +1,18 @@
 #include "tests/bench/StageTimes.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
+#include "tests/bench/Measure.h"
+
 namespace lanescope::bench {
+
+namespace {
 
 double wallNow() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-double processCpuNow() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+}  // namespace
 
 StageTimes::StageTimes() : current_("starting"), currentWall_(wallNow()), currentCpu_(processCpuNow()) {}
 

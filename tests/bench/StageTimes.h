@@ -37,8 +37,4 @@ private:
     double currentWall_ = 0, currentCpu_ = 0;
 };
 
-// Wall seconds on the steady clock and CPU seconds of this process (user + system).
-double wallNow();
-double processCpuNow();
-
 }  // namespace lanescope::bench

@@ -16,7 +16,6 @@
 #include "tests/bench/BenchInput.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
-#include "tests/bench/StageTimes.h"
 
 namespace lanescope::bench {
 namespace {
