@@ -45,22 +45,25 @@ struct RawGap {
 // Appends to `out` the gaps of one group longer than threshold_ns lying inside `range`.
 void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*>& lanes,
                const std::vector<const OverheadRange*>& overhead, int64_t threshold_ns, TimeRange range,
-               std::vector<RawGap>& out) {
+               bool graphsBusy, std::vector<RawGap>& out) {
     std::vector<Source> sources;
     int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
     int64_t firstContext = -1;
     for (const Lane* lane : lanes) {
         const IntervalColumns& ev = lane->events;
         // nsys ignores operations with start <= 0; events are in start order.
-        const size_t begin = static_cast<size_t>(
+        size_t begin = static_cast<size_t>(
             std::partition_point(ev.start_ns.begin(), ev.start_ns.end(), [](int64_t s) { return s <= 0; }) -
             ev.start_ns.begin());
+        auto counted = [&](size_t i) { return graphsBusy || ev.kind[i] != EventKind::GraphExecution; };
+        while (begin < ev.size() && !counted(begin)) ++begin;
         if (begin == ev.size()) continue;
         if (ev.start_ns[begin] < first) {
             first = ev.start_ns[begin];
             firstContext = lane->context_id;
         }
-        for (size_t i = begin; i < ev.size(); ++i) last = std::max(last, ev.endNs(i));
+        for (size_t i = begin; i < ev.size(); ++i)
+            if (counted(i)) last = std::max(last, ev.endNs(i));
         sources.push_back({&ev, begin, ev.size(), lane->context_id});
     }
     if (sources.empty()) return;
@@ -87,6 +90,10 @@ void groupGaps(const Report& report, GroupKey key, const std::vector<const Lane*
         Source& src = sources[s];
         const int64_t limit = heap.empty() ? std::numeric_limits<int64_t>::max() : heap.top().first;
         do {
+            if (!graphsBusy && src.ops->kind[src.next] == EventKind::GraphExecution) {  // nsys leaves graphs out
+                ++src.next;
+                continue;
+            }
             const int64_t start = src.ops->start_ns[src.next], end = src.ops->endNs(src.next);
             if (!started) {
                 started = true;
@@ -342,7 +349,7 @@ std::vector<GpuGap> findGpuGaps(const Report& report, const GapOptions& options)
             const GroupKey key = jobs[j].first;
             auto o = key.process >= 0 ? overheadOf.find(key.process) : overheadOf.end();
             groupGaps(report, key, *jobs[j].second, o != overheadOf.end() ? o->second : none, threshold, options.range,
-                      found[j]);
+                      options.graphs_busy, found[j]);
         }
     });
     std::vector<RawGap> raw;

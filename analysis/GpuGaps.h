@@ -78,6 +78,10 @@ struct GapOptions {
     double gap_ms = 500;  // report gaps longer than this (nsys gap=, default 500 ms)
     int64_t rows = 50;    // at most this many rows; -1 all (nsys rows=, default 50)
     TimeRange range = TimeRange::all();
+    // Whether a CUDA graph traced as a whole (GraphExecution) keeps the GPU busy. nsys 2025.3's
+    // gpu_gaps rule leaves graph executions out, so the rule's output keeps false; the GPU gaps
+    // panel sets it, or every graph replay would be reported as idle time.
+    bool graphs_busy = false;
 };
 
 // Gaps sorted as nsys sorts them (duration descending, then start), limited to rows, with their

@@ -215,7 +215,8 @@ UtilizationSeries gpuUtilization(const Report& report, int32_t gpu, int64_t begi
     // The operations of this GPU overlapping [begin, end), clipped to it.
     std::vector<std::pair<int64_t, int64_t>> busy;
     auto add = [&](const IntervalColumns& ev, size_t i) {
-        if (!isGpuOp(ev.kind[i])) return;
+        // A graph replay traced as a whole is GPU work too (the rule above leaves it out, as nsys).
+        if (!isGpuOp(ev.kind[i]) && ev.kind[i] != EventKind::GraphExecution) return;
         const int64_t s = std::max(ev.start_ns[i], begin_ns), e = std::min(ev.endNs(i), end_ns);
         if (s < e) busy.emplace_back(s, e);
     };

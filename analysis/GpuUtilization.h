@@ -57,7 +57,8 @@ RuleResult gpuTimeUtilResult(const Report& report, const RuleOptions& options = 
 // is clipped to end_ns and its fraction is over its clipped length; chunks starting at or
 // after end_ns are left out, so there may be fewer than `chunks`. Empty (chunk_ns 0) when
 // end_ns <= begin_ns, chunks <= 0 or the GPU index is invalid. NCCL lane copies are not
-// counted twice. O(events in range + chunks) per lane depth, after binary searches.
+// counted twice. CUDA graph executions traced as a whole count as busy (gpu_time_util leaves
+// them out, as nsys). O(events in range + chunks) per lane depth, after binary searches.
 struct UtilizationSeries {
     int64_t begin_ns = 0, chunk_ns = 0;
     std::vector<double> busy_fraction;

@@ -3,9 +3,8 @@
 namespace lanescope {
 namespace {
 
-// A report over data Lanescope's model does not hold (MPI, OpenACC, unified memory,
-// system calls): nsys prints nothing for a report without such data, and so does Lanescope.
-// The header is kept for the table and JSON views.
+// A report over data Lanescope's model does not hold (MPI messages, OpenACC, system calls): nsys prints nothing for a
+// report without such data, and so does Lanescope. The header is kept for the table and JSON views.
 StatsTable noData(const char* name, std::vector<std::string> header) {
     StatsTable table;
     table.name = name;
@@ -31,17 +30,4 @@ StatsTable syscallSum(const Report&, TimeRange) {
     return noData("syscall_sum", {"Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)", "Min (ns)",
                                   "Max (ns)", "StdDev (ns)", "Name"});
 }
-StatsTable umCpuPageFaultsSum(const Report&, TimeRange) {
-    return noData("um_cpu_page_faults_sum", {"CPU Page Faults", "CPU Instruction Address"});
-}
-StatsTable umSum(const Report&, TimeRange) {
-    return noData("um_sum", {"Virtual Address", "HtoD Migration size (MB)", "DtoH Migration size (MB)",
-                             "CPU Page Faults", "GPU Page Faults", "Migration Throughput (MBps)"});
-}
-StatsTable umTotalSum(const Report&, TimeRange) {
-    return noData("um_total_sum",
-                  {"Total HtoD Migration Size (MB)", "Total DtoH Migration Size (MB)", "Total CPU Page Faults",
-                   "Total GPU PageFaults", "Minimum Virtual Address", "Maximum Virtual Address"});
-}
-
 }  // namespace lanescope

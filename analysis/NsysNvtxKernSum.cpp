@@ -57,6 +57,14 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
             static_cast<size_t>(lane.thread) < report.threads.size())
             nvtxLanes[static_cast<size_t>(lane.thread)].push_back(li);
     }
+    // nsys prints nothing for a report without any NVTX event (not even the kernels outside
+    // every range, which it lists under an empty range when there are ranges elsewhere).
+    const bool anyNvtx = !report.nvtx_other_starts_ns.empty() ||
+                         std::any_of(report.lanes.begin(), report.lanes.end(), [](const Lane& l) {
+                             return (l.kind == LaneKind::Nvtx || l.kind == LaneKind::NvtxStartEnd) &&
+                                    l.events.size() + l.instants.size() > 0;
+                         });
+    if (!anyNvtx) return table;
     // Collected by ids (GroupIds), with no string work per event.
     std::vector<std::pair<GroupIds, KernGroup>> byIds;
     std::unordered_map<GroupIds, size_t, GroupIdsHash> groupOfIds;

@@ -14,7 +14,8 @@ namespace lanescope {
 // range instances, the kernel instances, and the kernels' total, average, median, minimum,
 // maximum and standard deviation of duration (ns). Sorted by range, style, PID and TID
 // ascending, then total descending. Only kernels whose launching call and themselves lie wholly
-// inside `range` count. options.base: kernels' short names.
+// inside `range` count. options.base: kernels' short names. A report without any NVTX event
+// gives no rows, as nsys prints nothing then.
 StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions& options = {});
 
 }  // namespace lanescope

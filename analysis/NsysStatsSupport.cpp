@@ -22,6 +22,12 @@ bool laneHolds(LaneKind lane, EventKind kind) {
             return lane == LaneKind::Mpi;
         case EventKind::OpenMpEvent:
             return lane == LaneKind::OpenMp;
+        case EventKind::GraphExecution:
+            return lane == LaneKind::GpuStream;
+        case EventKind::ProfilerOverhead:
+            return lane == LaneKind::ProfilerOverhead;
+        case EventKind::GpuPageFault:
+            return lane == LaneKind::UnifiedMemory;
         case EventKind::ThreadState:
         case EventKind::CoreRun:
             return false;

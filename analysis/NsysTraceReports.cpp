@@ -76,10 +76,14 @@ StatsTable cudaGpuTrace(const Report& report, TimeRange range, const StatsOption
                 row.push_back(std::move(src));
                 row.push_back(std::move(dst));
             }
+            // A unified-memory migration belongs to no context or stream: nsys prints both empty
+            // (the export stores 0 for them).
+            const bool migration = ev.kind[i] == EventKind::Memcpy && payload < report.memcpys.size() &&
+                                   report.memcpys[payload].copy_kind >= CopyKind::UvmHtoD;
             row.emplace_back(deviceLabel(report, lane.gpu));
-            row.emplace_back(lane.context_id);
+            row.push_back(migration ? kNull : Cell(lane.context_id));
             row.push_back(kNull);  // green contexts: not recorded in the corpus, not in the model
-            row.emplace_back(lane.stream_id);
+            row.push_back(migration ? kNull : Cell(lane.stream_id));
             row.emplace_back(std::string(report.str(nameId)));
             table.rows.push_back(std::move(row));
         });

@@ -151,7 +151,11 @@ std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
         for (uint32_t i = 0; i < api.events.size(); ++i) {
             if ((i & 0xFFFF) == 0) cancellationPoint();
             if (api.events.kind[i] != EventKind::CudaApiCall) continue;
-            const std::vector<EventRef> ops = index.launchedBy({li, i});
+            std::vector<EventRef> ops = index.launchedBy({li, i});
+            // A graph traced as a whole is left out, as nsys leaves it out of the projection.
+            std::erase_if(ops, [&](EventRef op) {
+                return report.lanes[op.lane].events.kind[op.index] == EventKind::GraphExecution;
+            });
             if (ops.empty()) continue;
             Accumulator work;
             for (EventRef op : ops) {
@@ -279,13 +283,15 @@ void addNvtxProjectionLanes(Report& report) {
     // Kept with the report: the lanes added below are derived ones, which the projection skips,
     // and the statistics read it later.
     const std::vector<ProjectedRange>& projected = nvtxGpuProjection(report);
-    std::map<std::pair<int32_t, int32_t>, size_t> laneOf;  // (process, gpu) -> lane index
-    const size_t firstNew = report.lanes.size();
+    // The new lanes are built apart and appended at the end: report.lanes does not grow while
+    // its events are read (a reference into it would dangle once it reallocates).
+    std::map<std::pair<int32_t, int32_t>, size_t> laneOf;  // (process, gpu) -> index into added
+    std::vector<Lane> added;
     for (const ProjectedRange& p : projected) {
         if (p.gpu < 0) continue;
-        const Lane& source = report.lanes[p.range.lane];
-        const int32_t process = source.process;
-        auto [it, inserted] = laneOf.try_emplace({process, p.gpu}, report.lanes.size());
+        const IntervalColumns& source = report.lanes[p.range.lane].events;
+        const int32_t process = report.lanes[p.range.lane].process;
+        auto [it, inserted] = laneOf.try_emplace({process, p.gpu}, added.size());
         if (inserted) {
             Lane lane;
             lane.kind = LaneKind::NvtxGpuProjection;
@@ -294,13 +300,15 @@ void addNvtxProjectionLanes(Report& report) {
                                       " [" + std::to_string(report.processes[process].pid) + "]");
             lane.process = process;
             lane.gpu = p.gpu;
-            report.lanes.push_back(std::move(lane));
+            added.push_back(std::move(lane));
         }
-        IntervalColumns& ev = report.lanes[it->second].events;
-        ev.append(p.gpu_start_ns, p.gpu_end_ns, source.events.name_id[p.range.index],
-                  source.events.payload[p.range.index], EventKind::NvtxRange);
+        added[it->second].events.append(p.gpu_start_ns, p.gpu_end_ns, source.name_id[p.range.index],
+                                        source.payload[p.range.index], EventKind::NvtxRange);
     }
-    for (size_t i = firstNew; i < report.lanes.size(); ++i) freezeLane(report.lanes[i], report.diagnostics);
+    for (Lane& lane : added) {
+        freezeLane(lane, report.diagnostics);
+        report.lanes.push_back(std::move(lane));
+    }
 }
 
 namespace {

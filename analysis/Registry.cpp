@@ -15,6 +15,7 @@
 #include "analysis/NsysNvtxTraces.h"
 #include "analysis/NsysStats.h"
 #include "analysis/NsysTraceReports.h"
+#include "analysis/NsysUnifiedMemory.h"
 #include "analysis/NvtxProjection.h"
 
 namespace lanescope {
@@ -48,8 +49,8 @@ const std::vector<StatsReportEntry>& statsReports() {
         {"openacc_sum", "OpenACC", LANESCOPE_PLAIN(openaccSum)},
         {"openmp_sum", "OpenMP", LANESCOPE_PLAIN(openmpSum)},
         {"syscall_sum", "System calls", LANESCOPE_PLAIN(syscallSum)},
-        {"um_cpu_page_faults_sum", "Unified memory CPU page faults", LANESCOPE_PLAIN(umCpuPageFaultsSum), "rows"},
-        {"um_sum", "Unified memory", LANESCOPE_PLAIN(umSum), "rows"},
+        {"um_cpu_page_faults_sum", "Unified memory CPU page faults", umCpuPageFaultsSum, "rows"},
+        {"um_sum", "Unified memory", umSum, "rows"},
         {"um_total_sum", "Unified memory totals", LANESCOPE_PLAIN(umTotalSum)},
     };
 #undef LANESCOPE_PLAIN

@@ -53,6 +53,96 @@ void deriveNcclLanes(Report& report) {
     for (Lane& lane : nccl) report.lanes.push_back(std::move(lane));
 }
 
+// A "Profiler overhead" lane per thread that the profiler kept busy (ranges with a thread).
+void addProfilerOverheadLanes(Report& report) {
+    std::map<int32_t, size_t> laneOf;  // thread -> index into report.lanes
+    for (const OverheadRange& o : report.profiler_overhead) {
+        if (o.thread < 0 || size_t(o.thread) >= report.threads.size()) continue;
+        auto [at, inserted] = laneOf.try_emplace(o.thread, report.lanes.size());
+        if (inserted) {
+            Lane lane;
+            lane.kind = LaneKind::ProfilerOverhead;
+            lane.thread = o.thread;
+            lane.process = report.threads[size_t(o.thread)].process;
+            lane.name_id = report.strings.intern(laneKindName(LaneKind::ProfilerOverhead));
+            report.lanes.push_back(std::move(lane));
+        }
+        report.lanes[at->second].events.append(o.start_ns, o.end_ns, o.name_id, kNoPayload,
+                                               EventKind::ProfilerOverhead);
+    }
+}
+
+// The whole-CPU utilization from the frozen CPU core lanes: at each change, the percent of
+// the cores seen in the report that run a thread.
+void addCpuUtilizationCounter(Report& report) {
+    std::vector<std::pair<int64_t, int>> changes;  // (time, +1 start / -1 end)
+    size_t cores = 0;
+    for (const Lane& l : report.lanes) {
+        if (l.kind != LaneKind::CpuCore) continue;
+        ++cores;
+        for (size_t i = 0; i < l.events.size(); ++i) {
+            changes.push_back({l.events.start_ns[i], +1});
+            changes.push_back({l.events.endNs(i), -1});
+        }
+    }
+    if (cores == 0 || changes.empty()) return;
+    std::sort(changes.begin(), changes.end());
+    Counter c;
+    c.name_id = report.strings.intern("CPU utilization");
+    c.unit_id = report.strings.intern("%");
+    c.derived = true;
+    int running = 0;
+    for (size_t i = 0; i < changes.size(); ++i) {
+        running += changes[i].second;
+        if (i + 1 < changes.size() && changes[i + 1].first == changes[i].first) continue;  // one sample per time
+        const double value = 100.0 * std::max(running, 0) / double(cores);
+        if (!c.value.empty() && c.value.back() == value) continue;
+        c.time_ns.push_back(changes[i].first);
+        c.value.push_back(value);
+    }
+    report.cpu_utilization_counter = int32_t(report.counters.size());
+    report.counters.push_back(std::move(c));
+}
+
+// Per GPU, the bytes unified memory migrated to it and from it so far, at the end of each
+// migration (memcpys of kinds UvmHtoD, UvmDtoH), from the frozen stream lanes.
+void addMigrationCounters(Report& report) {
+    struct Moved {
+        int64_t end_ns;
+        uint64_t bytes;
+    };
+    std::map<std::pair<int32_t, bool>, std::vector<Moved>> byGpu;  // (gpu, to device)
+    for (const Lane& l : report.lanes) {
+        if (l.kind != LaneKind::GpuStream) continue;
+        for (size_t i = 0; i < l.events.size(); ++i) {
+            if (l.events.kind[i] != EventKind::Memcpy || l.events.payload[i] >= report.memcpys.size()) continue;
+            const MemcpyInfo& m = report.memcpys[l.events.payload[i]];
+            if (m.copy_kind == CopyKind::UvmHtoD || m.copy_kind == CopyKind::UvmDtoH)
+                byGpu[{l.gpu, m.copy_kind == CopyKind::UvmHtoD}].push_back({l.events.endNs(i), m.bytes});
+        }
+    }
+    for (auto& [key, moved] : byGpu) {
+        std::stable_sort(moved.begin(), moved.end(),
+                         [](const Moved& a, const Moved& b) { return a.end_ns < b.end_ns; });
+        Counter c;
+        c.name_id = report.strings.intern(key.second ? "UM migrated to GPU" : "UM migrated to host");
+        c.unit_id = report.strings.intern("bytes");
+        c.gpu = key.first;
+        c.derived = true;
+        double total = 0;
+        for (const Moved& m : moved) {
+            total += double(m.bytes);
+            if (!c.time_ns.empty() && c.time_ns.back() == m.end_ns) {
+                c.value.back() = total;
+                continue;
+            }
+            c.time_ns.push_back(m.end_ns);
+            c.value.push_back(total);
+        }
+        report.counters.push_back(std::move(c));
+    }
+}
+
 // Freezes lanes in parallel, largest first; each worker keeps its own diagnostics.
 void freezeLanes(Report& report, unsigned threads) {
     std::vector<size_t> order(report.lanes.size());
@@ -87,13 +177,22 @@ void trimSideTables(Report& report) {
     report.backtraces.shrink_to_fit();
     report.cuda_api_results.shrink_to_fit();
     report.nvtx_other_starts_ns.shrink_to_fit();
+    report.graph_executions.shrink_to_fit();
+    report.cuda_events.shrink_to_fit();
+    report.gpu_page_faults.shrink_to_fit();
+    report.cpu_page_faults.shrink_to_fit();
+    report.migrations.shrink_to_fit();
+    report.kernel_graph_nodes.shrink_to_fit();
 }
 
 }  // namespace
 
 void finishReport(Report& report, unsigned threads, const std::function<void(Report&)>& addViewLanes) {
     deriveNcclLanes(report);
+    addProfilerOverheadLanes(report);
     freezeLanes(report, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    addCpuUtilizationCounter(report);
+    addMigrationCounters(report);
     for (Counter& c : report.counters) freezeCounter(c);
     trimSideTables(report);
     if (addViewLanes) addViewLanes(report);

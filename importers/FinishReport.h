@@ -10,7 +10,11 @@ namespace lanescope {
 //   - derives the NCCL lanes (unless the importer read them from the file, as a Perfetto
 //     export carries them): one lane per process and GPU holding copies of the nccl* kernels
 //     and of the ranges of the NVTX domain "NCCL";
-//   - freezes every lane (in parallel on up to `threads` threads, largest first) and counter;
+//   - makes a "Profiler overhead" lane per thread from Report::profiler_overhead;
+//   - freezes every lane (in parallel on up to `threads` threads, largest first) and counter,
+//     after adding the whole-CPU utilization counter made from the frozen CPU core lanes
+//     (Report::cpu_utilization_counter) and, per GPU, the bytes unified memory migrated to it
+//     and from it so far;
 //   - adds the lanes a viewer asked for (ImportOptions::add_view_lanes), when given;
 //   - sets the report's time span;
 //   - sets its rank to the MPI rank it records, if any (model/MpiRank.h).

@@ -13,7 +13,8 @@ bool less(const Entry& a, const Entry& b) {
 }
 
 bool isGpuOp(EventKind kind) {
-    return kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset;
+    return kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset ||
+           kind == EventKind::GraphExecution;
 }
 
 // The entries of `entries` with this process and correlation id.
@@ -49,12 +50,17 @@ std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref) {
         case EventKind::Sync:
             if (p >= report.syncs.size()) return std::nullopt;
             return report.syncs[p].correlation_id;
+        case EventKind::GraphExecution:
+            if (p >= report.graph_executions.size()) return std::nullopt;
+            return report.graph_executions[p].correlation_id;
         case EventKind::OsRuntimeCall:
         case EventKind::NvtxRange:
         case EventKind::ThreadState:
         case EventKind::CoreRun:
         case EventKind::MpiCall:
         case EventKind::OpenMpEvent:
+        case EventKind::ProfilerOverhead:
+        case EventKind::GpuPageFault:
             return std::nullopt;
     }
     return std::nullopt;

@@ -20,7 +20,7 @@ class CorrelationIndex {
 public:
     explicit CorrelationIndex(const Report& report);
 
-    // The API call that launched a GPU operation (Kernel, Memcpy or Memset event) of the same
+    // The API call that launched a GPU operation (Kernel, Memcpy, Memset or GraphExecution event) of the same
     // process with the same correlation id, if any. Should several calls share the id, the
     // first in (lane, index) order. Other kinds and invalid refs give nullopt.
     std::optional<EventRef> launcherOf(EventRef gpuOp) const;
@@ -44,10 +44,10 @@ private:
     const Report* report_;
     // Both sorted by (process, correlation, lane, index) ascending; no duplicates.
     std::vector<Entry> calls_;  // CudaApiCall events
-    std::vector<Entry> ops_;    // Kernel, Memcpy and Memset events of non-NCCL lanes
+    std::vector<Entry> ops_;    // Kernel, Memcpy, Memset and GraphExecution events of non-NCCL lanes
 };
 
-// The CUDA correlation id of a Kernel, Memcpy, Memset, Sync or CudaApiCall event; nullopt
+// The CUDA correlation id of a Kernel, Memcpy, Memset, Sync, GraphExecution or CudaApiCall event; nullopt
 // for other kinds, an invalid ref, a missing side-table row or an API call without one.
 std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref);
 

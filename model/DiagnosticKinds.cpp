@@ -49,6 +49,13 @@ constexpr DiagnosticKind kDeclared[] = {
     {Diag::MemoryUsageUnknownOperation, "memory_usage_unknown_operation", Warning,
      "CUDA memory usage events that are neither an allocation nor a free; the memory counters leave "
      "them out."},
+    {Diag::GraphExecutionWithoutEnd, "graph_execution_without_end", Warning,
+     "CUDA graph executions without a start or end time; they are not shown."},
+    {Diag::GpuPageFaultWithoutEnd, "gpu_page_fault_without_end", Warning,
+     "Unified-memory GPU page faults without a start or end time; they are not shown."},
+    {Diag::CudaEventRecordWithoutCall, "cuda_event_record_without_call", Info,
+     "CUDA event records whose cudaEventRecord call the report does not hold (the record itself has no "
+     "time); they are not shown."},
 
     // Native .nsys-rep reader
     {Diag::NsysRepUnknownEventType, "nsys_rep_unknown_event_type", Warning,
@@ -343,7 +350,11 @@ Diag deeperThan254Of(LaneKind kind) {
         case LaneKind::CpuSamples:
         case LaneKind::ThreadState:
         case LaneKind::CpuCore:
+        case LaneKind::ProfilerOverhead:
+        case LaneKind::UmCpuPageFaults:
             return Diag::CpuActivityDeeperThan254;
+        case LaneKind::UnifiedMemory:
+            return Diag::CudaHwDeeperThan254;
     }
     return Diag::NvtxDeeperThan254;
 }

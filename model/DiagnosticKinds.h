@@ -43,6 +43,9 @@ enum class Diag : uint16_t {
     NvtxUnsupportedEventType,
     MemcpyUnknownCopyKind,
     MemoryUsageUnknownOperation,
+    GraphExecutionWithoutEnd,
+    GpuPageFaultWithoutEnd,
+    CudaEventRecordWithoutCall,
     // Native .nsys-rep reader
     NsysRepUnknownEventType,
     NsysRepUnknownField,

@@ -17,7 +17,39 @@ std::string printf3(const char* format, double value) {
     return buffer;
 }
 
+// The CPU-side events of one graph (node = false: creation, instantiation, cloning) or of one
+// graph node (node = true), as "Graph Creation" = "393315764 ns on thread 1234".
+void addGraphApiEvents(const Report& report, bool node, uint64_t id, std::vector<DetailField>& f) {
+    for (const GraphApiEvent& e : report.graph_api_events) {
+        if (e.node != node || (e.graph_id != id && e.original_graph_id != id)) continue;
+        std::string where = std::to_string(e.start_ns) + " ns";
+        if (e.thread >= 0 && size_t(e.thread) < report.threads.size())
+            where += ", thread " + std::to_string(report.threads[size_t(e.thread)].tid);
+        if (!node && e.graph_exec_id != kNoGraphId) where += ", exec id " + std::to_string(e.graph_exec_id);
+        if (e.original_graph_id == id && e.graph_id != id)
+            where += ", as the original of " + std::to_string(e.graph_id);
+        f.push_back({std::string(report.str(e.name_id)), std::move(where)});
+    }
+}
+
 }  // namespace
+
+std::string hexAddress(uint64_t address) {
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "0x%" PRIX64, address);
+    return buffer;
+}
+
+const char* umAccessTypeLabel(uint8_t type) {
+    static const char* const labels[] = {"Unknown", "Read", "Write", "Atomic", "Prefetch"};
+    return type < std::size(labels) ? labels[type] : "Unknown";
+}
+
+const char* umMigrationCauseLabel(uint8_t cause) {
+    static const char* const labels[] = {"Unknown",  "User prefetch",  "Page fault", "Speculative prefetch",
+                                         "Eviction", "Access counters"};
+    return cause < std::size(labels) ? labels[cause] : "Unknown";
+}
 
 const char* launchTypeLabel(uint8_t type) {
     switch (type) {  // ENUM_CUDA_KERNEL_LAUNCH_TYPE
@@ -71,6 +103,12 @@ const char* eventKindLabel(EventKind kind) {
             return "MPI";
         case EventKind::OpenMpEvent:
             return "OpenMP";
+        case EventKind::GraphExecution:
+            return "CUDA graph";
+        case EventKind::ProfilerOverhead:
+            return "Profiler overhead";
+        case EventKind::GpuPageFault:
+            return "GPU page faults";
     }
     return "Unknown";
 }
@@ -185,6 +223,30 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
                 add("Short name", str(c.short_name_id));
             }
             add("Correlation id", std::to_string(k.correlation_id));
+            const auto& nodes = report.kernel_graph_nodes;
+            const auto node = std::lower_bound(nodes.begin(), nodes.end(), payload,
+                                               [](const KernelGraphNode& n, uint32_t k) { return n.kernel < k; });
+            if (node != nodes.end() && node->kernel == payload) {
+                add("Graph node id", std::to_string(node->graph_node_id));
+                addGraphApiEvents(report, true, node->graph_node_id, f);
+            }
+            break;
+        }
+        case EventKind::GraphExecution: {
+            if (payload >= report.graph_executions.size()) break;
+            const GraphExecutionInfo& g = report.graph_executions[payload];
+            add("Graph id", std::to_string(g.graph_id));
+            add("Graph exec id", std::to_string(g.graph_exec_id));
+            add("Correlation id", std::to_string(g.correlation_id));
+            addGraphApiEvents(report, false, g.graph_id, f);
+            break;
+        }
+        case EventKind::GpuPageFault: {
+            if (payload >= report.gpu_page_faults.size()) break;
+            const GpuPageFaultInfo& p = report.gpu_page_faults[payload];
+            add("Page faults", std::to_string(p.faults));
+            add("Address", hexAddress(p.address));
+            add("Access type", umAccessTypeLabel(p.access_type));
             break;
         }
         case EventKind::Memcpy: {
@@ -216,6 +278,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             const SyncInfo& s = report.syncs[payload];
             add("Type", syncTypeLabel(s.sync_type));
             add("Correlation id", std::to_string(s.correlation_id));
+            if (s.event_sync_id != kNoEventSync) add("Event sync id", std::to_string(s.event_sync_id));
             break;
         }
         case EventKind::NvtxRange: {
@@ -250,6 +313,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
         case EventKind::OsRuntimeCall:
         case EventKind::MpiCall:
         case EventKind::OpenMpEvent:
+        case EventKind::ProfilerOverhead:
             break;
     }
     return f;
@@ -283,6 +347,19 @@ std::vector<DetailField> instantDetails(const Report& report, InstantRef ref) {
     if (lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()) {
         const Thread& t = report.threads[static_cast<size_t>(lane.thread)];
         add("Thread", str(t.name_id) + " [" + std::to_string(t.tid) + "]");
+    }
+    const uint32_t payload = lane.instants.payload[ref.index];
+    if (lane.kind == LaneKind::GpuStream && payload < report.cuda_events.size()) {
+        const CudaEventInfo& e = report.cuda_events[payload];
+        if (lane.stream_id >= 0 && lane.stream_id != UINT32_MAX) add("Stream", std::to_string(lane.stream_id));
+        add("Event id", std::to_string(e.event_id));
+        add("Event sync id", std::to_string(e.event_sync_id));
+        add("Correlation id", std::to_string(e.correlation_id));
+    } else if (lane.kind == LaneKind::UmCpuPageFaults && payload < report.cpu_page_faults.size()) {
+        const CpuPageFaultInfo& p = report.cpu_page_faults[payload];
+        add("Address", hexAddress(p.address));
+        add("CPU instruction", hexAddress(p.fault_pc));
+        if (p.source_file_id != 0) add("Source", str(p.source_file_id) + ":" + std::to_string(p.source_line));
     }
     return f;
 }

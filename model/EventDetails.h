@@ -22,7 +22,11 @@ struct DetailField {
 //           memory, Local memory/thread, Launch type, Short name, Correlation id.
 //   Memcpy: Bytes, Throughput, Kind, Source memory, Destination memory, Correlation id.
 //   Memset: Bytes, Throughput, Value, Memory kind, Correlation id.
-//   CUDA API: Correlation id.  Sync: Type, Correlation id.
+//           In a graph traced per node: Graph node id and the node's CPU-side events.
+//   CUDA graph: Graph id, Graph exec id, Correlation id, the graph's CPU-side events
+//           (creation, instantiation, cloning) each as "<name>" = "<start> ns, thread <tid>".
+//   GPU page faults: Page faults, Address, Access type.
+//   CUDA API: Correlation id.  Sync: Type, Correlation id, Event sync id (when it waited for one).
 //   NVTX range: Domain ("default" for none), Color ("#RRGGBB", only when set), Category (only
 //           when nonzero), Style ("push/pop" or "start/end").
 // Fields whose side-table row is missing are left out. An invalid ref gives no fields.
@@ -42,7 +46,8 @@ struct InstantRef {
 };
 // Every field of one instant, in display order: Name ("CPU sample" for samples), Kind (its
 // lane's kind), Time ("123456789 ns", on the report's timeline), Lane, Process, Thread (CPU
-// lanes). An invalid ref gives no fields.
+// lanes); for a CUDA event record Stream, Event id, Event sync id, Correlation id; for a CPU
+// page fault Address, CPU instruction, Source (when resolved). An invalid ref gives no fields.
 std::vector<DetailField> instantDetails(const Report& report, InstantRef ref);
 // The stack of a CPU sample (an instant of a CpuSamples lane), kNoStack for anything else.
 uint32_t sampleStackOf(const Report& report, InstantRef ref);
@@ -53,6 +58,12 @@ std::vector<StackFrameText> stackFrames(const Report& report, uint32_t stack);
 const char* eventKindLabel(EventKind kind);
 // "Regular", "Cooperative (single device)", "Cooperative (multi-device)", else "Unknown".
 const char* launchTypeLabel(uint8_t type);
+// "0x7FA9CAD01000".
+std::string hexAddress(uint64_t address);
+// A unified-memory access (ENUM_CUDA_UNIF_MEM_ACCESS_TYPE): "Read", "Write", "Atomic", "Prefetch", else "Unknown".
+const char* umAccessTypeLabel(uint8_t type);
+// Why unified memory migrated (ENUM_CUDA_UNIF_MEM_MIGRATION): "Page fault", "User prefetch", ...
+const char* umMigrationCauseLabel(uint8_t cause);
 // "Event sync", "Stream wait sync", "Stream sync", "Context sync", else "Unknown".
 const char* syncTypeLabel(uint8_t type);
 

@@ -25,30 +25,38 @@ enum class LaneKind : uint8_t {
     CpuCore,            // one CPU core: which thread ran on it when (Lane::cpu)
     Mpi,                // one CPU thread's MPI calls
     OpenMp,             // one CPU thread's OpenMP regions, tasks, barriers and locks (nested by depth)
+    ProfilerOverhead,   // one CPU thread's time spent in the profiler itself (nsys PROFILER_OVERHEAD)
+    UnifiedMemory,      // one GPU's unified-memory page faults (intervals, payload: row of Report::gpu_page_faults)
+    UmCpuPageFaults,    // one process's unified-memory CPU page faults (instants, payload: row of
+                        // Report::cpu_page_faults)
 };
 
 // Lanes whose events are copies or projections of events kept in other lanes: counts,
 // statistics, find and correlation skip them so nothing is counted twice.
 inline bool holdsDerivedEvents(LaneKind kind) { return kind == LaneKind::Nccl || kind == LaneKind::NvtxGpuProjection; }
-// Lanes of a GPU (streams, sync, NCCL, NVTX projected on it) rather than of a CPU thread.
+// Lanes of a GPU (streams, sync, NCCL, NVTX projected on it, page faults) rather than of a CPU thread.
 inline bool holdsGpuWork(LaneKind kind) {
-    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || holdsDerivedEvents(kind);
+    return kind == LaneKind::GpuStream || kind == LaneKind::CudaSync || kind == LaneKind::UnifiedMemory ||
+           holdsDerivedEvents(kind);
 }
 std::string_view laneKindName(LaneKind kind);
 
 // What one interval event is; tells which side table its payload indexes.
 enum class EventKind : uint8_t {
-    OsRuntimeCall,  // payload: kNoPayload
-    CudaApiCall,    // payload: CUDA correlation id
-    NvtxRange,      // payload: row of Report::nvtx
-    Kernel,         // payload: row of Report::kernels
-    Memcpy,         // payload: row of Report::memcpys
-    Memset,         // payload: row of Report::memsets
-    Sync,           // payload: row of Report::syncs
-    ThreadState,    // payload: threadStatePayload(state, cpu)
-    CoreRun,        // a thread running on a core; payload: index into Report::threads
-    MpiCall,        // payload: kNoPayload
-    OpenMpEvent,    // an OpenMP region, task, barrier or lock wait by its name; payload: kNoPayload
+    OsRuntimeCall,     // payload: kNoPayload
+    CudaApiCall,       // payload: CUDA correlation id
+    NvtxRange,         // payload: row of Report::nvtx
+    Kernel,            // payload: row of Report::kernels
+    Memcpy,            // payload: row of Report::memcpys
+    Memset,            // payload: row of Report::memsets
+    Sync,              // payload: row of Report::syncs
+    ThreadState,       // payload: threadStatePayload(state, cpu)
+    CoreRun,           // a thread running on a core; payload: index into Report::threads
+    MpiCall,           // payload: kNoPayload
+    OpenMpEvent,       // an OpenMP region, task, barrier or lock wait by its name; payload: kNoPayload
+    GraphExecution,    // one launch of a CUDA graph traced as a whole; payload: row of Report::graph_executions
+    ProfilerOverhead,  // the profiler busy on a thread; payload: kNoPayload
+    GpuPageFault,      // a group of unified-memory GPU page faults; payload: row of Report::gpu_page_faults
 };
 inline constexpr uint32_t kNoPayload = UINT32_MAX;
 
@@ -120,11 +128,14 @@ private:
     int64_t longDurationOf(size_t i) const;
 };
 
-// Zero-duration events of one lane (NVTX markers), sorted by time_ns ascending.
+// Zero-duration events of one lane, sorted by time_ns ascending. Their payload by lane kind:
+// NVTX markers (Nvtx) a row of Report::nvtx; CPU samples a stack id; CUDA event records
+// (GpuStream) a row of Report::cuda_events; CPU page faults (UmCpuPageFaults) a row of
+// Report::cpu_page_faults; else kNoPayload.
 struct InstantColumns {
     std::vector<int64_t> time_ns;
     std::vector<uint32_t> name_id;  // into Report::strings
-    std::vector<uint32_t> payload;  // row of Report::nvtx or kNoPayload
+    std::vector<uint32_t> payload;  // see above
 
     size_t size() const { return time_ns.size(); }
     size_t memoryBytes() const;

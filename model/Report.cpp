@@ -36,6 +36,12 @@ std::string_view laneKindName(LaneKind kind) {
             return "MPI";
         case LaneKind::OpenMp:
             return "OpenMP";
+        case LaneKind::ProfilerOverhead:
+            return "Profiler overhead";
+        case LaneKind::UnifiedMemory:
+            return "Unified memory";
+        case LaneKind::UmCpuPageFaults:
+            return "UM CPU page faults";
     }
     return "?";
 }
@@ -73,6 +79,16 @@ const char* copyKindLabel(CopyKind kind) {
     return index < std::size(labels) ? labels[index] : "Unknown";
 }
 
+const char* nsysMessageSeverityName(uint8_t severity) {
+    static const char* const names[] = {"unknown", "info", "warning", "error", "verbose"};
+    return severity < std::size(names) ? names[severity] : "unknown";
+}
+
+const char* nsysMessageSourceName(uint8_t source) {
+    static const char* const names[] = {"unknown", "injection", "daemon", "analysis"};
+    return source < std::size(names) ? names[source] : "unknown";
+}
+
 const char* memKindLabel(MemKind kind) {
     static const char* const labels[] = {"Pageable", "Pinned",        "Device",         "Array",
                                          "Managed",  "Device Static", "Managed Static", "Unknown"};
@@ -105,6 +121,8 @@ EventCounts Report::counts() const {
             continue;
         }
         c.instants += lane.instants.size();
+        if (lane.kind == LaneKind::GpuStream) c.cuda_events += lane.instants.size();
+        if (lane.kind == LaneKind::UmCpuPageFaults) c.um_cpu_page_faults += lane.instants.size();
         if (lane.kind == LaneKind::Nccl) c.nccl += lane.events.size();
         if (holdsDerivedEvents(lane.kind)) continue;  // counted in their own lanes
         c.slices += lane.events.size();
@@ -137,6 +155,14 @@ EventCounts Report::counts() const {
                 case EventKind::OpenMpEvent:
                     ++c.openmp;
                     break;
+                case EventKind::GraphExecution:
+                    ++c.graph_executions;
+                    break;
+                case EventKind::GpuPageFault:
+                    ++c.um_gpu_page_faults;
+                    break;
+                case EventKind::ProfilerOverhead:
+                    break;
                 case EventKind::ThreadState:
                 case EventKind::CoreRun:
                     break;
@@ -162,7 +188,13 @@ size_t Report::memoryBytes() const {
              syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
              profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
              backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
-             nvtx_other_starts_ns.capacity() * sizeof(int64_t);
+             nvtx_other_starts_ns.capacity() * sizeof(int64_t) +
+             graph_executions.capacity() * sizeof(GraphExecutionInfo) + cuda_events.capacity() * sizeof(CudaEventInfo) +
+             gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
+             cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
+             kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
+             graph_api_events.capacity() * sizeof(GraphApiEvent) + nsys_messages.capacity() * sizeof(NsysMessage);
+    for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
 }
 

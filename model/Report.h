@@ -41,6 +41,9 @@ struct Counter {
     uint32_t unit_id = 0;  // e.g. "%", "MHz", "bytes"
     int32_t gpu = -1;      // index into Report::gpus, or -1
     int32_t process = -1;  // index into Report::processes, or -1
+    // Made by finishReport from the lanes (whole-CPU utilization, unified memory migrated), not
+    // read from the file: an export leaves it out, and the import of that export makes it again.
+    bool derived = false;
     std::vector<int64_t> time_ns;
     std::vector<double> value;
 };
@@ -68,6 +71,7 @@ struct EventCounts {
     uint64_t kernels = 0, memcpy = 0, memset = 0, cuda_api = 0, nvtx = 0, osrt = 0, nccl = 0, sync = 0, mpi = 0,
              openmp = 0, slices = 0, instants = 0, counter_samples = 0;
     uint64_t cpu_samples = 0, context_switches = 0;  // not in slices or instants
+    uint64_t graph_executions = 0, cuda_events = 0, um_cpu_page_faults = 0, um_gpu_page_faults = 0;
 };
 
 // A time when the profiler itself kept a process busy (nsys PROFILER_OVERHEAD: buffer
@@ -77,6 +81,7 @@ struct OverheadRange {
     int64_t end_ns = 0;
     int32_t process = -1;
     uint32_t name_id = 0;  // into Report::strings, e.g. "CUPTI Buffer flush"
+    int32_t thread = -1;   // index into Report::threads, -1 if unknown
 };
 
 // One imported report: immutable once the importer returns it, readable from any thread.
@@ -94,6 +99,17 @@ struct Report {
     std::vector<MemsetInfo> memsets;
     std::vector<SyncInfo> syncs;
     std::vector<NvtxInfo> nvtx;
+    std::vector<GraphExecutionInfo> graph_executions;
+    std::vector<CudaEventInfo> cuda_events;
+    std::vector<GpuPageFaultInfo> gpu_page_faults;
+    std::vector<CpuPageFaultInfo> cpu_page_faults;
+    std::vector<Migration> migrations;                // sorted by memcpy row
+    std::vector<KernelGraphNode> kernel_graph_nodes;  // sorted by kernel row; kernels not in a graph are absent
+    std::vector<GraphApiEvent> graph_api_events;      // sorted by start_ns
+    std::vector<NsysMessage> nsys_messages;           // in the report's order
+    // The whole-CPU utilization counter (percent of the cores running a thread) made from the
+    // CPU core lanes, an index into counters; -1 when the report has no context switches.
+    int32_t cpu_utilization_counter = -1;
     // Result codes of the CUDA API calls that did not return 0 (cudaSuccess); a call not listed
     // returned 0. Sorted by (thread, start_ns, correlation_id); see cudaApiResult().
     std::vector<CallResult> cuda_api_results;

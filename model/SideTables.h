@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <string>
 #include <tuple>
 
 namespace lanescope {
@@ -81,7 +82,11 @@ struct MemsetInfo {
 struct SyncInfo {
     uint32_t correlation_id = 0;
     uint8_t sync_type = 0;  // ENUM_CUPTI_SYNC_TYPE: 1 event, 2 stream wait, 3 stream, 4 context
+    // For an event sync or stream wait: the eventSyncId of the CUDA event record it waited
+    // for (CudaEventInfo::event_sync_id); kNoEventSync otherwise.
+    uint32_t event_sync_id = UINT32_MAX;
 };
+inline constexpr uint32_t kNoEventSync = UINT32_MAX;
 
 // The non-zero result code of one CUDA API call (CUPTI returnValue, e.g. 600
 // cudaErrorNotReady), found by its thread (index into Report::threads), start and
@@ -102,5 +107,78 @@ struct NvtxInfo {
     bool has_color = false;
     bool start_end = false;  // true for start/end ranges, false for push/pop
 };
+
+// One execution of a CUDA graph traced as a whole (nsys --cuda-graph-trace=graph,
+// CUPTI_ACTIVITY_KIND_GRAPH_TRACE): its kernels are not recorded one by one.
+struct GraphExecutionInfo {
+    uint32_t correlation_id = 0;  // of the cudaGraphLaunch that started it
+    uint32_t graph_id = 0;
+    uint32_t graph_exec_id = 0;
+};
+
+// A CUDA graph's life on the CPU (CUDA_GRAPH_EVENTS: creation, instantiation, cloning,
+// destruction) or one of its nodes' (CUDA_GRAPH_NODE_EVENTS), on a thread. Ids that nsys
+// leaves NULL are kNoGraphId.
+inline constexpr uint64_t kNoGraphId = UINT64_MAX;
+struct GraphApiEvent {
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int32_t thread = -1;                      // index into Report::threads
+    uint32_t name_id = 0;                     // into Report::strings, e.g. "cudaGraphInstantiate"
+    bool node = false;                        // true: a node event (graph_id holds graphNodeId)
+    uint64_t graph_id = kNoGraphId;           // graphId, or graphNodeId for a node event
+    uint64_t original_graph_id = kNoGraphId;  // originalGraphId / originalGraphNodeId (clones)
+    uint64_t graph_exec_id = kNoGraphId;      // graphExecId (graph events only)
+};
+
+// The graph node a kernel ran as (nsys --cuda-graph-trace=node: the kernel's graphNodeId).
+struct KernelGraphNode {
+    uint32_t kernel = 0;  // row of Report::kernels
+    uint64_t graph_node_id = 0;
+};
+
+// A CUDA event record on a stream (CUPTI_ACTIVITY_KIND_CUDA_EVENT). The record has no time of
+// its own: it is shown at the end of its cudaEventRecord call, found by correlation id.
+struct CudaEventInfo {
+    uint32_t correlation_id = 0;
+    uint32_t event_id = 0;
+    uint32_t event_sync_id = 0;  // the synchronization waiting for it has the same eventSyncId
+};
+
+// Unified memory: a group of GPU page faults (CUDA_UM_GPU_PAGE_FAULT_EVENTS).
+struct GpuPageFaultInfo {
+    uint64_t address = 0;
+    uint32_t faults = 0;      // numberOfPageFaults
+    uint8_t access_type = 0;  // ENUM_CUDA_UM_ACCESS_TYPE: 0 unknown, 1 read, 2 write, 3 atomic, 4 prefetch
+};
+
+// Unified memory: one CPU page fault (CUDA_UM_CPU_PAGE_FAULT_EVENTS).
+struct CpuPageFaultInfo {
+    uint64_t address = 0;
+    uint64_t fault_pc = 0;        // originalFaultPc: the faulting CPU instruction
+    uint32_t instruction_id = 0;  // into Report::strings: the instruction as nsys names it ("0x7fad699bb602")
+    uint32_t source_file_id = 0;  // into Report::strings; 0 = not resolved
+    uint32_t source_line = 0;
+};
+
+// Unified memory: the migration a memcpy of kind UvmHtoD/UvmDtoH/UvmDtoD is.
+struct Migration {
+    uint32_t memcpy = 0;  // row of Report::memcpys
+    uint8_t cause = 0;    // ENUM_CUDA_UM_MIGRATION_CAUSE: 2 on fault, 3 prefetch, ...
+    uint64_t virtual_address = 0;
+};
+
+// One message Nsight Systems itself wrote into the report (DIAGNOSTIC_EVENT), apart from the
+// diagnostics Lanescope notices while importing.
+struct NsysMessage {
+    int64_t time_ns = 0;      // on the report's timeline (may be before its start)
+    uint8_t time_source = 0;  // ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE: 1 target, 2 host
+    uint8_t source = 0;       // ENUM_DIAGNOSTIC_SOURCE_TYPE: 1 injection, 2 daemon, 3 analysis
+    uint8_t severity = 0;     // ENUM_DIAGNOSTIC_SEVERITY_LEVEL: 1 info, 2 warning, 3 error, 4 verbose
+    int32_t process = -1;     // index into Report::processes, -1 for the session
+    std::string text;
+};
+const char* nsysMessageSeverityName(uint8_t severity);  // "info", "warning", "error", "verbose"
+const char* nsysMessageSourceName(uint8_t source);      // "injection", "daemon", "analysis"
 
 }  // namespace lanescope

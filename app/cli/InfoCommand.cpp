@@ -39,7 +39,11 @@ std::vector<std::pair<const char*, uint64_t>> countList(const EventCounts& c) {
             {"instants", c.instants},
             {"counter_samples", c.counter_samples},
             {"cpu_samples", c.cpu_samples},
-            {"context_switches", c.context_switches}};
+            {"context_switches", c.context_switches},
+            {"graph_executions", c.graph_executions},
+            {"cuda_events", c.cuda_events},
+            {"um_cpu_page_faults", c.um_cpu_page_faults},
+            {"um_gpu_page_faults", c.um_gpu_page_faults}};
 }
 
 std::string infoJson(const Report& r) {
@@ -105,6 +109,16 @@ std::string infoJson(const Report& r) {
         j.endObject();
     }
     j.endArray();
+    j.beginArray("nsys_messages");  // Nsight Systems' own, in the report's order
+    for (const NsysMessage& m : r.nsys_messages) {
+        j.beginObject();
+        j.value("time_ns", m.time_ns);
+        j.value("severity", nsysMessageSeverityName(m.severity));
+        j.value("source", nsysMessageSourceName(m.source));
+        j.value("text", m.text);
+        j.endObject();
+    }
+    j.endArray();
     j.beginObject("diagnostics");  // a contract: name -> count, as it always was
     for (const auto& [name, n] : r.diagnostics) j.value(name, n);
     j.endObject();
@@ -141,6 +155,14 @@ std::string infoTable(const Report& r) {
     for (const Gpu& g : r.gpus) rows.push_back({"GPU " + std::to_string(g.device_id), std::string(r.str(g.name_id))});
     for (const auto& [name, value] : countList(counts)) rows.push_back({name, std::to_string(value)});
     std::string out = renderTextTable({"field", "value"}, rows, {false, false}, 100);
+    if (!r.nsys_messages.empty()) {
+        std::vector<std::vector<std::string>> messages;
+        for (const NsysMessage& m : r.nsys_messages)
+            messages.push_back({std::to_string(m.time_ns), nsysMessageSeverityName(m.severity),
+                                nsysMessageSourceName(m.source), m.text});
+        out += "\nNsight Systems messages\n" +
+               renderTextTable({"time (ns)", "severity", "source", "text"}, messages, {true, false, false, false}, 240);
+    }
     if (r.diagnostics.empty()) return out + "\nno diagnostics\n";
     // What the importer skipped or repaired, most severe first, each with what it means.
     std::vector<std::pair<const std::string*, DiagnosticDescription>> described;

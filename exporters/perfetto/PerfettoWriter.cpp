@@ -114,7 +114,17 @@ public:
             case EventKind::OpenMpEvent:
             case EventKind::ThreadState:
             case EventKind::CoreRun:
+            case EventKind::ProfilerOverhead:
+            case EventKind::GpuPageFault:
                 break;
+            case EventKind::GraphExecution: {
+                if (payload >= report.graph_executions.size()) break;
+                const GraphExecutionInfo& g = report.graph_executions[payload];
+                u(K::CorrelationId, g.correlation_id);
+                u(K::GraphId, g.graph_id);
+                u(K::GraphExecId, g.graph_exec_id);
+                break;
+            }
             case EventKind::CudaApiCall:
                 if (payload != kNoPayload) u(K::CorrelationId, payload);
                 break;
@@ -303,11 +313,15 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     std::vector<Op> ops;
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        // Derived lanes are not exported, nor yet the CPU side (samples, thread states, cores).
+        // Derived lanes are not exported, nor yet the CPU side (samples, thread states, cores)
+        // and unified memory.
         if (lane.kind == LaneKind::NvtxGpuProjection || lane.kind == LaneKind::CpuSamples ||
-            lane.kind == LaneKind::ThreadState || lane.kind == LaneKind::CpuCore)
+            lane.kind == LaneKind::ThreadState || lane.kind == LaneKind::CpuCore ||
+            lane.kind == LaneKind::UnifiedMemory || lane.kind == LaneKind::UmCpuPageFaults)
             continue;
-        if (lane.events.size() == 0 && lane.instants.size() == 0) continue;
+        // A stream's instants are CUDA event records, which a Perfetto trace does not carry yet.
+        const size_t instants = lane.kind == LaneKind::GpuStream ? 0 : lane.instants.size();
+        if (lane.events.size() == 0 && instants == 0) continue;
         const IntervalColumns& ev = lane.events;
         uint64_t parent = 0;
         if (lane.gpu >= 0 && lane.process >= 0 && !holdsDerivedEvents(lane.kind))
@@ -357,18 +371,19 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
                 laneOps.insert(laneOps.end(), row.begin(), row.end());
             }
         }
-        if (lane.instants.size() > 0) {
+        if (instants > 0) {
             if (laneTracks.empty()) newTrack(name);
-            for (uint32_t i = 0; i < lane.instants.size(); ++i)
+            for (uint32_t i = 0; i < instants; ++i)
                 laneOps.push_back(
                     {lane.instants.time_ns[i], laneTracks.front(), lane.instants.name_id[i], li, i, OpType::Instant});
         }
         ops.insert(ops.end(), laneOps.begin(), laneOps.end());
         stats.slices += ev.size();
-        stats.instants += lane.instants.size();
+        stats.instants += instants;
     }
     for (uint32_t ci = 0; ci < report.counters.size(); ++ci) {
         const Counter& c = report.counters[ci];
+        if (c.derived) continue;  // the import of the export makes it again
         uint64_t parent = 0;
         if (c.gpu >= 0)
             parent = gpuUuid[c.gpu];

@@ -30,18 +30,21 @@ struct Category {
     EventKind kind;
     std::string_view name;
 };
-inline constexpr std::array<Category, 9> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
-                                                         {EventKind::CudaApiCall, "cuda_api"},
-                                                         {EventKind::NvtxRange, "nvtx"},
-                                                         {EventKind::Kernel, "kernel"},
-                                                         {EventKind::Memcpy, "memcpy"},
-                                                         {EventKind::Memset, "memset"},
-                                                         {EventKind::Sync, "cuda_sync"},
-                                                         {EventKind::MpiCall, "mpi"},
-                                                         {EventKind::OpenMpEvent, "openmp"}}};
+inline constexpr std::array<Category, 11> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
+                                                          {EventKind::CudaApiCall, "cuda_api"},
+                                                          {EventKind::NvtxRange, "nvtx"},
+                                                          {EventKind::Kernel, "kernel"},
+                                                          {EventKind::Memcpy, "memcpy"},
+                                                          {EventKind::Memset, "memset"},
+                                                          {EventKind::Sync, "cuda_sync"},
+                                                          {EventKind::MpiCall, "mpi"},
+                                                          {EventKind::OpenMpEvent, "openmp"},
+                                                          {EventKind::GraphExecution, "cuda_graph"},
+                                                          {EventKind::ProfilerOverhead, "profiler_overhead"}}};
 
 // The category of an exported slice of `kind`: "os_runtime", "cuda_api", "nvtx", "kernel",
-// "memcpy", "memset", "cuda_sync", "mpi" or "openmp". Also the string value of the lanescope.kind key.
+// "memcpy", "memset", "cuda_sync", "mpi", "openmp", "cuda_graph" or "profiler_overhead". Also the string value of the
+// lanescope.kind key.
 constexpr std::string_view categoryOf(EventKind kind) {
     for (const Category& c : kCategories)
         if (c.kind == kind) return c.name;
@@ -67,6 +70,7 @@ constexpr LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
         case EventKind::Kernel:
         case EventKind::Memcpy:
         case EventKind::Memset:
+        case EventKind::GraphExecution:
             return LaneKind::GpuStream;
         case EventKind::Sync:
             return LaneKind::CudaSync;
@@ -74,8 +78,11 @@ constexpr LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
             return LaneKind::Mpi;
         case EventKind::OpenMpEvent:
             return LaneKind::OpenMp;
+        case EventKind::ProfilerOverhead:
+            return LaneKind::ProfilerOverhead;
         case EventKind::ThreadState:  // not exported (the CPU side is not written yet)
         case EventKind::CoreRun:
+        case EventKind::GpuPageFault:
             break;
     }
     return LaneKind::Nvtx;
@@ -113,7 +120,7 @@ enum class ValueType : uint8_t {
 
 enum class Key : uint8_t {
     Kind,           // string: the slice's event kind, as its category names it (categoryOf)
-    CorrelationId,  // uint: CUDA correlation id (API calls, kernels, memcpy, memset, sync)
+    CorrelationId,  // uint: CUDA correlation id (API calls, kernels, memcpy, memset, sync, graphs)
     // Kernel launch configuration (model/SideTables.h KernelConfig)
     GridX,
     GridY,
@@ -141,8 +148,11 @@ enum class Key : uint8_t {
     NvtxColor,     // uint: 0xAARRGGBB; absent for the default colour
     NvtxCategory,  // uint: the NVTX category; absent for 0
     NvtxStartEnd,  // bool: true for a start/end range, false for push/pop
+    // CUDA graph executions
+    GraphId,      // uint: the graph's id
+    GraphExecId,  // uint: the executable graph's id
 };
-inline constexpr size_t kKeyCount = static_cast<size_t>(Key::NvtxStartEnd) + 1;
+inline constexpr size_t kKeyCount = static_cast<size_t>(Key::GraphExecId) + 1;
 
 struct KeySpec {
     Key key;
@@ -176,6 +186,8 @@ inline constexpr std::array<KeySpec, kKeyCount> kKeys = {{
     {Key::NvtxColor, "lanescope.nvtx.color", ValueType::Uint},
     {Key::NvtxCategory, "lanescope.nvtx.category", ValueType::Uint},
     {Key::NvtxStartEnd, "lanescope.nvtx.start_end", ValueType::Bool},
+    {Key::GraphId, "lanescope.graph_id", ValueType::Uint},
+    {Key::GraphExecId, "lanescope.graph_exec_id", ValueType::Uint},
 }};
 
 // Every machine key starts with this; a reader can skip any other annotation at once.

@@ -76,7 +76,8 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress, {}};
     for (auto reader : {nsys::readCallchains, nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity,
-                        nsys::readCpuSamples, nsys::readCounters, nsys::readProfilerOverhead}) {
+                        nsys::readUnifiedMemory, nsys::readCpuSamples, nsys::readCounters, nsys::readGraphApiEvents,
+                        nsys::readNsysMessages, nsys::readProfilerOverhead}) {
         if (auto failure = reader(ctx)) return *failure;
     }
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};

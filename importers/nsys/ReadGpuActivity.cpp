@@ -37,13 +37,15 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
         StaticSmem,
         DynSmem,
         LocalMem,
-        LaunchType
+        LaunchType,
+        GraphNode
     };
     const ReportBuilder& b = ctx.builder;
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_KERNEL",
         with({"demangledName", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-              "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "localMemoryPerThread", "launchType"}),
+              "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "localMemoryPerThread", "launchType",
+              "graphNodeId"}),
         {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::KernelWithoutEnd)) return;
             KernelConfig k;
@@ -59,15 +61,19 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
             k.short_name_id = row.isNull(Short) ? 0 : nameOf(b, chunk, row.i64(Short));
             const uint32_t name = !row.isNull(Demangled) ? nameOf(b, chunk, row.i64(Demangled)) : k.short_name_id;
             chunk.kernels.push_back({chunk.kernelConfigRow(k), clampU32(row.i64(Correlation))});
+            if (!row.isNull(GraphNode))
+                chunk.kernelGraphNodes.push_back(
+                    {uint32_t(chunk.kernels.size() - 1), static_cast<uint64_t>(row.i64(GraphNode))});
             pushInterval(chunk, streamLane(row), row.i64(Start), row.i64(End), name, EventKind::Kernel,
                          static_cast<uint32_t>(chunk.kernels.size() - 1));
         });
 }
 
 std::optional<ImportError> readMemcpy(ImportContext& ctx) {
-    enum { Bytes = First, CopyKindCol, SrcKind, DstKind };
+    enum { Bytes = First, CopyKindCol, SrcKind, DstKind, Cause, Address };
     return scanEventTable(
-        ctx, "CUPTI_ACTIVITY_KIND_MEMCPY", with({"bytes", "copyKind", "srcKind", "dstKind"}),
+        ctx, "CUPTI_ACTIVITY_KIND_MEMCPY",
+        with({"bytes", "copyKind", "srcKind", "dstKind", "migrationCause", "virtualAddress"}),
         {"start", "end", "deviceId", "streamId", "copyKind"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::MemcpyWithoutEnd)) return;
             MemcpyInfo m;
@@ -81,6 +87,11 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
             m.dst_kind = memKind(row.isNull(DstKind) ? 7 : row.i64(DstKind));
             m.correlation_id = clampU32(row.i64(Correlation));
             chunk.memcpys.push_back(m);
+            if (!row.isNull(Address) || !row.isNull(Cause))
+                chunk.migrations.push_back(
+                    {uint32_t(chunk.memcpys.size() - 1),
+                     uint8_t(std::clamp<int64_t>(row.isNull(Cause) ? 0 : row.i64(Cause), 0, 255)),
+                     static_cast<uint64_t>(row.isNull(Address) ? 0 : row.i64(Address))});
             const uint32_t name = chunk.localString(std::string("[CUDA memcpy ") + copyKindLabel(m.copy_kind) + "]");
             pushInterval(chunk, streamLane(row), row.i64(Start), row.i64(End), name, EventKind::Memcpy,
                          static_cast<uint32_t>(chunk.memcpys.size() - 1));
@@ -106,16 +117,17 @@ std::optional<ImportError> readMemset(ImportContext& ctx) {
 }
 
 std::optional<ImportError> readSync(ImportContext& ctx) {
-    enum { SyncType = First };
+    enum { SyncType = First, EventSync };
     static const char* const labels[] = {"Unknown sync", "Event sync", "Stream wait sync", "Stream sync",
                                          "Context sync"};
-    return scanEventTable(ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType"}), {"start", "end", "deviceId"},
-                          [&](const SqliteStmt& row, EventChunk& chunk) {
+    return scanEventTable(ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType", "eventSyncId"}),
+                          {"start", "end", "deviceId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
                               if (!validInterval(chunk, row, Start, End, Diag::SyncWithoutEnd)) return;
                               const int64_t type = row.i64(SyncType);
                               SyncInfo s;
                               s.sync_type = static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);
                               s.correlation_id = clampU32(row.i64(Correlation));
+                              if (!row.isNull(EventSync)) s.event_sync_id = clampU32(row.i64(EventSync));
                               chunk.syncs.push_back(s);
                               pushInterval(chunk, streamLane(row, LaneKind::CudaSync), row.i64(Start), row.i64(End),
                                            chunk.localString(labels[s.sync_type]), EventKind::Sync,
@@ -123,10 +135,44 @@ std::optional<ImportError> readSync(ImportContext& ctx) {
                           });
 }
 
+// Graph launches traced as a whole (--cuda-graph-trace=graph): one box on their stream each.
+std::optional<ImportError> readGraphExecutions(ImportContext& ctx) {
+    enum { GraphId = First, GraphExecId };
+    return scanEventTable(ctx, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", with({"graphId", "graphExecId"}),
+                          {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
+                              if (!validInterval(chunk, row, Start, End, Diag::GraphExecutionWithoutEnd)) return;
+                              const GraphExecutionInfo g{clampU32(row.i64(Correlation)), clampU32(row.i64(GraphId)),
+                                                         clampU32(row.i64(GraphExecId))};
+                              chunk.graphExecutions.push_back(g);
+                              pushInterval(chunk, streamLane(row), row.i64(Start), row.i64(End),
+                                           chunk.localString(graphExecutionName(g)), EventKind::GraphExecution,
+                                           static_cast<uint32_t>(chunk.graphExecutions.size() - 1));
+                          });
+}
+
+// CUDA event records: no time of their own; ReportBuilder::complete places them.
+std::optional<ImportError> readCudaEvents(ImportContext& ctx) {
+    enum { Device, Stream, Pid, Correlation, Context, EventId, EventSyncId };
+    return scanEventTable(
+        ctx, "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+        {"deviceId", "streamId", "globalPid", "correlationId", "contextId", "eventId", "eventSyncId"},
+        {"deviceId", "streamId", "globalPid", "correlationId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
+            const LaneKey stream{LaneKind::GpuStream, row.i64(Pid), row.i64(Device), row.i64(Stream),
+                                 row.isNull(Context) ? -1 : row.i64(Context)};
+            chunk.cudaEvents.push_back({stream,
+                                        {clampU32(row.i64(Correlation)), clampU32(row.i64(EventId)),
+                                         row.isNull(EventSyncId) ? kNoEventSync : clampU32(row.i64(EventSyncId))}});
+        });
+}
+
 }  // namespace
 
+std::string graphExecutionName(const GraphExecutionInfo& graph) {
+    return "CUDA graph " + std::to_string(graph.graph_id) + " \u00B7 exec " + std::to_string(graph.graph_exec_id);
+}
+
 std::optional<ImportError> readGpuActivity(ImportContext& ctx) {
-    for (auto reader : {readKernels, readMemcpy, readMemset, readSync})
+    for (auto reader : {readKernels, readMemcpy, readMemset, readSync, readGraphExecutions, readCudaEvents})
         if (auto error = reader(ctx)) return error;
     return std::nullopt;
 }

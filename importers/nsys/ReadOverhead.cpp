@@ -7,7 +7,8 @@ namespace lanescope::nsys {
 
 // PROFILER_OVERHEAD -> Report::profiler_overhead, sorted by start. Read after the event
 // tables, so the processes are known: a range belongs to the process with the pid of its
-// globalTid (nsys's gpu_gaps rule matches overhead to GPU work by pid too), -1 if none.
+// globalTid (nsys's gpu_gaps rule matches overhead to GPU work by pid too), -1 if none, and
+// to its thread (made if it has no other events) when the process is known.
 std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
     const std::string table = "PROFILER_OVERHEAD";
     if (!ctx.db.hasTable(table)) return std::nullopt;
@@ -39,7 +40,10 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
         o.end_ns = stmt.i64(1);
         if (!stmt.isNull(2)) {
             auto it = processOfPid.find((stmt.i64(2) >> 24) & 0xFFFFFF);
-            if (it != processOfPid.end()) o.process = it->second;
+            if (it != processOfPid.end()) {
+                o.process = it->second;
+                o.thread = ctx.builder.threadIndex(stmt.i64(2));
+            }
         }
         o.name_id = ctx.builder.string(stmt.i64(3));
         if (o.name_id == UINT32_MAX) {

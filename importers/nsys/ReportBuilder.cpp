@@ -160,14 +160,14 @@ int32_t ReportBuilder::threadIndex(int64_t globalTid) {
 
 int32_t ReportBuilder::gpuIndex(int64_t deviceId) { return entities_.gpu(deviceId); }
 
-Lane& ReportBuilder::lane(const LaneKey& key) {
+size_t ReportBuilder::laneIndex(const LaneKey& key) {
     auto [it, inserted] = lanes_.try_emplace(key, report_.lanes.size());
     if (inserted) {
         Lane lane;
         lane.kind = key.kind;
         lane.name_id = report_.strings.intern(EntityRegistry::defaultLaneName(key.kind, key.stream));
-        const bool gpuLane =
-            key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync || key.kind == LaneKind::Nccl;
+        const bool gpuLane = key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync ||
+                             key.kind == LaneKind::Nccl || key.kind == LaneKind::UnifiedMemory;
         if (key.kind == LaneKind::CpuCore) {
             lane.cpu = static_cast<int32_t>(key.owner);
             lane.name_id = report_.strings.intern("CPU " + std::to_string(key.owner));
@@ -176,13 +176,15 @@ Lane& ReportBuilder::lane(const LaneKey& key) {
             lane.gpu = key.device >= 0 ? gpuIndex(key.device) : -1;
             lane.stream_id = key.stream;
             lane.context_id = key.context;
+        } else if (key.kind == LaneKind::UmCpuPageFaults) {  // nsys records the process only
+            lane.process = processIndex(key.owner);
         } else {
             lane.thread = threadIndex(key.owner);
             lane.process = report_.threads[static_cast<size_t>(lane.thread)].process;
         }
         report_.lanes.push_back(std::move(lane));
     }
-    return report_.lanes[it->second];
+    return it->second;
 }
 
 void ReportBuilder::resolveChunk(EventChunk& chunk) {
@@ -200,6 +202,9 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     const auto memcpyBase = static_cast<uint32_t>(report_.memcpys.size());
     const auto memsetBase = static_cast<uint32_t>(report_.memsets.size());
     const auto syncBase = static_cast<uint32_t>(report_.syncs.size());
+    const auto graphBase = static_cast<uint32_t>(report_.graph_executions.size());
+    const auto gpuFaultBase = static_cast<uint32_t>(report_.gpu_page_faults.size());
+    const auto cpuFaultBase = static_cast<uint32_t>(report_.cpu_page_faults.size());
     std::vector<uint32_t> configToGlobal(chunk.kernelConfigs.size());
     for (size_t i = 0; i < chunk.kernelConfigs.size(); ++i) {
         KernelConfig config = chunk.kernelConfigs[i];
@@ -216,6 +221,29 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     report_.memcpys.insert(report_.memcpys.end(), chunk.memcpys.begin(), chunk.memcpys.end());
     report_.memsets.insert(report_.memsets.end(), chunk.memsets.begin(), chunk.memsets.end());
     report_.syncs.insert(report_.syncs.end(), chunk.syncs.begin(), chunk.syncs.end());
+    report_.graph_executions.insert(report_.graph_executions.end(), chunk.graphExecutions.begin(),
+                                    chunk.graphExecutions.end());
+    report_.gpu_page_faults.insert(report_.gpu_page_faults.end(), chunk.gpuPageFaults.begin(),
+                                   chunk.gpuPageFaults.end());
+    for (CpuPageFaultInfo f : chunk.cpuPageFaults) {
+        f.instruction_id = resolveName(f.instruction_id);
+        f.source_file_id = resolveName(f.source_file_id);
+        report_.cpu_page_faults.push_back(f);
+    }
+    for (Migration m : chunk.migrations) {
+        m.memcpy += memcpyBase;
+        report_.migrations.push_back(m);
+    }
+    for (KernelGraphNode n : chunk.kernelGraphNodes) {
+        n.kernel += kernelBase;
+        report_.kernel_graph_nodes.push_back(n);
+    }
+    cudaEvents_.insert(cudaEvents_.end(), chunk.cudaEvents.begin(), chunk.cudaEvents.end());
+    for (PendingGraphApiEvent e : chunk.graphApiEvents) {
+        e.event.name_id = resolveName(e.event.name_id);
+        graphApiEvents_.push_back(e);
+    }
+    for (PendingNsysMessage& m : chunk.nsysMessages) nsysMessages_.push_back(std::move(m));
     for (const auto& [domainId, name] : chunk.domainNames) domainNames_[domainId] = resolveName(name);
     const std::vector<uint32_t> stackMap = stacks_.merge(chunk.stacks.stacks(), resolveName);
     auto resolveStack = [&](uint32_t id) {
@@ -247,6 +275,12 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
                 case EventKind::Sync:
                     p += syncBase;
                     break;
+                case EventKind::GraphExecution:
+                    p += graphBase;
+                    break;
+                case EventKind::GpuPageFault:
+                    p += gpuFaultBase;
+                    break;
                 case EventKind::NvtxRange:
                     p = nvtxToGlobal[p];
                     break;
@@ -255,13 +289,15 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
             }
         }
         PendingInstants& in = pending.instants;
-        const bool samples = key.kind == LaneKind::CpuSamples;  // payload: a stack id
         for (size_t i = 0; i < in.size(); ++i) {
             in.name_id[i] = resolveName(in.name_id[i]);
-            if (samples)
-                in.payload[i] = resolveStack(in.payload[i]);
-            else if (in.payload[i] != kNoPayload)
-                in.payload[i] = nvtxToGlobal[in.payload[i]];
+            uint32_t& p = in.payload[i];
+            if (key.kind == LaneKind::CpuSamples)  // a stack id
+                p = resolveStack(p);
+            else if (key.kind == LaneKind::UmCpuPageFaults)  // a row of cpu_page_faults
+                p += cpuFaultBase;
+            else if (p != kNoPayload)  // a row of nvtx
+                p = nvtxToGlobal[p];
         }
     }
     mergeDiagnostics(report_.diagnostics, chunk.diagnostics);
@@ -283,9 +319,9 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
     // part freed once copied. Columns are independent, so the jobs run on all threads.
     // Lanes (and their threads) are created in a stable order first, then found: once all
     // exist, report_.lanes moves no more and the jobs may hold references into it.
-    for (const LaneKey& key : keys) lane(key);
+    for (const LaneKey& key : keys) laneIndex(key);
     std::vector<Lane*> targets;
-    for (const LaneKey& key : keys) targets.push_back(&lane(key));
+    for (const LaneKey& key : keys) targets.push_back(&report_.lanes[laneIndex(key)]);
     std::vector<std::function<void()>> jobs;
     for (size_t k = 0; k < keys.size(); ++k) {
         Lane& target = *targets[k];
@@ -341,15 +377,19 @@ void ReportBuilder::moveMpiDomainToMpiLanes() {
         if (key.kind == LaneKind::Nvtx) nvtxLanes.push_back(key);
     std::sort(nvtxLanes.begin(), nvtxLanes.end(), [](const LaneKey& a, const LaneKey& b) { return a.owner < b.owner; });
     for (const LaneKey& key : nvtxLanes) {
-        IntervalColumns kept;
-        IntervalColumns& from = report_.lanes[lanes_.at(key)].events;
+        const size_t fromIndex = lanes_.at(key);
         std::vector<size_t> moved;
-        for (size_t i = 0; i < from.size(); ++i)
+        for (size_t i = 0; i < report_.lanes[fromIndex].events.size(); ++i) {
+            const IntervalColumns& from = report_.lanes[fromIndex].events;
             if (from.kind[i] == EventKind::NvtxRange && from.payload[i] < isMpi.size() && isMpi[from.payload[i]])
                 moved.push_back(i);
+        }
         if (moved.empty()) continue;
-        Lane& to = lane(LaneKey{LaneKind::Mpi, key.owner});  // may move the lanes: index again below
-        IntervalColumns& src = report_.lanes[lanes_.at(key)].events;
+        const size_t toIndex = laneIndex(LaneKey{LaneKind::Mpi, key.owner});  // may move the lanes
+        // No lane is created below: references into report_.lanes stay valid.
+        IntervalColumns kept;
+        IntervalColumns& src = report_.lanes[fromIndex].events;
+        Lane& to = report_.lanes[toIndex];
         size_t next = 0;
         for (size_t i = 0; i < src.size(); ++i) {
             const bool move = next < moved.size() && moved[next] == i;
@@ -386,6 +426,53 @@ void ReportBuilder::complete() {
               [](const CallResult& a, const CallResult& b) { return a.key() < b.key(); });
     report_.nvtx_other_starts_ns = std::move(nvtxOtherStarts_);
     std::sort(report_.nvtx_other_starts_ns.begin(), report_.nvtx_other_starts_ns.end());
+    for (PendingGraphApiEvent& e : graphApiEvents_) {
+        e.event.thread = threadIndex(e.global_tid);
+        report_.graph_api_events.push_back(e.event);
+    }
+    graphApiEvents_ = {};
+    std::stable_sort(report_.graph_api_events.begin(), report_.graph_api_events.end(),
+                     [](const GraphApiEvent& a, const GraphApiEvent& b) { return a.start_ns < b.start_ns; });
+    for (PendingNsysMessage& m : nsysMessages_) {
+        // Session-level messages carry a globalPid with no process (pid 0).
+        m.message.process = pidOf(m.global_pid) > 0 ? processIndex(m.global_pid) : -1;
+        report_.nsys_messages.push_back(std::move(m.message));
+    }
+    nsysMessages_ = {};
+    std::stable_sort(report_.migrations.begin(), report_.migrations.end(),
+                     [](const Migration& a, const Migration& b) { return a.memcpy < b.memcpy; });
+    std::stable_sort(report_.kernel_graph_nodes.begin(), report_.kernel_graph_nodes.end(),
+                     [](const KernelGraphNode& a, const KernelGraphNode& b) { return a.kernel < b.kernel; });
+    addCudaEventRecords();
+}
+
+void ReportBuilder::addCudaEventRecords() {
+    if (cudaEvents_.empty()) return;
+    // The end of each cudaEventRecord call by (process, correlation id): the records' time.
+    std::unordered_map<uint64_t, int64_t> callEnd;
+    auto key = [](int32_t process, uint32_t correlation) { return (uint64_t(uint32_t(process)) << 32) | correlation; };
+    for (const Lane& l : report_.lanes) {
+        if (l.kind != LaneKind::CudaApi) continue;
+        for (size_t i = 0; i < l.events.size(); ++i)  // cudaEventRecord, or a graph launch recording one
+            if (l.events.payload[i] != kNoPayload)
+                callEnd.try_emplace(key(l.process, l.events.payload[i]), l.events.endNs(i));
+    }
+    const uint32_t name = report_.strings.intern("CUDA event record");
+    for (const PendingCudaEvent& e : cudaEvents_) {
+        const int32_t process = processIndex(e.stream.owner);
+        const auto at = callEnd.find(key(process, e.info.correlation_id));
+        if (at == callEnd.end()) {
+            countDiagnostic(report_.diagnostics, Diag::CudaEventRecordWithoutCall);
+            continue;
+        }
+        report_.cuda_events.push_back(e.info);
+        const size_t stream = laneIndex(e.stream);  // may move the lanes: held as an index
+        InstantColumns& in = report_.lanes[stream].instants;
+        in.time_ns.push_back(at->second);
+        in.name_id.push_back(name);
+        in.payload.push_back(uint32_t(report_.cuda_events.size() - 1));
+    }
+    cudaEvents_ = {};
 }
 
 }  // namespace lanescope::nsys

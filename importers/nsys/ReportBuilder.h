@@ -70,6 +70,22 @@ struct PendingResult {
     int32_t result = 0;
 };
 
+// A CUDA graph event while importing: its thread by nsys globalTid, its name maybe local.
+struct PendingGraphApiEvent {
+    int64_t global_tid = 0;
+    GraphApiEvent event;  // thread unset
+};
+
+// A CUDA event record while importing: its stream lane and its record (its time comes from
+// the cudaEventRecord call of the same correlation id, found once every call is read).
+struct PendingCudaEvent;
+
+// An Nsight Systems message while importing: its process by nsys globalPid.
+struct PendingNsysMessage {
+    int64_t global_pid = 0;
+    NsysMessage message;  // process unset
+};
+
 // Identity of a lane while importing. CPU lanes: owner = globalTid. GPU lanes: owner =
 // globalPid, with device and stream.
 struct LaneKey {
@@ -109,6 +125,11 @@ struct PendingLane {
     PendingInstants instants;
 };
 
+struct PendingCudaEvent {
+    LaneKey stream;  // the GpuStream lane
+    CudaEventInfo info;
+};
+
 // What one chunk of one event table produced. Payloads index this chunk's side tables;
 // names with kLocalString index `strings`.
 struct EventChunk {
@@ -120,8 +141,16 @@ struct EventChunk {
     std::vector<MemcpyInfo> memcpys;
     std::vector<MemsetInfo> memsets;
     std::vector<SyncInfo> syncs;
-    std::vector<NvtxInfo> nvtx;     // domain_name_id holds the raw nsys domainId until finish
-    std::vector<NvtxKey> nvtxKeys;  // parallel to nvtx
+    std::vector<GraphExecutionInfo> graphExecutions;
+    std::vector<GpuPageFaultInfo> gpuPageFaults;
+    std::vector<CpuPageFaultInfo> cpuPageFaults;       // source_file_id may be a local string
+    std::vector<Migration> migrations;                 // memcpy indexes memcpys
+    std::vector<KernelGraphNode> kernelGraphNodes;     // kernel indexes kernels
+    std::vector<PendingCudaEvent> cudaEvents;          // in table row order
+    std::vector<PendingGraphApiEvent> graphApiEvents;  // in table row order; names may be local
+    std::vector<PendingNsysMessage> nsysMessages;      // in table row order
+    std::vector<NvtxInfo> nvtx;                        // domain_name_id holds the raw nsys domainId until finish
+    std::vector<NvtxKey> nvtxKeys;                     // parallel to nvtx
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
     std::vector<std::pair<int64_t, uint32_t>> domainNames;         // nsys domainId -> name (local)
     StackInterner stacks;                      // call stacks first met in this chunk; frame names may be local strings
@@ -173,8 +202,11 @@ public:
     // Appends the chunks' lanes, in chunk order, to the report's lanes and frees the chunks;
     // the copying runs on up to `threads` threads.
     void merge(std::vector<EventChunk>& chunks, unsigned threads = 1);
-    Lane& lane(const LaneKey& key);
+    // The index in Report::lanes of the lane of `key`, made if new. Making a lane may move every
+    // lane: hold indexes, never a reference, across this call.
+    size_t laneIndex(const LaneKey& key);
     int32_t processIndex(int64_t globalPid);
+    int32_t threadIndex(int64_t globalTid);
     int32_t gpuIndex(int64_t deviceId);
 
     // The report's call stacks while importing (stack ids a reader may hand out directly).
@@ -196,7 +228,6 @@ private:
     void addThreadStates();
     // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
     void resolveChunk(EventChunk& chunk);
-    int32_t threadIndex(int64_t globalTid);
 
     Report& report_;
     std::vector<uint32_t> stringIds_;                        // dense nsys ids
@@ -207,10 +238,16 @@ private:
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;
     std::unordered_map<int64_t, uint32_t> domainNames_;  // nsys domainId -> name
     StackInterner stacks_;
-    std::vector<PendingBacktrace> backtraces_;  // in merge order, stacks resolved
-    std::vector<SchedRow> sched_;               // in table order
-    std::vector<PendingResult> results_;        // in merge order
-    std::vector<int64_t> nvtxOtherStarts_;      // in merge order
+    std::vector<PendingBacktrace> backtraces_;          // in merge order, stacks resolved
+    std::vector<SchedRow> sched_;                       // in table order
+    std::vector<PendingResult> results_;                // in merge order
+    std::vector<int64_t> nvtxOtherStarts_;              // in merge order
+    std::vector<PendingCudaEvent> cudaEvents_;          // in merge order
+    std::vector<PendingGraphApiEvent> graphApiEvents_;  // in merge order, names resolved
+    std::vector<PendingNsysMessage> nsysMessages_;      // in merge order
+
+    // The CUDA event records as instants of their streams, at the end of their cudaEventRecord.
+    void addCudaEventRecords();
 };
 
 }  // namespace lanescope::nsys

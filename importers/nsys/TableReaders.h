@@ -30,12 +30,20 @@ struct ImportContext {
     CallchainStacks callchains;
 };
 
+// The name of a graph execution box: "CUDA graph 3 · exec 4" (both readers of Nsight reports).
+std::string graphExecutionName(const GraphExecutionInfo& graph);
+// The name of a group of GPU page faults by its access type: "GPU page faults (write)".
+std::string gpuPageFaultName(uint8_t accessType);
+
 // Each reader reads its tables when present (absent tables mean no such data) and returns
 // an error only for damage that makes the report untrustworthy (or cancellation).
 std::optional<ImportError> readCallchains(ImportContext& ctx);  // first: the stacks the others refer to
 std::optional<ImportError> readNvtx(ImportContext& ctx);
-std::optional<ImportError> readCpuCalls(ImportContext& ctx);          // CUDA runtime/driver, OS runtime, MPI, OpenMP
-std::optional<ImportError> readGpuActivity(ImportContext& ctx);       // kernels, memcpy, memset, sync
+std::optional<ImportError> readCpuCalls(ImportContext& ctx);     // CUDA runtime/driver, OS runtime, MPI, OpenMP
+std::optional<ImportError> readGpuActivity(ImportContext& ctx);  // kernels, memcpy, memset, sync, graphs, event records
+std::optional<ImportError> readUnifiedMemory(ImportContext& ctx);     // CPU and GPU page faults
+std::optional<ImportError> readGraphApiEvents(ImportContext& ctx);    // CUDA_GRAPH_EVENTS, CUDA_GRAPH_NODE_EVENTS
+std::optional<ImportError> readNsysMessages(ImportContext& ctx);      // DIAGNOSTIC_EVENT
 std::optional<ImportError> readCpuSamples(ImportContext& ctx);        // CPU IP samples, context switches
 std::optional<ImportError> readCounters(ImportContext& ctx);          // GPU metrics, CUDA memory usage
 std::optional<ImportError> readProfilerOverhead(ImportContext& ctx);  // PROFILER_OVERHEAD; after the others

@@ -61,8 +61,7 @@ void ReportBuilder::addThreadStates() {
 
         const int32_t thread = threadIndex(gtid);
         const LaneKey statesKey{LaneKind::ThreadState, gtid};
-        lane(statesKey);
-        const size_t statesAt = lanes_.at(statesKey);  // an index: creating core lanes moves lanes
+        const size_t statesAt = laneIndex(statesKey);  // an index: creating core lanes moves lanes
         const auto osrt = lanes_.find(LaneKey{LaneKind::OsRuntime, gtid});
         const CallCover calls(osrt == lanes_.end() ? nullptr : &report_.lanes[osrt->second]);
         const uint32_t threadName = report_.threads[static_cast<size_t>(thread)].name_id;
@@ -73,8 +72,8 @@ void ReportBuilder::addThreadStates() {
         auto closeRun = [&](int64_t end) {
             push(report_.lanes[statesAt], runStart, end, stateNames[0], EventKind::ThreadState,
                  threadStatePayload(ThreadRunState::Running, static_cast<uint32_t>(runCpu)));
-            push(lane(LaneKey{LaneKind::CpuCore, runCpu}), runStart, end, threadName, EventKind::CoreRun,
-                 static_cast<uint32_t>(thread));
+            const size_t core = laneIndex(LaneKey{LaneKind::CpuCore, runCpu});  // may move the lanes
+            push(report_.lanes[core], runStart, end, threadName, EventKind::CoreRun, static_cast<uint32_t>(thread));
         };
         for (size_t i = first; i < last; ++i) {
             const SchedRow& row = sched_[i];

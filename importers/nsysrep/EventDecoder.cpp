@@ -30,8 +30,14 @@ enum Type : uint32_t {
     kKernel = 79,
     kMemory = 80,
     kSync = 106,
+    kGraphNodeCreation = 113,
     kCudaMemoryUsage = 117,
+    kUmCpuPageFault = 119,
+    kUmGpuPageFault = 120,
     kCudaEventRecord = 127,
+    kGraphTrace = 130,
+    kGraphExecCreation = 131,
+    kGraphCreation = 132,
 };
 // Classes of CPU-trace events (payload 108, field 6), as the export's eventClass.
 enum CpuClass : uint64_t {
@@ -42,10 +48,20 @@ enum CpuClass : uint64_t {
     kOsRuntimeBegin = 31,
     kOsRuntimeEnd = 32,
     kRuntimeWithBacktrace = 67,
-    kOpenMp = 78,  // an OpenMP event (OPENMP_EVENT_KIND_* of the export); field 34 holds its kind's ids
+    kOpenMp = 78,          // an OpenMP event (OPENMP_EVENT_KIND_* of the export); field 34 holds its kind's ids
+    kGraphNodeEvent = 77,  // CUDA_GRAPH_NODE_EVENTS: sub-message 33 { 1 graphNodeId, 2 originalGraphNodeId }
+    kGraphExecEvent = 94,  // CUDA_GRAPH_EVENTS, an instantiation: sub-message 37 { 1 graphId, 2 graphExecId }
+    kGraphEvent = 95,      // CUDA_GRAPH_EVENTS, a creation: sub-message 38 { 1 graphId }
 };
 // Classes of GPU activity (payload 107, field 7).
-enum GpuClass : uint64_t { kMemcpy = 1, kMemset = 2, kKernelClass = 3, kSyncClass = 5 };
+enum GpuClass : uint64_t {
+    kMemcpy = 1,
+    kMemset = 2,
+    kKernelClass = 3,
+    kSyncClass = 5,
+    kEventRecordClass = 6,
+    kGraphClass = 7
+};
 
 uint32_t clampU32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX)); }
 uint16_t clampU16(uint64_t v) { return static_cast<uint16_t>(std::min<uint64_t>(v, 65535)); }
@@ -124,11 +140,25 @@ public:
             case kKernel:
             case kMemory:
             case kSync:
+            case kCudaEventRecord:
+            case kGraphTrace:
                 if (payloadField == 107) return gpuActivity(payload, payloadOffset);
                 break;
             case kCpuTrace:
             case kCpuMarker:
+            case kGraphNodeCreation:
+            case kGraphExecCreation:
+            case kGraphCreation:
                 if (payloadField == 108) return cpuTrace(payload, payloadOffset);
+                break;
+            case kUmCpuPageFault:
+                if (payloadField == 124) return cpuPageFault(payload, payloadOffset);
+                break;
+            case kUmGpuPageFault:
+                if (payloadField == 125) return gpuPageFault(payload, payloadOffset);
+                break;
+            case kDiagnostic:
+                if (payloadField == 110) return nsysMessage(payload, payloadOffset);
                 break;
             case kNvtxPushPop:
             case kNvtxStartEnd:
@@ -150,11 +180,7 @@ public:
             case kSchedule:
                 if (payloadField == 106) return schedule(payload, payloadOffset);
                 break;
-            // Known and not read, as the SQLite importer does not read their tables: mmap
-            // records, DIAGNOSTIC_EVENT, CUDA event records.
-            case kSample:
-            case kDiagnostic:
-            case kCudaEventRecord:  // CUDA_EVENTS of the export, not read by the SQLite importer either
+            case kSample:  // mmap records: the export has no table of them
                 return;
             default:
                 break;
@@ -181,6 +207,12 @@ private:
             case kSyncClass:
                 chunk_ = &chunks_.sync;
                 return sync(p, lane, correlation, offset);
+            case kGraphClass:
+                chunk_ = &chunks_.graphs;
+                return graphExecution(p, lane, correlation, offset);
+            case kEventRecordClass:
+                chunk_ = &chunks_.cuda_events;
+                return eventRecord(p, lane, correlation, offset);
             default:
                 countDiagnostic(chunk_->diagnostics, Diag::NsysRepUnknownEventType);
         }
@@ -203,6 +235,8 @@ private:
         c.short_name_id = k.has(2) ? name(k.i64(2)) : 0;
         const uint32_t shown = k.has(1) ? name(k.i64(1)) : c.short_name_id;
         chunk_->kernels.push_back({chunk_->kernelConfigRow(c), correlation});
+        if (k.has(27))  // graphNodeId, for a kernel traced as a node of a graph
+            chunk_->kernelGraphNodes.push_back({static_cast<uint32_t>(chunk_->kernels.size() - 1), k.value(27)});
         nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), shown, EventKind::Kernel,
                            static_cast<uint32_t>(chunk_->kernels.size() - 1));
     }
@@ -225,6 +259,9 @@ private:
         info.dst_kind = memKind(m, 5);
         info.correlation_id = correlation;
         chunk_->memcpys.push_back(info);
+        if (m.has(10) || m.has(12))  // migrationCause, virtualAddress: a unified-memory migration
+            chunk_->migrations.push_back({static_cast<uint32_t>(chunk_->memcpys.size() - 1),
+                                          static_cast<uint8_t>(std::min<uint64_t>(m.value(10), 255)), m.value(12)});
         const uint32_t shown = chunk_->localString(std::string("[CUDA memcpy ") + copyKindLabel(info.copy_kind) + "]");
         nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), shown, EventKind::Memcpy,
                            static_cast<uint32_t>(chunk_->memcpys.size() - 1));
@@ -254,10 +291,109 @@ private:
         SyncInfo info;
         info.sync_type = static_cast<uint8_t>(type <= 4 ? type : 0);
         info.correlation_id = correlation;
+        if (s.has(3)) info.event_sync_id = clampU32(s.value(3));  // 2025.x; absent before
         chunk_->syncs.push_back(info);
         lane.kind = LaneKind::CudaSync;
         nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), chunk_->localString(labels[info.sync_type]),
                            EventKind::Sync, static_cast<uint32_t>(chunk_->syncs.size() - 1));
+    }
+
+    // CUPTI_ACTIVITY_KIND_GRAPH_TRACE: sub-message 107 { 1 graphId, 2 graphExecId }.
+    void graphExecution(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
+        if (!validSpan(*chunk_, p, 1, 2, Diag::GraphExecutionWithoutEnd)) return;
+        Fields g;
+        readFields(p.bytes(107), offset, g, *chunk_);
+        const GraphExecutionInfo info{correlation, clampU32(g.value(1)), clampU32(g.value(2))};
+        chunk_->graphExecutions.push_back(info);
+        nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), chunk_->localString(nsys::graphExecutionName(info)),
+                           EventKind::GraphExecution, static_cast<uint32_t>(chunk_->graphExecutions.size() - 1));
+    }
+
+    // CUPTI_ACTIVITY_KIND_CUDA_EVENT: sub-message 106 { 1 eventId, 2 eventSyncId (2023+) }.
+    void eventRecord(const Fields& p, const LaneKey& lane, uint32_t correlation, uint64_t offset) {
+        Fields e;
+        readFields(p.bytes(106), offset, e, *chunk_);
+        chunk_->cudaEvents.push_back(
+            {lane, {correlation, clampU32(e.value(1)), e.has(2) ? clampU32(e.value(2)) : kNoEventSync}});
+    }
+
+    // CUDA_UM_CPU_PAGE_FAULT_EVENTS: 1 start, 2 globalPid, 3 address, 4 { 1 CpuInstruction string
+    // id, 8 originalFaultPc, 10 sourceLine, 11 sourceFile string id, ... }.
+    void cpuPageFault(std::string_view payload, uint64_t offset) {
+        chunk_ = &chunks_.cpu_faults;
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        if (!nsys::validTime(*chunk_, p.i64(1))) return;
+        Fields at;
+        readFields(p.bytes(4), offset, at, *chunk_);
+        CpuPageFaultInfo f;
+        f.address = p.value(3);
+        f.fault_pc = at.value(8);
+        f.instruction_id = at.has(1) ? name(at.i64(1)) : 0;
+        f.source_file_id = at.has(11) ? name(at.i64(11)) : 0;
+        f.source_line = clampU32(at.value(10));
+        chunk_->cpuPageFaults.push_back(f);
+        nsys::PendingInstants& in = chunk_->lane(LaneKey{LaneKind::UmCpuPageFaults, p.i64(2)}).instants;
+        in.time_ns.push_back(p.i64(1));
+        in.name_id.push_back(chunk_->localString("CPU page fault"));
+        in.payload.push_back(static_cast<uint32_t>(chunk_->cpuPageFaults.size() - 1));
+    }
+
+    // CUDA_UM_GPU_PAGE_FAULT_EVENTS: 1 start, 2 end, 3 deviceId, 4 globalPid, 5 address,
+    // 6 numberOfPageFaults, 7 faultAccessType.
+    void gpuPageFault(std::string_view payload, uint64_t offset) {
+        chunk_ = &chunks_.gpu_faults;
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        if (!validSpan(*chunk_, p, 1, 2, Diag::GpuPageFaultWithoutEnd)) return;
+        GpuPageFaultInfo f;
+        f.address = p.value(5);
+        f.faults = p.has(6) ? clampU32(p.value(6)) : 1;
+        f.access_type = static_cast<uint8_t>(std::min<uint64_t>(p.value(7), 255));
+        chunk_->gpuPageFaults.push_back(f);
+        nsys::pushInterval(*chunk_, LaneKey{LaneKind::UnifiedMemory, p.i64(4), p.i64(3)}, p.i64(1), p.i64(2),
+                           chunk_->localString(nsys::gpuPageFaultName(f.access_type)), EventKind::GpuPageFault,
+                           static_cast<uint32_t>(chunk_->gpuPageFaults.size() - 1));
+    }
+
+    // DIAGNOSTIC_EVENT: 1 { 1 timestamp, 2 timestampType }, 2 source, 3 severity, 4 text, 5 globalPid.
+    void nsysMessage(std::string_view payload, uint64_t offset) {
+        chunk_ = &chunks_.messages;
+        Fields p;
+        readFields(payload, offset, p, *chunk_);
+        Fields time;
+        readFields(p.bytes(1), offset, time, *chunk_);
+        nsys::PendingNsysMessage m;
+        m.global_pid = p.i64(5);
+        m.message.time_ns = time.i64(1);
+        m.message.time_source = static_cast<uint8_t>(std::min<uint64_t>(time.value(2), 255));
+        m.message.source = static_cast<uint8_t>(std::min<uint64_t>(p.value(2), 255));
+        m.message.severity = static_cast<uint8_t>(std::min<uint64_t>(p.value(3), 255));
+        m.message.text = std::string(p.bytes(4));
+        chunk_->nsysMessages.push_back(std::move(m));
+    }
+
+    // CUDA_GRAPH_EVENTS and CUDA_GRAPH_NODE_EVENTS: CPU-trace fields 1 start, 2 end, 7 name id,
+    // 13 globalTid, and the ids in sub-message `number` of the payload (33, 37 or 38).
+    void graphApiEvent(std::string_view payload, uint64_t offset, const Fields& p, uint64_t eventClass) {
+        const uint32_t number = eventClass == kGraphNodeEvent ? 33 : eventClass == kGraphExecEvent ? 37 : 38;
+        std::string_view ids;
+        ProtoReader reader(payload, offset);
+        for (ProtoField f; reader.next(f);)
+            if (f.number == number && f.wire == 2) ids = f.bytes;
+        Fields g;
+        readFields(ids, offset, g, *chunk_);
+        if (!nsys::validTime(*chunk_, p.i64(1))) return;
+        GraphApiEvent e;
+        e.start_ns = p.i64(1);
+        e.end_ns = p.has(2) ? std::max(e.start_ns, p.i64(2)) : e.start_ns;
+        e.name_id = name(p.i64(7));
+        e.node = eventClass == kGraphNodeEvent;
+        auto id = [&](uint32_t n) { return g.has(n) ? g.value(n) : kNoGraphId; };
+        e.graph_id = id(1);
+        if (e.node) e.original_graph_id = id(2);
+        if (eventClass == kGraphExecEvent) e.graph_exec_id = id(2);
+        chunk_->graphApiEvents.push_back({p.i64(13), e});
     }
 
     void cpuTrace(std::string_view payload, uint64_t offset) {
@@ -268,8 +404,14 @@ private:
         chunk_ = eventClass == kRuntime || eventClass == kDriver || eventClass == kRuntimeWithBacktrace
                      ? &chunks_.cuda_api
                  : eventClass == kOpenMp ? &chunks_.openmp
-                                         : &chunks_.osrt;
+                 : eventClass == kGraphNodeEvent || eventClass == kGraphExecEvent || eventClass == kGraphEvent
+                     ? &chunks_.graph_events
+                     : &chunks_.osrt;
         switch (eventClass) {
+            case kGraphNodeEvent:
+            case kGraphExecEvent:
+            case kGraphEvent:
+                return graphApiEvent(payload, offset, p, eventClass);
             case kRuntime:
             case kDriver:
             case kRuntimeWithBacktrace:
@@ -316,6 +458,7 @@ private:
                 o.process = p.has(13) ? static_cast<int32_t>((p.i64(13) >> 24) & 0xFFFFFF) : -1;  // a pid for now
                 o.name_id = name(p.i64(7));
                 extras_.overhead.push_back(o);
+                extras_.overhead_tids.push_back(p.has(13) ? p.i64(13) : 0);
                 return;
             }
             default:
@@ -376,7 +519,8 @@ private:
         extras_.processes.emplace_back(p.i64(2), std::string(p.has(6) ? p.bytes(6) : p.bytes(5)));
     }
 
-    // CUDA_GPU_MEMORY_USAGE_EVENTS: start 1, deviceId 2, globalPid 5, bytes 8, operation 10.
+    // CUDA_GPU_MEMORY_USAGE_EVENTS: start 1, deviceId 3 (field 2 repeats the start), globalPid 5,
+    // bytes 8, operation 10.
     void memoryUsage(std::string_view payload, uint64_t offset) {
         Fields p;
         readFields(payload, offset, p, *chunk_);
@@ -387,7 +531,7 @@ private:
         }
         if (!nsys::validTime(*chunk_, p.i64(1))) return;
         const double bytes = static_cast<double>(static_cast<int64_t>(p.value(8)));
-        extras_.memory.push_back({p.i64(1), p.i64(5), p.i64(2), op == 0 ? bytes : -bytes});
+        extras_.memory.push_back({p.i64(1), p.i64(5), p.i64(3), op == 0 ? bytes : -bytes});
     }
 
     uint32_t name(int64_t id) { return nsys::nameOf(builder_, *chunk_, id); }

@@ -20,10 +20,14 @@ struct MemoryChange {
 
 // The events of a run of blocks, one chunk per export table, so that they are merged table by
 // table in the order the SQLite importer reads the export (NVTX, CUDA API, OS runtime, kernels,
-// memcpy, memset, sync, CPU samples): the same lanes, threads and processes in the same order.
+// memcpy, memset, sync, graph executions, CUDA event records, GPU and CPU page faults, CPU
+// samples, CUDA graph events, Nsight's messages): the same lanes, threads and processes in the
+// same order.
 struct TableChunks {
-    nsys::EventChunk nvtx, cuda_api, osrt, openmp, kernels, memcpy, memset, sync;
+    nsys::EventChunk nvtx, cuda_api, osrt, openmp, kernels, memcpy, memset, sync, graphs, cuda_events;
+    nsys::EventChunk gpu_faults, cpu_faults;
     nsys::EventChunk samples;  // COMPOSITE_EVENTS (as instants) and SCHED_EVENTS (as rows)
+    nsys::EventChunk graph_events, messages;
 };
 
 // A sample of generic-event counters (GPU metrics): event-block field 2, { 1 type id, 2 time in
@@ -40,6 +44,7 @@ struct BlockExtras {
     std::vector<MemoryChange> memory;
     std::vector<GenericEvent> generic;
     std::vector<OverheadRange> overhead;                     // process holds the globalTid's pid until resolved
+    std::vector<int64_t> overhead_tids;                      // the globalTid of each overhead range, 0 if none
     std::vector<std::pair<int64_t, std::string>> processes;  // globalPid, name
 };
 

@@ -195,14 +195,18 @@ void buildMemoryCounters(std::vector<MemoryChange>& changes, Report& report, nsy
     }
 }
 
-// Profiler overhead ranges, their pid resolved to a process as the SQLite importer does.
-void addOverhead(std::vector<OverheadRange>& ranges, Report& report) {
+// Profiler overhead ranges, their pid resolved to a process and their globalTid to a thread as
+// the SQLite importer does.
+void addOverhead(std::vector<OverheadRange>& ranges, const std::vector<int64_t>& tids, Report& report,
+                 nsys::ReportBuilder& builder) {
     std::map<int64_t, int32_t> processOfPid;
     for (size_t p = 0; p < report.processes.size(); ++p)
         processOfPid.try_emplace(report.processes[p].pid, static_cast<int32_t>(p));
-    for (OverheadRange& o : ranges) {
+    for (size_t i = 0; i < ranges.size(); ++i) {
+        OverheadRange& o = ranges[i];
         auto it = processOfPid.find(o.process);
         o.process = it == processOfPid.end() ? -1 : it->second;
+        if (o.process >= 0) o.thread = builder.threadIndex(tids[i]);
         if (o.name_id == UINT32_MAX) o.name_id = report.strings.intern("[unknown name]");
     }
     std::stable_sort(ranges.begin(), ranges.end(),
@@ -312,7 +316,9 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         for (const auto& [globalPid, name] : e.processes) builder.setProcessName(globalPid, name);
     for (auto table :
          {&TableChunks::nvtx, &TableChunks::cuda_api, &TableChunks::osrt, &TableChunks::openmp, &TableChunks::kernels,
-          &TableChunks::memcpy, &TableChunks::memset, &TableChunks::sync, &TableChunks::samples}) {
+          &TableChunks::memcpy, &TableChunks::memset, &TableChunks::sync, &TableChunks::graphs,
+          &TableChunks::cuda_events, &TableChunks::gpu_faults, &TableChunks::cpu_faults, &TableChunks::samples,
+          &TableChunks::graph_events, &TableChunks::messages}) {
         std::vector<nsys::EventChunk> ordered;
         ordered.reserve(threads);
         for (TableChunks& c : chunks) ordered.push_back(std::move(c.*table));
@@ -321,10 +327,12 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     progress.progress("completing the report", 0, 0);
     std::vector<MemoryChange> memory;
     std::vector<OverheadRange> overhead;
+    std::vector<int64_t> overheadTids;
     std::vector<GenericEvent> generic;
     for (BlockExtras& e : extras) {
         memory.insert(memory.end(), e.memory.begin(), e.memory.end());
         overhead.insert(overhead.end(), e.overhead.begin(), e.overhead.end());
+        overheadTids.insert(overheadTids.end(), e.overhead_tids.begin(), e.overhead_tids.end());
         for (GenericEvent& g : e.generic) generic.push_back(std::move(g));
         e.generic.clear();
     }
@@ -334,7 +342,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         return corrupt(path, std::string("damaged index message: ") + e.what());
     }
     buildMemoryCounters(memory, *report, builder);
-    addOverhead(overhead, *report);
+    addOverhead(overhead, overheadTids, *report, builder);
     builder.complete();
     uint64_t decoded = 0;
     for (const BlockExtras& e : extras) decoded += e.events;

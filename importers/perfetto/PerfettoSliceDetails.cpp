@@ -46,7 +46,13 @@ uint32_t SliceDetailsReader::payload(EventKind kind, const SliceFields& f) {
         case EventKind::OpenMpEvent:
         case EventKind::ThreadState:  // never exported
         case EventKind::CoreRun:
+        case EventKind::ProfilerOverhead:
+        case EventKind::GpuPageFault:
             return kNoPayload;
+        case EventKind::GraphExecution:
+            r_.graph_executions.push_back({number<uint32_t>(f, Key::CorrelationId), number<uint32_t>(f, Key::GraphId),
+                                           number<uint32_t>(f, Key::GraphExecId)});
+            return row(r_.graph_executions);
         case EventKind::CudaApiCall:
             return f.uint(Key::CorrelationId) ? number<uint32_t>(f, Key::CorrelationId) : kNoPayload;
         case EventKind::NvtxRange:

@@ -49,6 +49,27 @@ TEST_CASE("lanescope-cli info --format json has the keys CLI.md lists") {
         CHECK(r.out.find(key) != std::string::npos);
 }
 
+TEST_CASE("lanescope-cli info counts today's kinds and lists Nsight's own messages, natively and from the export") {
+    for (const char* ext : {".sqlite", ".nsys-rep"}) {
+        const auto graphs =
+            cli("info " + quoted(dataFile(std::string("nsys-2025.3/cuda_graphs") + ext)) + " --format json");
+        REQUIRE(graphs.status == 0);
+        CHECK(graphs.out.find("\"graph_executions\": 40") != std::string::npos);
+        CHECK(graphs.out.find("\"cuda_events\": 12") != std::string::npos);
+        CHECK(graphs.out.find("\"nsys_messages\": [") != std::string::npos);
+        CHECK(graphs.out.find("\"text\": \"Profiling has started.\"") != std::string::npos);
+        CHECK(graphs.out.find("\"severity\": \"warning\"") != std::string::npos);
+        const auto um =
+            cli("info " + quoted(dataFile(std::string("nsys-2025.3/unified_memory") + ext)) + " --format json");
+        REQUIRE(um.status == 0);
+        CHECK(um.out.find("\"um_cpu_page_faults\": 960") != std::string::npos);
+        CHECK(um.out.find("\"um_gpu_page_faults\": 421") != std::string::npos);
+        const auto table = cli("info " + quoted(dataFile(std::string("nsys-2025.3/cuda_graphs") + ext)));
+        CHECK(table.out.find("Nsight Systems messages") != std::string::npos);
+        CHECK(table.out.find("Not all CUDA events might have been collected.") != std::string::npos);
+    }
+}
+
 TEST_CASE("lanescope-cli --verbose says how an .nsys-rep was read") {
     const auto r = cli("--verbose info " + quoted(dataFile("nsys-2025.3/train_1gpu.nsys-rep")) + " --format json");
     REQUIRE(r.status == 0);

@@ -50,13 +50,15 @@ uint64_t heldBytes() {
 }
 
 // Requests a stop once the process has grown by kGrowth since `baseline` (under ASan: at the
-// third table), and remembers how big it was then.
+// third table), at the latest when every table is read (a loaded machine may report its
+// progress too seldom to see the growth), and remembers how big it was then.
 class StopWhenGrown final : public ProgressSink {
 public:
     StopWhenGrown(uint64_t baseline, std::stop_source& stop) : baseline_(baseline), stop_(stop) {}
-    void progress(std::string_view, uint64_t, uint64_t) override {
+    void progress(std::string_view stage, uint64_t, uint64_t) override {
         const uint64_t now = residentBytes();
-        const bool grown = kSanitized ? ++calls_ >= 3 : now >= baseline_ + kGrowth;
+        const bool grown =
+            (kSanitized ? ++calls_ >= 3 : now >= baseline_ + kGrowth) || stage == "completing the report";
         if (grown && !stop_.stop_requested()) {
             atStop = now;
             stop_.request_stop();

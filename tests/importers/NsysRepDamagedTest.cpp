@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "ImportHelpers.h"
+#include "importers/nsysrep/EventDecoder.h"
 #include "importers/nsysrep/ProtoReader.h"
 #include "importers/nsysrep/RepFile.h"
 
@@ -165,4 +166,109 @@ TEST_CASE("native reader: progress by blocks and cancellation") {
     ImportResult cancelled = importFile(path, {}, progress, stop.get_token());
     REQUIRE_FALSE(cancelled.ok());
     CHECK(cancelled.error().kind == ImportError::Kind::Cancelled);
+}
+
+namespace {
+
+// A protobuf message written by hand: varint fields and length-delimited ones.
+struct Proto {
+    std::string bytes;
+    static void varint(std::string& out, uint64_t v) {
+        for (; v >= 0x80; v >>= 7) out += char(0x80 | (v & 0x7F));
+        out += char(v);
+    }
+    Proto& v(uint32_t field, uint64_t value) {
+        varint(bytes, uint64_t{field} << 3);
+        varint(bytes, value);
+        return *this;
+    }
+    Proto& s(uint32_t field, const std::string& value) {
+        varint(bytes, (uint64_t{field} << 3) | 2);
+        varint(bytes, value.size());
+        bytes += value;
+        return *this;
+    }
+    Proto& m(uint32_t field, const Proto& value) { return s(field, value.bytes); }
+};
+
+// Decodes one block holding `events` (each a whole event message) into a fresh report.
+struct Decoded {
+    Report report;
+    nsys::ReportBuilder builder{report};
+    nsysrep::TableChunks chunks;
+    nsysrep::BlockExtras extras;
+};
+void decode(Decoded& d, const std::vector<Proto>& events) {
+    Proto block;
+    for (const Proto& e : events) block.m(1, e);
+    std::string framed;
+    Proto::varint(framed, block.bytes.size());
+    framed += block.bytes;
+    nsysrep::decodeBlock(framed, 0, d.builder, nsysrep::quirksFor("2025.3.1.0"), d.chunks, d.extras);
+}
+
+uint64_t diagnostic(const nsysrep::TableChunks& c, const char* name) {
+    uint64_t n = 0;
+    for (const nsys::EventChunk* chunk :
+         {&c.graphs, &c.cuda_events, &c.gpu_faults, &c.cpu_faults, &c.graph_events, &c.messages, &c.osrt, &c.kernels})
+        if (auto it = chunk->diagnostics.find(name); it != chunk->diagnostics.end()) n += it->second;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("damaged events of the new kinds get a diagnostic or a one-line error, never a crash") {
+    const uint64_t pid = uint64_t{485} << 24;
+    SECTION("a graph execution and GPU page faults without an end are skipped and counted") {
+        Decoded d;
+        decode(d, {Proto().v(1, 130).m(107, Proto().v(1, 100).v(7, 7).v(8, pid).m(107, Proto().v(1, 3))),
+                   Proto().v(1, 120).m(125, Proto().v(1, 100).v(4, pid).v(6, 2))});
+        CHECK(diagnostic(d.chunks, "graph_execution_without_end") == 1);
+        CHECK(diagnostic(d.chunks, "gpu_page_fault_without_end") == 1);
+        CHECK(d.chunks.graphs.graphExecutions.empty());
+        CHECK(d.chunks.gpu_faults.gpuPageFaults.empty());
+    }
+    SECTION("a graph execution ending before it starts is skipped and counted") {
+        Decoded d;
+        decode(d, {Proto().v(1, 130).m(107, Proto().v(1, 200).v(2, 100).v(7, 7).v(8, pid))});
+        CHECK(diagnostic(d.chunks, "negative_duration") == 1);
+    }
+    SECTION("sub-messages cut short are a one-line MalformedProto") {
+        for (uint32_t type : {130u, 127u, 119u, 49u}) {
+            INFO(type);
+            Proto event;
+            event.v(1, type);
+            // The payload claims 50 bytes and holds 3.
+            std::string payload = Proto().v(1, 5).bytes;
+            const uint32_t field = type == 119 ? 124 : type == 49 ? 110 : 107;
+            Proto::varint(event.bytes, (uint64_t{field} << 3) | 2);
+            Proto::varint(event.bytes, 50);
+            event.bytes += payload;
+            Decoded d;
+            try {
+                decode(d, {event});
+                FAIL("no error");
+            } catch (const nsysrep::MalformedProto& e) {
+                CHECK(std::string(e.what()).find('\n') == std::string::npos);
+            }
+        }
+    }
+    SECTION("wrong wire types in a graph event's ids are read as absent, the event kept") {
+        Decoded d;
+        decode(d, {Proto().v(1, 132).m(108, Proto().v(1, 50).v(2, 50).v(6, 95).v(7, 0).v(13, pid | 485).v(38, 7))});
+        REQUIRE(d.chunks.graph_events.graphApiEvents.size() == 1);
+        CHECK(d.chunks.graph_events.graphApiEvents[0].event.graph_id == kNoGraphId);
+    }
+    SECTION("a CUDA event record whose call is absent is counted, not shown") {
+        Decoded d;
+        d.builder.setStrings({""});
+        decode(d, {Proto().v(1, 127).m(107, Proto().v(3, 99).v(4, 0).v(5, 1).v(6, 7).v(7, 6).v(8, pid).m(
+                                                106, Proto().v(1, 1).v(2, 1)))});
+        std::vector<nsys::EventChunk> chunks;
+        chunks.push_back(std::move(d.chunks.cuda_events));
+        d.builder.merge(chunks);
+        d.builder.complete();
+        CHECK(d.report.diagnostics.at("cuda_event_record_without_call") == 1);
+        CHECK(d.report.cuda_events.empty());
+    }
 }

@@ -102,6 +102,18 @@ TEST_CASE("every stats report equals nsys stats 2025.3 on our own captures") {
     }
 }
 
+// CUDA graphs traced per graph and per node, unified memory, CUDA event records: read from the
+// export and natively, every table equals nsys's (graph executions stay out of them, as nsys
+// leaves them out).
+TEST_CASE("every stats report equals nsys stats 2025.3 on today's captures, from the export and natively") {
+    for (const char* name : {"cuda_graphs", "cuda_graphs_nodes", "unified_memory"})
+        for (const char* ext : {".sqlite", ".nsys-rep"}) {
+            INFO(name << ext);
+            const auto r = importOk(dataFile(std::string("nsys-2025.3/") + name + ext));
+            checkAllReports(*r, dataFile(std::string("expected/") + name));
+        }
+}
+
 TEST_CASE("every stats report equals nsys stats 2025.3 on the 2025.3 exports of older reports (../shared)") {
     const auto expected = sharedFile("expected");
     const auto cpu = sharedFile("nsys-2025.3-exports/cpu_nvtx_threads.sqlite");

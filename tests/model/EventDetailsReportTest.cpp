@@ -138,7 +138,15 @@ TEST_CASE("details of every event of two reports: common fields first, kind-spec
                     case EventKind::OsRuntimeCall:
                     case EventKind::MpiCall:
                     case EventKind::OpenMpEvent:
+                    case EventKind::ProfilerOverhead:
                         CHECK(d.back().label == "Depth");
+                        break;
+                    case EventKind::GraphExecution:
+                        CHECK(value(d, "Graph id") != "<missing Graph id>");
+                        CHECK(value(d, "Correlation id") != "<missing Correlation id>");
+                        break;
+                    case EventKind::GpuPageFault:
+                        CHECK(value(d, "Page faults") != "<missing Page faults>");
                         break;
                     case EventKind::ThreadState:
                         CHECK(value(d, "State") != "<missing State>");
