@@ -93,6 +93,12 @@ QRgb EventColors::byKindAndName(EventKind kind, uint32_t nameId) {
         }
         case EventKind::OpenMpEvent:
             return openMpColor(name);
+        case EventKind::GraphExecution:  // teal, apart from the kernels' blues
+            return QColor::fromHsl(170 + int(h % 15), 140, 105).rgb();
+        case EventKind::ProfilerOverhead:
+            return 0xFF7A6F9B;
+        case EventKind::GpuPageFault:
+            return 0xFFE07B39;
         case EventKind::ThreadState:
         case EventKind::CoreRun:
             break;  // by payload, in color()

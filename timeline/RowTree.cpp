@@ -34,8 +34,14 @@ int kindRank(LaneKind kind) {
             return 10;
         case LaneKind::OsRuntime:
             return 11;
+        case LaneKind::UnifiedMemory:
+            return 2;
+        case LaneKind::ProfilerOverhead:
+            return 12;
+        case LaneKind::UmCpuPageFaults:
+            return 13;
     }
-    return 12;
+    return 14;
 }
 
 Row laneRow(const Report& r, size_t index) {
@@ -118,6 +124,9 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
     }
     // A row per CPU core, which thread ran when (from context switches), after the processes.
     Row cpus{Row::Type::Cpus, "CPUs", -1, 0, {}};
+    if (const int c = r.cpu_utilization_counter; c >= 0 && size_t(c) < r.counters.size())
+        cpus.children.push_back(
+            {Row::Type::Counter, std::string(r.str(r.counters[c].name_id)), c, r.counters[c].time_ns.size(), {}});
     for (size_t li : laneOrder)
         if (r.lanes[li].kind == LaneKind::CpuCore) cpus.children.push_back(laneRow(r, li));
     sumChildEvents(cpus);

@@ -20,8 +20,8 @@ enum class RowOrder { GpuFirst, CpuFirst };  // Nsight's two presets
 
 // The row hierarchy of a report: per GPU its streams, NCCL and counters; per process its
 // threads with their thread state, CPU samples, NVTX, MPI, CUDA API and OS runtime lanes;
-// then a "CPUs" group with a row per core. Groups in model order; lanes of a group in that
-// fixed kind order (streams by id, cores by number).
+// then a "CPUs" group with the whole-CPU utilization and a row per core. Groups in model order; lanes of a group in
+// that fixed kind order (streams by id, cores by number).
 std::vector<Row> buildRowTree(const Report& report, RowOrder order = RowOrder::GpuFirst);
 
 }  // namespace lanescope

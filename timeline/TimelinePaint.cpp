@@ -203,9 +203,14 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
         if (lane.kind == LaneKind::CpuSamples) {
             paintSampleDensity(lane, markers, top, row.height, frameRects_);
             color = palette_.dark ? 0xFF6FBF73 : 0xFF3F8F45;
+        } else if (lane.kind == LaneKind::GpuStream) {  // CUDA event records: short ticks above the work
+            for (const MarkerBox& m : markers)
+                frameRects_.push_back(pixelRect(QRectF(m.x + area.left() - 1, top, 3, std::max(4, row.height / 3))));
+            color = palette_.dark ? 0xFFF0C040 : 0xFFB07800;
         } else {  // markers: thin ticks over the row
             for (const MarkerBox& m : markers)
                 frameRects_.push_back(pixelRect(QRectF(m.x + area.left() - 1, top + 1, 2, row.height - 2)));
+            if (lane.kind == LaneKind::UmCpuPageFaults) color = palette_.dark ? 0xFFFF8A5C : 0xFFD0502A;
         }
         p.setBrush(QColor(color));
         p.drawRects(frameRects_.data(), int(frameRects_.size()));

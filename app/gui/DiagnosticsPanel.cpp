@@ -6,11 +6,13 @@
 #include <QLabel>
 #include <QLocale>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "app/gui/NsysMessagesTable.h"
 #include "app/gui/Theme.h"
 
 namespace lanescope {
@@ -63,8 +65,17 @@ QColor severityColor(DiagnosticSeverity severity, const QPalette& palette) {
 }
 
 DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    outer->addWidget(tabs_);
+    messages_ = new NsysMessagesTable;
+    tabs_->addTab(messages_, "Nsight Systems");
+    auto* own = new QWidget;
+    auto* layout = new QVBoxLayout(own);
     layout->setContentsMargins(4, 4, 4, 4);
+    tabs_->addTab(own, "Lanescope");
     summary_ = new QLabel;
     summary_->setTextFormat(Qt::PlainText);
     layout->addWidget(summary_);
@@ -87,20 +98,53 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
     statusButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     statusButton_->setObjectName("diagnosticsStatus");
     statusButton_->hide();
-    connect(statusButton_, &QToolButton::clicked, this, &DiagnosticsPanel::showRequested);
+    connect(statusButton_, &QToolButton::clicked, this, [this] {
+        tabs_->setCurrentIndex(1);
+        emit showRequested();
+    });
+    messagesButton_ = new QToolButton(this);
+    messagesButton_->setAutoRaise(true);
+    messagesButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    messagesButton_->setObjectName("nsysMessagesStatus");
+    messagesButton_->hide();
+    connect(messagesButton_, &QToolButton::clicked, this, [this] {
+        tabs_->setCurrentIndex(0);
+        emit showRequested();
+    });
     fill();
+    fillMessages();
+}
+
+void DiagnosticsPanel::fillMessages() {
+    messages_->setReports(reports_);
+    const size_t n = messages_->messageCount(), serious = messages_->seriousCount();
+    tabs_->setTabText(0, QString("Nsight Systems (%1)").arg(n));
+    messagesButton_->setVisible(n > 0);
+    messagesButton_->setText(QString("%1 Nsight message%2").arg(n).arg(n == 1 ? "" : "s"));
+    messagesButton_->setToolTip(QString("Messages Nsight Systems wrote into the report while profiling, %1 of them "
+                                        "warnings or errors; click to see them")
+                                    .arg(serious));
+    messagesButton_->setIcon(
+        QApplication::style()->standardIcon(serious ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation));
+    const QColor color = serious ? severityColor(DiagnosticSeverity::Warning, palette()) : QColor();
+    messagesButton_->setStyleSheet(color.isValid() ? QString("QToolButton { color: %1; }").arg(color.name())
+                                                   : QString());
 }
 
 void DiagnosticsPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
     reports_ = std::move(reports);
     fill();
+    fillMessages();
 }
 
 int DiagnosticsPanel::rowCount() const { return table_->rowCount(); }
 
 void DiagnosticsPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) fill();
+    if (event->type() == QEvent::PaletteChange) {
+        fill();
+        fillMessages();
+    }
 }
 
 void DiagnosticsPanel::fill() {
@@ -156,6 +200,7 @@ void DiagnosticsPanel::fill() {
     if (counts[1]) parts << QString("%1 warning%2").arg(counts[1]).arg(counts[1] == 1 ? "" : "s");
     if (counts[0]) parts << QString("%1 info").arg(counts[0]);
     const QString count = QString("%1 diagnostic%2").arg(total).arg(total == 1 ? "" : "s");
+    tabs_->setTabText(1, QString("Lanescope (%1)").arg(total));
     if (reports_.empty())
         summary_->setText("No report open.");
     else if (total == 0)

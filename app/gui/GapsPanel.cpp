@@ -98,6 +98,7 @@ void GapsPanel::recompute() {
     GapOptions options;
     options.gap_ms = threshold_->value();
     options.rows = -1;
+    options.graphs_busy = true;  // a graph replay is GPU work (nsys's rule leaves it out: docs/analyses.md)
     auto reports = reports_;
     using Result = std::vector<Found>;
     task_.run(

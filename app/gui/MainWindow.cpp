@@ -41,6 +41,7 @@
 #include "app/gui/FindBar.h"
 #include "app/gui/GapsPanel.h"
 #include "app/gui/ImportQueue.h"
+#include "app/gui/NoticeBar.h"
 #include "app/gui/ReportSummary.h"
 #include "app/gui/RulesPanel.h"
 #include "app/gui/ShortcutsOverlay.h"
@@ -115,6 +116,8 @@ MainWindow::MainWindow() {
     rowFilter_->setMaximumWidth(268);
     filterLayout->addStretch(1);
     layout->addWidget(filterRow);
+    notice_ = new NoticeBar;
+    layout->addWidget(notice_);
     layout->addWidget(timeline_, 1);
     layout->addWidget(findBar_);
     setCentralWidget(central);
@@ -138,6 +141,7 @@ MainWindow::MainWindow() {
     buildDocks();
     buildMenus();
     rangeLabel_ = new QLabel;
+    statusBar()->addPermanentWidget(diagnostics_->messagesButton());
     statusBar()->addPermanentWidget(diagnostics_->statusButton());
     statusBar()->addPermanentWidget(rangeLabel_);
     statusBar()->showMessage("Ready");
@@ -220,7 +224,11 @@ void MainWindow::buildDocks() {
             dock->raise();
         }
     });
-    connect(session_, &ViewSession::reportsChanged, diagnostics_, [this] { diagnostics_->setReports(reports()); });
+    connect(session_, &ViewSession::reportsChanged, diagnostics_, [this] {
+        diagnostics_->setReports(reports());
+        notice_->setReports(reports());
+    });
+    connect(notice_, &NoticeBar::detailsRequested, diagnostics_, [this] { diagnostics_->messagesButton()->click(); });
     connect(compare_, &ComparePanel::openReportRequested, this, [this](const QString& path) { openFiles({path}); });
     connect(compare_, &ComparePanel::alignmentChanged, this,
             [this] { QSettings().setValue("ranks/align", alignModeName(compare_->mode())); });

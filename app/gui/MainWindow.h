@@ -31,6 +31,7 @@ class UtilizationChart;
 class ComparePanel;
 class DiffPanel;
 class DiagnosticsPanel;
+class NoticeBar;
 class EventsPanel;
 class CallTreePanel;
 class ShortcutsOverlay;
@@ -103,6 +104,7 @@ private:
     ComparePanel* compare_;
     DiffPanel* diff_;
     DiagnosticsPanel* diagnostics_;
+    NoticeBar* notice_;
     EventsPanel* events_;
     CallTreePanel* callTree_;
     QTextBrowser* details_;

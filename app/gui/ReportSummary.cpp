@@ -39,6 +39,7 @@ QString reportSummaryHtml(const Report& r) {
     html += row("Processes / threads", QString("%1 / %2").arg(r.processes.size()).arg(r.threads.size()));
     html += "</table><h3>Events</h3><table>";
     const std::pair<const char*, uint64_t> counts[] = {{"Kernels", c.kernels},
+                                                       {"CUDA graph executions", c.graph_executions},
                                                        {"Memory copies", c.memcpy},
                                                        {"Memsets", c.memset},
                                                        {"CUDA API calls", c.cuda_api},
@@ -48,13 +49,19 @@ QString reportSummaryHtml(const Report& r) {
                                                        {"Synchronizations", c.sync},
                                                        {"MPI calls", c.mpi},
                                                        {"OpenMP events", c.openmp},
-                                                       {"Markers", c.instants},
+                                                       {"CUDA event records", c.cuda_events},
+                                                       {"UM CPU page faults", c.um_cpu_page_faults},
+                                                       {"UM GPU page fault groups", c.um_gpu_page_faults},
+                                                       {"Markers", c.instants - c.cuda_events - c.um_cpu_page_faults},
                                                        {"Counter samples", c.counter_samples},
                                                        {"CPU samples", c.cpu_samples},
                                                        {"Context switches", c.context_switches}};
     for (const auto& [label, n] : counts)
         if (n) html += row(label, locale.toString(static_cast<qulonglong>(n)));
     html += "</table>";
+    if (!r.nsys_messages.empty())
+        html += "<p>" + QString::number(r.nsys_messages.size()) +
+                " messages from Nsight Systems: the Diagnostics panel lists them.</p>";
     if (!r.diagnostics.empty()) {
         html += "<h3>Diagnostics</h3><table>";
         for (const auto& [name, n] : r.diagnostics) html += row(qs(name), locale.toString(static_cast<qulonglong>(n)));

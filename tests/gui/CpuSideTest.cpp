@@ -63,8 +63,13 @@ private slots:
             if (lane.kind == LaneKind::ThreadState)
                 for (uint32_t p : lane.events.payload) running += threadStateOf(p) == ThreadRunState::Running;
         }
-        QCOMPARE(cpus->children.size(), cores);
-        QCOMPARE(cpus->events, coreRuns);
+        // The whole-CPU utilization row first, then a row per core.
+        QCOMPARE(cpus->children.size(), cores + 1);
+        QCOMPARE(cpus->children.front().type, Row::Type::Counter);
+        QCOMPARE(cpus->children.front().index, report_->cpu_utilization_counter);
+        const uint64_t utilizationSamples =
+            report_->counters.at(size_t(report_->cpu_utilization_counter)).time_ns.size();
+        QCOMPARE(cpus->events, coreRuns + utilizationSamples);
         QCOMPARE(running, coreRuns);  // every running interval is on one core row
         QCOMPARE(uint64_t(running), report_->counts().context_switches);
         // The main thread has its state, samples, NVTX, CUDA API and OS runtime rows, in that order.
@@ -73,7 +78,8 @@ private slots:
         QStringList kinds;
         for (const Row& lane : main->children)
             kinds << QString::fromStdString(std::string(laneKindName(report_->lanes[lane.index].kind)));
-        QCOMPARE(kinds, QStringList({"Thread state", "CPU samples", "NVTX", "CUDA API", "OS runtime"}));
+        QCOMPARE(kinds,
+                 QStringList({"Thread state", "CPU samples", "NVTX", "CUDA API", "OS runtime", "Profiler overhead"}));
     }
 
     void detailsShowTheCallStack() {

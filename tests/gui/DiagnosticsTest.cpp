@@ -1,3 +1,5 @@
+#include <sqlite3.h>
+
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
@@ -15,6 +17,8 @@
 #include "TestPaths.h"
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/NoticeBar.h"
+#include "app/gui/NsysMessagesTable.h"
 #include "app/log/Logging.h"
 
 using namespace lanescope;
@@ -37,6 +41,11 @@ class DiagnosticsTest : public QObject {
         });
         window_->openFiles({QString::fromStdString(path.string())});
         return QTest::qWaitFor([&] { return done; }, 30000) && ok;
+    }
+
+    void closeAll() {
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->text() == "&Close") a->trigger();
     }
 
     // The panel's rows as (report, name) -> count, read from the table's cells.
@@ -165,11 +174,7 @@ private slots:
     }
 
     void closingTheReportsHidesTheCount() {
-        QAction* close = nullptr;
-        for (QAction* a : window_->findChildren<QAction*>())
-            if (a->text() == "&Close") close = a;
-        QVERIFY(close);
-        close->trigger();
+        closeAll();
         QCOMPARE(panel_->rowCount(), 0);
         QVERIFY(!status_->isVisible());
         QVERIFY(panel_->worstSeverity() == std::nullopt);
@@ -180,6 +185,59 @@ private slots:
         QVERIFY(window_->timeline()->reports()[0]->diagnostics.empty());
         QCOMPARE(panel_->rowCount(), 0);
         QVERIFY(!status_->isVisible());
+    }
+
+    // Nsight's own messages: a tab of their own, counted apart in the status bar; the notice
+    // above the timeline stays hidden for a report with GPU work.
+    void nsightMessagesAreShownApart() {
+        closeAll();
+        QVERIFY(open(test::dataFile("nsys-2025.3/cuda_graphs.nsys-rep")));
+        const Report& report = *window_->timeline()->reports().back();
+        NsysMessagesTable* messages = panel_->messages();
+        QCOMPARE(size_t(messages->rowCount()), report.nsys_messages.size());
+        QCOMPARE(messages->rowCount(), 19);  // DIAGNOSTIC_EVENT of its export
+        QToolButton* button = window_->statusBar()->findChild<QToolButton*>("nsysMessagesStatus");
+        QVERIFY(button && button->isVisible());
+        QCOMPARE(button->text(), QString("%1 Nsight messages").arg(messages->rowCount()));
+        QStringList texts;
+        for (int r = 0; r < messages->rowCount(); ++r)
+            texts << messages->item(r, NsysMessagesTable::TextColumn)->text();
+        QVERIFY(texts.contains("Not all CUDA events might have been collected."));
+        QVERIFY(texts.contains("Number of CUDA events collected: 1874."));  // the tab, simplified
+        auto* notice = window_->findChild<NoticeBar*>();
+        QVERIFY(notice && notice->text().isEmpty());
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty()) {
+            button->click();
+            QTest::qWait(200);
+            window_->grab().save(dir + "/nsight-messages.png");
+        }
+    }
+
+    // A report without GPU work says why above the timeline: an export whose GPU tables are
+    // gone and whose Nsight message says no CUDA event was collected.
+    void aReportWithoutGpuWorkSaysWhyAboveTheTimeline() {
+        const auto dir = test::tempDir("gui-no-gpu");
+        const auto copy = dir / "no_gpu.sqlite";
+        std::filesystem::copy_file(test::dataFile("nsys-2025.3/train_1gpu.sqlite"), copy);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(copy.c_str(), &db), SQLITE_OK);
+        const char* sql =
+            "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY;"
+            "DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET; DROP TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;"
+            "INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity, text, globalPid) VALUES "
+            "(1000, 2, 3, 2, 'No CUDA events collected. Does the process use CUDA?', 0);";
+        QCOMPARE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        closeAll();
+        QVERIFY(open(copy));
+        auto* notice = window_->findChild<NoticeBar*>();
+        QVERIFY(notice);
+        QVERIFY(QTest::qWaitFor([&] { return notice->isVisible(); }, 2000));
+        QVERIFY(notice->text().contains("no_gpu.sqlite holds no GPU work"));
+        QVERIFY(notice->text().contains("No CUDA events collected. Does the process use CUDA?"));
+        if (const QString shots = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !shots.isEmpty())
+            window_->grab().save(shots + "/no-gpu-notice.png");
+        std::filesystem::remove_all(dir);
     }
 
     void cleanupTestCase() { window_.reset(); }
