@@ -3,6 +3,10 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 # LANESCOPE_WITH_NSYS=1 also installs Nsight Systems 2022.4 from Debian's contrib/non-free
 # (for the .nsys-rep conversion tests; without it those tests say they were skipped).
+# LANESCOPE_WITH_SLURM=1 also installs Slurm (slurm-wlm: slurmctld, slurmd, the client commands)
+# and munge, about 13 MB, for tests/scale/slurm-compare-test.sh, which starts a one-node Slurm of
+# its own (without them it says it was skipped). Opt-in because, on a machine with systemd,
+# installing munge also starts and enables the system's munged.
 # The list is what a minimal Debian 12 (debootstrap --variant=minbase bookworm) lacks to run
 # CI=true ./test: checked in such a chroot, as root.
 set -euo pipefail
@@ -12,6 +16,8 @@ packages=(build-essential cmake ninja-build pkg-config
           libsqlite3-dev libprotobuf-dev protobuf-compiler libspdlog-dev catch2
           libsimdjson-dev zlib1g-dev liblz4-dev xvfb xauth
           clang-format clang-tidy dpkg-dev file desktop-file-utils shared-mime-info libxml2-utils xz-utils git)
+
+[ "${LANESCOPE_WITH_SLURM:-0}" = "1" ] && packages+=(slurm-wlm munge)
 
 missing=()
 for p in "${packages[@]}"; do
