@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "app/gui/RankSummaries.h"
+#include "app/gui/panels/ranks/RankSummaries.h"
 #include "importers/Importer.h"
 #include "model/Report.h"
 #include "timeline/TimelineView.h"

@@ -9,10 +9,10 @@
 #include <string_view>
 
 #include "app/gui/AppIcon.h"
-#include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleReport.h"
 #include "app/gui/Theme.h"
+#include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/log/Logging.h"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "analysis/ranks/RankCompare.h"
-#include "app/gui/ComparePanel.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/panels/ranks/ComparePanel.h"
 #include "importers/ImportFiles.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"

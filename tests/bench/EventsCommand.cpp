@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "app/gui/EventTableModel.h"
+#include "app/gui/panels/events/EventTableModel.h"
 #include "model/EventOrder.h"
 #include "model/EventRows.h"
 #include "model/LaneFreezer.h"

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "analysis/ranks/StepGrid.h"
-#include "app/gui/RankHeatMap.h"
+#include "app/gui/panels/ranks/RankHeatMap.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
 

@@ -13,11 +13,11 @@
 #include <QTest>
 
 #include "TestPaths.h"
-#include "app/gui/AboutDialog.h"
 #include "app/gui/AppIcon.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/ShortcutsOverlay.h"
 #include "app/gui/Theme.h"
+#include "app/gui/dialogs/AboutDialog.h"
+#include "app/gui/dialogs/ShortcutsOverlay.h"
 #include "app/log/Logging.h"
 #include "timeline/TimelineView.h"
 

@@ -2,7 +2,7 @@
 #include <QTest>
 
 #include "TestPaths.h"
-#include "app/gui/EventDetailsHtml.h"
+#include "app/gui/details/EventDetailsHtml.h"
 #include "importers/Importer.h"
 #include "model/EventDetails.h"
 #include "timeline/RowTree.h"

@@ -15,10 +15,10 @@
 
 #include "GuiTestMain.h"
 #include "TestPaths.h"
-#include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/NoticeBar.h"
-#include "app/gui/NsysMessagesTable.h"
+#include "app/gui/bars/NoticeBar.h"
+#include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
+#include "app/gui/panels/diagnostics/NsysMessagesTable.h"
 #include "app/log/Logging.h"
 
 using namespace lanescope;

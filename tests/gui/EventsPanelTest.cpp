@@ -12,9 +12,9 @@
 
 #include "GuiTestMain.h"
 #include "TestPaths.h"
-#include "app/gui/EventsPanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/panels/events/EventsPanel.h"
 #include "app/log/Logging.h"
 #include "model/EventDetails.h"
 #include "model/EventTableText.h"

@@ -13,10 +13,10 @@
 #include "GuiTestMain.h"
 #include "TestPaths.h"
 #include "analysis/ranks/RankSummary.h"
-#include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/RankHeatMap.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/panels/ranks/ComparePanel.h"
+#include "app/gui/panels/ranks/RankHeatMap.h"
 #include "timeline/TimelineView.h"
 
 using namespace lanescope;

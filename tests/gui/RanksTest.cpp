@@ -9,10 +9,10 @@
 
 #include "GuiTestMain.h"
 #include "TestPaths.h"
-#include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/RankHeatMap.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/panels/ranks/ComparePanel.h"
+#include "app/gui/panels/ranks/RankHeatMap.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 

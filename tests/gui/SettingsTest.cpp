@@ -12,9 +12,9 @@
 #include <QTest>
 
 #include "TestPaths.h"
-#include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Theme.h"
+#include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/log/Logging.h"
 #include "timeline/TimelineView.h"
 

@@ -1,0 +1,95 @@
+#include "app/gui/import/ImportTask.h"
+
+#include <sys/resource.h>
+
+#include <QMetaObject>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "analysis/NvtxProjection.h"
+#include "app/gui/WorkPool.h"
+#include "app/log/ImportLog.h"
+#include "timeline/ReportSummaries.h"
+
+namespace lanescope {
+namespace {
+
+// Forwards importer progress to the GUI thread at most every 50 ms.
+class QueuedProgress final : public ProgressSink {
+public:
+    explicit QueuedProgress(QPointer<ImportTask> task) : task_(std::move(task)) {}
+    void progress(std::string_view stage, uint64_t done, uint64_t total) override {
+        const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+        auto last = last_.load();
+        if (now - last < 50'000'000 || !last_.compare_exchange_strong(last, now)) return;
+        const int percent = total ? static_cast<int>(std::min<uint64_t>(100, done * 100 / total)) : -1;
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        QPointer<ImportTask> task = task_;
+        QMetaObject::invokeMethod(
+            task_.data(),
+            [task, text, percent] {
+                if (task) emit task->progress(text, percent);
+            },
+            Qt::QueuedConnection);
+    }
+
+private:
+    QPointer<ImportTask> task_;
+    std::atomic<int64_t> last_{0};
+};
+
+}  // namespace
+
+ImportTask::ImportTask(QString path, QString nsysPath, unsigned threads, QObject* parent)
+    : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)), threads_(threads) {}
+
+void ImportTask::start() {
+    QPointer<ImportTask> self(this);
+    const std::string file = path_.toStdString();
+    const std::stop_token stop = stop_.get_token();
+    ImportOptions options;
+    options.nsys_path = nsysPath_.toStdString();
+    options.nsys_reader = reader_;
+    options.threads = threads_;
+    options.memory_limit_bytes = memoryLimit_;
+    options.memory_promised = memoryPromised_.get();
+    options.add_view_lanes = addNvtxProjectionLanes;  // the "NVTX on GPU" rows
+    // `promised` keeps what options.memory_promised points to alive while the import runs.
+    (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_] {
+        // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
+        // threads inherit it), so the window stays responsive while both cores import.
+        ::setpriority(PRIO_PROCESS, 0, 10);
+        QueuedProgress queued(self);
+        logging::LoggedProgress progress(file, queued);
+        ImportResult result = importFile(file, options, progress, stop);
+        logging::logImport(file, result, progress);
+        std::shared_ptr<const Report> report;
+        std::shared_ptr<const CorrelationIndex> correlation;
+        QString error;
+        bool cancelled = false;
+        if (result.ok()) {
+            report = std::move(result.report());
+            // Built now, off the GUI thread, and kept with the report (sharing its lifetime).
+            correlation = std::shared_ptr<const CorrelationIndex>(report, &correlationIndex(*report));
+            // The timeline's drawing summaries too, so that the first wide view needs none built.
+            ReportSummaries::of(*report).buildAll(options.threads ? options.threads
+                                                                  : std::max(1u, std::thread::hardware_concurrency()));
+        } else {
+            cancelled = result.error().kind == ImportError::Kind::Cancelled;
+            error = QString::fromStdString(result.error().message);
+        }
+        if (!self) return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, report, correlation, error, cancelled] {
+                if (self) emit self->finished(report, correlation, error, cancelled);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+}  // namespace lanescope

@@ -1,0 +1,326 @@
+#include "app/gui/panels/statistics/StatsPanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "analysis/Registry.h"
+#include "timeline/TimeFormat.h"
+
+namespace lanescope {
+namespace {
+
+QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
+
+constexpr int kSortRole = Qt::UserRole + 1;
+
+// Sorts numbers as numbers: each cell carries its value in kSortRole.
+class NumericProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    bool lessThan(const QModelIndex& a, const QModelIndex& b) const override {
+        const QVariant va = a.data(kSortRole), vb = b.data(kSortRole);
+        if (va.typeId() == QMetaType::Double && vb.typeId() == QMetaType::Double) return va.toDouble() < vb.toDouble();
+        return QString::localeAwareCompare(a.data().toString(), b.data().toString()) < 0;
+    }
+};
+
+QString csvField(const QString& text) {
+    if (!text.contains(',') && !text.contains('"') && !text.contains('\n')) return text;
+    QString quoted = text;
+    return '"' + quoted.replace("\"", "\"\"") + '"';
+}
+
+}  // namespace
+
+StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    scope_ = new QLabel("No report");
+    reportChoice_ = new QComboBox;
+    reportChoice_->setToolTip("Report whose statistics are shown");
+    reportChoice_->hide();
+    auto* copy = new QToolButton;
+    copy->setText("Copy");
+    copy->setToolTip("Copy the selected rows (or all) as CSV (Ctrl+C)");
+    auto* save = new QToolButton;
+    save->setText("Export CSV…");
+    save->setToolTip("Save this table as CSV, with nsys stats' header");
+    kind_ = new QComboBox;
+    kind_->setObjectName("statsReportPicker");
+    kind_->setToolTip("Statistics report shown below");
+    kind_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(kind_);
+    top->addWidget(scope_, 1);
+    top->addWidget(reportChoice_);
+    top->addWidget(copy);
+    top->addWidget(save);
+    layout->addLayout(top);
+    pages_ = new QStackedWidget;
+    layout->addWidget(pages_, 1);
+    for (const StatsReportEntry& spec : statsReports()) {  // one page per report, in registry order
+        auto* page = new QWidget;
+        auto* pageLayout = new QVBoxLayout(page);
+        pageLayout->setContentsMargins(0, 2, 0, 0);
+        auto* filter = new QLineEdit;
+        filter->setPlaceholderText("Filter by name");
+        filter->setClearButtonEnabled(true);
+        filter->setToolTip("Show only the rows containing this text in any column (case-insensitive)");
+        auto* view = new QTableView;
+        auto* model = new QStandardItemModel(view);
+        auto* proxy = new NumericProxy(view);
+        proxy->setSourceModel(model);
+        proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+        proxy->setFilterKeyColumn(-1);
+        proxy->setSortRole(Qt::DisplayRole);
+        view->setModel(proxy);
+        view->setSortingEnabled(true);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        view->setAlternatingRowColors(true);
+        view->verticalHeader()->hide();
+        view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+        view->horizontalHeader()->setStretchLastSection(true);
+        view->horizontalHeader()->setResizeContentsPrecision(40);  // size columns from 40 rows
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
+        pageLayout->addWidget(filter);
+        pageLayout->addWidget(view, 1);
+        pages_->addWidget(page);
+        kind_->addItem(qs(spec.title), qs(spec.name));
+        tabList_.push_back({qs(spec.name), view, model, {}});
+    }
+    for (size_t i = 0; i < tabList_.size(); ++i) {
+        QTableView* view = tabList_[i].view;
+        connect(view, &QWidget::customContextMenuRequested, this, [this, i, view](QPoint pos) {
+            const QModelIndex index = view->indexAt(pos);
+            if (!index.isValid()) return;
+            const int nameColumn = view->model()->columnCount() - 1;
+            const QString name = view->model()->index(index.row(), nameColumn).data().toString();
+            QMenu menu(view);
+            // The event names behind a row: NVTX rows are "domain:name"; API rows drop a
+            // "_vNNNN" suffix that the events still carry.
+            const QString report = tabList_[i].reportName;
+            const QString base = report == "nvtx_sum" ? name.mid(name.indexOf(':') + 1) : name;
+            const QString pattern =
+                "^" + QRegularExpression::escape(base) + (report == "cuda_api_sum" ? "(_v[0-9]+)?$" : "$");
+            menu.addAction("Show instances on the timeline (longest first)", this, [this, pattern] {
+                emit showInstances(std::max(0, reportChoice_->currentIndex()), pattern);
+            });
+            menu.addAction("Copy rows", this, [this, i] { copySelection(tabList_[i]); });
+            menu.exec(view->viewport()->mapToGlobal(pos));
+        });
+        auto* copyShortcut = new QAction(view);
+        copyShortcut->setShortcut(QKeySequence::Copy);
+        copyShortcut->setShortcutContext(Qt::WidgetShortcut);
+        connect(copyShortcut, &QAction::triggered, this, [this, i] { copySelection(tabList_[i]); });
+        view->addAction(copyShortcut);
+    }
+    connect(copy, &QToolButton::clicked, this, [this] {
+        if (Tab* t = currentTab()) copySelection(*t);
+    });
+    connect(save, &QToolButton::clicked, this, [this] {
+        if (Tab* t = currentTab()) exportCsv(*t);
+    });
+    connect(kind_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        pages_->setCurrentIndex(i);
+        if (Tab* t = currentTab(); t && !t->computed)
+            computePicked();
+        else if (t && !t->filled)
+            fill(*t, std::move(t->table));
+    });
+    connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] {
+        pickFirstWithRows_ = true;
+        recompute();
+    });
+    connect(session, &ViewSession::reportsChanged, this, [this, session] {
+        offsets_ = session->offsets();
+        setReports(session->reports());
+    });
+    connect(session, &ViewSession::offsetsChanged, this, [this, session] { setOffsets(session->offsets()); });
+    connect(session, &ViewSession::selectionChanged, this, &StatsPanel::setRange);
+}
+
+QString StatsPanel::currentReportName() const {
+    const int i = pages_->currentIndex();
+    return i >= 0 && i < int(tabList_.size()) ? tabList_[size_t(i)].reportName : QString();
+}
+
+StatsPanel::Tab* StatsPanel::currentTab() {
+    const int i = pages_->currentIndex();
+    return i >= 0 && i < int(tabList_.size()) ? &tabList_[i] : nullptr;
+}
+
+const StatsTable* StatsPanel::table(const QString& reportName) const {
+    for (const Tab& t : tabList_)
+        if (t.reportName == reportName) return &t.table;
+    return nullptr;
+}
+
+void StatsPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
+    reports_ = std::move(reports);
+    const QSignalBlocker block(reportChoice_);
+    reportChoice_->clear();
+    for (const auto& r : reports_)
+        reportChoice_->addItem(QFileInfo(QString::fromStdString(r->meta.source_path)).fileName());
+    reportChoice_->setCurrentIndex(int(reports_.size()) - 1);
+    reportChoice_->setVisible(reports_.size() > 1);
+    range_.reset();
+    pickFirstWithRows_ = true;
+    recompute();
+}
+
+void StatsPanel::setRange(std::optional<std::pair<int64_t, int64_t>> range) {
+    range_ = range;
+    recompute();
+}
+
+void StatsPanel::setOffsets(std::vector<int64_t> offsets) {
+    if (offsets == offsets_) return;
+    offsets_ = std::move(offsets);
+    if (range_) recompute();
+}
+
+// The selected range on report `index`'s own timeline (the whole report without a selection).
+TimeRange StatsPanel::rangeOf(int index) const {
+    const int64_t offset = size_t(index) < offsets_.size() ? offsets_[size_t(index)] : 0;
+    return range_ ? TimeRange{range_->first - offset, range_->second - offset} : TimeRange::all();
+}
+
+void StatsPanel::recompute() {
+    const int index = reportChoice_->currentIndex();
+    if (index < 0 || index >= int(reports_.size())) {
+        for (Tab& t : tabList_) fill(t, {});
+        scope_->setText("No report");
+        return;
+    }
+    std::shared_ptr<const Report> report = reports_[index];
+    const TimeRange range = rangeOf(index);
+    scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
+                                 .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
+                           : QString("Whole report"));
+    // Every report whose size does not grow with the events, and the picked one: a trace
+    // report lists every event (ten million rows of text for a big report, gigabytes), so
+    // those are computed when picked.
+    std::vector<bool> wanted;
+    for (const StatsReportEntry& e : statsReports()) wanted.push_back(!growsWithEvents(e));
+    if (const int picked = kind_->currentIndex(); picked >= 0 && size_t(picked) < wanted.size()) wanted[picked] = true;
+    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 2); },  // in tab order
+              [this](std::vector<std::optional<StatsTable>> tables) { fillAll(std::move(tables), true); });
+}
+
+// The picked report alone, when it was left out (growsWithEvents), for the same report and range.
+void StatsPanel::computePicked() {
+    const int index = reportChoice_->currentIndex(), picked = kind_->currentIndex();
+    if (index < 0 || index >= int(reports_.size()) || picked < 0) return;
+    std::shared_ptr<const Report> report = reports_[index];
+    const TimeRange range = rangeOf(index);
+    std::vector<bool> wanted(statsReports().size(), false);
+    wanted[size_t(picked)] = true;
+    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 1); },
+              [this](std::vector<std::optional<StatsTable>> tables) { fillAll(std::move(tables), false); });
+}
+
+void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all) {
+    // A newly opened report shows the first report with rows (one without kernels would
+    // otherwise open on an empty Kernels table).
+    if (pickFirstWithRows_) {
+        pickFirstWithRows_ = false;
+        const auto first = std::find_if(result.begin(), result.end(),
+                                        [](const std::optional<StatsTable>& t) { return t && !t->rows.empty(); });
+        if (first != result.end()) {
+            const QSignalBlocker block(kind_);
+            kind_->setCurrentIndex(int(first - result.begin()));
+            pages_->setCurrentIndex(kind_->currentIndex());
+        }
+    }
+    // Only the visible table is filled into its view now; the others when picked (a trace
+    // report can hold millions of rows).
+    const size_t current = size_t(std::max(0, pages_->currentIndex()));
+    for (size_t i = 0; i < tabList_.size() && i < result.size(); ++i) {
+        Tab& tab = tabList_[i];
+        if (!result[i] && !all) continue;  // one report computed: the others stay as they are
+        tab.computed = result[i].has_value();
+        if (i == current && result[i]) continue;
+        tab.model->clear();
+        tab.table = result[i] ? std::move(*result[i]) : StatsTable{};
+        tab.filled = false;
+    }
+    if (current < result.size() && result[current]) fill(tabList_[current], std::move(*result[current]));
+    emit updated();
+}
+
+void StatsPanel::fill(Tab& tab, StatsTable table) {
+    tab.model->clear();
+    QStringList header;
+    for (const auto& h : table.header) header << QString::fromStdString(h);
+    tab.model->setHorizontalHeaderLabels(header);
+    for (const auto& row : table.rows) {
+        QList<QStandardItem*> items;
+        for (const auto& cell : row) {
+            auto* item = new QStandardItem(QString::fromStdString(formatCell(cell)));
+            if (!std::holds_alternative<std::string>(cell)) {
+                const double value = std::holds_alternative<int64_t>(cell) ? double(std::get<int64_t>(cell))
+                                                                           : std::get<StatsTable::Real>(cell).value;
+                item->setData(value, kSortRole);
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            items << item;
+        }
+        tab.model->appendRow(items);
+    }
+    tab.view->resizeColumnsToContents();
+    tab.table = std::move(table);
+    tab.filled = true;
+}
+
+void StatsPanel::copySelection(Tab& tab) {
+    const auto* model = tab.view->model();
+    QModelIndexList rows = tab.view->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        for (int r = 0; r < model->rowCount(); ++r) rows << model->index(r, 0);
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < model->columnCount(); ++c) header << csvField(model->headerData(c, Qt::Horizontal).toString());
+    lines << header.join(',');
+    for (const QModelIndex& r : rows) {
+        QStringList cells;
+        for (int c = 0; c < model->columnCount(); ++c) cells << csvField(model->index(r.row(), c).data().toString());
+        lines << cells.join(',');
+    }
+    QApplication::clipboard()->setText(lines.join('\n') + '\n');
+}
+
+void StatsPanel::exportCsv(Tab& tab) {
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export statistics", tab.reportName + ".csv", "CSV (*.csv)");
+    if (path.isEmpty()) return;
+    QSaveFile file(path);
+    const std::string csv = toCsv(tab.table);
+    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) ||
+        !file.commit())
+        QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+}
+
+}  // namespace lanescope
