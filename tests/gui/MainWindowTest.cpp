@@ -218,6 +218,7 @@ private slots:
         cpuOnly->meta.end_ns = 100;
         ViewSession session;
         StatsPanel panel(&session);
+        panel.show();  // a panel computes while it is shown (WhenShown)
         auto* picker = panel.findChild<QComboBox*>("statsReportPicker");
         QVERIFY(picker);
         QCOMPARE(picker->count(), int(statsReports().size()));
@@ -411,6 +412,19 @@ private slots:
         for (const DiffRow& r : diff->rows()) QVERIFY(r.base_count > 0 || r.cand_count > 0);
         if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
             window.grab().save(dir + "/ranks.png");
+    }
+
+    // A panel that is not shown computes nothing; shown, it computes what it was asked for.
+    void aHiddenPanelComputesOnlyOnceShown() {
+        ViewSession session;
+        GapsPanel gaps(&session);
+        gaps.setThresholdMs(1);
+        session.addReport(view_->reports()[0], nullptr);
+        QTest::qWait(300);
+        QVERIFY(!gaps.busy());
+        QCOMPARE(gaps.gapCount(), size_t(0));
+        gaps.show();
+        QVERIFY(QTest::qWaitFor([&] { return !gaps.busy() && gaps.gapCount() > 0; }, 10000));
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -210,7 +210,7 @@ SampleSelection CallTreePanel::selection() const {
     return s;
 }
 
-void CallTreePanel::recompute() {
+void CallTreePanel::computeNow() {
     const int index = reportIndex();
     if (index < 0) {
         task_.cancel();

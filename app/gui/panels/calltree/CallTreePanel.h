@@ -8,6 +8,7 @@
 #include "analysis/CpuProfile.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "app/gui/panels/calltree/CallTreeModel.h"
 
 class QComboBox;
@@ -69,7 +70,9 @@ private:
     void fillThreadPicker();
     SampleSelection selection() const;
     int reportIndex() const;
-    void recompute();
+    // Computes now when the panel is shown, else once it is next shown (WhenShown).
+    void recompute() { whenShown_.request(); }
+    void computeNow();
     void display(Result result);
     void applySearch();
     void showMarkStatus(uint64_t count);
@@ -92,6 +95,7 @@ private:
     QScrollArea* flameScroll_;
     std::optional<uint32_t> marked_;  // the frame whose samples are marked
     LatestTask<Result> task_{this};
+    WhenShown whenShown_{this, [this] { computeNow(); }};
     LatestTask<std::vector<LaneSamples>> markTask_{this};
 };
 

@@ -93,7 +93,7 @@ void DiffPanel::setPair(int baseline, int candidate) {
     recompute();
 }
 
-void DiffPanel::recompute() {
+void DiffPanel::computeNow() {
     const int b = baseline_->currentIndex(), c = candidate_->currentIndex();
     if (reports_.size() < 2 || b < 0 || c < 0) {
         task_.cancel();

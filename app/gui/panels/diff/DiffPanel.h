@@ -6,6 +6,7 @@
 #include "analysis/ranks/RunDiff.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "model/Report.h"
 
 class QComboBox;
@@ -33,7 +34,9 @@ signals:
 
 private:
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
-    void recompute();
+    // Computes now when the panel is shown, else once it is next shown (WhenShown).
+    void recompute() { whenShown_.request(); }
+    void computeNow();
     void showRows(std::vector<DiffRow> rows);
     void fill();
 
@@ -44,6 +47,7 @@ private:
     QLabel* summary_;
     QTableWidget* table_;
     LatestTask<std::vector<DiffRow>> task_{this};
+    WhenShown whenShown_{this, [this] { computeNow(); }};
 };
 
 }  // namespace lanescope

@@ -229,7 +229,7 @@ bool EventsPanel::busy() const { return pending_->isActive() || computing_.has_v
 
 void EventsPanel::schedule() { pending_->start(); }
 
-void EventsPanel::recompute() {
+void EventsPanel::computeNow() {
     pending_->stop();
     pending_->setInterval(60);
     const auto& reports = session_->reports();

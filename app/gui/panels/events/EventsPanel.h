@@ -7,6 +7,7 @@
 
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "app/gui/panels/events/EventTableModel.h"
 
 class QLabel;
@@ -64,7 +65,9 @@ private:
         QString error;
     };
     void schedule();
-    void recompute();
+    // Computes now when the panel is shown, else once it is next shown (WhenShown).
+    void recompute() { whenShown_.request(); }
+    void computeNow();
     void show(Result result);
     void showRowOf(std::optional<ViewEvent> event);
     void rowChosen(int row, bool reveal);
@@ -89,6 +92,7 @@ private:
     bool descending_ = false;
     bool syncing_ = false;  // selecting a row for the session's event: do not echo it back
     LatestTask<Result> task_{this};
+    WhenShown whenShown_{this, [this] { computeNow(); }};
 };
 
 }  // namespace lanescope

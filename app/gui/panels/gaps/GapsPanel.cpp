@@ -94,7 +94,7 @@ GapsPanel::GapsPanel(ViewSession* session, QWidget* parent) : QWidget(parent), s
 
 void GapsPanel::setThresholdMs(double ms) { threshold_->setValue(ms); }
 
-void GapsPanel::recompute() {
+void GapsPanel::computeNow() {
     GapOptions options;
     options.gap_ms = threshold_->value();
     options.rows = -1;

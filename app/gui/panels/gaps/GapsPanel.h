@@ -6,6 +6,7 @@
 #include "analysis/GpuGaps.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "model/Report.h"
 
 class QComboBox;
@@ -34,7 +35,9 @@ private:
         int report;
         GpuGap gap;
     };
-    void recompute();
+    // Computes now when the panel is shown, else once it is next shown (WhenShown).
+    void recompute() { whenShown_.request(); }
+    void computeNow();
     void fill();
 
     ViewSession* session_;
@@ -45,6 +48,7 @@ private:
     QTableWidget* table_;
     std::vector<Found> gaps_;
     LatestTask<std::vector<Found>> task_{this};
+    WhenShown whenShown_{this, [this] { computeNow(); }};
 };
 
 }  // namespace lanescope

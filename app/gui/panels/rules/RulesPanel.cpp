@@ -66,7 +66,7 @@ void RulesPanel::setRule(const QString& name) { rule_->setCurrentText(name); }
 
 int RulesPanel::rowCount() const { return table_->rowCount(); }
 
-void RulesPanel::recompute() {
+void RulesPanel::computeNow() {
     const int index = report_->currentIndex();
     table_->clear();
     table_->setRowCount(0);

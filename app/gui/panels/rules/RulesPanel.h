@@ -6,6 +6,7 @@
 #include "analysis/Rules.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "model/Report.h"
 
 class QComboBox;
@@ -33,7 +34,9 @@ private:
         QString error;
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
-    void recompute();
+    // Computes now when the panel is shown, else once it is next shown (WhenShown).
+    void recompute() { whenShown_.request(); }
+    void computeNow();
     void showOutcome(Outcome outcome, int report);
 
     ViewSession* session_;
@@ -46,6 +49,7 @@ private:
     RuleResult result_;
     int resultReport_ = -1;
     LatestTask<Outcome> task_{this};
+    WhenShown whenShown_{this, [this] { computeNow(); }};
 };
 
 }  // namespace lanescope

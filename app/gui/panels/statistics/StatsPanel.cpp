@@ -207,7 +207,7 @@ TimeRange StatsPanel::rangeOf(int index) const {
     return range_ ? TimeRange{range_->first - offset, range_->second - offset} : TimeRange::all();
 }
 
-void StatsPanel::recompute() {
+void StatsPanel::computeNow() {
     const int index = reportChoice_->currentIndex();
     if (index < 0 || index >= int(reports_.size())) {
         for (Tab& t : tabList_) fill(t, {});

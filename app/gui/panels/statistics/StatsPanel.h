@@ -7,6 +7,7 @@
 #include "analysis/StatsTable.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
 
@@ -51,7 +52,9 @@ private:
     void setRange(std::optional<std::pair<int64_t, int64_t>> range);
     void setOffsets(std::vector<int64_t> offsets_ns);
     TimeRange rangeOf(int report) const;
-    void recompute();
+    // Computes now when the panel is shown, else once it is next shown (WhenShown).
+    void recompute() { whenShown_.request(); }
+    void computeNow();
     void computePicked();
     void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);
     void fill(Tab& tab, StatsTable table);
@@ -68,6 +71,7 @@ private:
     QStackedWidget* pages_;  // one page (filter and table) per report, in registry order
     std::vector<Tab> tabList_;
     LatestTask<std::vector<std::optional<StatsTable>>> task_{this};
+    WhenShown whenShown_{this, [this] { computeNow(); }};
     bool filling_ = false;            // tables of the last result still being filled
     bool pickFirstWithRows_ = false;  // on the next result, pick the first report with rows
 };

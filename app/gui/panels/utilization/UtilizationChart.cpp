@@ -51,7 +51,7 @@ UtilizationChart::UtilizationChart(ViewSession* session, QWidget* parent) : QWid
 
 int UtilizationChart::seriesCount() const { return int(chart_->series().size()); }
 
-void UtilizationChart::recompute() {
+void UtilizationChart::computeNow() {
     const int64_t begin = session_->visibleRange().first, end = session_->visibleRange().second;
     auto reports = session_->reports();
     const std::vector<int64_t> offsets = session_->offsets();  // each report's place on the shared timeline

@@ -6,6 +6,7 @@
 
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "model/Report.h"
 
 class QChart;
@@ -29,7 +30,9 @@ private:
         QString name;
         std::vector<QPointF> points;  // (ms from the view's start, busy %)
     };
-    void recompute();
+    // Computes now when the panel is shown, else once it is next shown (WhenShown).
+    void recompute() { whenShown_.request(); }
+    void computeNow();
     void showCurves(const std::vector<Curve>& curves, int64_t begin_ns, int64_t end_ns);
 
     ViewSession* session_;
@@ -37,6 +40,7 @@ private:
     QChartView* view_;
     QSpinBox* threshold_;
     LatestTask<std::vector<Curve>> task_{this};
+    WhenShown whenShown_{this, [this] { computeNow(); }};
 };
 
 }  // namespace lanescope
