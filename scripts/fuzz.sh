@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs each importer's libFuzzer target for SECONDS (default 60) under clang with ASan+UBSan,
-# starting from small seeds (tests/data/fuzz, and two small .nsys-rep: inputs of at most MAX_LEN bytes, default 128 KiB,
-# run hundreds of times faster than whole reports); new crashes land in build/fuzz/crashes/, each target's full log in
+# starting from small seeds (tests/data/fuzz, and four small .nsys-rep, two of them with CUDA
+# graphs and event records: inputs of at most MAX_LEN bytes, default 128 KiB, run hundreds of
+# times faster than whole reports); new crashes land in build/fuzz/crashes/, each target's full log in
 # build/fuzz/logs/. Prints one summary line per target (runs, seconds, exec/s, coverage, crashes).
 # Installs clang when missing. TARGETS="fuzz_gzip ..." runs a subset.
 set -euo pipefail
@@ -23,7 +24,8 @@ declare -A seeds=(
   [fuzz_gzip]=tests/data/fuzz/small.json.gz
   [fuzz_nsys_sqlite]=tests/data/fuzz/small.sqlite
   [fuzz_perfetto]="tests/data/fuzz/small.pftrace tests/data/fuzz/small_kinds.pftrace"
-  [fuzz_nsysrep]="tests/data/nsys-2022.4/cpu_nvtx_threads.nsys-rep tests/data/nsys-2025.3/train_1gpu.nsys-rep")
+  [fuzz_nsysrep]="tests/data/nsys-2022.4/cpu_nvtx_threads.nsys-rep tests/data/nsys-2025.3/train_1gpu.nsys-rep
+                  tests/data/nsys-2025.3/cuda_graphs.nsys-rep tests/data/nsys-2025.3/cuda_graphs_nodes.nsys-rep")
 # A .nsys-rep keeps its table of contents at the end: its seeds are whole files, up to 256 KiB.
 declare -A max_len=([fuzz_nsysrep]=262144)
 for t in "${targets[@]}"; do
