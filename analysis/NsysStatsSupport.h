@@ -131,6 +131,20 @@ const KernelConfig* kernelConfigOf(const Report& report, const Lane& lane, size_
 // printf('%4d %4d %4d') of a grid or block, as the GridXYZ and BlockXYZ columns.
 std::string xyz(uint32_t x, uint32_t y, uint32_t z);
 
+// What nsys prints for SQL NULL: an empty cell.
+inline const StatsTable::Cell kNull = std::string();
+// Bytes as MB (10^6 bytes), 3 decimals, rounded as nsys's Python rounds its unit conversions
+// (half to even).
+inline StatsTable::Cell megabytes(uint64_t bytes) {
+    return StatsTable::Real{static_cast<double>(bytes) / 1e6, 3, true};
+}
+// bytes * (10^9 div duration ns) in MB/s, with nsys's integer division; NULL for duration 0.
+inline StatsTable::Cell throughput(uint64_t bytes, int64_t duration) {
+    if (duration <= 0) return kNull;
+    const auto perSecond = static_cast<double>(bytes) * static_cast<double>(1000000000 / duration);
+    return StatsTable::Real{perSecond / 1e6, 3, true};
+}
+
 }  // namespace lanescope::nsysstats
 
 #include "analysis/NsysStatsSupport.inl"

@@ -10,17 +10,6 @@ namespace {
 using namespace nsysstats;
 
 using Cell = StatsTable::Cell;
-const Cell kNull = std::string();  // what nsys prints for SQL NULL
-
-// The unit conversions nsys makes in Python, rounded half to even.
-Cell megabytes(uint64_t bytes) { return StatsTable::Real{static_cast<double>(bytes) / 1e6, 3, true}; }
-
-// bytes * (1000000000 / duration) in MB/s, with nsys's integer division; NULL for duration 0.
-Cell throughput(uint64_t bytes, int64_t duration) {
-    if (duration <= 0) return kNull;
-    const auto perSecond = static_cast<double>(bytes) * static_cast<double>(1000000000 / duration);
-    return StatsTable::Real{perSecond / 1e6, 3, true};
-}
 
 }  // namespace
 

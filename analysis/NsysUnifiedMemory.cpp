@@ -4,20 +4,14 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/NsysStatsSupport.h"
 #include "model/EventDetails.h"
 
 namespace lanescope {
 namespace {
 
+using namespace nsysstats;
 using Cell = StatsTable::Cell;
-const Cell kNull = std::string();
-
-// Conversions nsys makes in Python (rounded as Python formats them: half to even).
-Cell megabytes(uint64_t bytes) { return StatsTable::Real{static_cast<double>(bytes) / 1e6, 3, true}; }
-Cell throughput(uint64_t bytes, int64_t duration) {
-    if (duration <= 0) return kNull;
-    return StatsTable::Real{static_cast<double>(bytes) * static_cast<double>(1000000000 / duration) / 1e6, 3, true};
-}
 
 // One migration inside the range.
 struct MigrationRow {

@@ -45,12 +45,6 @@ const char* umAccessTypeLabel(uint8_t type) {
     return type < std::size(labels) ? labels[type] : "Unknown";
 }
 
-const char* umMigrationCauseLabel(uint8_t cause) {
-    static const char* const labels[] = {"Unknown",  "User prefetch",  "Page fault", "Speculative prefetch",
-                                         "Eviction", "Access counters"};
-    return cause < std::size(labels) ? labels[cause] : "Unknown";
-}
-
 const char* launchTypeLabel(uint8_t type) {
     switch (type) {  // ENUM_CUDA_KERNEL_LAUNCH_TYPE
         case 1:

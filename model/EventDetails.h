@@ -62,8 +62,6 @@ const char* launchTypeLabel(uint8_t type);
 std::string hexAddress(uint64_t address);
 // A unified-memory access (ENUM_CUDA_UNIF_MEM_ACCESS_TYPE): "Read", "Write", "Atomic", "Prefetch", else "Unknown".
 const char* umAccessTypeLabel(uint8_t type);
-// Why unified memory migrated (ENUM_CUDA_UNIF_MEM_MIGRATION): "Page fault", "User prefetch", ...
-const char* umMigrationCauseLabel(uint8_t cause);
 // "Event sync", "Stream wait sync", "Stream sync", "Context sync", else "Unknown".
 const char* syncTypeLabel(uint8_t type);
 

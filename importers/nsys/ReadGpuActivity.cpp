@@ -21,8 +21,6 @@ LaneKey streamLane(const SqliteStmt& row, LaneKind kind = LaneKind::GpuStream) {
             row.isNull(Context) ? -1 : row.i64(Context)};
 }
 
-uint32_t clampU32(int64_t v) { return static_cast<uint32_t>(std::clamp<int64_t>(v, 0, UINT32_MAX)); }
-
 std::optional<ImportError> readKernels(ImportContext& ctx) {
     enum {
         Demangled = First,

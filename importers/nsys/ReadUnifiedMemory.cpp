@@ -5,8 +5,6 @@
 namespace lanescope::nsys {
 namespace {
 
-uint32_t clampU32(int64_t v) { return static_cast<uint32_t>(std::clamp<int64_t>(v, 0, UINT32_MAX)); }
-
 // GPU page faults: intervals on the "Unified memory" lane of their process and GPU.
 std::optional<ImportError> readGpuPageFaults(ImportContext& ctx) {
     enum { Start, End, Pid, Device, Address, Faults, Access };

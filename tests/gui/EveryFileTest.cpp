@@ -1,6 +1,7 @@
 #include <QApplication>
 #include <QImage>
 #include <QTest>
+#include <algorithm>
 #include <set>
 
 #include "GuiTestMain.h"
@@ -52,7 +53,8 @@ size_t colours(const QImage& image) {
 
 // The viewer's own path on every real file: open (import, finish, the view lanes such as NVTX
 // on the GPU, summaries), show it whole, zoom in, and paint. A crash here is a crash a user
-// gets; under ASan (CI) a dangling reference is one too.
+// gets; under ASan (CI) a dangling reference is one too. As a new user without Nsight Systems
+// (nsys forbidden): every .nsys-rep and .qdrep is read natively.
 class EveryFileTest : public QObject {
     Q_OBJECT
 
@@ -61,6 +63,10 @@ private slots:
         qputenv("LANESCOPE_NSYS", "off");
         const auto files = everyFile();
         QVERIFY(files.size() >= 20);
+        auto isNsysRep = [](const std::filesystem::path& p) {
+            return p.extension() == ".nsys-rep" || p.extension() == ".qdrep";
+        };
+        QVERIFY(std::count_if(files.begin(), files.end(), isNsysRep) >= 6);
         for (const auto& file : files) {
             const QByteArray name = QByteArray::fromStdString(file.string());
             MainWindow window;
@@ -76,6 +82,10 @@ private slots:
             QVERIFY2(ok, name.constData());
             TimelineView* timeline = window.timeline();
             QCOMPARE(timeline->reports().size(), size_t(1));
+            if (isNsysRep(file)) {
+                QCOMPARE(QString::fromStdString(timeline->reports()[0]->meta.reader), QString("native"));
+                QVERIFY2(timeline->reports()[0]->counts().slices > 0, name.constData());
+            }
             QVERIFY2(timeline->reports()[0]->counts().slices + timeline->reports()[0]->counts().instants > 0,
                      name.constData());
             const QImage whole = timeline->grab().toImage();

@@ -20,13 +20,6 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-QIcon severityIcon(DiagnosticSeverity severity) {
-    const QStyle::StandardPixmap pixmap = severity == DiagnosticSeverity::Error     ? QStyle::SP_MessageBoxCritical
-                                          : severity == DiagnosticSeverity::Warning ? QStyle::SP_MessageBoxWarning
-                                                                                    : QStyle::SP_MessageBoxInformation;
-    return QApplication::style()->standardIcon(pixmap);
-}
-
 QString severityLabel(DiagnosticSeverity severity) {
     return severity == DiagnosticSeverity::Error     ? "Error"
            : severity == DiagnosticSeverity::Warning ? "Warning"
@@ -50,6 +43,13 @@ struct Row {
 };
 
 }  // namespace
+
+QIcon severityIcon(DiagnosticSeverity severity) {
+    const QStyle::StandardPixmap pixmap = severity == DiagnosticSeverity::Error     ? QStyle::SP_MessageBoxCritical
+                                          : severity == DiagnosticSeverity::Warning ? QStyle::SP_MessageBoxWarning
+                                                                                    : QStyle::SP_MessageBoxInformation;
+    return QApplication::style()->standardIcon(pixmap);
+}
 
 QColor severityColor(DiagnosticSeverity severity, const QPalette& palette) {
     const bool dark = isDark(palette);
@@ -124,8 +124,7 @@ void DiagnosticsPanel::fillMessages() {
     messagesButton_->setToolTip(QString("Messages Nsight Systems wrote into the report while profiling, %1 of them "
                                         "warnings or errors; click to see them")
                                     .arg(serious));
-    messagesButton_->setIcon(
-        QApplication::style()->standardIcon(serious ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation));
+    messagesButton_->setIcon(severityIcon(serious ? DiagnosticSeverity::Warning : DiagnosticSeverity::Info));
     const QColor color = serious ? severityColor(DiagnosticSeverity::Warning, palette()) : QColor();
     messagesButton_->setStyleSheet(color.isValid() ? QString("QToolButton { color: %1; }").arg(color.name())
                                                    : QString());

@@ -1,4 +1,5 @@
 #pragma once
+#include <QIcon>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -58,6 +59,8 @@ private:
     std::optional<DiagnosticSeverity> worst_;
 };
 
+// A severity's icon (the style's critical, warning or information icon).
+QIcon severityIcon(DiagnosticSeverity severity);
 // The colour a severity is shown in on this palette (light or dark); invalid for Info, which
 // keeps the palette's text colour.
 QColor severityColor(DiagnosticSeverity severity, const QPalette& palette);

@@ -1,9 +1,7 @@
 #include "app/gui/panels/diagnostics/NsysMessagesTable.h"
 
-#include <QApplication>
 #include <QHeaderView>
 #include <QLocale>
-#include <QStyle>
 
 #include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
 
@@ -65,10 +63,7 @@ void NsysMessagesTable::setReports(const std::vector<std::shared_ptr<const Repor
             QString label = qs(nsysMessageSeverityName(m.severity));
             label[0] = label[0].toUpper();
             auto* sev = new NumberedItem(label, m.severity);
-            sev->setIcon(QApplication::style()->standardIcon(
-                severity == DiagnosticSeverity::Error     ? QStyle::SP_MessageBoxCritical
-                : severity == DiagnosticSeverity::Warning ? QStyle::SP_MessageBoxWarning
-                                                          : QStyle::SP_MessageBoxInformation));
+            sev->setIcon(severityIcon(severity));
             if (const QColor c = severityColor(severity, palette()); c.isValid()) sev->setForeground(c);
             setItem(row, SeverityColumn, sev);
             QString source = qs(nsysMessageSourceName(m.source));
