@@ -107,6 +107,12 @@ std::string_view SqliteStmt::text(int col) const {
     return {data, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
 }
 
+std::optional<std::string_view> SqliteStmt::textOrNull(int col) const {
+    const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    if (!data) return std::nullopt;
+    return std::string_view{data, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
+}
+
 std::optional<std::string> selectByName(const SqliteDb& db, std::string_view table,
                                         const std::vector<std::string>& wanted,
                                         const std::vector<std::string>& required, std::string* missing) {

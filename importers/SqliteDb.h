@@ -56,6 +56,14 @@ public:
     int64_t i64(int col) const { return sqlite3_column_int64(stmt_, col); }
     double real(int col) const { return sqlite3_column_double(stmt_, col); }
     std::string_view text(int col) const;
+    // The text, or nullopt for NULL: one call where isNull() then text() take three.
+    std::optional<std::string_view> textOrNull(int col) const;
+    // The integer, or nullopt for NULL; asks for the type only when the value reads as 0.
+    std::optional<int64_t> i64OrNull(int col) const {
+        const int64_t v = sqlite3_column_int64(stmt_, col);
+        if (v == 0 && isNull(col)) return std::nullopt;
+        return v;
+    }
 
 private:
     sqlite3_stmt* stmt_ = nullptr;

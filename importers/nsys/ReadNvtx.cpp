@@ -16,9 +16,11 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                           {"start", "end", "eventType", "text", "textId", "globalTid", "domainId", "color", "category"},
                           {"start", "eventType", "globalTid"}, [&](const SqliteStmt& row, EventChunk& chunk) {
                               const int64_t type = row.i64(Type);
+                              // Each column is read once, NULL told apart in the same call:
+                              // this runs millions of times.
                               auto name = [&] {
-                                  if (!row.isNull(Text)) return chunk.localString(row.text(Text));
-                                  if (!row.isNull(TextId)) return nameOf(builder, chunk, row.i64(TextId));
+                                  if (const auto text = row.textOrNull(Text)) return chunk.localString(*text);
+                                  if (const auto id = row.i64OrNull(TextId)) return nameOf(builder, chunk, *id);
                                   return 0u;
                               };
                               // Every row not held by a lane keeps its start, for the ranges' ids.
@@ -39,8 +41,9 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                                   return;
                               }
                               NvtxInfo info;
-                              info.has_color = !row.isNull(Color);
-                              info.color = static_cast<uint32_t>(row.i64(Color));
+                              const auto color = row.i64OrNull(Color);
+                              info.has_color = color.has_value();
+                              info.color = static_cast<uint32_t>(color.value_or(0));
                               info.domain_name_id = static_cast<uint32_t>(row.i64(Domain));
                               info.category = static_cast<uint32_t>(row.i64(Category));
                               info.start_end = type == kStartEnd;
@@ -56,13 +59,13 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                                   in.payload.push_back(chunk.nvtxRow(info));
                                   return;
                               }
-                              // Each column is read once: this loop runs millions of times.
-                              if (row.isNull(End)) {
+                              const auto endOrNull = row.i64OrNull(End);
+                              if (!endOrNull) {
                                   countDiagnostic(chunk.diagnostics, Diag::NvtxRangeWithoutEnd);
                                   chunk.nvtxOtherStarts.push_back(start);
                                   return;
                               }
-                              const int64_t end = row.i64(End);
+                              const int64_t end = *endOrNull;
                               if (!validTime(chunk, end)) {
                                   chunk.nvtxOtherStarts.push_back(start);
                                   return;

@@ -9,6 +9,7 @@
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
+#include "tests/bench/RawScan.h"
 #include "tests/bench/StageTimes.h"
 
 namespace lanescope::bench {
@@ -79,7 +80,7 @@ int importCommand(int argc, char** argv) {
     if (!threads || *threads == 0 || *threads > 1024) return usageError("--threads needs a count from 1 to 1024");
     ImportOptions options;
     options.threads = static_cast<unsigned>(std::max<uint64_t>(1, *threads));
-    std::vector<double> seconds, peakMb;
+    std::vector<double> seconds, peakMb, rawScans;
     std::vector<std::vector<StageTimes::Stage>> stagesByRun;
     uint64_t slices = 0, bytes = 0;
     char format[64] = "";
@@ -99,10 +100,23 @@ int importCommand(int argc, char** argv) {
         seconds.push_back(s);
         peakMb.push_back(child.peak_rss_mb);
         stagesByRun.push_back(StageTimes::decode(std::string_view(child.output).substr(size_t(consumed))));
+        // A SQLite file's bare scan runs right after each import, in its own child, so both
+        // see the same machine load and page cache.
+        if (std::string_view(format) == "nsys-sqlite") {
+            const ChildRun scan = runInChild([&] {
+                const auto s = rawScanSeconds(file);
+                return s ? std::to_string(*s) : std::string();
+            });
+            if (scan.ok && !scan.output.empty()) rawScans.push_back(std::stod(scan.output));
+        }
     }
     printValue("events", slices);
     printValue("import_s", median(seconds), 3);
     printValue("import_s_min", minimum(seconds), 3);
+    if (!rawScans.empty()) {
+        printValue("raw_scan_s", median(rawScans), 3);
+        printValue("import_over_raw_scan", median(seconds) / median(rawScans), 2);
+    }
     printValue("peak_rss_mb", median(peakMb), 1);
     printValue("bytes_per_event", slices ? static_cast<double>(bytes) / slices : 0.0, 1);
     printValue("threads", uint64_t{options.threads});
