@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "formats/perfetto/PerfettoConventions.h"
@@ -94,10 +95,27 @@ bool nests(const IntervalColumns& ev) {
 
 uint64_t refKey(uint32_t lane, uint32_t index) { return (uint64_t{lane} << 32) | index; }
 
+// A thread's (pid, tid) as its thread track's descriptor gives them (pid 0 without a process).
+std::pair<int32_t, int32_t> threadIds(const Report& report, size_t thread) {
+    const Thread& th = report.threads[thread];
+    const int32_t pid = th.process >= 0 ? static_cast<int32_t>(report.processes[th.process].pid) : 0;
+    return {pid, static_cast<int32_t>(th.tid)};
+}
+
+// The name of a lane's track: a core's "CPU <n>", which the importer reads the core number
+// back from; NCCL's "NCCL"; else the lane's own name.
+std::string trackName(const Report& report, const Lane& lane) {
+    if (lane.kind == LaneKind::CpuCore) return "CPU " + std::to_string(lane.cpu);
+    if (lane.kind == LaneKind::Nccl) return "NCCL";
+    return std::string(report.str(lane.name_id));
+}
+
 // Writes a slice's debug annotations, interning their names once per trace (one iid space
 // for machine keys and display labels; they never collide: machine keys start "lanescope.").
 class AnnotationWriter {
 public:
+    explicit AnnotationWriter(const Report& report) : string_iids_(report.strings.size(), 0) {}
+
     // The event's kind and side-table fields under the machine keys of
     // formats/perfetto/PerfettoConventions.h. Fields whose side-table row is missing are left
     // out, as the Details panel leaves them out.
@@ -112,11 +130,20 @@ public:
             case EventKind::OsRuntimeCall:
             case EventKind::MpiCall:
             case EventKind::OpenMpEvent:
-            case EventKind::ThreadState:
-            case EventKind::CoreRun:
             case EventKind::ProfilerOverhead:
             case EventKind::GpuPageFault:
                 break;
+            case EventKind::ThreadState:
+                u(K::ThreadState, static_cast<uint64_t>(threadStateOf(payload)));
+                u(K::Cpu, threadStateCpu(payload));
+                break;
+            case EventKind::CoreRun: {
+                if (payload >= report.threads.size()) break;
+                const auto [pid, tid] = threadIds(report, payload);
+                put(K::Pid, e, packet)->set_int_value(pid);
+                put(K::Tid, e, packet)->set_int_value(tid);
+                break;
+            }
             case EventKind::GraphExecution: {
                 if (payload >= report.graph_executions.size()) break;
                 const GraphExecutionInfo& g = report.graph_executions[payload];
@@ -202,6 +229,18 @@ public:
         }
     }
 
+    // A CPU sample's call stack under lanescope.stack: its frames innermost first, each a
+    // dictionary of its function and module, names and values interned. Nothing for kNoStack.
+    void stack(const Report& report, uint32_t stack, pb::TrackEvent& e, pb::TracePacket& packet) {
+        if (stack >= report.stacks.nodeCount()) return;
+        pb::DebugAnnotation* a = put(perfetto_format::Key::Stack, e, packet);
+        for (const uint32_t f : report.stacks.framesOf(stack)) {
+            pb::DebugAnnotation* frame = a->add_array_values();
+            frameEntry(*frame, perfetto_format::FrameField::Function, report.stacks.frame_function[f], report, packet);
+            frameEntry(*frame, perfetto_format::FrameField::Module, report.stacks.frame_module[f], report, packet);
+        }
+    }
+
 private:
     pb::DebugAnnotation* put(perfetto_format::Key key, pb::TrackEvent& e, pb::TracePacket& packet) {
         uint64_t& iid = keys_[static_cast<size_t>(key)];
@@ -210,6 +249,27 @@ private:
         a->set_name_iid(iid);
         return a;
     }
+    // One entry of a frame: its name and the string `text` (a report string id), both interned.
+    void frameEntry(pb::DebugAnnotation& frame, perfetto_format::FrameField field, uint32_t text, const Report& report,
+                    pb::TracePacket& packet) {
+        uint64_t& nameIid = frame_field_iids_[static_cast<size_t>(field)];
+        if (nameIid == 0)
+            nameIid = intern(field == perfetto_format::FrameField::Function ? perfetto_format::kFrameFunction
+                                                                            : perfetto_format::kFrameModule,
+                             packet);
+        pb::DebugAnnotation* entry = frame.add_dict_entries();
+        entry->set_name_iid(nameIid);
+        entry->set_string_value_iid(internValue(text, report, packet));
+    }
+    uint64_t internValue(uint32_t text, const Report& report, pb::TracePacket& packet) {
+        uint64_t& iid = string_iids_[text];
+        if (iid != 0) return iid;
+        iid = next_value_++;
+        pb::InternedString* s = packet.mutable_interned_data()->add_debug_annotation_string_values();
+        s->set_iid(iid);
+        s->set_str(std::string(report.str(text)));
+        return iid;
+    }
     uint64_t intern(std::string_view name, pb::TracePacket& packet) {
         pb::DebugAnnotationName* n = packet.mutable_interned_data()->add_debug_annotation_names();
         n->set_iid(next_);
@@ -217,9 +277,12 @@ private:
         return next_++;
     }
 
-    uint64_t next_ = 1;                                        // interned ids start at 1
+    uint64_t next_ = 1;                                        // interned name ids start at 1
     std::array<uint64_t, perfetto_format::kKeyCount> keys_{};  // 0: not interned yet
+    std::array<uint64_t, 2> frame_field_iids_{};               // by FrameField; 0: not interned yet
     std::unordered_map<std::string, uint64_t> labels_;         // display label -> iid
+    uint64_t next_value_ = 1;                                  // interned string value ids start at 1
+    std::vector<uint64_t> string_iids_;                        // report string id -> value iid; 0: not yet
 };
 
 }  // namespace
@@ -258,8 +321,9 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     for (size_t t = 0; t < report.threads.size(); ++t) {
         const Thread& th = report.threads[t];
         pb::TrackDescriptor* d = descriptorPacket(0);
-        if (th.process >= 0) d->mutable_thread()->set_pid(static_cast<int32_t>(report.processes[th.process].pid));
-        d->mutable_thread()->set_tid(static_cast<int32_t>(th.tid));
+        const auto [pid, tid] = threadIds(report, t);
+        if (th.process >= 0) d->mutable_thread()->set_pid(pid);
+        d->mutable_thread()->set_tid(tid);
         d->mutable_thread()->set_thread_name(str(th.name_id));
         threadUuid[t] = d->uuid();
         out.packet(packet);
@@ -313,11 +377,9 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     std::vector<Op> ops;
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        // Derived lanes are not exported, nor yet the CPU side (samples, thread states, cores)
-        // and unified memory.
-        if (lane.kind == LaneKind::NvtxGpuProjection || lane.kind == LaneKind::CpuSamples ||
-            lane.kind == LaneKind::ThreadState || lane.kind == LaneKind::CpuCore ||
-            lane.kind == LaneKind::UnifiedMemory || lane.kind == LaneKind::UmCpuPageFaults)
+        // Derived lanes are not exported, nor yet unified memory.
+        if (lane.kind == LaneKind::NvtxGpuProjection || lane.kind == LaneKind::UnifiedMemory ||
+            lane.kind == LaneKind::UmCpuPageFaults)
             continue;
         // A stream's instants are CUDA event records, which a Perfetto trace does not carry yet.
         const size_t instants = lane.kind == LaneKind::GpuStream ? 0 : lane.instants.size();
@@ -332,7 +394,7 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
             parent = threadUuid[lane.thread];
         else if (lane.process >= 0)
             parent = processUuid[lane.process];
-        const std::string name = lane.kind == LaneKind::Nccl ? std::string("NCCL") : str(lane.name_id);
+        const std::string name = trackName(report, lane);
         std::vector<Op> laneOps;
         std::vector<uint32_t> laneTracks;
         auto newTrack = [&](const std::string& trackName) {
@@ -403,7 +465,7 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
     // Time order overall; each track's own order (its nesting) is kept on ties.
     std::stable_sort(ops.begin(), ops.end(), [](const Op& x, const Op& y) { return x.ts < y.ts; });
     std::vector<bool> interned(report.strings.size(), false);
-    AnnotationWriter annotations;
+    AnnotationWriter annotations(report);
     std::unordered_map<std::string_view, uint64_t> categories;  // category -> interned id, from 1
     for (const Op& op : ops) {
         packet.Clear();
@@ -443,8 +505,9 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
         // The event's kind as its category (an instant: its lane's), which the importer reads back.
         if (op.type == OpType::Begin || op.type == OpType::Instant) {
             const Lane& lane = report.lanes[op.a];
-            const std::string_view category = perfetto_format::categoryOf(
-                op.type == OpType::Begin ? lane.events.kind[op.b] : perfetto_format::eventKindHeldBy(lane.kind));
+            const std::string_view category = op.type == OpType::Begin
+                                                  ? perfetto_format::categoryOf(lane.events.kind[op.b])
+                                                  : perfetto_format::instantCategoryOf(lane.kind);
             auto [cat, addedCategory] = categories.try_emplace(category, categories.size() + 1);
             if (addedCategory) {
                 pb::EventCategory* c = packet.mutable_interned_data()->add_event_categories();
@@ -453,6 +516,9 @@ bool writePerfetto(const Report& report, const std::filesystem::path& outPath, s
             }
             e->add_category_iids(cat->second);
         }
+        // A CPU sample's call stack, which the importer interns again.
+        if (op.type == OpType::Instant && report.lanes[op.a].kind == LaneKind::CpuSamples)
+            annotations.stack(report, report.lanes[op.a].instants.payload[op.b], *e, packet);
         if (op.type == OpType::Begin) {
             const EventRef ref{op.a, op.b};
             // The event's fields under machine keys, numbers as numbers: what a reader reads.

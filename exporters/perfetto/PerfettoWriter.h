@@ -25,15 +25,18 @@ struct PerfettoWriteOptions {
 // sequence, interned event names):
 // - a process track per process, a thread track per thread, a parentless "GPU <id>: <name>"
 //   track per GPU;
-// - one track per lane under its thread (CPU lanes), its GPU (GPU lanes) or its process;
+// - one track per lane under its thread (CPU lanes: also its thread states and CPU samples),
+//   its GPU (GPU lanes) or its process; a CPU core's lane is a parentless "CPU <n>" track;
 //   a lane whose events overlap without nesting (GPU streams running kernels concurrently,
 //   NVTX start/end ranges) gets one track per depth instead, "<lane> [row d]";
-//   NVTX GPU projections (derived) are not written;
-// - slices as SLICE_BEGIN/SLICE_END in nesting order, instants as INSTANT;
+//   NVTX GPU projections (derived), unified memory and CUDA event records are not written;
+// - slices as SLICE_BEGIN/SLICE_END in nesting order, instants as INSTANT (a CPU sample: its
+//   call stack as the lanescope.stack annotation, frames and names interned);
 // - counters as counter tracks with COUNTER events (double values);
 // - CUDA correlations as flows from the API call to the GPU operations it launched;
 // - each slice's event kind as its category, and its side-table fields (launch
-//   configuration, bytes, copy kind, correlation id, NVTX domain/colour/category...) as debug
+//   configuration, bytes, copy kind, correlation id, NVTX domain/colour/category, a thread
+//   state and its core, the thread a core ran...) as debug
 //   annotations under the machine keys of formats/perfetto/PerfettoConventions.h, numbers as
 //   uint values (the format: docs/perfetto-export.md), plus the display annotations of
 //   `options`.

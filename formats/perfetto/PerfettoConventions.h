@@ -1,8 +1,9 @@
 #pragma once
 // What Lanescope's own Perfetto traces mean beyond Perfetto's format: each slice's event kind
 // as its category, and its details as debug annotations under stable machine keys with
-// numbers as numbers. The writer (exporters/perfetto) and the reader (importers/perfetto)
-// both take the names from here, so they cannot drift apart.
+// numbers as numbers; a CPU sample is an instant of category "cpu_sample" whose call stack
+// is the lanescope.stack annotation. The writer (exporters/perfetto) and the reader
+// (importers/perfetto) both take the names from here, so they cannot drift apart.
 //
 // Why a folder of its own (formats/, library lanescope_perfetto_format): the exporter may not
 // include importers/ and the importer may not include exporters/ (tests/layering.cmake), yet
@@ -30,7 +31,7 @@ struct Category {
     EventKind kind;
     std::string_view name;
 };
-inline constexpr std::array<Category, 11> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
+inline constexpr std::array<Category, 13> kCategories = {{{EventKind::OsRuntimeCall, "os_runtime"},
                                                           {EventKind::CudaApiCall, "cuda_api"},
                                                           {EventKind::NvtxRange, "nvtx"},
                                                           {EventKind::Kernel, "kernel"},
@@ -40,11 +41,17 @@ inline constexpr std::array<Category, 11> kCategories = {{{EventKind::OsRuntimeC
                                                           {EventKind::MpiCall, "mpi"},
                                                           {EventKind::OpenMpEvent, "openmp"},
                                                           {EventKind::GraphExecution, "cuda_graph"},
-                                                          {EventKind::ProfilerOverhead, "profiler_overhead"}}};
+                                                          {EventKind::ProfilerOverhead, "profiler_overhead"},
+                                                          {EventKind::ThreadState, "thread_state"},
+                                                          {EventKind::CoreRun, "core_run"}}};
+
+// The category of a CPU sample: an instant of a LaneKind::CpuSamples lane, which has no event
+// kind of its own.
+inline constexpr std::string_view kCpuSampleCategory = "cpu_sample";
 
 // The category of an exported slice of `kind`: "os_runtime", "cuda_api", "nvtx", "kernel",
-// "memcpy", "memset", "cuda_sync", "mpi", "openmp", "cuda_graph" or "profiler_overhead". Also the string value of the
-// lanescope.kind key.
+// "memcpy", "memset", "cuda_sync", "mpi", "openmp", "cuda_graph", "profiler_overhead",
+// "thread_state" or "core_run". Also the string value of the lanescope.kind key.
 constexpr std::string_view categoryOf(EventKind kind) {
     for (const Category& c : kCategories)
         if (c.kind == kind) return c.name;
@@ -80,16 +87,20 @@ constexpr LaneKind laneKindOf(EventKind kind, bool nvtxStartEnd) {
             return LaneKind::OpenMp;
         case EventKind::ProfilerOverhead:
             return LaneKind::ProfilerOverhead;
-        case EventKind::ThreadState:  // not exported (the CPU side is not written yet)
+        case EventKind::ThreadState:
+            return LaneKind::ThreadState;
         case EventKind::CoreRun:
-        case EventKind::GpuPageFault:
+            return LaneKind::CpuCore;
+        case EventKind::GpuPageFault:  // not exported
             break;
     }
     return LaneKind::Nvtx;
 }
 
-// The other way: the kind whose category an instant of a lane of `kind` carries, so that a
-// lane holding only instants comes back as the same kind of lane (GPU streams: Kernel).
+// The other way: the kind of the events a lane of `kind` holds (GPU streams: Kernel), whose
+// category its instants carry so that a lane holding only instants comes back as the same
+// kind of lane. CPU samples hold none: their instants carry kCpuSampleCategory
+// (instantCategoryOf).
 constexpr EventKind eventKindHeldBy(LaneKind kind) {
     switch (kind) {
         case LaneKind::OsRuntime:
@@ -104,9 +115,27 @@ constexpr EventKind eventKindHeldBy(LaneKind kind) {
             return EventKind::MpiCall;
         case LaneKind::OpenMp:
             return EventKind::OpenMpEvent;
+        case LaneKind::ThreadState:
+            return EventKind::ThreadState;
+        case LaneKind::CpuCore:
+            return EventKind::CoreRun;
         default:
             return EventKind::NvtxRange;
     }
+}
+
+// The category an instant of a lane of `kind` carries: kCpuSampleCategory for a CPU sample,
+// else that of the events the lane holds.
+constexpr std::string_view instantCategoryOf(LaneKind kind) {
+    return kind == LaneKind::CpuSamples ? kCpuSampleCategory : categoryOf(eventKindHeldBy(kind));
+}
+
+// The kind of lane an instant of `category` goes to (instantCategoryOf the other way); nullopt
+// for any other category.
+constexpr std::optional<LaneKind> laneKindOfInstantCategory(std::string_view category) {
+    if (category == kCpuSampleCategory) return LaneKind::CpuSamples;
+    if (const std::optional<EventKind> kind = eventKindOfCategory(category)) return laneKindOf(*kind, false);
+    return std::nullopt;
 }
 
 // ---- Machine keys: a slice's side-table fields as debug annotations ----
@@ -114,9 +143,26 @@ constexpr EventKind eventKindHeldBy(LaneKind kind) {
 // Which DebugAnnotation value field a key's value travels in.
 enum class ValueType : uint8_t {
     Uint,    // uint_value (a reader also takes a non-negative int_value)
-    String,  // string_value
+    String,  // string_value (a reader also takes an interned string_value_iid)
     Bool,    // bool_value
+    Int,     // int_value (a reader also takes a uint_value up to INT64_MAX)
+    // array_values, one DebugAnnotation per frame of a call stack, innermost first; each a
+    // dict_entries of two strings named kFrameFunction and kFrameModule (writers intern
+    // the names and values: name_iid, string_value_iid)
+    Frames,
 };
+
+// The names of a frame's two entries in a Frames value.
+inline constexpr std::string_view kFrameFunction = "function";  // the function (symbol) name
+inline constexpr std::string_view kFrameModule = "module";      // the module (library) path
+
+// A frame's entry, by its name; nullopt for any other name.
+enum class FrameField : uint8_t { Function, Module };
+constexpr std::optional<FrameField> frameFieldOfName(std::string_view name) {
+    if (name == kFrameFunction) return FrameField::Function;
+    if (name == kFrameModule) return FrameField::Module;
+    return std::nullopt;
+}
 
 enum class Key : uint8_t {
     Kind,           // string: the slice's event kind, as its category names it (categoryOf)
@@ -151,8 +197,16 @@ enum class Key : uint8_t {
     // CUDA graph executions
     GraphId,      // uint: the graph's id
     GraphExecId,  // uint: the executable graph's id
+    // Thread states
+    ThreadState,  // uint: ThreadRunState (0 running, 1 blocked, 2 preempted, 3 unknown)
+    Cpu,          // uint: the CPU core the thread ran on (running), or the one it left
+    // Core runs: the thread that ran, as its thread track's descriptor names it
+    Pid,  // int: the thread's process id
+    Tid,  // int: the thread id
+    // CPU samples (instants of category kCpuSampleCategory)
+    Stack,  // frames: the sampled call stack, innermost frame first; absent when none was recorded
 };
-inline constexpr size_t kKeyCount = static_cast<size_t>(Key::GraphExecId) + 1;
+inline constexpr size_t kKeyCount = static_cast<size_t>(Key::Stack) + 1;
 
 struct KeySpec {
     Key key;
@@ -188,6 +242,11 @@ inline constexpr std::array<KeySpec, kKeyCount> kKeys = {{
     {Key::NvtxStartEnd, "lanescope.nvtx.start_end", ValueType::Bool},
     {Key::GraphId, "lanescope.graph_id", ValueType::Uint},
     {Key::GraphExecId, "lanescope.graph_exec_id", ValueType::Uint},
+    {Key::ThreadState, "lanescope.thread_state", ValueType::Uint},
+    {Key::Cpu, "lanescope.cpu", ValueType::Uint},
+    {Key::Pid, "lanescope.pid", ValueType::Int},
+    {Key::Tid, "lanescope.tid", ValueType::Int},
+    {Key::Stack, "lanescope.stack", ValueType::Frames},
 }};
 
 // Every machine key starts with this; a reader can skip any other annotation at once.

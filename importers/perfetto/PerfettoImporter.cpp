@@ -13,8 +13,17 @@
 //   `perfetto_kind_mixed_on_track`). Other slices are EventKind::NvtxRange events of a
 //   LaneKind::Nvtx lane whose payload is one shared Report::nvtx row (has_color = false), and
 //   their debug annotations are counted as `perfetto_debug_annotations_ignored`. Instants go
-//   to the lane's instants. Sibling tracks "<name> [row d]" (the Perfetto exporter's rows of a lane
+//   to the lane's instants; a track of instants only is the kind of lane its first instant's
+//   category names. Sibling tracks "<name> [row d]" (the Perfetto exporter's rows of a lane
 //   whose events overlap without nesting) are one lane named <name>.
+// - The CPU side, as the Perfetto exporter writes it: slices of category "thread_state" are a
+//   LaneKind::ThreadState lane of the thread above them, their payload made from the
+//   lanescope.thread_state and lanescope.cpu keys; a track of "core_run" slices is a
+//   LaneKind::CpuCore lane whose Lane::cpu is the n of its name "CPU <n>", each slice's payload
+//   the thread that lanescope.pid and lanescope.tid name (made when no thread track did);
+//   instants of category "cpu_sample" are a LaneKind::CpuSamples lane, each one's
+//   lanescope.stack (frames innermost first) interned into Report::stacks as its payload
+//   (kNoStack without one).
 // - A parentless named track "GPU <n>: <name>" (as the Perfetto exporter writes GPUs) becomes a Gpu
 //   and owns the lanes and counters below it; below it, a track "<process> [<pid>], context
 //   <n>" gives its lanes their process and CUDA context, a track named "... Stream <n>" its
@@ -140,6 +149,7 @@ ImportResult PerfettoImporter::import(const std::filesystem::path& path, const I
         if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
         progress.progress("reading Perfetto packets", offset, fileSize);
     }
+    reader.finish();
     progress.progress("building lanes", 0, 0);
     perfetto_import::buildLanes(*report, tracks);
     return ImportResult(std::move(report));

@@ -42,6 +42,16 @@ bool parseGpuTrackName(const std::string& name, int64_t& device, std::string& gp
     return true;
 }
 
+// The core number of a track named "CPU 3" (the Perfetto exporter's core tracks); -1 for any
+// other name.
+int32_t coreOfTrackName(const std::string& name) {
+    if (!name.starts_with("CPU ")) return -1;
+    size_t i = 4;
+    int64_t core = 0;
+    if (!readNumber(name, i, core) || i != name.size() || core > INT32_MAX) return -1;
+    return static_cast<int32_t>(core);
+}
+
 // "Stream 7" for "Stream 7 [row 1]" (the Perfetto exporter's track per row of a lane whose events
 // overlap without nesting); "" for any other name.
 std::string rowTrackBaseName(const std::string& name) {
@@ -86,6 +96,11 @@ private:
     LaneKind laneKind(const Track& t) const;
     // The stream id in a track name such as "Stream 7" or "Sync, stream 7"; -1 without one.
     static int64_t streamOf(const std::string& trackName);
+    // The report's thread of each of tracks_.runThreads, made where no thread track named it.
+    std::vector<int32_t> runThreads();
+    // A core run's payload, an index into tracks_.runThreads, becomes its thread's index
+    // (via `threadOf`, from runThreads()); kNoPayload stays.
+    static void resolveCoreRuns(IntervalColumns& events, const std::vector<int32_t>& threadOf);
     // The process of a pid; a name given replaces a default one.
     int32_t processOfPid(int64_t pid, const std::string& name) {
         if (!name.empty()) entities_.nameProcess(pid, r_.strings.intern(name));
@@ -102,8 +117,7 @@ bool LaneBuilder::isStartEnd(EventKind kind, uint32_t payload) const {
 }
 
 LaneKind LaneBuilder::laneKind(const Track& t) const {
-    if (t.events.size() == 0)
-        return t.instantKind ? perfetto_format::laneKindOf(*t.instantKind, false) : LaneKind::Nvtx;
+    if (t.events.size() == 0) return t.instantLane.value_or(LaneKind::Nvtx);
     return perfetto_format::laneKindOf(t.events.kind[0], isStartEnd(t.events.kind[0], t.events.payload[0]));
 }
 
@@ -113,6 +127,21 @@ int64_t LaneBuilder::streamOf(const std::string& trackName) {
     size_t i = at + 6;
     int64_t id = 0;
     return readNumber(trackName, i, id) ? id : -1;
+}
+
+std::vector<int32_t> LaneBuilder::runThreads() {
+    std::vector<int32_t> out;
+    out.reserve(tracks_.runThreads.size());
+    for (const TraceThreadId& id : tracks_.runThreads) out.push_back(entities_.thread(id.pid, id.tid));
+    return out;
+}
+
+void LaneBuilder::resolveCoreRuns(IntervalColumns& events, const std::vector<int32_t>& threadOf) {
+    for (size_t e = 0; e < events.size(); ++e) {
+        uint32_t& payload = events.payload[e];
+        if (events.kind[e] == EventKind::CoreRun && payload < threadOf.size())
+            payload = static_cast<uint32_t>(threadOf[payload]);
+    }
 }
 
 void LaneBuilder::build() {
@@ -184,6 +213,7 @@ void LaneBuilder::build() {
         }
     };
 
+    const std::vector<int32_t> threadOfRun = runThreads();  // after the threads that have tracks
     const uint32_t nvtxRow = static_cast<uint32_t>(r_.nvtx.size());
     bool usedNvtx = false;
     for (size_t i = 0; i < tracks_.tracks.size(); ++i) {
@@ -212,6 +242,8 @@ void LaneBuilder::build() {
                 lane.stream_id = streamOf(t.name);
                 if (parentIndex != SIZE_MAX) lane.context_id = contextOf[parentIndex];
             }
+            if (lane.kind == LaneKind::CpuCore) lane.cpu = coreOfTrackName(t.name);
+            resolveCoreRuns(t.events, threadOfRun);
             std::string name = t.name;
             if (name.empty() && thread >= 0) name = std::string(r_.str(r_.threads[thread].name_id));
             if (name.empty() && process >= 0) name = std::string(r_.str(r_.processes[process].name_id));
@@ -220,14 +252,16 @@ void LaneBuilder::build() {
             lane.thread = thread;
             lane.process = process >= 0 ? process : (thread >= 0 ? r_.threads[thread].process : -1);
             lane.gpu = gpu;
-            // Plain ranges and instants share one NVTX row without attributes.
+            // Plain ranges and instants (CPU samples excepted) share one NVTX row without attributes.
             for (size_t e = 0; e < t.events.size(); ++e) {
                 if (t.events.kind[e] != EventKind::NvtxRange || t.events.payload[e] != kNoPayload) continue;
                 t.events.payload[e] = nvtxRow;
                 usedNvtx = true;
             }
-            for (auto& p : t.instants.payload) p = nvtxRow;
-            usedNvtx = usedNvtx || t.instants.size() > 0;
+            if (lane.kind != LaneKind::CpuSamples) {  // a CPU sample's payload is its stack already
+                for (auto& p : t.instants.payload) p = nvtxRow;
+                usedNvtx = usedNvtx || t.instants.size() > 0;
+            }
             lane.events = std::move(t.events);
             lane.instants = std::move(t.instants);
             r_.lanes.push_back(std::move(lane));

@@ -3,7 +3,10 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "importers/Inflater.h"
@@ -14,17 +17,89 @@ namespace {
 
 namespace pb = lanescope::perfetto_pb;
 
-// The event kind the event's first category names (interned or inline), if any.
-std::optional<EventKind> kindOf(const pb::TrackEvent& e, const Sequence& seq) {
-    if (e.categories_size() > 0) return perfetto_format::eventKindOfCategory(e.categories(0));
+using perfetto_format::FrameField;
+
+// The event's first category (inline or interned), if any; a view into `e` or `seq`.
+std::optional<std::string_view> categoryOf(const pb::TrackEvent& e, const Sequence& seq) {
+    if (e.categories_size() > 0) return e.categories(0);
     if (e.category_iids_size() == 0) return std::nullopt;
     auto it = seq.categories.find(e.category_iids(0));
-    return it == seq.categories.end() ? std::nullopt : perfetto_format::eventKindOfCategory(it->second);
+    return it == seq.categories.end() ? std::nullopt : std::optional<std::string_view>(it->second);
+}
+
+// The kind of lane an instant goes to: that of its event kind (from its lanescope.kind or its
+// category), else the one its category names (CPU samples), if any.
+std::optional<LaneKind> instantLaneOf(std::optional<EventKind> kind, std::optional<std::string_view> category) {
+    if (kind) return perfetto_format::laneKindOf(*kind, false);
+    return category ? perfetto_format::laneKindOfInstantCategory(*category) : std::nullopt;
+}
+
+// The annotation's string value, inline or interned; null without one.
+const std::string* stringValue(const pb::DebugAnnotation& a, const Sequence& seq) {
+    if (a.has_string_value()) return &a.string_value();
+    if (!a.has_string_value_iid()) return nullptr;
+    auto it = seq.annotationStrings.find(a.string_value_iid());
+    return it == seq.annotationStrings.end() ? nullptr : &it->second;
+}
+
+// The field of a frame that a dictionary entry names (inline or interned), if any.
+std::optional<FrameField> frameFieldOf(const pb::DebugAnnotation& entry, const Sequence& seq) {
+    if (entry.has_name()) return perfetto_format::frameFieldOfName(entry.name());
+    auto it = seq.frameFields.find(entry.name_iid());
+    return it == seq.frameFields.end() ? std::nullopt : std::optional<FrameField>(it->second);
+}
+
+// The frames of a Frames value, innermost first; nullopt unless it is a non-empty array of
+// dictionaries that each name a function (a module left out is "").
+std::optional<std::vector<FrameText>> framesOf(const pb::DebugAnnotation& a, const Sequence& seq) {
+    if (a.array_values_size() == 0) return std::nullopt;
+    std::vector<FrameText> frames(static_cast<size_t>(a.array_values_size()));
+    for (int i = 0; i < a.array_values_size(); ++i) {
+        bool hasFunction = false;
+        for (const pb::DebugAnnotation& entry : a.array_values(i).dict_entries()) {
+            const std::optional<FrameField> field = frameFieldOf(entry, seq);
+            const std::string* text = stringValue(entry, seq);
+            if (!field || !text) continue;
+            FrameText& frame = frames[static_cast<size_t>(i)];
+            (*field == FrameField::Function ? frame.function : frame.module) = *text;
+            hasFunction = hasFunction || *field == FrameField::Function;
+        }
+        if (!hasFunction) return std::nullopt;
+    }
+    return frames;
+}
+
+// Reads the value of machine key `key` from `a` into `out`, if it is of the type the key
+// declares (a non-negative int_value counts as a uint, a uint_value up to INT64_MAX as an
+// int); else counts it as of the wrong type.
+void readValue(perfetto_format::Key key, const pb::DebugAnnotation& a, const Sequence& seq, SliceFields& out) {
+    switch (perfetto_format::spec(key).type) {
+        case perfetto_format::ValueType::Uint:
+            if (a.has_uint_value()) return out.setUint(key, a.uint_value());
+            if (a.has_int_value() && a.int_value() >= 0) return out.setUint(key, static_cast<uint64_t>(a.int_value()));
+            break;
+        case perfetto_format::ValueType::Int:
+            if (a.has_int_value()) return out.setInt(key, a.int_value());
+            if (a.has_uint_value() && a.uint_value() <= uint64_t{INT64_MAX})
+                return out.setInt(key, static_cast<int64_t>(a.uint_value()));
+            break;
+        case perfetto_format::ValueType::String:
+            if (const std::string* text = stringValue(a, seq)) return out.setString(key, *text);
+            break;
+        case perfetto_format::ValueType::Bool:
+            if (a.has_bool_value()) return out.setBool(key, a.bool_value());
+            break;
+        case perfetto_format::ValueType::Frames:
+            if (std::optional<std::vector<FrameText>> frames = framesOf(a, seq))
+                return out.setFrames(key, std::move(*frames));
+            break;
+    }
+    out.wrongType();
 }
 
 // The event's debug annotations that are Lanescope machine keys, with the value of the type
-// the key declares (a non-negative int_value counts as a uint). Display labels and unknown
-// or unnamed annotations are skipped: nothing is ever parsed from display text.
+// the key declares. Display labels and unknown or unnamed annotations are skipped: nothing is
+// ever parsed from display text.
 SliceFields machineFields(const pb::TrackEvent& e, const Sequence& seq) {
     SliceFields out;
     if (e.debug_annotations_size() == 0) return out;
@@ -35,29 +110,7 @@ SliceFields machineFields(const pb::TrackEvent& e, const Sequence& seq) {
         } else if (auto it = seq.annotationKeys.find(a.name_iid()); it != seq.annotationKeys.end()) {
             key = it->second;
         }
-        if (!key) continue;
-        switch (perfetto_format::spec(*key).type) {
-            case perfetto_format::ValueType::Uint:
-                if (a.has_uint_value())
-                    out.setUint(*key, a.uint_value());
-                else if (a.has_int_value() && a.int_value() >= 0)
-                    out.setUint(*key, static_cast<uint64_t>(a.int_value()));
-                else
-                    out.wrongType();
-                break;
-            case perfetto_format::ValueType::String:
-                if (a.has_string_value())
-                    out.setString(*key, a.string_value());
-                else
-                    out.wrongType();
-                break;
-            case perfetto_format::ValueType::Bool:
-                if (a.has_bool_value())
-                    out.setBool(*key, a.bool_value());
-                else
-                    out.wrongType();
-                break;
-        }
+        if (key) readValue(*key, a, seq, out);
     }
     return out;
 }
@@ -93,19 +146,25 @@ void PacketReader::packet(const pb::TracePacket& p) {
         seq.extraDoubleCounterTracks.assign(d.extra_double_counter_track_uuids().begin(),
                                             d.extra_double_counter_track_uuids().end());
     }
-    if (p.has_interned_data()) {
-        const pb::InternedData& d = p.interned_data();
-        for (const pb::EventName& n : d.event_names()) seq.names[n.iid()] = r_.strings.intern(n.name());
-        for (const pb::DebugAnnotationName& n : d.debug_annotation_names()) {
-            if (const auto key = perfetto_format::keyOfName(n.name()))
-                seq.annotationKeys[n.iid()] = *key;
-            else
-                seq.annotationKeys.erase(n.iid());
-        }
-        for (const pb::EventCategory& c : d.event_categories()) seq.categories[c.iid()] = c.name();
-    }
+    if (p.has_interned_data()) internedData(p.interned_data(), seq);
     if (p.has_track_descriptor()) descriptor(p.track_descriptor());
     if (p.has_track_event()) event(p, seq);
+}
+
+void PacketReader::internedData(const pb::InternedData& d, Sequence& seq) {
+    for (const pb::EventName& n : d.event_names()) seq.names[n.iid()] = r_.strings.intern(n.name());
+    for (const pb::DebugAnnotationName& n : d.debug_annotation_names()) {
+        if (const auto key = perfetto_format::keyOfName(n.name()))
+            seq.annotationKeys[n.iid()] = *key;
+        else
+            seq.annotationKeys.erase(n.iid());
+        if (const auto field = perfetto_format::frameFieldOfName(n.name()))
+            seq.frameFields[n.iid()] = *field;
+        else
+            seq.frameFields.erase(n.iid());
+    }
+    for (const pb::InternedString& v : d.debug_annotation_string_values()) seq.annotationStrings[v.iid()] = v.str();
+    for (const pb::EventCategory& c : d.event_categories()) seq.categories[c.iid()] = c.name();
 }
 
 void PacketReader::compressed(const std::string& deflated) {
@@ -182,7 +241,11 @@ void PacketReader::event(const pb::TracePacket& p, Sequence& seq) {
     const auto ts = static_cast<int64_t>(p.timestamp());
     // From the lanescope.kind annotation or else the category, if either names one.
     const SliceFields fields = machineFields(e, seq);
-    const std::optional<EventKind> kind = SliceDetailsReader::kindOf(fields, kindOf(e, seq));
+    const std::optional<std::string_view> category = categoryOf(e, seq);
+    const std::optional<EventKind> kind =
+        SliceDetailsReader::kindOf(fields, category ? perfetto_format::eventKindOfCategory(*category) : std::nullopt);
+    const bool instant = e.type() == pb::TrackEvent::TYPE_INSTANT;
+    const std::optional<LaneKind> instantLane = instant ? instantLaneOf(kind, category) : std::nullopt;
     auto name = [&]() -> uint32_t {
         if (e.has_name()) return r_.strings.intern(e.name());
         if (e.has_name_iid()) {
@@ -212,11 +275,14 @@ void PacketReader::event(const pb::TracePacket& p, Sequence& seq) {
             break;
         }
         case pb::TrackEvent::TYPE_INSTANT: {
+            // A CPU sample's payload is its stack; the others' is set when the lane is made.
+            const uint32_t payload = instantLane == LaneKind::CpuSamples ? details_.stack(fields) : kNoPayload;
+            const uint32_t instantName = name();
             Track& t = tracks_.get(uuid);
-            if (t.instants.size() == 0) t.instantKind = kind;
+            if (t.instants.size() == 0) t.instantLane = instantLane;
             t.instants.time_ns.push_back(ts);
-            t.instants.name_id.push_back(name());
-            t.instants.payload.push_back(0);
+            t.instants.name_id.push_back(instantName);
+            t.instants.payload.push_back(payload);
             break;
         }
         case pb::TrackEvent::TYPE_COUNTER:
@@ -227,7 +293,9 @@ void PacketReader::event(const pb::TracePacket& p, Sequence& seq) {
             countDiagnostic(r_.diagnostics, Diag::PerfettoUntypedEventIgnored);
             break;
     }
-    if (e.debug_annotations_size() > 0 && !(e.type() == pb::TrackEvent::TYPE_SLICE_BEGIN && kind))
+    const bool annotationsRead =
+        (e.type() == pb::TrackEvent::TYPE_SLICE_BEGIN && kind) || instantLane == LaneKind::CpuSamples;
+    if (e.debug_annotations_size() > 0 && !annotationsRead)
         countDiagnostic(r_.diagnostics, Diag::PerfettoDebugAnnotationsIgnored,
                         static_cast<uint64_t>(e.debug_annotations_size()));
     const auto& extra =

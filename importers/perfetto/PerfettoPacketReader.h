@@ -20,9 +20,12 @@ struct Sequence {
     bool valid = false;  // incremental state seen since the last clear
     std::unordered_map<uint64_t, uint32_t> names;
     std::unordered_map<uint64_t, std::string> categories;
-    // Interned debug annotation names that are Lanescope machine keys; other names (display
-    // labels, other producers' arguments) are never read, so they are not kept.
+    // Interned debug annotation names that are Lanescope machine keys, and those that name a
+    // frame's entries in a stack; other names (display labels, other producers' arguments)
+    // are never read, so they are not kept.
     std::unordered_map<uint64_t, perfetto_format::Key> annotationKeys;
+    std::unordered_map<uint64_t, perfetto_format::FrameField> frameFields;
+    std::unordered_map<uint64_t, std::string> annotationStrings;  // interned string values, by iid
     bool hasDefaultTrack = false;
     uint64_t defaultTrack = 0;
     std::vector<uint64_t> extraCounterTracks, extraDoubleCounterTracks;
@@ -31,9 +34,11 @@ struct Sequence {
 
 class PacketReader {
 public:
-    PacketReader(Report& report, TrackSet& tracks) : r_(report), tracks_(tracks), details_(report) {}
+    PacketReader(Report& report, TrackSet& tracks) : r_(report), tracks_(tracks), details_(report, tracks.runThreads) {}
 
     void packet(const perfetto_pb::TracePacket& p);
+    // After the last packet: the CPU samples' stacks into the report.
+    void finish() { r_.stacks = details_.releaseStacks(); }
 
 private:
     // compressed_packets: a deflated Trace; its packets are read as if they stood here.
@@ -41,6 +46,7 @@ private:
     void descriptor(const perfetto_pb::TrackDescriptor& d);
     void sample(uint64_t uuid, int64_t ts, double value);
     void event(const perfetto_pb::TracePacket& p, Sequence& seq);
+    void internedData(const perfetto_pb::InternedData& d, Sequence& seq);
     bool seenSequence(uint32_t id) { return !seenSequences_.insert(id).second; }
 
     Report& r_;

@@ -44,11 +44,13 @@ uint32_t SliceDetailsReader::payload(EventKind kind, const SliceFields& f) {
         case EventKind::OsRuntimeCall:
         case EventKind::MpiCall:
         case EventKind::OpenMpEvent:
-        case EventKind::ThreadState:  // never exported
-        case EventKind::CoreRun:
         case EventKind::ProfilerOverhead:
-        case EventKind::GpuPageFault:
+        case EventKind::GpuPageFault:  // never exported
             return kNoPayload;
+        case EventKind::ThreadState:
+            return threadState(f);
+        case EventKind::CoreRun:
+            return coreRun(f);
         case EventKind::GraphExecution:
             r_.graph_executions.push_back({number<uint32_t>(f, Key::CorrelationId), number<uint32_t>(f, Key::GraphId),
                                            number<uint32_t>(f, Key::GraphExecId)});
@@ -125,6 +127,34 @@ uint32_t SliceDetailsReader::nvtxRow(const SliceFields& f) {
     if (domain) n.domain_name_id = r_.strings.intern(*domain);
     r_.nvtx.push_back(n);
     return it->second;
+}
+
+uint32_t SliceDetailsReader::threadState(const SliceFields& f) {
+    const auto state = ThreadRunState(enumValue(f, Key::ThreadState, 4, uint8_t(ThreadRunState::Unknown)));
+    uint32_t cpu = number<uint32_t>(f, Key::Cpu);
+    if (cpu > (UINT32_MAX >> 8)) {  // the payload keeps 24 bits of it
+        countDiagnostic(r_.diagnostics, Diag::PerfettoAnnotationInvalid);
+        cpu = UINT32_MAX >> 8;
+    }
+    return threadStatePayload(state, cpu);
+}
+
+uint32_t SliceDetailsReader::coreRun(const SliceFields& f) {
+    const std::optional<int64_t> pid = f.int64(Key::Pid), tid = f.int64(Key::Tid);
+    if (!pid || !tid) return kNoPayload;
+    runs_.push_back({*pid, *tid});
+    return static_cast<uint32_t>(runs_.size() - 1);
+}
+
+uint32_t SliceDetailsReader::stack(const SliceFields& f) {
+    if (f.wrongTypes() > 0) countDiagnostic(r_.diagnostics, Diag::PerfettoAnnotationInvalid, f.wrongTypes());
+    const std::vector<FrameText>* frames = f.frames(Key::Stack);
+    if (!frames) return kNoStack;
+    std::vector<FrameName> names;
+    names.reserve(frames->size());
+    for (const FrameText& frame : *frames)
+        names.push_back({r_.strings.intern(frame.function), r_.strings.intern(frame.module)});
+    return stacks_.intern(names);
 }
 
 }  // namespace lanescope

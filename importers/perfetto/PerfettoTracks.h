@@ -1,13 +1,15 @@
 #pragma once
 // What the Perfetto reader gathers per track before lanes are built: the track's descriptor,
 // and its slices, instants and counter samples in the order the trace gives them (slices
-// in the order they end, which is not by start time when slices nest).
+// in the order they end, which is not by start time when slices nest); and the threads that
+// core runs name.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "importers/perfetto/PerfettoSliceDetails.h"
 #include "model/Report.h"
 
 namespace lanescope::perfetto_import {
@@ -38,13 +40,16 @@ struct Track {
     std::vector<int64_t> counterTime;
     std::vector<double> counterValue;
     std::vector<OpenSlice> stack;
-    std::optional<EventKind> instantKind;  // the category of its first instant, if it names a kind
+    std::optional<LaneKind> instantLane;  // the lane kind its first instant's category names, if any
 };
 
 // Every track met (by descriptor or event), in the order first met, and where each uuid is.
 struct TrackSet {
     std::vector<Track> tracks;
     std::unordered_map<uint64_t, size_t> index;  // uuid -> tracks[]
+    // The thread of each core run, in the order read: a CoreRun slice's payload indexes it
+    // until the lanes are built, which resolve it to a Report::threads index.
+    std::vector<TraceThreadId> runThreads;
 
     Track& get(uint64_t uuid) {
         auto [it, inserted] = index.try_emplace(uuid, tracks.size());
