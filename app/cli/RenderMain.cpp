@@ -5,9 +5,11 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/log/Logging.h"
+#include "importers/MemoryPolicy.h"
 
 int main(int argc, char** argv) {
     using namespace lanescope::cli;
+    lanescope::returnFreedMemoryToTheSystem();
     const bool verbose = takeVerbose(argc, argv);
     if (!takeReader(argc, argv)) {
         std::fputs("lanescope-cli: --reader wants native or nsys\n", stderr);

@@ -14,6 +14,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/log/Logging.h"
+#include "importers/MemoryPolicy.h"
 
 namespace {
 
@@ -57,6 +58,7 @@ int execRender(int argc, char** argv, bool verbose, const std::string& reader) {
 
 int main(int argc, char** argv) {
     using namespace lanescope::cli;
+    lanescope::returnFreedMemoryToTheSystem();
     const bool verbose = takeVerbose(argc, argv);
     const auto reader = takeReader(argc, argv);
     if (!reader) {

@@ -14,6 +14,7 @@
 #include "app/gui/Theme.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/log/Logging.h"
+#include "importers/MemoryPolicy.h"
 
 namespace {
 
@@ -81,6 +82,7 @@ bool onlyAsksForText(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     const Options options;
+    lanescope::returnFreedMemoryToTheSystem();
     if (onlyAsksForText(argc, argv)) {
         QCoreApplication app(argc, argv);
         nameApplication();

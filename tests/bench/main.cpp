@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "importers/MemoryPolicy.h"
 #include "tests/bench/Commands.h"
 
 namespace lanescope::bench {
@@ -44,6 +45,7 @@ int usageError(const std::string& message) {
 
 int main(int argc, char** argv) {
     using namespace lanescope::bench;
+    lanescope::returnFreedMemoryToTheSystem();
     if (argc < 2) return usageError("missing subcommand");
     const std::string command = argv[1];
     if (command == "generate") return generateCommand(argc, argv);
