@@ -115,7 +115,7 @@ StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range) {
                     "RangeId",
                     "ParentId",
                     "RangeStack"};
-    const std::vector<ProjectedRange>& projected = nvtxGpuProjection(report);
+    const std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
     if (projected.empty()) return table;
     const std::vector<std::vector<uint32_t>> ids = nvtxRangeIds(report);
     auto idOf = [&](EventRef r) { return r.lane == UINT32_MAX ? kNone : ids[r.lane][r.index]; };

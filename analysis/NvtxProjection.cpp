@@ -22,26 +22,39 @@ constexpr int32_t kGpuUnset = -2;
 
 bool isNvtxLane(LaneKind kind) { return kind == LaneKind::Nvtx || kind == LaneKind::NvtxStartEnd; }
 
-// Every NVTX range of the threads' own NVTX lanes under one flat id: lane base + index.
-struct FlatRanges {
-    std::vector<uint32_t> base;                        // per lane; meaningful for NVTX lanes
-    std::vector<EventRef> ref;                         // flat id -> event
-    std::vector<std::vector<uint32_t>> lanesOfThread;  // thread -> its NVTX lanes
+// One thread's NVTX ranges under local ids: lanes[k]'s event i has id base[k] + i.
+struct ThreadRanges {
+    std::vector<uint32_t> lanes;  // the thread's NVTX lanes, in lane order
+    std::vector<uint32_t> base;   // parallel to lanes
+    std::vector<EventRef> ref;    // local id -> event
 };
 
-FlatRanges flatten(const Report& report) {
-    FlatRanges f;
-    f.base.assign(report.lanes.size(), 0);
-    f.lanesOfThread.resize(report.threads.size());
+// Per thread, its NVTX lanes and its CUDA API lanes, in lane order.
+struct LanesByThread {
+    std::vector<std::vector<uint32_t>> nvtx, api;
+};
+
+LanesByThread lanesByThread(const Report& report) {
+    LanesByThread by;
+    by.nvtx.resize(report.threads.size());
+    by.api.resize(report.threads.size());
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        if (!isNvtxLane(lane.kind) || lane.thread < 0 || static_cast<size_t>(lane.thread) >= report.threads.size())
-            continue;
-        f.lanesOfThread[static_cast<size_t>(lane.thread)].push_back(li);
-        f.base[li] = static_cast<uint32_t>(f.ref.size());
-        for (uint32_t i = 0; i < lane.events.size(); ++i) f.ref.push_back({li, i});
+        if (lane.thread < 0 || static_cast<size_t>(lane.thread) >= report.threads.size()) continue;
+        if (isNvtxLane(lane.kind)) by.nvtx[static_cast<size_t>(lane.thread)].push_back(li);
+        if (lane.kind == LaneKind::CudaApi) by.api[static_cast<size_t>(lane.thread)].push_back(li);
     }
-    return f;
+    return by;
+}
+
+ThreadRanges threadRanges(const Report& report, const std::vector<uint32_t>& nvtxLanes) {
+    ThreadRanges t;
+    t.lanes = nvtxLanes;
+    for (uint32_t li : nvtxLanes) {
+        t.base.push_back(static_cast<uint32_t>(t.ref.size()));
+        for (uint32_t i = 0; i < report.lanes[li].events.size(); ++i) t.ref.push_back({li, i});
+    }
+    return t;
 }
 
 // The GPU work gathered by one range so far.
@@ -83,17 +96,17 @@ private:
     std::vector<Item> tree_;
 };
 
-// Parent (flat id or kNone) and level of every range of one thread, as nsys's NVTX_PARENT
+// Parent (local id or kNone) and level of every range of one thread, as nsys's NVTX_PARENT
 // and tree: the parent is the shortest other range containing it. Ranges are swept in
-// (start ascending, end descending, flat id) order, so every container of a range is
+// (start ascending, end descending, local id) order, so every container of a range is
 // inserted before the range itself is queried.
-void computeHierarchy(const Report& report, const FlatRanges& flat, const std::vector<uint32_t>& lanes,
-                      std::vector<uint32_t>& parent, std::vector<int32_t>& level) {
+void computeHierarchy(const Report& report, const ThreadRanges& flat, std::vector<uint32_t>& parent,
+                      std::vector<int32_t>& level) {
     std::vector<uint32_t> ids;
-    for (uint32_t li : lanes) {
-        const IntervalColumns& ev = report.lanes[li].events;
+    for (size_t k = 0; k < flat.lanes.size(); ++k) {
+        const IntervalColumns& ev = report.lanes[flat.lanes[k]].events;
         for (uint32_t i = 0; i < ev.size(); ++i)
-            if (ev.kind[i] == EventKind::NvtxRange) ids.push_back(flat.base[li] + i);
+            if (ev.kind[i] == EventKind::NvtxRange) ids.push_back(flat.base[k] + i);
     }
     auto startOf = [&](uint32_t id) {
         const EventRef r = flat.ref[id];
@@ -128,118 +141,128 @@ void computeHierarchy(const Report& report, const FlatRanges& flat, const std::v
     }
 }
 
-}  // namespace
-
-std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
-    // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
-    // hold millions of ranges).
-    if (std::none_of(report.lanes.begin(), report.lanes.end(),
-                     [](const Lane& l) { return l.kind == LaneKind::GpuStream && l.events.size() > 0; }))
-        return {};
-    const FlatRanges flat = flatten(report);
-    if (flat.ref.empty()) return {};
-    const CorrelationIndex index(report);
-
+// The projections of one thread's ranges (unsorted, appended to `out`): the GPU work its CUDA
+// API calls launched, gathered by every range of the thread that contains the call.
+void projectThread(const Report& report, const CorrelationIndex& index, const ThreadRanges& flat,
+                   const std::vector<uint32_t>& apiLanes, std::vector<ProjectedRange>& out) {
     std::vector<Accumulator> acc(flat.ref.size());
-    std::vector<std::pair<uint32_t, uint32_t>> idsInRange;  // (flat id, correlation id)
-    for (uint32_t li = 0; li < report.lanes.size(); ++li) {
+    std::vector<std::pair<uint32_t, uint32_t>> idsInRange;  // (local id, correlation id)
+    for (uint32_t li : apiLanes) {
         const Lane& api = report.lanes[li];
-        if (api.kind != LaneKind::CudaApi || api.thread < 0 || static_cast<size_t>(api.thread) >= report.threads.size())
-            continue;
-        const std::vector<uint32_t>& nvtxLanes = flat.lanesOfThread[static_cast<size_t>(api.thread)];
-        if (nvtxLanes.empty()) continue;
+        CorrelationIndex::Cursor cursor;
+        std::vector<NvtxContainingCursor> containing(flat.lanes.size());  // per NVTX lane of the thread
         for (uint32_t i = 0; i < api.events.size(); ++i) {
             if ((i & 0xFFFF) == 0) cancellationPoint();
             if (api.events.kind[i] != EventKind::CudaApiCall) continue;
-            std::vector<EventRef> ops = index.launchedBy({li, i});
-            // A graph traced as a whole is left out, as nsys leaves it out of the projection.
-            std::erase_if(ops, [&](EventRef op) {
-                return report.lanes[op.lane].events.kind[op.index] == EventKind::GraphExecution;
-            });
-            if (ops.empty()) continue;
             Accumulator work;
-            for (EventRef op : ops) {
+            index.forEachLaunched({li, i}, cursor, [&](EventRef op) {
                 const Lane& gpuLane = report.lanes[op.lane];
+                // A graph traced as a whole is left out, as nsys leaves it out of the projection.
+                if (gpuLane.events.kind[op.index] == EventKind::GraphExecution) return;
                 work.start = std::min(work.start, gpuLane.events.start_ns[op.index]);
                 work.end = std::max(work.end, gpuLane.events.endNs(op.index));
                 work.gpu = work.gpu == kGpuUnset || work.gpu == gpuLane.gpu ? gpuLane.gpu : -1;
-            }
+            });
+            if (!work.any()) continue;
             const uint32_t correlation = api.events.payload[i];
-            for (uint32_t nl : nvtxLanes) {
-                nvtxRangesContaining(report.lanes[nl], api.events.start_ns[i], api.events.endNs(i), [&](uint32_t r) {
-                    const uint32_t id = flat.base[nl] + r;
-                    Accumulator& a = acc[id];
-                    a.start = std::min(a.start, work.start);
-                    a.end = std::max(a.end, work.end);
-                    a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
-                    idsInRange.emplace_back(id, correlation);
-                });
+            for (size_t k = 0; k < flat.lanes.size(); ++k) {
+                nvtxRangesContaining(report.lanes[flat.lanes[k]], api.events.start_ns[i], api.events.endNs(i),
+                                     containing[k], [&](uint32_t r) {
+                                         const uint32_t id = flat.base[k] + r;
+                                         Accumulator& a = acc[id];
+                                         a.start = std::min(a.start, work.start);
+                                         a.end = std::max(a.end, work.end);
+                                         a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
+                                         idsInRange.emplace_back(id, correlation);
+                                     });
             }
         }
     }
+    if (idsInRange.empty()) return;
 
     // Operations counted as distinct correlation ids per range, as nsys counts them.
     std::sort(idsInRange.begin(), idsInRange.end());
     idsInRange.erase(std::unique(idsInRange.begin(), idsInRange.end()), idsInRange.end());
     std::vector<uint32_t> opCount(flat.ref.size(), 0);
     for (const auto& [id, correlation] : idsInRange) ++opCount[id];
+    idsInRange = {};
 
     std::vector<uint32_t> parent(flat.ref.size(), kNone);
     std::vector<int32_t> level(flat.ref.size(), 0);
-    for (const std::vector<uint32_t>& lanes : flat.lanesOfThread) {
-        bool projected = false;
-        for (uint32_t li : lanes)
-            for (uint32_t i = 0; i < report.lanes[li].events.size() && !projected; ++i)
-                projected = acc[flat.base[li] + i].any();
-        if (projected) computeHierarchy(report, flat, lanes, parent, level);
-    }
-
+    computeHierarchy(report, flat, parent, level);
     std::vector<uint32_t> children(flat.ref.size(), 0);
     for (uint32_t id = 0; id < flat.ref.size(); ++id)
         if (acc[id].any() && parent[id] != kNone) ++children[parent[id]];
 
-    std::vector<ProjectedRange> out;
     for (uint32_t id = 0; id < flat.ref.size(); ++id) {
         const Accumulator& a = acc[id];
         if (!a.any()) continue;
         out.push_back({flat.ref[id], a.start, a.end, opCount[id], a.gpu, level[id], children[id],
                        parent[id] != kNone ? flat.ref[parent[id]] : EventRef{UINT32_MAX, UINT32_MAX}});
     }
-    std::sort(out.begin(), out.end(), [](const ProjectedRange& a, const ProjectedRange& b) {
-        const int64_t da = a.gpu_end_ns - a.gpu_start_ns, db = b.gpu_end_ns - b.gpu_start_ns;
-        return std::tie(a.gpu_start_ns, db, a.range.lane, a.range.index) <
-               std::tie(b.gpu_start_ns, da, b.range.lane, b.range.index);
+}
+
+// The projection's order: by GPU start, the longer projection first, then (lane, index).
+bool projectedBefore(const ProjectedRange& a, const ProjectedRange& b) {
+    const int64_t da = a.gpu_end_ns - a.gpu_start_ns, db = b.gpu_end_ns - b.gpu_start_ns;
+    return std::tie(a.gpu_start_ns, db, a.range.lane, a.range.index) <
+           std::tie(b.gpu_start_ns, da, b.range.lane, b.range.index);
+}
+
+}  // namespace
+
+void forEachThreadProjection(const Report& report,
+                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread) {
+    // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
+    // hold millions of ranges).
+    if (std::none_of(report.lanes.begin(), report.lanes.end(),
+                     [](const Lane& l) { return l.kind == LaneKind::GpuStream && l.events.size() > 0; }))
+        return;
+    const LanesByThread by = lanesByThread(report);
+    const CorrelationIndex& index = correlationIndex(report);
+    std::vector<ProjectedRange> ofThread;
+    for (size_t t = 0; t < report.threads.size(); ++t) {
+        if (by.nvtx[t].empty() || by.api[t].empty()) continue;
+        ofThread.clear();
+        projectThread(report, index, threadRanges(report, by.nvtx[t]), by.api[t], ofThread);
+        if (!ofThread.empty()) onThread(ofThread);
+    }
+}
+
+std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
+    std::vector<ProjectedRange> out;
+    forEachThreadProjection(report, [&](const std::vector<ProjectedRange>& ofThread) {
+        out.insert(out.end(), ofThread.begin(), ofThread.end());
     });
+    std::sort(out.begin(), out.end(), projectedBefore);
     return out;
 }
 
-StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange>& projections) {
-    struct Group {
-        std::string label;
-        bool startEnd = false;
-        std::vector<int64_t> projected;
-        int64_t rangeTime = 0, ops = 0, levels = 0, children = 0;
-    };
-    std::vector<Group> groups;
-    std::unordered_map<uint64_t, size_t> groupOfKey;       // (domain, style, name) -> group
-    std::unordered_map<std::string, size_t> groupOfLabel;  // label + style -> group
-    for (const ProjectedRange& p : projections) {
-        if (p.range.lane >= report.lanes.size()) continue;
-        const Lane& lane = report.lanes[p.range.lane];
-        if (p.range.index >= lane.events.size()) continue;
+namespace {
+
+// nvtx_gpu_proj_sum's groups, filled one projected range at a time: one group per label
+// ("<domain>:<name>") and style, holding each range's projected duration (ns) for the median.
+class ProjSumGroups {
+public:
+    explicit ProjSumGroups(const Report& report) : report_(report) {}
+
+    void add(const ProjectedRange& p) {
+        if (p.range.lane >= report_.lanes.size()) return;
+        const Lane& lane = report_.lanes[p.range.lane];
+        if (p.range.index >= lane.events.size()) return;
         const uint32_t nameId = lane.events.name_id[p.range.index];
         const uint32_t row = lane.events.payload[p.range.index];
-        const NvtxInfo info =
-            row < report.nvtx.size() ? report.nvtx[row] : NvtxInfo{0, 0, 0, false, lane.kind == LaneKind::NvtxStartEnd};
+        const NvtxInfo info = row < report_.nvtx.size() ? report_.nvtx[row]
+                                                        : NvtxInfo{0, 0, 0, false, lane.kind == LaneKind::NvtxStartEnd};
         const uint64_t key = (uint64_t{info.domain_name_id} << 33) | (uint64_t{info.start_end} << 32) | nameId;
-        auto known = groupOfKey.find(key);
-        if (known == groupOfKey.end()) {
-            std::string label = std::string(report.str(info.domain_name_id)) + ":" + std::string(report.str(nameId));
-            auto [it, inserted] = groupOfLabel.try_emplace(label + (info.start_end ? "\nS" : "\nP"), groups.size());
-            if (inserted) groups.push_back({std::move(label), info.start_end, {}});
-            known = groupOfKey.emplace(key, it->second).first;
+        auto known = groupOfKey_.find(key);
+        if (known == groupOfKey_.end()) {
+            std::string label = std::string(report_.str(info.domain_name_id)) + ":" + std::string(report_.str(nameId));
+            auto [it, inserted] = groupOfLabel_.try_emplace(label + (info.start_end ? "\nS" : "\nP"), groups_.size());
+            if (inserted) groups_.push_back({std::move(label), info.start_end, {}});
+            known = groupOfKey_.emplace(key, it->second).first;
         }
-        Group& g = groups[known->second];
+        Group& g = groups_[known->second];
         g.projected.push_back(p.gpu_end_ns - p.gpu_start_ns);
         g.rangeTime += lane.events.endNs(p.range.index) - lane.events.start_ns[p.range.index];
         g.ops += p.gpu_ops;
@@ -247,63 +270,106 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
         g.children += p.children;
     }
 
-    struct Row {
-        Summary s;
-        const Group* g;
-    };
-    std::vector<Row> rows;
-    rows.reserve(groups.size());
-    for (Group& g : groups) rows.push_back({summarize(g.projected), &g});
-    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        if (a.s.total != b.s.total) return a.s.total > b.s.total;
-        return std::tie(a.g->label, a.g->startEnd) < std::tie(b.g->label, b.g->startEnd);
-    });
-
-    StatsTable table;
-    table.name = "nvtx_gpu_proj_sum";
-    table.header = {
-        "Range",         "Style",         "Total Proj Time (ns)", "Total Range Time (ns)", "Range Instances",
-        "Proj Avg (ns)", "Proj Med (ns)", "Proj Min (ns)",        "Proj Max (ns)",         "Proj StdDev (ns)",
-        "Total GPU Ops", "Avg GPU Ops",   "Avg Range Lvl",        "Avg Num Child"};
-    for (const Row& r : rows) {
-        const Summary& s = r.s;
-        const Group& g = *r.g;
-        const double n = static_cast<double>(s.count);
-        table.rows.push_back({g.label, std::string(g.startEnd ? "StartEnd" : "PushPop"), s.total, g.rangeTime,
-                              static_cast<int64_t>(s.count), StatsTable::Real{s.mean, 1}, StatsTable::Real{s.median, 1},
-                              s.min, s.max, StatsTable::Real{s.stddev, 1}, g.ops,
-                              StatsTable::Real{static_cast<double>(g.ops) / n, 1},
-                              StatsTable::Real{static_cast<double>(g.levels) / n, 1},
-                              StatsTable::Real{static_cast<double>(g.children) / n, 1}});
+    StatsTable table() {
+        struct Row {
+            Summary s;
+            const Group* g;
+        };
+        std::vector<Row> rows;
+        rows.reserve(groups_.size());
+        for (Group& g : groups_) rows.push_back({summarize(g.projected), &g});
+        std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+            if (a.s.total != b.s.total) return a.s.total > b.s.total;
+            return std::tie(a.g->label, a.g->startEnd) < std::tie(b.g->label, b.g->startEnd);
+        });
+        StatsTable table;
+        table.name = "nvtx_gpu_proj_sum";
+        table.header = {
+            "Range",         "Style",         "Total Proj Time (ns)", "Total Range Time (ns)", "Range Instances",
+            "Proj Avg (ns)", "Proj Med (ns)", "Proj Min (ns)",        "Proj Max (ns)",         "Proj StdDev (ns)",
+            "Total GPU Ops", "Avg GPU Ops",   "Avg Range Lvl",        "Avg Num Child"};
+        for (const Row& r : rows) {
+            const Summary& s = r.s;
+            const Group& g = *r.g;
+            const double n = static_cast<double>(s.count);
+            table.rows.push_back({g.label, std::string(g.startEnd ? "StartEnd" : "PushPop"), s.total, g.rangeTime,
+                                  static_cast<int64_t>(s.count), StatsTable::Real{s.mean, 1},
+                                  StatsTable::Real{s.median, 1}, s.min, s.max, StatsTable::Real{s.stddev, 1}, g.ops,
+                                  StatsTable::Real{static_cast<double>(g.ops) / n, 1},
+                                  StatsTable::Real{static_cast<double>(g.levels) / n, 1},
+                                  StatsTable::Real{static_cast<double>(g.children) / n, 1}});
+        }
+        return table;
     }
-    return table;
+
+private:
+    struct Group {
+        std::string label;
+        bool startEnd = false;
+        std::vector<int64_t> projected;
+        int64_t rangeTime = 0, ops = 0, levels = 0, children = 0;
+    };
+    const Report& report_;
+    std::vector<Group> groups_;
+    std::unordered_map<uint64_t, size_t> groupOfKey_;       // (domain, style, name) -> group
+    std::unordered_map<std::string, size_t> groupOfLabel_;  // label + style -> group
+};
+
+}  // namespace
+
+StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange>& projections) {
+    ProjSumGroups groups(report);
+    for (const ProjectedRange& p : projections) groups.add(p);
+    return groups.table();
 }
 
 void addNvtxProjectionLanes(Report& report) {
-    // Kept with the report: the lanes added below are derived ones, which the projection skips,
-    // and the statistics read it later.
-    const std::vector<ProjectedRange>& projected = nvtxGpuProjection(report);
+    // One projected range on its lane: the span of its GPU work and the range it projects.
+    struct Projected {
+        int64_t start, end;
+        EventRef range;
+    };
+    // Per (process, GPU), the ranges whose work ran on that GPU alone, gathered thread by
+    // thread: only one thread's projection is held at a time.
+    std::map<std::pair<int32_t, int32_t>, std::vector<Projected>> byLane;
+    forEachThreadProjection(report, [&](const std::vector<ProjectedRange>& ofThread) {
+        for (const ProjectedRange& p : ofThread)
+            if (p.gpu >= 0)
+                byLane[{report.lanes[p.range.lane].process, p.gpu}].push_back({p.gpu_start_ns, p.gpu_end_ns, p.range});
+    });
     // The new lanes are built apart and appended at the end: report.lanes does not grow while
     // its events are read (a reference into it would dangle once it reallocates).
-    std::map<std::pair<int32_t, int32_t>, size_t> laneOf;  // (process, gpu) -> index into added
+    // The projection's order (projectedBefore), so that ties keep (lane, index) order; lanes
+    // come in the order of their first range.
+    auto before = [](const Projected& a, const Projected& b) {
+        return std::tie(a.start, b.end, a.range.lane, a.range.index) <
+               std::tie(b.start, a.end, b.range.lane, b.range.index);
+    };
+    std::vector<std::pair<std::pair<int32_t, int32_t>, std::vector<Projected>>> lanes;
+    for (auto& [key, ranges] : byLane) {
+        std::sort(ranges.begin(), ranges.end(), before);
+        lanes.emplace_back(key, std::move(ranges));
+    }
+    byLane.clear();
+    std::sort(lanes.begin(), lanes.end(),
+              [&](const auto& a, const auto& b) { return before(a.second[0], b.second[0]); });
     std::vector<Lane> added;
-    for (const ProjectedRange& p : projected) {
-        if (p.gpu < 0) continue;
-        const IntervalColumns& source = report.lanes[p.range.lane].events;
-        const int32_t process = report.lanes[p.range.lane].process;
-        auto [it, inserted] = laneOf.try_emplace({process, p.gpu}, added.size());
-        if (inserted) {
-            Lane lane;
-            lane.kind = LaneKind::NvtxGpuProjection;
-            lane.name_id =
-                report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) +
-                                      " [" + std::to_string(report.processes[process].pid) + "]");
-            lane.process = process;
-            lane.gpu = p.gpu;
-            added.push_back(std::move(lane));
+    for (auto& [key, ranges] : lanes) {
+        const auto [process, gpu] = key;
+        Lane lane;
+        lane.kind = LaneKind::NvtxGpuProjection;
+        lane.name_id =
+            report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) + " [" +
+                                  std::to_string(report.processes[process].pid) + "]");
+        lane.process = process;
+        lane.gpu = gpu;
+        for (const Projected& p : ranges) {
+            const IntervalColumns& source = report.lanes[p.range.lane].events;
+            lane.events.append(p.start, p.end, source.name_id[p.range.index], source.payload[p.range.index],
+                               EventKind::NvtxRange);
         }
-        added[it->second].events.append(p.gpu_start_ns, p.gpu_end_ns, source.name_id[p.range.index],
-                                        source.payload[p.range.index], EventKind::NvtxRange);
+        ranges = {};
+        added.push_back(std::move(lane));
     }
     for (Lane& lane : added) {
         freezeLane(lane, report.diagnostics);
@@ -311,25 +377,15 @@ void addNvtxProjectionLanes(Report& report) {
     }
 }
 
-namespace {
-// The type under which the projection is kept in Report::derived.
-struct CachedNvtxProjection {
-    std::vector<ProjectedRange> ranges;
-};
-}  // namespace
-
-const std::vector<ProjectedRange>& nvtxGpuProjection(const Report& report) {
-    return report.derived.get<CachedNvtxProjection>([&] { return CachedNvtxProjection{projectNvtxToGpu(report)}; })
-        .ranges;
-}
-
 StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range) {
-    std::vector<ProjectedRange> projected = nvtxGpuProjection(report);
-    std::erase_if(projected, [&](const ProjectedRange& p) {
-        const IntervalColumns& ev = report.lanes[p.range.lane].events;
-        return !range.contains(ev.start_ns[p.range.index], ev.endNs(p.range.index));
+    ProjSumGroups groups(report);
+    forEachThreadProjection(report, [&](const std::vector<ProjectedRange>& ofThread) {
+        for (const ProjectedRange& p : ofThread) {
+            const IntervalColumns& ev = report.lanes[p.range.lane].events;
+            if (range.contains(ev.start_ns[p.range.index], ev.endNs(p.range.index))) groups.add(p);
+        }
     });
-    return nvtxGpuProjSum(report, projected);
+    return groups.table();
 }
 
 }  // namespace lanescope

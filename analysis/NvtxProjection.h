@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analysis/StatsTable.h"
@@ -46,13 +47,17 @@ struct ProjectedRange {
 // importer (nsys extends them to the last NVTX timestamp), a start/end range ended on another
 // thread is kept on its start thread (nsys leaves it out), and GPU work with correlation
 // id 0 is never linked (nsys would join it to calls with id 0).
+// Uses the report's kept CorrelationIndex (correlationIndex(), built if needed).
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report);
-// The same, computed once per report and kept with it (Report::derived): what the statistics
-// over any range read.
-const std::vector<ProjectedRange>& nvtxGpuProjection(const Report& report);
+// The same ranges thread by thread, without sorting or holding them all: onThread is called
+// once per thread with ranges projected, with that thread's projections (in no set order).
+// Memory beyond the report's CorrelationIndex is that of the largest thread's ranges.
+void forEachThreadProjection(const Report& report,
+                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread);
 
 // Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
-// as an NVTX event spanning its GPU work (name and colour of the range), frozen. Called once
+// as an NVTX event spanning its GPU work (name and colour of the range), frozen, computed thread
+// by thread (forEachThreadProjection) and not kept otherwise. Called once
 // by what shows a timeline (the viewer's import worker, `render`), not by the importers, so
 // the command line and statistics do not pay for it; ranges whose work ran on several GPUs
 // are left out.
@@ -65,7 +70,8 @@ void addNvtxProjectionLanes(Report& report);
 // then style). Statistics as in analysis/Summary.h.
 StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange>& projections);
 
-// nvtx_gpu_proj_sum over the ranges lying wholly inside `range` (all of them by default).
+// nvtx_gpu_proj_sum over the ranges lying wholly inside `range` (all of them by default),
+// computed thread by thread: it holds a duration per projected range, not the projections.
 StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range);
 
 }  // namespace lanescope

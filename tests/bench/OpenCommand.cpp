@@ -1,3 +1,5 @@
+#include <sys/resource.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -6,11 +8,25 @@
 #include <vector>
 
 #include "app/gui/MainWindow.h"
+#include "app/gui/ViewSession.h"
 #include "app/log/Logging.h"
+#include "model/Correlation.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
+#include "tests/bench/Measure.h"
+#include "timeline/ReportSummaries.h"
 
 namespace lanescope::bench {
+namespace {
+
+// This process's peak resident set size so far, in MB.
+double peakRssMb() {
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) * 1024.0 / kBytesPerMb;
+}
+
+}  // namespace
 
 // lanescope-bench open FILE [--after-ms M]: the viewer's own way from File > Open to a filled
 // window, offscreen: the real main window opens FILE (import off the GUI thread, then the
@@ -51,8 +67,10 @@ int openCommand(int argc, char** argv) {
             std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, clock.nsecsElapsed() / 1e9);
         (opened ? after : loading).push_back(stall);
     });
+    double peakAtOpenMb = 0;
     window.setAllLoadedCallback([&](bool allOk) {
         openS = clock.nsecsElapsed() / 1e9;
+        peakAtOpenMb = peakRssMb();
         opened = true;
         ok = allOk;
         QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
@@ -80,6 +98,14 @@ int openCommand(int argc, char** argv) {
     printValue("gui_max_stall_after_ms", percentile(after, 1.0), 1);
     printValue("gui_p99_stall_after_ms", percentile(after, 0.99), 1);
     printValue("gui_ticks", uint64_t(loading.size() + after.size()));
+    printValue("peak_rss_mb_at_open", peakAtOpenMb, 1);
+    printValue("peak_rss_mb", peakRssMb(), 1);
+    // What the viewer keeps beside the model, per report part, in MB.
+    for (const auto& report : window.session()->reports()) {
+        printValue("model_mb", double(report->memoryBytes()) / kBytesPerMb, 1);
+        printValue("correlation_mb", double(correlationIndex(*report).memoryBytes()) / kBytesPerMb, 1);
+        printValue("drawing_summaries_mb", double(ReportSummaries::of(*report).memoryBytes()) / kBytesPerMb, 1);
+    }
     return kExitOk;
 }
 

@@ -53,7 +53,7 @@ TEST_CASE("correlation: launcher and launched work, per process") {
     CHECK(index.apiCallCount() == 4);  // the call with id 0 is not indexed
     CHECK(index.gpuOpCount() == 6);    // the kernel with id 0 and the NCCL copy are not
     CHECK(index.memoryBytes() >= 10 * sizeof(CorrelationIndex::Entry));
-    CHECK(sizeof(CorrelationIndex::Entry) == 16);
+    CHECK(sizeof(CorrelationIndex::Entry) == 8);  // correlation id and event id
 
     CHECK(index.launcherOf({f.streamA, 0}) == EventRef{f.apiA, 0});
     CHECK(index.launcherOf({f.streamB, 0}) == EventRef{f.apiB, 0});  // same id, other process
@@ -87,4 +87,42 @@ TEST_CASE("correlation: id 0, wrong kinds, invalid refs and NCCL copies") {
     CHECK(index.launcherOf({f.ncclA, 0}) == EventRef{f.apiA, 1});
     CHECK(correlationIdOf(f.t.r, {f.ncclA, 0}) == 6u);
     CHECK_FALSE(correlationIdOf(f.t.r, {f.osrtA, 0}).has_value());
+}
+
+TEST_CASE("correlation: one cursor through calls in any order finds what launchedBy finds") {
+    // 300 calls on one thread whose correlation ids go up and down (a shuffled order), each
+    // launching one kernel, some two, some none: the cursor gallops both ways from the last.
+    TinyReport t;
+    const int32_t p = t.process(1, "p");
+    const int32_t th = t.thread(p, 10, "main");
+    const int32_t g = t.gpu(0, "GPU");
+    const uint32_t api = t.cpuLane(LaneKind::CudaApi, th, "CUDA API");
+    const uint32_t stream = t.gpuLane(LaneKind::GpuStream, p, g, 7, "Stream 7");
+    std::vector<uint32_t> ids;
+    for (uint32_t k = 0; k < 300; ++k) ids.push_back(1 + (k * 7919) % 300);  // a permutation of 1..300
+    for (uint32_t k = 0; k < ids.size(); ++k)
+        t.event(api, 10 * k, 10 * k + 5, "cudaLaunchKernel", EventKind::CudaApiCall, ids[k]);
+    int64_t at = 0;
+    for (uint32_t id = 1; id <= 300; ++id) {
+        if (id % 5 == 0) continue;  // no work
+        t.event(stream, at, at + 2, "k", EventKind::Kernel, t.kernel(id));
+        at += 3;
+        if (id % 7 == 0) {
+            t.event(stream, at, at + 2, "k2", EventKind::Kernel, t.kernel(id));
+            at += 3;
+        }
+    }
+    t.freeze();
+    const CorrelationIndex index(t.r);
+    CorrelationIndex::Cursor cursor;
+    size_t found = 0;
+    for (uint32_t i = 0; i < ids.size(); ++i) {
+        std::vector<EventRef> viaCursor;
+        index.forEachLaunched({api, i}, cursor, [&](EventRef op) { viaCursor.push_back(op); });
+        CHECK(viaCursor == index.launchedBy({api, i}));
+        CHECK(viaCursor.size() == (ids[i] % 5 == 0 ? 0u : ids[i] % 7 == 0 ? 2u : 1u));
+        for (EventRef op : viaCursor) CHECK(op.lane == stream);
+        found += viaCursor.size();
+    }
+    CHECK(found == index.gpuOpCount());
 }

@@ -219,14 +219,30 @@ void StatsPanel::computeNow() {
     scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
                                  .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
                            : QString("Whole report"));
-    // Every report whose size does not grow with the events, and the picked one: a trace
-    // report lists every event (ten million rows of text for a big report, gigabytes), so
-    // those are computed when picked.
+    // The picked report first, on both threads, so that the shown table fills at once; then
+    // the other reports whose size does not grow with the events, one at a time on one thread,
+    // so that drawing keeps a core and memory holds one report's values at a time. A trace
+    // report lists every event (ten million rows of text for a big report, gigabytes): it is
+    // computed when picked.
+    const int picked = std::max(0, kind_->currentIndex());
+    std::vector<bool> wanted(statsReports().size(), false);
+    if (size_t(picked) < wanted.size()) wanted[size_t(picked)] = true;
+    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 2); },
+              [this, report, range, picked](std::vector<std::optional<StatsTable>> tables) {
+                  fillAll(std::move(tables), true);
+                  computeOthers(report, range, picked);
+              });
+}
+
+void StatsPanel::computeOthers(std::shared_ptr<const Report> report, TimeRange range, int picked) {
     std::vector<bool> wanted;
     for (const StatsReportEntry& e : statsReports()) wanted.push_back(!growsWithEvents(e));
-    if (const int picked = kind_->currentIndex(); picked >= 0 && size_t(picked) < wanted.size()) wanted[picked] = true;
-    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 2); },  // in tab order
-              [this](std::vector<std::optional<StatsTable>> tables) { fillAll(std::move(tables), true); });
+    if (size_t(picked) < wanted.size()) wanted[size_t(picked)] = false;
+    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 1); },
+              [this](std::vector<std::optional<StatsTable>> tables) {
+                  fillAll(std::move(tables), false);
+                  pickFirstWithRows_ = false;  // every summary is in: none has rows
+              });
 }
 
 // The picked report alone, when it was left out (growsWithEvents), for the same report and range.
@@ -245,10 +261,10 @@ void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all
     // A newly opened report shows the first report with rows (one without kernels would
     // otherwise open on an empty Kernels table).
     if (pickFirstWithRows_) {
-        pickFirstWithRows_ = false;
         const auto first = std::find_if(result.begin(), result.end(),
                                         [](const std::optional<StatsTable>& t) { return t && !t->rows.empty(); });
         if (first != result.end()) {
+            pickFirstWithRows_ = false;
             const QSignalBlocker block(kind_);
             kind_->setCurrentIndex(int(first - result.begin()));
             pages_->setCurrentIndex(kind_->currentIndex());

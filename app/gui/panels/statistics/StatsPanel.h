@@ -56,6 +56,8 @@ private:
     void recompute() { whenShown_.request(); }
     void computeNow();
     void computePicked();
+    // The summaries other than `picked`, after it (computeNow's second half).
+    void computeOthers(std::shared_ptr<const Report> report, TimeRange range, int picked);
     void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);
     void fill(Tab& tab, StatsTable table);
     void copySelection(Tab& tab);
