@@ -1,6 +1,7 @@
 #include "analysis/NvtxProjection.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <map>
@@ -212,7 +213,8 @@ bool projectedBefore(const ProjectedRange& a, const ProjectedRange& b) {
 }  // namespace
 
 void forEachThreadProjection(const Report& report,
-                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread) {
+                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread,
+                             unsigned workers) {
     // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
     // hold millions of ranges).
     if (std::none_of(report.lanes.begin(), report.lanes.end(),
@@ -220,12 +222,24 @@ void forEachThreadProjection(const Report& report,
         return;
     const LanesByThread by = lanesByThread(report);
     const CorrelationIndex& index = correlationIndex(report);
-    std::vector<ProjectedRange> ofThread;
-    for (size_t t = 0; t < report.threads.size(); ++t) {
-        if (by.nvtx[t].empty() || by.api[t].empty()) continue;
-        ofThread.clear();
-        projectThread(report, index, threadRanges(report, by.nvtx[t]), by.api[t], ofThread);
-        if (!ofThread.empty()) onThread(ofThread);
+    std::vector<size_t> threads;  // those with NVTX ranges and CUDA calls, in thread order
+    for (size_t t = 0; t < report.threads.size(); ++t)
+        if (!by.nvtx[t].empty() && !by.api[t].empty()) threads.push_back(t);
+    // Batches of `workers` threads projected at once; onThread sees them in thread order.
+    workers = std::max(1u, workers);
+    std::vector<std::vector<ProjectedRange>> batch(workers);
+    for (size_t first = 0; first < threads.size(); first += workers) {
+        const size_t count = std::min<size_t>(workers, threads.size() - first);
+        std::atomic<size_t> next{0};
+        runOnThreads(unsigned(count), [&] {
+            for (size_t k; (k = next.fetch_add(1)) < count;) {
+                batch[k].clear();
+                const size_t t = threads[first + k];
+                projectThread(report, index, threadRanges(report, by.nvtx[t]), by.api[t], batch[k]);
+            }
+        });
+        for (size_t k = 0; k < count; ++k)
+            if (!batch[k].empty()) onThread(batch[k]);
     }
 }
 
@@ -323,7 +337,7 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
     return groups.table();
 }
 
-void addNvtxProjectionLanes(Report& report) {
+void addNvtxProjectionLanes(Report& report, unsigned workers) {
     // One projected range on its lane: the span of its GPU work and the range it projects.
     struct Projected {
         int64_t start, end;
@@ -332,11 +346,15 @@ void addNvtxProjectionLanes(Report& report) {
     // Per (process, GPU), the ranges whose work ran on that GPU alone, gathered thread by
     // thread: only one thread's projection is held at a time.
     std::map<std::pair<int32_t, int32_t>, std::vector<Projected>> byLane;
-    forEachThreadProjection(report, [&](const std::vector<ProjectedRange>& ofThread) {
-        for (const ProjectedRange& p : ofThread)
-            if (p.gpu >= 0)
-                byLane[{report.lanes[p.range.lane].process, p.gpu}].push_back({p.gpu_start_ns, p.gpu_end_ns, p.range});
-    });
+    forEachThreadProjection(
+        report,
+        [&](const std::vector<ProjectedRange>& ofThread) {
+            for (const ProjectedRange& p : ofThread)
+                if (p.gpu >= 0)
+                    byLane[{report.lanes[p.range.lane].process, p.gpu}].push_back(
+                        {p.gpu_start_ns, p.gpu_end_ns, p.range});
+        },
+        workers);
     // The new lanes are built apart and appended at the end: report.lanes does not grow while
     // its events are read (a reference into it would dangle once it reallocates).
     // The projection's order (projectedBefore), so that ties keep (lane, index) order; lanes

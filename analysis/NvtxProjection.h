@@ -50,18 +50,20 @@ struct ProjectedRange {
 // Uses the report's kept CorrelationIndex (correlationIndex(), built if needed).
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report);
 // The same ranges thread by thread, without sorting or holding them all: onThread is called
-// once per thread with ranges projected, with that thread's projections (in no set order).
-// Memory beyond the report's CorrelationIndex is that of the largest thread's ranges.
+// once per thread with ranges projected, in thread order, with that thread's projections (in
+// no set order). `workers` threads are projected at once; memory beyond the report's
+// CorrelationIndex is that of the `workers` largest threads' ranges.
 void forEachThreadProjection(const Report& report,
-                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread);
+                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread,
+                             unsigned workers = 1);
 
 // Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
 // as an NVTX event spanning its GPU work (name and colour of the range), frozen, computed thread
 // by thread (forEachThreadProjection) and not kept otherwise. Called once
 // by what shows a timeline (the viewer's import worker, `render`), not by the importers, so
 // the command line and statistics do not pay for it; ranges whose work ran on several GPUs
-// are left out.
-void addNvtxProjectionLanes(Report& report);
+// are left out. `workers` threads project at once.
+void addNvtxProjectionLanes(Report& report, unsigned workers = 1);
 
 // `nsys stats -r nvtx_gpu_proj_sum` of those projections, one row per range label
 // ("<domain>:<name>") and style: Range, Style, Total Proj Time (ns), Total Range Time (ns),

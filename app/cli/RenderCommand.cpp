@@ -37,7 +37,7 @@ int runRender(int argc, char** argv, int first) {
         if (!range || range->end_ns <= range->begin_ns) return usage("--range wants START_NS:END_NS with START < END");
     }
     ImportOptions options = defaultImportOptions();
-    options.add_view_lanes = addNvtxProjectionLanes;  // the rows the viewer shows
+    options.add_view_lanes = [](Report& r) { addNvtxProjectionLanes(r); };  // the rows the viewer shows
     std::unique_ptr<Report> loaded = loadReport(args.positional[0], options);
     if (!loaded) return kExitBadInput;
     const std::shared_ptr<const Report> report = std::move(loaded);

@@ -290,3 +290,61 @@ TEST_CASE("projection of 19,289 emit_nvtx ranges equals SQL (public 2022.2 captu
     }
     checkAgainstSql(path);  // 13,123 projected ranges
 }
+
+TEST_CASE("the projection on several workers equals the projection on one, rows and sums") {
+    // Five threads of one process, each with nested ranges around calls that launch kernels
+    // on its GPU (even threads GPU 0, odd ones GPU 1), so that threads are projected in batches
+    // and both lanes gather ranges of several threads.
+    auto build = [](TinyReport& t) {
+        const int32_t p = t.process(1, "train");
+        const int32_t gpus[2] = {t.gpu(0, "GPU 0"), t.gpu(1, "GPU 1")};
+        const uint32_t streams[2] = {t.gpuLane(LaneKind::GpuStream, p, gpus[0], 7, "Stream 7"),
+                                     t.gpuLane(LaneKind::GpuStream, p, gpus[1], 7, "Stream 7")};
+        uint32_t correlation = 1;
+        for (int k = 0; k < 5; ++k) {
+            const int32_t th = t.thread(p, 100 + k, "worker");
+            const uint32_t nvtx = t.cpuLane(LaneKind::Nvtx, th, "NVTX");
+            const uint32_t api = t.cpuLane(LaneKind::CudaApi, th, "CUDA API");
+            for (int step = 0; step < 4; ++step) {
+                const int64_t at = 1000 * step + 10 * k;
+                t.event(nvtx, at, at + 900, "step", EventKind::NvtxRange, t.nvtx({}));
+                t.event(nvtx, at + 100, at + 400, k % 2 ? "forward" : "backward", EventKind::NvtxRange, t.nvtx({}));
+                for (int call = 0; call < 3; ++call, ++correlation) {
+                    const int64_t c = at + 120 + 90 * call;
+                    t.event(api, c, c + 20, "cudaLaunchKernel", EventKind::CudaApiCall, correlation);
+                    t.event(streams[k % 2], c + 30, c + 30 + 5 * (call + 1), "kernel", EventKind::Kernel,
+                            t.kernel(correlation));
+                }
+            }
+        }
+        t.freeze();
+    };
+    TinyReport one, three;
+    build(one);
+    build(three);
+    addNvtxProjectionLanes(one.r, 1);
+    addNvtxProjectionLanes(three.r, 3);
+    REQUIRE(one.r.lanes.size() == three.r.lanes.size());
+    size_t projectionLanes = 0;
+    for (size_t li = 0; li < one.r.lanes.size(); ++li) {
+        const Lane &a = one.r.lanes[li], &b = three.r.lanes[li];
+        REQUIRE(a.kind == b.kind);
+        if (a.kind != LaneKind::NvtxGpuProjection) continue;
+        ++projectionLanes;
+        CHECK(a.gpu == b.gpu);
+        CHECK(a.process == b.process);
+        REQUIRE(a.events.size() == b.events.size());
+        for (uint32_t i = 0; i < a.events.size(); ++i) {
+            CHECK(a.events.start_ns[i] == b.events.start_ns[i]);
+            CHECK(a.events.endNs(i) == b.events.endNs(i));
+            CHECK(one.r.str(a.events.name_id[i]) == three.r.str(b.events.name_id[i]));
+        }
+    }
+    CHECK(projectionLanes == 2);  // one per GPU
+    std::vector<ProjectedRange> viaWorkers;
+    forEachThreadProjection(
+        three.r,
+        [&](const std::vector<ProjectedRange>& ps) { viaWorkers.insert(viaWorkers.end(), ps.begin(), ps.end()); }, 3);
+    CHECK(viaWorkers.size() == projectNvtxToGpu(one.r).size());
+    CHECK(toCsv(nvtxGpuProjSum(three.r, viaWorkers)) == toCsv(nvtxGpuProjSum(one.r, projectNvtxToGpu(one.r))));
+}

@@ -158,7 +158,7 @@ int renderCommand(int argc, char** argv) {
     char* qtArgv[] = {argv[0], nullptr};
     QApplication app(qtArgc, qtArgv);
     ImportOptions options;
-    options.add_view_lanes = addNvtxProjectionLanes;  // the rows the viewer shows
+    options.add_view_lanes = [](Report& r) { addNvtxProjectionLanes(r); };  // the rows the viewer shows
     std::vector<RenderFigures> figures;
     for (const std::string& count : counts) {
         Args one = args;

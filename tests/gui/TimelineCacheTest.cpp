@@ -17,7 +17,7 @@ namespace {
 
 std::shared_ptr<const Report> importViewed(const std::filesystem::path& path) {
     ImportOptions options;
-    options.add_view_lanes = addNvtxProjectionLanes;
+    options.add_view_lanes = [](Report& r) { addNvtxProjectionLanes(r); };
     NullProgress progress;
     ImportResult result = importFile(path, options, progress);
     if (!result.ok()) return nullptr;

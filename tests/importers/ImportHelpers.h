@@ -24,7 +24,7 @@ inline std::unique_ptr<Report> importOk(const std::filesystem::path& path, Impor
 // The report as the viewer holds it: imported, plus the derived "NVTX on GPU" lanes.
 inline std::unique_ptr<Report> importAsViewed(const std::filesystem::path& path) {
     ImportOptions options;
-    options.add_view_lanes = addNvtxProjectionLanes;
+    options.add_view_lanes = [](Report& r) { addNvtxProjectionLanes(r); };
     return importOk(path, options);
 }
 

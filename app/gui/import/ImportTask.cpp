@@ -57,7 +57,9 @@ void ImportTask::start() {
     options.threads = threads_;
     options.memory_limit_bytes = memoryLimit_;
     options.memory_promised = memoryPromised_.get();
-    options.add_view_lanes = addNvtxProjectionLanes;  // the "NVTX on GPU" rows
+    // The "NVTX on GPU" rows, projected on as many threads as the import uses.
+    const unsigned workers = threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency());
+    options.add_view_lanes = [workers](Report& r) { addNvtxProjectionLanes(r, workers); };
     // `promised` keeps what options.memory_promised points to alive while the import runs.
     (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
