@@ -86,6 +86,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.drawText(area, Qt::AlignCenter, layout_.reports().empty() ? emptyText_ : QString("No rows match the filter"));
     }
     lastFrameMs_ = timer.nsecsElapsed() / 1e6;
+    emit framePainted(int(rows.size()));
     if (showFrameTime_) {
         p.setPen(Qt::red);
         p.drawText(area.adjusted(0, 4, -8, 0), Qt::AlignRight | Qt::AlignTop,

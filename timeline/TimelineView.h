@@ -155,6 +155,8 @@ signals:
     void backRequested();                   // Backspace, "Zoom back"
     void markerRequested(int64_t time_ns);  // Ctrl+M, at the cursor
     void markedSamplesCleared();            // Esc cleared the marked samples
+    // A frame was painted, showing `rows` rows (0 while nothing is open).
+    void framePainted(int rows);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

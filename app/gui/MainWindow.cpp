@@ -173,4 +173,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
+bool MainWindow::shownPanelsReady() const {
+    auto ready = [](const QWidget* panel, bool done) { return !panel->isVisible() || done; };
+    return ready(stats_, stats_->shownTableReady()) && ready(gaps_, !gaps_->busy()) && ready(rules_, !rules_->busy()) &&
+           ready(utilization_, !utilization_->busy()) && ready(compare_, !compare_->busy()) &&
+           ready(diff_, !diff_->busy()) && ready(events_, !events_->busy()) && ready(callTree_, !callTree_->busy());
+}
+
 }  // namespace lanescope

@@ -53,6 +53,9 @@ public:
     // Called once every requested file and folder has loaded or failed (true when all loaded).
     void setAllLoadedCallback(std::function<void(bool)> callback) { allLoaded_ = std::move(callback); }
     TimelineView* timeline() const { return timeline_; }
+    // Every panel on screen shows what it was asked for (the Statistics panel: its shown table;
+    // the others: no computation under way). Panels hidden behind a tab do not count.
+    bool shownPanelsReady() const;
     ViewSession* session() const { return session_; }
     // The time range to show once the first reports have loaded (command line --range).
     void setInitialRange(int64_t begin_ns, int64_t end_ns) { initialRange_ = {begin_ns, end_ns}; }

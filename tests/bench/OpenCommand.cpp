@@ -5,16 +5,19 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 #include <vector>
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/log/Logging.h"
+#include "importers/Importer.h"
 #include "model/Correlation.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
 #include "timeline/ReportSummaries.h"
+#include "timeline/TimelineView.h"
 
 namespace lanescope::bench {
 namespace {
@@ -26,19 +29,42 @@ double peakRssMb() {
     return double(usage.ru_maxrss) * 1024.0 / kBytesPerMb;
 }
 
+// The import alone of FILE, on every core, in a child process: "SECONDS" or "" on failure,
+// and the child's peak RSS. What the viewer's figures are measured against.
+ChildRun importAlone(const std::string& file) {
+    return runInChild([&] {
+        ImportOptions options;
+        options.threads = std::max(1u, std::thread::hardware_concurrency());
+        NullProgress progress;
+        const Stopwatch watch;
+        const ImportResult result = importFile(file, options, progress);
+        return result.ok() ? std::to_string(watch.seconds()) : std::string();
+    });
+}
+
 }  // namespace
 
 // lanescope-bench open FILE [--after-ms M]: the viewer's own way from File > Open to a filled
-// window, offscreen: the real main window opens FILE (import off the GUI thread, then the
-// timeline and the panels), and a 5 ms timer on the GUI thread measures how late the event loop
-// comes back to it, which is how late a click or a key would be handled. Measured while the
-// report loads and for M ms after (default 3000: the panels computing their first results).
+// window, offscreen, against the import alone of the same file (run first, in a child).
+// The real main window opens FILE (import off the GUI thread, then the timeline and the
+// panels), and a 5 ms timer on the GUI thread measures how late the event loop comes back to
+// it, which is how late a click or a key would be handled. Measured while the report loads
+// and for M ms after the window is complete (default 3000). Prints first_paint_s (start to the
+// first frame showing rows), open_s (start to a frame with the report's rows drawn and every
+// panel on screen filled), report_ready_s (start to the report handed to the window).
 int openCommand(int argc, char** argv) {
     const Args args = parseArgs(argc, argv, 2, {"after-ms"});
     if (!args.error.empty()) return usageError(args.error);
     if (args.positional.size() != 1) return usageError("open needs one FILE");
     const auto afterMs = args.options.count("after-ms") ? parseCount(args.options.at("after-ms")) : 3000;
     if (!afterMs) return usageError("--after-ms needs a positive count");
+    const std::string file = args.positional.front();
+
+    const ChildRun alone = importAlone(file);  // before Qt starts threads: runInChild forks
+    if (!alone.ok || alone.output.empty()) {
+        std::fprintf(stderr, "lanescope-bench: %s cannot be imported\n", file.c_str());
+        return kExitBadInput;
+    }
 
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString&) {});
@@ -55,36 +81,50 @@ int openCommand(int argc, char** argv) {
     // Gaps between ticks of a 5 ms timer, beyond its 5 ms: the GUI thread's stalls.
     constexpr int kTickMs = 5;
     std::vector<double> loading, after;
-    bool opened = false, ok = false;
-    double openS = 0;
+    bool reportReady = false, ok = false, complete = false, paintedReport = false;
+    double reportReadyS = 0, firstPaintS = 0, openS = 0, peakAtOpenMb = 0;
     QElapsedTimer clock, sinceTick;
+    auto now = [&] { return clock.nsecsElapsed() / 1e9; };
+    // Complete: the report's rows drawn and the panels on screen filled; then M ms more.
+    auto checkComplete = [&] {
+        if (complete || !paintedReport || !window.shownPanelsReady()) return;
+        complete = true;
+        openS = now();
+        peakAtOpenMb = peakRssMb();
+        QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
+    };
+    QObject::connect(window.timeline(), &TimelineView::framePainted, [&](int rows) {
+        if (rows == 0) return;
+        if (firstPaintS == 0) firstPaintS = now();
+        paintedReport = paintedReport || reportReady;
+        checkComplete();
+    });
     QTimer ticker;
     ticker.setTimerType(Qt::PreciseTimer);
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const double stall = std::max(0.0, sinceTick.nsecsElapsed() / 1e6 - kTickMs);
         sinceTick.restart();
         if (stall > 100 && qEnvironmentVariableIsSet("LANESCOPE_BENCH_DEBUG"))
-            std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, clock.nsecsElapsed() / 1e9);
-        (opened ? after : loading).push_back(stall);
+            std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, now());
+        (complete ? after : loading).push_back(stall);
+        checkComplete();
     });
-    double peakAtOpenMb = 0;
     window.setAllLoadedCallback([&](bool allOk) {
-        openS = clock.nsecsElapsed() / 1e9;
-        peakAtOpenMb = peakRssMb();
-        opened = true;
+        reportReadyS = now();
+        reportReady = true;
         ok = allOk;
-        QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
+        window.timeline()->update();  // the next frame shows the report's rows
     });
     QTimer::singleShot(0, [&] {
         clock.start();
         sinceTick.start();
         ticker.start(kTickMs);
-        window.openFiles({QString::fromStdString(args.positional.front())});
+        window.openFiles({QString::fromStdString(file)});
     });
     QTimer::singleShot(600'000, &app, &QApplication::quit);  // a report that never finishes
     app.exec();
-    if (!opened || !ok) {
-        std::fprintf(stderr, "lanescope-bench: %s did not open\n", args.positional.front().c_str());
+    if (!complete || !ok) {
+        std::fprintf(stderr, "lanescope-bench: %s did not open\n", file.c_str());
         return kExitBadInput;
     }
     auto percentile = [](std::vector<double> v, double p) {
@@ -92,7 +132,13 @@ int openCommand(int argc, char** argv) {
         std::sort(v.begin(), v.end());
         return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
     };
+    const double importS = std::stod(alone.output);
+    printValue("import_s", importS, 3);
+    printValue("import_peak_rss_mb", alone.peak_rss_mb, 1);
+    printValue("first_paint_s", firstPaintS, 3);
+    printValue("report_ready_s", reportReadyS, 3);
     printValue("open_s", openS, 3);
+    printValue("open_over_import", openS / importS, 2);
     printValue("gui_max_stall_loading_ms", percentile(loading, 1.0), 1);
     printValue("gui_p99_stall_loading_ms", percentile(loading, 0.99), 1);
     printValue("gui_max_stall_after_ms", percentile(after, 1.0), 1);
@@ -100,6 +146,7 @@ int openCommand(int argc, char** argv) {
     printValue("gui_ticks", uint64_t(loading.size() + after.size()));
     printValue("peak_rss_mb_at_open", peakAtOpenMb, 1);
     printValue("peak_rss_mb", peakRssMb(), 1);
+    printValue("rss_over_import", peakRssMb() / alone.peak_rss_mb, 2);
     // What the viewer keeps beside the model, per report part, in MB.
     for (const auto& report : window.session()->reports()) {
         printValue("model_mb", double(report->memoryBytes()) / kBytesPerMb, 1);

@@ -212,6 +212,7 @@ void StatsPanel::computeNow() {
     if (index < 0 || index >= int(reports_.size())) {
         for (Tab& t : tabList_) fill(t, {});
         scope_->setText("No report");
+        shownPending_ = false;
         return;
     }
     std::shared_ptr<const Report> report = reports_[index];
@@ -230,6 +231,7 @@ void StatsPanel::computeNow() {
     task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 2); },
               [this, report, range, picked](std::vector<std::optional<StatsTable>> tables) {
                   fillAll(std::move(tables), true);
+                  shownPending_ = false;
                   computeOthers(report, range, picked);
               });
 }
@@ -253,8 +255,12 @@ void StatsPanel::computePicked() {
     const TimeRange range = rangeOf(index);
     std::vector<bool> wanted(statsReports().size(), false);
     wanted[size_t(picked)] = true;
+    shownPending_ = true;
     task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 1); },
-              [this](std::vector<std::optional<StatsTable>> tables) { fillAll(std::move(tables), false); });
+              [this](std::vector<std::optional<StatsTable>> tables) {
+                  fillAll(std::move(tables), false);
+                  shownPending_ = false;
+              });
 }
 
 void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all) {

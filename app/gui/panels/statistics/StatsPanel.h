@@ -32,6 +32,9 @@ public:
     // The nsys name of the report picked in the report picker, e.g. "cuda_gpu_kern_sum".
     QString currentReportName() const;
     bool busy() const { return task_.busy() || filling_; }
+    // The shown table holds the current report and range (the other summaries may still be
+    // computing after it).
+    bool shownTableReady() const { return !shownPending_ && !filling_; }
 
 signals:
     // "Show instances": the events of report `report` whose name matches `pattern` (a regex).
@@ -53,7 +56,10 @@ private:
     void setOffsets(std::vector<int64_t> offsets_ns);
     TimeRange rangeOf(int report) const;
     // Computes now when the panel is shown, else once it is next shown (WhenShown).
-    void recompute() { whenShown_.request(); }
+    void recompute() {
+        shownPending_ = true;
+        whenShown_.request();
+    }
     void computeNow();
     void computePicked();
     // The summaries other than `picked`, after it (computeNow's second half).
@@ -76,6 +82,7 @@ private:
     WhenShown whenShown_{this, [this] { computeNow(); }};
     bool filling_ = false;            // tables of the last result still being filled
     bool pickFirstWithRows_ = false;  // on the next result, pick the first report with rows
+    bool shownPending_ = false;       // the shown table waits for a computation asked for
 };
 
 }  // namespace lanescope
