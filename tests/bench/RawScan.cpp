@@ -36,7 +36,8 @@ std::vector<std::string> columnsOf(sqlite3* db, const std::string& table) {
     if (sqlite3_prepare_v2(db, ("PRAGMA table_info(\"" + table + "\")").c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
         return names;
     }
-    while (sqlite3_step(stmt) == SQLITE_ROW) names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
     sqlite3_finalize(stmt);
     return names;
 }
@@ -47,7 +48,8 @@ std::string scanQuery(sqlite3* db, const ScannedTable& table) {
     if (present.empty()) return {};
     std::string sql = "SELECT count(*)";
     for (const char* column : table.columns) {
-        if (std::find(present.begin(), present.end(), column) != present.end()) sql += std::string(", total(\"") + column + "\")";
+        if (std::find(present.begin(), present.end(), column) != present.end())
+            sql += std::string(", total(\"") + column + "\")";
     }
     return sql + " FROM \"" + table.name + "\"";
 }

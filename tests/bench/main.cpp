@@ -30,8 +30,9 @@ constexpr const char* kUsage =
     "      the Events table: open (row index + first frame), sort, filter and scroll over N events\n"
     "      (default 10,000,000, built in memory) or FILE's largest lane; merge of several rows\n"
     "  lanescope-bench open FILE [--after-ms M]\n"
-    "      the viewer opening FILE offscreen: how long the GUI thread stalls while it loads and\n"
-    "      for M ms after (default 3000)\n"
+    "      the viewer opening FILE offscreen against the import alone: first_paint_s, open_s,\n"
+    "      peak RSS, and how long the GUI thread stalls while it loads and for M ms after\n"
+    "      (default 3000)\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
