@@ -45,6 +45,13 @@ struct ImportOptions {
     // this on the frozen lanes, once, before the report is handed over and becomes immutable.
     // Empty for the command line, which never shows them.
     std::function<void(Report&)> add_view_lanes;
+    // The rows known before the events are read, for a viewer to draw while the rest loads:
+    // called from the import's thread with a report of its own holding the metadata (the time
+    // span only where the file records one; else begin_ns == end_ns), processes, threads, GPUs
+    // and lanes without events, frozen. Called again as more lanes become known; each report
+    // handed over is never changed afterwards. Formats that know nothing early never call it.
+    // Empty: nobody asks.
+    std::function<void(std::shared_ptr<const Report>)> on_skeleton;
 };
 
 // Either a report or the reason there is none.

@@ -1,6 +1,8 @@
 #include "timeline/RowLayout.h"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 
 #include "model/Report.h"
 
@@ -22,9 +24,37 @@ RowLayout::Node RowLayout::makeNode(const Row& row, const std::string& parentKey
     return node;
 }
 
-void RowLayout::setReports(std::vector<std::shared_ptr<const Report>> reports, RowOrder order) {
+void RowLayout::setReports(std::vector<std::shared_ptr<const Report>> reports, RowOrder order, size_t loading) {
     reports_ = std::move(reports);
+    loading_ = std::min(loading, reports_.size());
     order_ = order;
+    rebuild();
+}
+
+void RowLayout::renameKeys(const std::string& from, const std::string& to) {
+    if (from == to) return;
+    const auto renamed = [&](const std::string& key) -> std::optional<std::string> {
+        if (key == from) return to;
+        if (key.starts_with(from) && key[from.size()] == '/') return to + key.substr(from.size());
+        return std::nullopt;
+    };
+    for (std::set<std::string>* keys : {&collapsed_, &expanded_, &hidden_}) {
+        std::set<std::string> moved;
+        for (auto it = keys->begin(); it != keys->end();)
+            if (auto key = renamed(*it)) {
+                moved.insert(*key);
+                it = keys->erase(it);
+            } else {
+                ++it;
+            }
+        keys->merge(moved);
+    }
+    std::map<std::string, std::vector<std::string>> order;
+    for (auto& [parent, children] : siblingOrder_) {
+        for (std::string& child : children) child = renamed(child).value_or(child);
+        order[renamed(parent).value_or(parent)] = std::move(children);
+    }
+    siblingOrder_ = std::move(order);
     rebuild();
 }
 
@@ -150,6 +180,7 @@ void RowLayout::appendRows(const Node& node, int level, int report, bool ancesto
     row.type = node.row.type;
     row.level = level;
     row.report = report;
+    row.loading = size_t(report) + loading_ >= reports_.size();
     row.index = node.row.index;
     row.events = node.row.events;
     row.expandable = !node.children.empty();
@@ -181,7 +212,8 @@ void RowLayout::rebuild() {
     for (size_t r = 0; r < reports_.size(); ++r) {
         const Report& report = *reports_[r];
         // "rank 1 · ddp_rank1.sqlite" when the rank is known, to tell the ranks of a job apart.
-        Row top{Row::Type::Report, reportTitle(report), -1, 0, buildRowTree(report, order_)};
+        const bool loading = r + loading_ >= reports_.size();
+        Row top{Row::Type::Report, reportTitle(report), -1, 0, buildRowTree(report, order_, loading)};
         for (const Row& c : top.children) top.events += c.events;
         roots_.push_back(makeNode(top, std::to_string(r)));
     }

@@ -18,9 +18,10 @@ struct LayoutRow {
     std::string key;  // stable path: "<report>/<label>/<label>..."
     std::string label;
     Row::Type type;
-    int level = 0;   // 0 = report, 1 = GPU/process, ...
-    int report = 0;  // index into the view's reports
-    int index = -1;  // lane/counter/gpu/process/thread index by type (-1 for a report row)
+    int level = 0;         // 0 = report, 1 = GPU/process, ...
+    int report = 0;        // index into the view's reports
+    bool loading = false;  // a row of a report still loading: known, without events yet
+    int index = -1;        // lane/counter/gpu/process/thread index by type (-1 for a report row)
     uint64_t events = 0;
     bool expandable = false;
     bool expanded = false;
@@ -35,6 +36,9 @@ struct LayoutRow {
 // collapsed groups, hidden rows, a name filter, and sibling order. Choices are kept by row
 // key, so they survive rebuilds.
 //
+// Reports still loading (row skeletons, TimelineView::setPlaceholders) come last: their threads
+// and processes show before their lanes are known.
+//
 // Each report is a group. With more than kExpandedReportsMax reports open (the ranks of one
 // job), a report's group starts collapsed into one slim summary row (kReportSummaryPx: 64
 // ranks fit on a screen), which shows the report's GPU work (all its GPU streams merged; every
@@ -45,8 +49,13 @@ public:
     static constexpr int kReportSummaryPx = 14;
     static constexpr size_t kExpandedReportsMax = 4;
 
-    void setReports(std::vector<std::shared_ptr<const Report>> reports, RowOrder order);
+    // The last `loading` of `reports` are still loading (LayoutRow::loading).
+    void setReports(std::vector<std::shared_ptr<const Report>> reports, RowOrder order, size_t loading = 0);
     void setOrder(RowOrder order);
+    RowOrder order() const { return order_; }
+    // The user's choices for the rows under `from` (a row key) move to the same rows under `to`:
+    // a report that changes its place or its title keeps what was collapsed, hidden, ordered.
+    void renameKeys(const std::string& from, const std::string& to);
     void setFilter(const QString& text, bool regex);  // case-insensitive; empty = all
     bool filterValid() const { return filterValid_; }
     void toggleExpanded(const std::string& key);
@@ -82,6 +91,7 @@ private:
     bool isExpanded(const std::string& key, bool reportGroup) const;
 
     std::vector<std::shared_ptr<const Report>> reports_;
+    size_t loading_ = 0;  // the last loading_ of reports_ are still loading
     RowOrder order_ = RowOrder::GpuFirst;
     std::vector<Node> roots_;                                       // one per report
     std::set<std::string> collapsed_, expanded_, hidden_;           // expanded_: report groups the user opened

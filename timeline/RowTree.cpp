@@ -60,7 +60,7 @@ void sumChildEvents(Row& group) {
 
 }  // namespace
 
-std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
+std::vector<Row> buildRowTree(const Report& r, RowOrder order, bool keepEmpty) {
     std::vector<size_t> laneOrder(r.lanes.size());
     for (size_t i = 0; i < laneOrder.size(); ++i) laneOrder[i] = i;
     std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](size_t a, size_t b) {
@@ -107,7 +107,7 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
             for (size_t li : laneOrder)
                 if (r.lanes[li].thread == static_cast<int>(t)) thread.children.push_back(laneRow(r, li));
             sumChildEvents(thread);
-            if (!thread.children.empty()) row.children.push_back(std::move(thread));
+            if (keepEmpty || !thread.children.empty()) row.children.push_back(std::move(thread));
         }
         for (size_t li : laneOrder)  // GPU lanes of a process whose GPU is unknown
             if (r.lanes[li].process == static_cast<int>(p) && r.lanes[li].thread < 0 && r.lanes[li].gpu < 0)
@@ -120,7 +120,7 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order) {
                                         r.counters[c].time_ns.size(),
                                         {}});
         sumChildEvents(row);
-        if (!row.children.empty()) processes.push_back(std::move(row));
+        if (keepEmpty || !row.children.empty()) processes.push_back(std::move(row));
     }
     // A row per CPU core, which thread ran when (from context switches), after the processes.
     Row cpus{Row::Type::Cpus, "CPUs", -1, 0, {}};

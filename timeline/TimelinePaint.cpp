@@ -42,8 +42,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     timer.start();
     QPainter p(this);
     const QRect area = laneArea();
+    // No times on a span guessed for reports still loading.
     const RulerTicks ticks =
-        rulerTicks(viewport_.visibleBegin(), viewport_.visibleEnd(), area.width(), viewport_.wholeBegin());
+        spanKnown_ ? rulerTicks(viewport_.visibleBegin(), viewport_.visibleEnd(), area.width(), viewport_.wholeBegin())
+                   : RulerTicks{};
     // Few, large fills and one call per kind of line: the raster engine's cost is per call.
     p.fillRect(QRect(0, kRulerHeight, headerWidth_, height()), palette_.headerBackground);
     p.fillRect(QRect(headerWidth_, kRulerHeight, width() - headerWidth_, height()), palette_.background);
@@ -101,7 +103,8 @@ void TimelineView::paintRuler(QPainter& p, const RulerTicks& ticks) {
     p.setPen(palette_.rulerText);
     const int64_t origin = viewport_.wholeBegin();
     p.drawText(QRect(8, 0, headerWidth_ - 16, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               QString("%1 visible").arg(qs(formatDuration(viewport_.visibleSpan(), 3))));
+               spanKnown_ ? QString("%1 visible").arg(qs(formatDuration(viewport_.visibleSpan(), 3)))
+                          : QString("Reading the events…"));
     p.save();
     p.setClipRect(QRect(headerWidth_, 0, laneArea().width(), kRulerHeight));
     std::vector<QLine> marks;
@@ -116,7 +119,9 @@ void TimelineView::paintRuler(QPainter& p, const RulerTicks& ticks) {
 }
 
 void TimelineView::paintRow(QPainter& p, const LayoutRow& row, int top) {
-    if (row.type == Row::Type::Counter)
+    if (row.loading)
+        paintLoadingRow(p, row, top);
+    else if (row.type == Row::Type::Counter)
         paintCounterRow(p, row, top);
     else if (!row.lanes.empty())
         paintLaneRow(p, row, top);
@@ -230,6 +235,41 @@ void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
         if (label.text().isEmpty() || label.text() == QStringLiteral("…")) continue;
         p.drawStaticText(QPointF(text.left(), text.top() + (text.height() - p.fontMetrics().height()) / 2.0), label);
     }
+}
+
+// A row of a report still loading: where its events will be, a band hatched in the grid's
+// colour; on its report's row, what is going on.
+void TimelineView::paintLoadingRow(QPainter& p, const LayoutRow& row, int top) {
+    const QRect area = laneArea();
+    const bool band = row.type == Row::Type::Lane || row.type == Row::Type::Gpu || !row.expanded;
+    if (band) {
+        const int height = row.type == Row::Type::Lane ? row.boxHeight() : RowLayout::kDepthPx - 2;
+        const QRect rect(area.left(), top + RowLayout::kPaddingPx / 2, area.width(), height);
+        QColor fill = palette_.grid, hatch = palette_.grid;
+        fill.setAlpha(fill.alpha() / 2);
+        hatch.setAlpha(std::min(255, hatch.alpha() * 2));
+        p.fillRect(rect, fill);
+        p.setBrushOrigin(area.left(), 0);  // stripes run on across rows as one pattern
+        p.fillRect(rect, QBrush(hatch, Qt::BDiagPattern));
+    }
+    if (row.type != Row::Type::Report) return;
+    QFont font = p.font();
+    font.setItalic(true);
+    p.setFont(font);
+    QColor text = palette_.headerText;
+    text.setAlpha(170);
+    p.setPen(text);
+    const int lineHeight = std::min(row.height, RowLayout::kGroupPx);
+    const QString caption = row.expanded ? "Loading: the rows found so far; their events once read" : "Loading";
+    const QRect where(area.left() + 8, top, area.width() - 16, lineHeight);
+    if (band) {  // on the band, its own background behind the words
+        const int width = p.fontMetrics().horizontalAdvance(caption) + 12;
+        p.fillRect(QRect(where.left() - 6, top + RowLayout::kPaddingPx / 2, width, lineHeight - RowLayout::kPaddingPx),
+                   palette_.background);
+    }
+    p.drawText(where, Qt::AlignVCenter | Qt::AlignLeft, caption);
+    font.setItalic(false);
+    p.setFont(font);
 }
 
 // CPU samples as a utilisation strip: each run of samples merged into a few pixels is a bar

@@ -66,7 +66,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), textCache_(std::m
     horizontal_ = new QScrollBar(Qt::Horizontal, this);
     vertical_->setToolTip("Scroll rows");
     horizontal_->setToolTip("Pan in time");
-    connect(vertical_, &QScrollBar::valueChanged, this, [this] { update(); });
+    connect(vertical_, &QScrollBar::valueChanged, this, [this] {
+        if (!updatingScrollBars_ && !restoringScroll_) captureScrollAnchor();
+        update();
+    });
     connect(horizontal_, &QScrollBar::valueChanged, this, [this](int value) {
         if (updatingScrollBars_) return;
         const double whole = double(viewport_.wholeEnd() - viewport_.wholeBegin());
@@ -86,7 +89,9 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     samplePeriods_.clear();
     for (const auto& r : reports) colors_.push_back(std::make_unique<EventColors>(*r));
     offsets_.resize(reports.size(), 0);
-    layout_.setReports(std::move(reports), RowOrder::GpuFirst);
+    reports_ = std::move(reports);
+    if (reports_.empty() && placeholders_.empty()) anchor_.reset();
+    relayout();
     updateWhole();
     selected_.reset();
     selectedInstant_.reset();
@@ -99,17 +104,42 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     viewportMoved();
 }
 
+void TimelineView::setPlaceholders(std::vector<std::shared_ptr<const Report>> placeholders) {
+    placeholders_ = std::move(placeholders);
+    const TimeViewport before = viewport_;
+    relayout();
+    updateWhole();
+    if (viewport_.wholeBegin() == before.wholeBegin() && viewport_.wholeEnd() == before.wholeEnd())
+        viewport_.setVisible(before.visibleBegin(), before.visibleEnd());
+    rowsChanged();
+    // Only a new whole span moves the view (and the panels following it).
+    if (viewport_.visibleBegin() != before.visibleBegin() || viewport_.visibleEnd() != before.visibleEnd())
+        viewportMoved();
+}
+
+void TimelineView::relayout() {
+    std::vector<std::shared_ptr<const Report>> all = reports_;
+    all.insert(all.end(), placeholders_.begin(), placeholders_.end());
+    layout_.setReports(std::move(all), layout_.order(), placeholders_.size());
+}
+
 void TimelineView::updateWhole() {
     int64_t begin = INT64_MAX, end = INT64_MIN;
     for (size_t i = 0; i < layout_.reports().size(); ++i) {
-        begin = std::min(begin, layout_.reports()[i]->meta.begin_ns + offsets_[i]);
-        end = std::max(end, layout_.reports()[i]->meta.end_ns + offsets_[i]);
+        const Metadata& meta = layout_.reports()[i]->meta;
+        if (i >= reports_.size() && meta.begin_ns >= meta.end_ns) continue;  // a placeholder recording no span
+        begin = std::min(begin, meta.begin_ns + reportOffset(int(i)));
+        end = std::max(end, meta.end_ns + reportOffset(int(i)));
     }
-    if (begin < end) viewport_.setWhole(begin, end);
+    spanKnown_ = begin < end || placeholders_.empty();
+    if (begin < end)
+        viewport_.setWhole(begin, end);
+    else if (!placeholders_.empty())
+        viewport_.setWhole(0, kGuessedSpanNs);
 }
 
 void TimelineView::setReportOffsets(std::vector<int64_t> offsets) {
-    offsets.resize(layout_.reports().size(), 0);
+    offsets.resize(reports_.size(), 0);
     if (offsets == offsets_) return;
     offsets_ = std::move(offsets);
     const int64_t begin = viewport_.visibleBegin(), end = viewport_.visibleEnd();
@@ -133,6 +163,7 @@ std::vector<ViewLane> TimelineView::selectedRowLanes() const {
     };
     const std::vector<LayoutRow>& rows = layout_.rows();
     for (size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].loading) continue;  // a placeholder's: no events to list
         if (std::find(selectedRows_.begin(), selectedRows_.end(), rows[i].key) == selectedRows_.end()) continue;
         add(rows[i]);
         for (int lane : rows[i].lanes)  // a collapsed group draws its descendants' lanes
@@ -152,7 +183,24 @@ void TimelineView::dropGeometry() {
 void TimelineView::rowsChanged() {
     dropGeometry();
     updateScrollBars();
+    restoreScrollAnchor();
     update();
+}
+
+void TimelineView::captureScrollAnchor() {
+    const LayoutRow* row = layout_.rowAt(scrollY());
+    if (row) anchor_ = ScrollAnchor{row->key, scrollY() - row->y};
+}
+
+void TimelineView::restoreScrollAnchor() {
+    if (!anchor_) return;
+    for (const LayoutRow& row : layout_.rows())
+        if (row.key == anchor_->key) {
+            restoringScroll_ = true;
+            vertical_->setValue(row.y + anchor_->offset);
+            restoringScroll_ = false;
+            return;
+        }
 }
 
 QRect TimelineView::laneArea() const {

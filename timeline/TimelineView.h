@@ -72,13 +72,21 @@ public:
     ~TimelineView() override;
 
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    // Reports still loading, drawn below the open ones as they are known so far (importers' row
+    // skeletons: processes, threads, GPUs, lanes without events) with a "loading" hatch, so that
+    // rows can be scrolled, collapsed and expanded before the events are read. Not part of
+    // reports(): nothing selects, finds or computes on them. A report replacing its placeholder
+    // at the same place keeps the rows' state by key; the view stays on the row at its top
+    // wherever that row still is. Keeps the visible range while the whole span stays the same.
+    void setPlaceholders(std::vector<std::shared_ptr<const Report>> placeholders);
+    const std::vector<std::shared_ptr<const Report>>& placeholders() const { return placeholders_; }
     // Where each report sits on the shared timeline: ns added to its own times (the ranks of one
     // job aligned, see analysis/ranks/RankAlignment.h). Missing entries are 0. Keeps the zoom.
     void setReportOffsets(std::vector<int64_t> offsets_ns);
     int64_t reportOffset(int report) const {
         return report >= 0 && size_t(report) < offsets_.size() ? offsets_[size_t(report)] : 0;
     }
-    const std::vector<std::shared_ptr<const Report>>& reports() const { return layout_.reports(); }
+    const std::vector<std::shared_ptr<const Report>>& reports() const { return reports_; }
     RowLayout& rows() { return layout_; }
     void rowsChanged();  // after changing rows() directly
     const TimeViewport& viewport() const { return viewport_; }
@@ -222,7 +230,13 @@ private:
     int scrollY() const;
     void updateScrollBars();
     void viewportMoved();
-    void updateWhole();  // the viewport's whole extent: every report, offsets applied
+    // The viewport's whole extent: every report and placeholder, offsets applied; a placeholder
+    // span (kGuessedSpanNs, no ruler ticks) while only placeholders recording none are shown.
+    void updateWhole();
+    void relayout();  // the layout of reports_ then placeholders_
+    void captureScrollAnchor();
+    void restoreScrollAnchor();
+    void paintLoadingRow(QPainter& p, const LayoutRow& row, int top);
     void paintRuler(QPainter& p, const struct RulerTicks& ticks);
     void paintRow(QPainter& p, const LayoutRow& row, int top);
     void paintLaneRow(QPainter& p, const LayoutRow& row, int top);
@@ -236,10 +250,23 @@ private:
     void showTooltip(QPoint pos);
     int64_t rangeEndClamp(int64_t t) const;
 
+    // The row at the top of the lanes and how far into it the view is scrolled (logical pixels),
+    // taken on each scroll: a change of the rows brings that row back to the top where it still is.
+    struct ScrollAnchor {
+        std::string key;
+        int offset = 0;
+    };
+    static constexpr int64_t kGuessedSpanNs = 1'000'000'000;
+
+    std::vector<std::shared_ptr<const Report>> reports_;       // open, as setReports gave them
+    std::vector<std::shared_ptr<const Report>> placeholders_;  // still loading, as setPlaceholders gave them
+    std::optional<ScrollAnchor> anchor_;
+    bool restoringScroll_ = false;
+    bool spanKnown_ = true;  // false: the whole span is a guess, the ruler shows no times
     RowLayout layout_;
     TimeViewport viewport_;
     TimelinePalette palette_;
-    std::vector<std::unique_ptr<class EventColors>> colors_;        // per report
+    std::vector<std::unique_ptr<class EventColors>> colors_;        // per open report
     std::vector<int64_t> offsets_;                                  // per report, ns (setReportOffsets)
     std::unordered_map<const Lane*, int64_t> samplePeriods_;        // ns, per CpuSamples lane of the open reports
     mutable std::map<std::tuple<int, int, int>, LaneCache> cache_;  // by report, lane, depths drawn

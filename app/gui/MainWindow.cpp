@@ -20,7 +20,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressDialog>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -35,6 +34,7 @@
 #include "app/gui/ViewSession.h"
 #include "app/gui/WorkPool.h"
 #include "app/gui/bars/FindBar.h"
+#include "app/gui/bars/LoadingBar.h"
 #include "app/gui/bars/NoticeBar.h"
 #include "app/gui/details/EventDetailsHtml.h"
 #include "app/gui/details/ReportSummary.h"
@@ -64,7 +64,6 @@ MainWindow::MainWindow() {
     session_ = new ViewSession(this);
     session_->attach(timeline_);
     imports_ = new ImportQueue(this);
-    connectImports();
     rowFilter_ = new QLineEdit;
     rowFilter_->setPlaceholderText("Filter rows: text, or /regex/");
     rowFilter_->setClearButtonEnabled(true);
@@ -86,9 +85,12 @@ MainWindow::MainWindow() {
     layout->addWidget(filterRow);
     notice_ = new NoticeBar;
     layout->addWidget(notice_);
+    loading_ = new LoadingBar;
+    layout->addWidget(loading_);
     layout->addWidget(timeline_, 1);
     layout->addWidget(findBar_);
     setCentralWidget(central);
+    connectImports();
 
     connect(rowFilter_, &QLineEdit::textChanged, this, [this](const QString& text) {
         const bool regex = text.size() >= 2 && text.startsWith('/') && text.endsWith('/');
@@ -145,6 +147,10 @@ void MainWindow::showDetails(std::optional<ViewEvent> event) {
 }
 
 void MainWindow::updateStatus() {
+    if (reports().empty()) {  // nothing open, or only rows still loading: no times yet
+        rangeLabel_->clear();
+        return;
+    }
     const auto [begin, end] = session_->visibleRange();
     QString text = QString("view %1").arg(QString::fromStdString(formatDuration(end - begin, 4)));
     if (const auto range = session_->selectedRange())

@@ -15,7 +15,6 @@ class QLineEdit;
 class QTextBrowser;
 class QMenu;
 class QListWidget;
-class QProgressDialog;
 class QLabel;
 class QActionGroup;
 
@@ -32,6 +31,7 @@ class ComparePanel;
 class DiffPanel;
 class DiagnosticsPanel;
 class NoticeBar;
+class LoadingBar;
 class EventsPanel;
 class CallTreePanel;
 class ShortcutsOverlay;
@@ -39,8 +39,11 @@ class ViewSession;
 
 // The viewer's main window: the timeline with a row filter, a details panel for the
 // selected event (or the report), a list of markers, and a find bar. Imports run off the
-// GUI thread with a progress dialog and Cancel. What is open and how it is viewed is the
-// session's (ViewSession); the panels follow it.
+// GUI thread; meanwhile the loading bar above the timeline says how far they are (with
+// Cancel, and Esc while no report is open), and each file's rows show on the timeline as its
+// importer finds them (a placeholder per file in flight, usable: scrolled, collapsed,
+// expanded) until its report replaces it. What is open and how it is viewed is the session's (ViewSession); the panels
+// follow it and never see a placeholder.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -84,10 +87,21 @@ private:
     void setRowOrder(RowOrder order);
     // Row presets per report format ("rows/<format>/order" and ".../collapsed"): an Nsight
     // report and a PyTorch trace have different rows, so each keeps its own.
-    void applyRowPreset(int report);
+    // `row`: the report's place on the timeline (a placeholder's too); the order is taken from
+    // the preset of the first, the collapsed groups only when `collapse`.
+    void applyRowPreset(int row, const Report& report, bool collapse = true);
     void saveRowPresets();
+    const Report& shownReport(int row) const;  // an open report, or after them a placeholder
     void connectImports();
-    void addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation);
+    // A file's rows as its importer knows them so far, as its placeholder on the timeline.
+    void showPlaceholder(uint64_t id, std::shared_ptr<const Report> rows);
+    // Removes a file's placeholder and returns it (null when it has none). Unless its report
+    // `replaced` it (taking its place), the rows' state of those after it moves up with them.
+    std::shared_ptr<const Report> dropPlaceholder(uint64_t id, bool replaced);
+    void showPlaceholders();  // placeholders_ on the timeline
+    // `replaces`: the placeholder it replaces, whose rows' state it keeps (null: none).
+    void addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
+                   const Report* replaces = nullptr);
     void showDetails(std::optional<ViewEvent> event);
     void updateStatus();
     void updateMarkers();
@@ -108,6 +122,7 @@ private:
     DiffPanel* diff_;
     DiagnosticsPanel* diagnostics_;
     NoticeBar* notice_;
+    LoadingBar* loading_;
     EventsPanel* events_;
     CallTreePanel* callTree_;
     QTextBrowser* details_;
@@ -116,7 +131,13 @@ private:
     ShortcutsOverlay* shortcuts_;
     QActionGroup* rowOrder_ = nullptr;
     QMenu* recentMenu_ = nullptr;
-    QProgressDialog* progress_ = nullptr;
+    // A placeholder per file in flight that has given rows, by id ascending (the order the
+    // files were asked for, which is the order their reports are added in).
+    struct Placeholder {
+        uint64_t id = 0;
+        std::shared_ptr<const Report> rows;
+    };
+    std::vector<Placeholder> placeholders_;
     std::function<void(bool)> allLoaded_;
     int summaryReads_ = 0;   // summary reads under way
     bool openedAll_ = true;  // nothing failed since the last time everything was done

@@ -1,5 +1,6 @@
-// The main window's files: opening reports and rank summaries, the import queue, exports,
-// recent files, drag and drop (the rest: MainWindow.cpp, MainWindowLayout.cpp).
+// The main window's files: opening reports and rank summaries, exports, recent files, drag and
+// drop (the import queue's signals: MainWindowLoading.cpp; the rest: MainWindow.cpp,
+// MainWindowLayout.cpp).
 #include <spdlog/spdlog.h>
 
 #include <QAction>
@@ -20,7 +21,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressDialog>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -229,50 +229,14 @@ void MainWindow::openFiles(const QStringList& all, NsysReader reader) {
         if (folders.isEmpty()) finishOpening(true);
         return;
     }
-    if (!progress_) {
-        progress_ = new QProgressDialog("Opening…", "Cancel", 0, 100, this);
-        progress_->setWindowTitle("Lanescope");
-        progress_->setMinimumDuration(300);
-        progress_->setAutoClose(false);
-        progress_->setAutoReset(false);
-        progress_->setValue(0);
-        connect(progress_, &QProgressDialog::canceled, imports_, &ImportQueue::cancel);
-    }
     statusBar()->showMessage(paths.size() == 1 ? "Opening " + paths.front() + "…"
                                                : QString("Opening %1 files…").arg(paths.size()));
     imports_->add(paths, QSettings().value("nsys/path").toString(), reader,
                   QSettings().value("import/memoryLimitMb", 0).toULongLong() << 20);
 }
 
-void MainWindow::connectImports() {
-    connect(imports_, &ImportQueue::progress, this, [this](const QString& text, int percent) {
-        if (!progress_) return;
-        progress_->setLabelText(text);
-        progress_->setMaximum(percent < 0 ? 0 : 100);  // 0..0 shows a busy bar
-        if (percent >= 0) progress_->setValue(percent);
-    });
-    connect(imports_, &ImportQueue::reportReady, this,
-            [this](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
-                   const QString& path) {
-                addReport(std::move(report), std::move(correlation));
-                rememberRecent(path);
-            });
-    connect(imports_, &ImportQueue::failed, this, [this](const QString&, const QString& error, bool cancelled) {
-        statusBar()->showMessage(cancelled ? "Opening cancelled" : error);
-        if (!cancelled && !allLoaded_) QMessageBox::warning(this, "Cannot open report", error);
-    });
-    connect(imports_, &ImportQueue::idle, this, [this](bool allOpened) {
-        if (progress_) progress_->deleteLater();
-        progress_ = nullptr;
-        if (initialRange_ && !reports().empty()) {
-            session_->zoomTo(initialRange_->first, initialRange_->second, false);
-            initialRange_.reset();
-        }
-        finishOpening(allOpened);
-    });
-}
-
-void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation) {
+void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
+                           const Report* replaces) {
     const EventCounts& counts = finishedCounts(*report);
     statusBar()->showMessage(QString("Opened %1: %2 events, %3 counter samples")
                                  .arg(QFileInfo(qs(report->meta.source_path)).fileName(),
@@ -280,7 +244,8 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
                                       QLocale().toString(static_cast<qulonglong>(counts.counter_samples))),
                              8000);
     session_->addReport(std::move(report), std::move(correlation));  // the panels follow
-    applyRowPreset(int(reports().size()) - 1);
+    // Where it replaces its placeholder, the groups collapsed as the preset said or the user chose since.
+    applyRowPreset(int(reports().size()) - 1, *reports().back(), !replaces);
     if (reports().size() == 2 && !compare_->fromSummaries())  // several ranks: show how they compare
         raiseRanks();
     showWhatIsOpen();
@@ -289,7 +254,13 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
 
 void MainWindow::closeReports() {
     saveRowPresets();
+    const size_t open = reports().size();
     session_->closeAll();
+    // The files still loading move up to the top: their rows keep their state.
+    for (size_t i = 0; i < placeholders_.size(); ++i)
+        timeline_->rows().renameKeys(std::to_string(open + i) + "/" + reportTitle(*placeholders_[i].rows),
+                                     std::to_string(i) + "/" + reportTitle(*placeholders_[i].rows));
+    showPlaceholders();
     compare_->closeSummaries();
     showWhatIsOpen();
     details_->setHtml("<h3>No report open</h3>");

@@ -19,7 +19,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressDialog>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -272,20 +271,27 @@ void MainWindow::setRowOrder(RowOrder order) {
     for (QAction* a : rowOrder_->actions()) a->setChecked(a->data().toString() == orderName(order));
 }
 
-void MainWindow::applyRowPreset(int report) {
+void MainWindow::applyRowPreset(int row, const Report& report, bool collapse) {
     QSettings settings;
-    const QString format = qs(reports()[size_t(report)]->meta.format);
+    const QString format = qs(report.meta.format);
     // One order for the whole timeline: the first report's preset, kept as more reports join.
     const QString order =
-        reports().size() == 1 || !rowOrder_->checkedAction()
+        row == 0 || !rowOrder_->checkedAction()
             ? settings.value("rows/" + format + "/order", settings.value("rows/order", "gpu-first")).toString()
             : rowOrder_->checkedAction()->data().toString();
     setRowOrder(order == orderName(RowOrder::CpuFirst) ? RowOrder::CpuFirst : RowOrder::GpuFirst);
-    const QStringList collapsed = settings.value("rows/" + format + "/collapsed").toStringList();
-    for (const LayoutRow& row : timeline_->rows().rows())
-        if (row.level == 0 && row.report == report)
-            for (const QString& below : collapsed) timeline_->rows().setExpanded(row.key + below.toStdString(), false);
+    const QStringList collapsed =
+        collapse ? settings.value("rows/" + format + "/collapsed").toStringList() : QStringList();
+    for (const LayoutRow& shown : timeline_->rows().rows())
+        if (shown.level == 0 && shown.report == row)
+            for (const QString& below : collapsed)
+                timeline_->rows().setExpanded(shown.key + below.toStdString(), false);
     timeline_->rowsChanged();
+}
+
+const Report& MainWindow::shownReport(int row) const {
+    return size_t(row) < reports().size() ? *reports()[size_t(row)]
+                                          : *placeholders_[size_t(row) - reports().size()].rows;
 }
 
 void MainWindow::saveRowPresets() {
@@ -294,7 +300,7 @@ void MainWindow::saveRowPresets() {
     std::map<QString, QStringList> collapsedByFormat;  // row keys below the report row
     for (const LayoutRow& row : timeline_->rows().rows()) {
         if (row.level != 0) continue;
-        QStringList& collapsed = collapsedByFormat[qs(reports()[size_t(row.report)]->meta.format)];
+        QStringList& collapsed = collapsedByFormat[qs(shownReport(row.report).meta.format)];
         for (const std::string& key : timeline_->rows().collapsed())
             if (key.starts_with(row.key) && (key.size() == row.key.size() || key[row.key.size()] == '/'))
                 collapsed << qs(key.substr(row.key.size()));

@@ -39,15 +39,13 @@ bool saysTooOld(const std::string& output) {
 ImportResult importConverted(const std::filesystem::path& sqlite, const std::filesystem::path& original,
                              const ImportOptions& options, ProgressSink& progress, std::stop_token stop) {
     if (auto tooBig = refuseIfTooBig(NsysSqliteImporter().estimateMemory(sqlite), options, original)) return *tooBig;
-    ImportResult result = NsysSqliteImporter().import(sqlite, options, progress, stop);
-    if (result.ok()) {
-        Metadata& meta = result.report()->meta;
+    // The original file, also in the skeletons the viewer draws while it loads.
+    return NsysSqliteImporter().import(sqlite, options, progress, stop, [&original](Metadata& meta) {
         meta.format = "nsys-rep";
         meta.source_path = original.string();
         meta.reader = "nsys-export";
         meta.nsys_version = nsysrep::recordedVersion(original);
-    }
-    return result;
+    });
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "importers/nsys/SampledLanes.h"
 #include "importers/nsys/TableReaders.h"
 #include "model/MpiRank.h"
 
@@ -48,6 +49,12 @@ bool NsysSqliteImporter::canRead(std::string_view head, const std::filesystem::p
 
 ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const ImportOptions& options,
                                         ProgressSink& progress, std::stop_token stop) const {
+    return import(path, options, progress, stop, {});
+}
+
+ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const ImportOptions& options,
+                                        ProgressSink& progress, std::stop_token stop,
+                                        const std::function<void(Metadata&)>& describe) const {
     std::string error;
     auto db = SqliteDb::openReadOnly(path, error);
     if (!db) return fail(ImportError::Kind::Unreadable, path, "cannot open SQLite database: " + error);
@@ -65,6 +72,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     report->meta.format = std::string(formatName());
     report->meta.source_path = path.string();
     readMetadata(*db, report->meta);
+    if (describe) describe(report->meta);
 
     nsys::ReportBuilder builder(*report);
     progress.progress("strings", 0, 0);
@@ -72,6 +80,17 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
         return fail(ImportError::Kind::Corrupt, path, "damaged table StringIds: " + error);
     builder.loadProcessesAndThreads(*db);
     builder.loadGpus(*db);
+    // The rows known so far, for a viewer: at once with the lanes a glance at the event tables
+    // finds, then after each reader with the lanes it made (after the CPU samples, with the
+    // thread-state and core lanes its context switches will make). The export's
+    // ANALYSIS_DETAILS duration is not the events' span (up to twice as long or half as short in
+    // the corpus), so the skeleton's span stays unknown.
+    std::vector<nsys::LaneKey> foreseen;
+    auto showSkeleton = [&] {
+        if (options.on_skeleton) options.on_skeleton(builder.skeleton(report->meta, foreseen));
+    };
+    if (options.on_skeleton) foreseen = nsys::sampledLanes(*db);
+    showSkeleton();
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress, {}};
@@ -79,6 +98,8 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
                         nsys::readUnifiedMemory, nsys::readCpuSamples, nsys::readCounters, nsys::readGraphApiEvents,
                         nsys::readNsysMessages, nsys::readProfilerOverhead}) {
         if (auto failure = reader(ctx)) return *failure;
+        if (reader == nsys::readCpuSamples && options.on_skeleton) foreseen = builder.schedLanes();
+        showSkeleton();
     }
     if (stop.stop_requested()) return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     progress.progress("completing the report", 0, 0);

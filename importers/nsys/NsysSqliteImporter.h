@@ -11,6 +11,10 @@ public:
     bool canRead(std::string_view head, const std::filesystem::path& path) const override;
     ImportResult import(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
                         std::stop_token stop) const override;
+    // The same, with the report's metadata (its skeletons' too) adjusted by `describe` once read:
+    // a converted .nsys-rep names its own file and format.
+    ImportResult import(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
+                        std::stop_token stop, const std::function<void(Metadata&)>& describe) const;
     MemoryEstimate estimateMemory(const std::filesystem::path& path) const override;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -12,6 +13,11 @@
 #include "model/Report.h"
 
 namespace lanescope::nsys {
+
+// nsys packs ids: globalTid = globalPid | tid, with pid in bits 24..47.
+inline int64_t globalPidOf(int64_t globalTid) { return globalTid & ~int64_t{0xFFFFFF}; }
+inline int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
+inline int64_t tidOf(int64_t globalTid) { return globalTid & 0xFFFFFF; }
 
 // Exact identity of an NvtxInfo row, for deduplication.
 struct NvtxKey {
@@ -219,6 +225,19 @@ public:
     // report is then ready for the finishing step every import shares (importers/FinishReport.h).
     void complete();
 
+    // The rows known so far as a report of its own (ImportOptions::on_skeleton): `meta`; every
+    // lane made so far, then those of `foreseen` (known before their events are merged), all
+    // without events and frozen; the processes, threads and GPUs made so far, then those the
+    // foreseen lanes name, with their recorded names; GPUs by device id as complete() orders
+    // them. Processes and threads only named (an export names every thread of the machine) are
+    // left out. Copies names only, so it is cheap; the report it gives is never changed. Call it
+    // between merges, never while a merge runs.
+    std::shared_ptr<const Report> skeleton(const Metadata& meta, const std::vector<LaneKey>& foreseen = {}) const;
+    // The thread-state and CPU core lanes complete() will make from the context switches read
+    // so far, for skeleton(): one thread-state lane per thread switched, one core lane per core
+    // a thread was switched in on. Sorted by (kind, owner). O(context switches).
+    std::vector<LaneKey> schedLanes() const;
+
 private:
     // NVTX ranges of the domain named "MPI" (how captures before 2023 record MPI calls) moved
     // to MPI lanes of their threads, as the 2025.3 export moves them to MPI_OTHER_EVENTS.
@@ -230,6 +249,11 @@ private:
     void resolveChunk(EventChunk& chunk);
 
     Report& report_;
+    // For skeleton(): the nsys key of each process and thread made, in Report order (globalPid,
+    // globalTid), and the names recorded for processes (globalPid), threads (globalTid) and
+    // GPUs (CUDA device id) in the order they were given, made or not.
+    std::vector<int64_t> processKeys_, threadKeys_;
+    std::vector<std::pair<int64_t, uint32_t>> processNames_, threadNames_, gpuNames_;
     std::vector<uint32_t> stringIds_;                        // dense nsys ids
     std::unordered_map<int64_t, uint32_t> sparseStringIds_;  // ids beyond the dense range
     EntityRegistry entities_;  // processes by globalPid, threads by (globalPid, tid), GPUs by CUDA device id

@@ -265,6 +265,12 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     } catch (const MalformedProto& e) {
         return corrupt(path, std::string("damaged thread or system information: ") + e.what());
     }
+    // The report's row for a viewer at once (its threads and GPUs are only named until their
+    // events are merged), and every row once the events are merged.
+    auto showSkeleton = [&] {
+        if (options.on_skeleton) options.on_skeleton(builder.skeleton(report->meta));
+    };
+    showSkeleton();
 
     // Decode: each worker a contiguous run of blocks, so chunks in order are the file in order.
     const size_t blocks = layout.event_blocks.size();
@@ -343,6 +349,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     }
     buildMemoryCounters(memory, *report, builder);
     addOverhead(overhead, overheadTids, *report, builder);
+    showSkeleton();
     builder.complete();
     uint64_t decoded = 0;
     for (const BlockExtras& e : extras) decoded += e.events;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "app/gui/import/ImportStageText.h"
 #include "app/gui/import/ImportTask.h"
 #include "importers/MemoryEstimate.h"
 
@@ -73,6 +74,9 @@ void ImportQueue::launch() {
                 showProgress();
             }
         });
+        connect(s.task, &ImportTask::skeleton, this, [this, slotOf](std::shared_ptr<const Report> rows) {
+            if (Slot* x = slotOf(); x && !x->done) emit skeletonReady(x->id, std::move(rows));
+        });
         connect(
             s.task, &ImportTask::finished, this,
             [this, slotOf](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
@@ -97,10 +101,10 @@ void ImportQueue::deliver() {
     while (delivered_ < slots_.size() && slots_[delivered_].done) {
         Slot& s = slots_[delivered_++];
         if (s.report) {
-            emit reportReady(std::move(s.report), std::move(s.correlation), s.path);
+            emit reportReady(s.id, std::move(s.report), std::move(s.correlation), s.path);
         } else {
             allOpened_ = false;
-            emit failed(s.path, s.error, s.cancelled);
+            emit failed(s.id, s.path, s.error, s.cancelled);
         }
     }
     if (!slots_.empty() && delivered_ == slots_.size()) {
@@ -118,7 +122,9 @@ void ImportQueue::showProgress() {
     if (slots_.empty()) return;
     if (slots_.size() == 1) {
         const Slot& s = slots_.front();
-        emit progress(QString("Opening %1…\n%2").arg(QFileInfo(s.path).fileName(), s.stage), s.percent);
+        const QString stage = importStageText(s.stage);
+        emit progress(QString("Opening %1").arg(QFileInfo(s.path).fileName()) + (stage.isEmpty() ? "" : ": " + stage),
+                      s.percent);
         return;
     }
     int done = 0, sum = 0;
@@ -126,7 +132,7 @@ void ImportQueue::showProgress() {
         done += s.done;
         sum += s.done ? 100 : std::max(0, s.percent);
     }
-    emit progress(QString("Opening %1 files… (%2 done)").arg(slots_.size()).arg(done), sum / int(slots_.size()));
+    emit progress(QString("Opening %1 files (%2 done)").arg(slots_.size()).arg(done), sum / int(slots_.size()));
 }
 
 }  // namespace lanescope

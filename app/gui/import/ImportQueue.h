@@ -16,7 +16,9 @@ class ImportTask;
 
 // Opens files several at a time (the ranks of one job): one import per core, each with its
 // share of the cores, and hands the reports over in the order they were asked for, each as
-// soon as it and those before it are done. Signals arrive on the GUI thread.
+// soon as it and those before it are done. Meanwhile each file's rows as its importer knows
+// them (skeletonReady), a few a second. Signals arrive on the GUI thread; `id` tells the files
+// apart (the same file may be asked for twice), ascending in the order asked for.
 class ImportQueue : public QObject {
     Q_OBJECT
 public:
@@ -29,11 +31,14 @@ public:
     bool busy() const { return !slots_.empty(); }
 
 signals:
-    // "Opening a.sqlite…\nreading" or "Opening 8 files… (3 done)"; percent -1: unknown.
+    // "Opening a.sqlite: reading GPU kernels" or "Opening 8 files (3 done)"; percent -1: unknown.
     void progress(const QString& text, int percent);
-    void reportReady(std::shared_ptr<const lanescope::Report> report,
+    // The rows of a file still importing (ImportOptions::on_skeleton); none after its
+    // reportReady or failed.
+    void skeletonReady(uint64_t id, std::shared_ptr<const lanescope::Report> rows);
+    void reportReady(uint64_t id, std::shared_ptr<const lanescope::Report> report,
                      std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& path);
-    void failed(const QString& path, const QString& error, bool cancelled);
+    void failed(uint64_t id, const QString& path, const QString& error, bool cancelled);
     void idle(bool allOpened);  // everything asked for is done
 
 private:

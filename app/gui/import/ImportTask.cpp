@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "analysis/NvtxProjection.h"
 #include "app/gui/WorkPool.h"
@@ -45,7 +46,28 @@ private:
 }  // namespace
 
 ImportTask::ImportTask(QString path, QString nsysPath, unsigned threads, QObject* parent)
-    : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)), threads_(threads) {}
+    : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)), threads_(threads) {
+    skeletonTimer_.setSingleShot(true);
+    connect(&skeletonTimer_, &QTimer::timeout, this, [this] {
+        if (pendingSkeleton_) offerSkeleton(std::exchange(pendingSkeleton_, nullptr));
+    });
+    connect(this, &ImportTask::finished, this, [this] {
+        finished_ = true;
+        skeletonTimer_.stop();
+        pendingSkeleton_.reset();
+    });
+}
+
+void ImportTask::offerSkeleton(std::shared_ptr<const Report> rows) {
+    if (finished_) return;
+    if (sinceSkeleton_.isValid() && sinceSkeleton_.elapsed() < kSkeletonIntervalMs) {
+        pendingSkeleton_ = std::move(rows);
+        if (!skeletonTimer_.isActive()) skeletonTimer_.start(int(kSkeletonIntervalMs - sinceSkeleton_.elapsed()));
+        return;
+    }
+    sinceSkeleton_.start();
+    emit skeleton(std::move(rows));
+}
 
 void ImportTask::start() {
     QPointer<ImportTask> self(this);
@@ -60,6 +82,16 @@ void ImportTask::start() {
     // The "NVTX on GPU" rows, projected on as many threads as the import uses.
     const unsigned workers = threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency());
     options.add_view_lanes = [workers](Report& r) { addNvtxProjectionLanes(r, workers); };
+    // The rows known so far, to the GUI thread in order before finished() (both queued).
+    options.on_skeleton = [self](std::shared_ptr<const Report> rows) {
+        if (QObject* target = self.data())
+            QMetaObject::invokeMethod(
+                target,
+                [self, rows] {
+                    if (self) self->offerSkeleton(rows);
+                },
+                Qt::QueuedConnection);
+    };
     // `promised` keeps what options.memory_promised points to alive while the import runs.
     (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own

@@ -1,6 +1,8 @@
 #pragma once
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 #include <atomic>
 #include <memory>
 #include <stop_token>
@@ -10,8 +12,9 @@
 
 namespace lanescope {
 
-// Imports one file on a worker thread (QtConcurrent). progress() and finished() arrive on
-// the GUI thread; cancel() asks the importer to stop and finished() then reports Cancelled.
+// Imports one file on a worker thread (QtConcurrent). progress(), skeleton() and finished()
+// arrive on the GUI thread; cancel() asks the importer to stop and finished() then reports
+// Cancelled.
 class ImportTask : public QObject {
     Q_OBJECT
 public:
@@ -31,11 +34,18 @@ public:
 
 signals:
     void progress(const QString& stage, int percent);  // percent -1: unknown
+    // The rows the importer knows so far (ImportOptions::on_skeleton), at most one per
+    // kSkeletonIntervalMs (the latest; one that came later than that waits the rest of it), none
+    // after finished().
+    void skeleton(std::shared_ptr<const lanescope::Report> rows);
     // On success also the report's correlation index, built on the worker thread too.
     void finished(std::shared_ptr<const lanescope::Report> report,
                   std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& error, bool cancelled);
 
 private:
+    static constexpr int kSkeletonIntervalMs = 250;
+    void offerSkeleton(std::shared_ptr<const Report> rows);
+
     QString path_;
     QString nsysPath_;
     unsigned threads_;
@@ -43,6 +53,10 @@ private:
     uint64_t memoryLimit_ = 0;
     std::shared_ptr<std::atomic<uint64_t>> memoryPromised_;
     std::stop_source stop_;
+    std::shared_ptr<const Report> pendingSkeleton_;  // the latest, until its turn comes
+    QElapsedTimer sinceSkeleton_;                    // since the last skeleton() went out
+    QTimer skeletonTimer_;                           // single shot: when the pending one goes out
+    bool finished_ = false;
 };
 
 }  // namespace lanescope

@@ -1,0 +1,141 @@
+// ReportBuilder::skeleton: the rows an import of an Nsight Systems report knows so far, as a
+// small report of their own for a viewer to draw while the events are read.
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+#include "importers/nsys/ReportBuilder.h"
+#include "model/LaneFreezer.h"
+#include "model/MpiRank.h"
+
+namespace lanescope::nsys {
+namespace {
+
+// The names recorded by nsys id, the last one given winning as in EntityRegistry.
+std::unordered_map<int64_t, uint32_t> byId(const std::vector<std::pair<int64_t, uint32_t>>& names) {
+    std::unordered_map<int64_t, uint32_t> out;
+    for (const auto& [id, name] : names) out[id] = name;
+    return out;
+}
+
+bool ownedByThread(LaneKind kind) {
+    return kind != LaneKind::CpuCore && kind != LaneKind::UmCpuPageFaults && !holdsGpuWork(kind);
+}
+
+}  // namespace
+
+std::vector<LaneKey> ReportBuilder::schedLanes() const {
+    std::set<int64_t> threads, cores;  // nsys globalTid; CPU number
+    for (const SchedRow& row : sched_) {
+        threads.insert(row.global_tid);
+        if (row.sched_in) cores.insert(row.cpu);
+    }
+    std::vector<LaneKey> lanes;
+    for (int64_t tid : threads) lanes.push_back({LaneKind::ThreadState, tid});
+    for (int64_t cpu : cores) lanes.push_back({LaneKind::CpuCore, cpu});
+    return lanes;
+}
+
+std::shared_ptr<const Report> ReportBuilder::skeleton(const Metadata& meta,
+                                                      const std::vector<LaneKey>& foreseen) const {
+    auto out = std::make_shared<Report>();
+    Report& s = *out;
+    s.meta = meta;
+    auto copied = [&](uint32_t id) { return s.strings.intern(report_.str(id)); };
+    const auto processNames = byId(processNames_), threadNames = byId(threadNames_), gpuNames = byId(gpuNames_);
+    auto recorded = [&](const std::unordered_map<int64_t, uint32_t>& names, int64_t id, const std::string& otherwise) {
+        const auto it = names.find(id);
+        return it != names.end() ? copied(it->second) : s.strings.intern(otherwise);
+    };
+
+    // What is made keeps its index; what the foreseen lanes name follows, made as the import will.
+    std::unordered_map<int64_t, int32_t> processOf, threadOf, gpuOf;  // nsys id -> index in s
+    for (size_t i = 0; i < report_.processes.size(); ++i) {
+        s.processes.push_back({report_.processes[i].pid, copied(report_.processes[i].name_id)});
+        if (i < processKeys_.size()) processOf.emplace(processKeys_[i], int32_t(i));
+    }
+    for (size_t i = 0; i < report_.threads.size(); ++i) {
+        const Thread& t = report_.threads[i];
+        s.threads.push_back({t.tid, t.process, copied(t.name_id), t.priority});
+        if (i < threadKeys_.size()) threadOf.emplace(threadKeys_[i], int32_t(i));
+    }
+    for (size_t i = 0; i < report_.gpus.size(); ++i) {
+        s.gpus.push_back({report_.gpus[i].device_id, copied(report_.gpus[i].name_id)});
+        gpuOf.emplace(report_.gpus[i].device_id, int32_t(i));
+    }
+    auto process = [&](int64_t globalPid) {
+        auto [it, added] = processOf.try_emplace(globalPid, int32_t(s.processes.size()));
+        if (added)
+            s.processes.push_back(
+                {pidOf(globalPid), recorded(processNames, globalPid, "Process " + std::to_string(pidOf(globalPid)))});
+        return it->second;
+    };
+    auto thread = [&](int64_t globalTid) {
+        auto [it, added] = threadOf.try_emplace(globalTid, int32_t(s.threads.size()));
+        if (added) {
+            const int32_t owner = process(globalPidOf(globalTid));
+            s.threads.push_back({tidOf(globalTid), owner,
+                                 recorded(threadNames, globalTid, "Thread " + std::to_string(tidOf(globalTid))),
+                                 kNoPriority});
+        }
+        return it->second;
+    };
+    auto gpu = [&](int64_t device) {
+        auto [it, added] = gpuOf.try_emplace(device, int32_t(s.gpus.size()));
+        if (added) s.gpus.push_back({device, recorded(gpuNames, device, "GPU " + std::to_string(device))});
+        return it->second;
+    };
+
+    for (const Lane& made : report_.lanes) {
+        Lane& lane = s.lanes.emplace_back();
+        lane.kind = made.kind;
+        lane.name_id = copied(made.name_id);
+        lane.process = made.process;
+        lane.thread = made.thread;
+        lane.gpu = made.gpu;
+        lane.stream_id = made.stream_id;
+        lane.context_id = made.context_id;
+        lane.cpu = made.cpu;
+    }
+    for (const LaneKey& key : foreseen) {
+        if (lanes_.count(key)) continue;
+        Lane lane;
+        lane.kind = key.kind;
+        lane.name_id = s.strings.intern(EntityRegistry::defaultLaneName(key.kind, key.stream));
+        if (key.kind == LaneKind::CpuCore) {
+            lane.cpu = int32_t(key.owner);
+            lane.name_id = s.strings.intern("CPU " + std::to_string(key.owner));
+        } else if (ownedByThread(key.kind)) {
+            lane.thread = thread(key.owner);
+            lane.process = s.threads[size_t(lane.thread)].process;
+        } else {
+            lane.process = process(key.owner);
+            lane.gpu = key.device >= 0 ? gpu(key.device) : -1;
+            lane.stream_id = key.stream;
+            lane.context_id = key.context;
+        }
+        s.lanes.push_back(std::move(lane));
+    }
+
+    // GPUs by device id, as complete() orders them.
+    std::vector<int32_t> order(s.gpus.size()), newIndex(s.gpus.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int32_t a, int32_t b) { return s.gpus[size_t(a)].device_id < s.gpus[size_t(b)].device_id; });
+    std::vector<Gpu> sorted;
+    for (size_t i = 0; i < order.size(); ++i) {
+        newIndex[size_t(order[i])] = int32_t(i);
+        sorted.push_back(s.gpus[size_t(order[i])]);
+    }
+    s.gpus = std::move(sorted);
+    for (Lane& lane : s.lanes) {
+        if (lane.gpu >= 0) lane.gpu = newIndex[size_t(lane.gpu)];
+        freezeLane(lane, s.diagnostics);
+    }
+    // The MPI rank a thread name records comes first, as finishReport does.
+    if (const int rank = recordedMpiRank(s); rank >= 0) s.meta.rank = rank;
+    return out;
+}
+
+}  // namespace lanescope::nsys

@@ -1,0 +1,166 @@
+// The window while a big report loads: its rows (the importer's row skeleton) show on the
+// timeline before the report is handed over, with the loading bar above; a row collapsed and
+// the rows scrolled while loading stay so once the report replaces its placeholder; Esc
+// cancels and removes the placeholder. No timing is asserted: a synthetic report of 2 M events
+// takes seconds to import, and the test acts as soon as the rows show.
+#include <QLabel>
+#include <QProgressBar>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include "GuiTestMain.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/ViewSession.h"
+#include "app/gui/bars/LoadingBar.h"
+#include "tests/support/SyntheticReport.h"
+#include "timeline/TimelineView.h"
+
+using namespace lanescope;
+
+namespace {
+
+QScrollBar* verticalScrollBar(TimelineView* view) {
+    for (QScrollBar* bar : view->findChildren<QScrollBar*>())
+        if (bar->orientation() == Qt::Vertical) return bar;
+    return nullptr;
+}
+
+const LayoutRow* rowOf(TimelineView* view, Row::Type type, int index, bool loading) {
+    for (const LayoutRow& row : view->rows().rows())
+        if (row.type == type && row.index == index && row.loading == loading) return &row;
+    return nullptr;
+}
+
+// The key of the row at the top of the lanes.
+std::string topRowKey(TimelineView* view) {
+    const LayoutRow* row = view->rows().rowAt(verticalScrollBar(view)->value());
+    return row ? row->key : std::string();
+}
+
+// Where a click on a row's arrow lands (TimelineView: 8 px in, 14 px a level, the arrow 5 px wide).
+QPoint arrowOf(TimelineView* view, const LayoutRow& row) {
+    return {8 + row.level * 14 + 5, row.y - verticalScrollBar(view)->value() + TimelineView::kRulerHeight + 11};
+}
+
+}  // namespace
+
+class LoadingTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString file_;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        file_ = dir_.filePath("synthetic.sqlite");
+        bench::writeSyntheticReport(file_.toStdString(), 2'000'000);
+    }
+
+    // Rows before the report; a thread collapsed and the view scrolled while loading are kept.
+    void rowsShowWhileLoadingAndKeepTheirState() {
+        MainWindow window;
+        bool done = false, ok = false;
+        window.setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window.resize(1200, 700);
+        window.show();
+        TimelineView* view = window.timeline();
+        bool rowsBeforeReport = false;
+        connect(view, &TimelineView::framePainted, this, [&](int rows) {
+            if (rows > 0 && window.session()->reports().empty()) rowsBeforeReport = true;
+        });
+        bool sessionSawPlaceholder = false;  // the panels' session never holds it
+        connect(window.session(), &ViewSession::reportsChanged, this, [&] {
+            for (const auto& r : window.session()->reports()) sessionSawPlaceholder |= r->lanes.empty();
+        });
+        auto* loading = window.findChild<LoadingBar*>();
+        QVERIFY(loading);
+        window.openFiles({file_});
+
+        // The placeholder: both processes with their threads, as the importer found them.
+        QVERIFY(QTest::qWaitFor([&] { return done || rowOf(view, Row::Type::Process, 1, true); }, 60000));
+        QVERIFY2(!done, "the report was handed over before its rows showed");
+        QVERIFY(view->reports().empty());
+        QCOMPARE(view->placeholders().size(), size_t(1));
+        QVERIFY(loading->isVisible());
+        QVERIFY(loading->text().startsWith("Opening synthetic.sqlite"));
+        QVERIFY(QTest::qWaitFor([&] { return done || rowsBeforeReport; }, 10000));
+        QVERIFY(rowsBeforeReport);
+
+        // Collapse the second process's first thread by its arrow, then scroll the first process to the top.
+        const LayoutRow* thread = nullptr;
+        for (const LayoutRow& row : view->rows().rows())
+            if (row.type == Row::Type::Thread && row.key.starts_with(rowOf(view, Row::Type::Process, 1, true)->key)) {
+                thread = &row;
+                break;
+            }
+        QVERIFY(thread && thread->expanded);
+        const std::string threadKey = thread->key;
+        verticalScrollBar(view)->setValue(verticalScrollBar(view)->maximum());  // the thread in sight
+        QTest::mouseClick(view, Qt::LeftButton, {}, arrowOf(view, *thread));
+        QVERIFY(!view->rows().isExpanded(threadKey));
+        // The first process's last row the view can scroll to the top (its own at least).
+        const LayoutRow* first = rowOf(view, Row::Type::Process, 0, true);
+        const LayoutRow* anchor = nullptr;
+        for (const LayoutRow& row : view->rows().rows())
+            if (row.key.starts_with(first->key) && row.y <= verticalScrollBar(view)->maximum()) anchor = &row;
+        QVERIFY(anchor);
+        verticalScrollBar(view)->setValue(anchor->y);
+        const std::string top = topRowKey(view);
+        QCOMPARE(top, anchor->key);
+
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 120000));
+        QVERIFY(ok);
+        QCOMPARE(window.session()->reports().size(), size_t(1));
+        QVERIFY(view->placeholders().empty());
+        QVERIFY(!loading->isVisible());
+        QVERIFY(!sessionSawPlaceholder);
+        QVERIFY(!view->rows().isExpanded(threadKey));
+        bool collapsedShown = false;
+        for (const LayoutRow& row : view->rows().rows()) {
+            QVERIFY(!row.loading);
+            if (row.key == threadKey) collapsedShown = !row.expanded;
+        }
+        QVERIFY(collapsedShown);
+        QCOMPARE(topRowKey(view), top);
+    }
+
+    // Esc while loading: the import stops, its placeholder goes, nothing is opened.
+    void escapeCancelsAndRemovesThePlaceholder() {
+        MainWindow window;
+        bool done = false, ok = true;
+        window.setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window.resize(1400, 1000);
+        window.show();
+        TimelineView* view = window.timeline();
+        auto* loading = window.findChild<LoadingBar*>();
+        QVERIFY(loading->findChild<QToolButton*>());  // Cancel
+        window.openFiles({file_});
+        QVERIFY(QTest::qWaitFor([&] { return done || !view->placeholders().empty(); }, 60000));
+        QVERIFY2(!done, "the report was handed over before its rows showed");
+        QVERIFY(!view->rows().rows().empty());
+        // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window while it loads.
+        if (const QString shots = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !shots.isEmpty()) {
+            QTest::qWait(50);
+            window.grab().save(shots + "/loading.png");
+        }
+        QTest::keyClick(view, Qt::Key_Escape);
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 60000));
+        QVERIFY(!ok);
+        QVERIFY(view->placeholders().empty());
+        QVERIFY(view->rows().rows().empty());
+        QVERIFY(window.session()->reports().empty());
+        QVERIFY(!loading->isVisible());
+    }
+};
+
+int main(int argc, char** argv) { return runGuiTest<LoadingTest>(argc, argv, "LoadingTest", "gui_loading_tests"); }
+
+#include "LoadingTest.moc"
