@@ -98,7 +98,9 @@ private:
     // Removes a file's placeholder and returns it (null when it has none). Unless its report
     // `replaced` it (taking its place), the rows' state of those after it moves up with them.
     std::shared_ptr<const Report> dropPlaceholder(uint64_t id, bool replaced);
-    void showPlaceholders();  // placeholders_ on the timeline
+    void showPlaceholders();        // placeholders_ on the timeline; while no report is open, in Details
+    static QString noReportHtml();  // Details with nothing open or opening
+    QString openingHtml() const;    // Details while only placeholders are shown: the files opening
     // `replaces`: the placeholder it replaces, whose rows' state it keeps (null: none).
     void addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
                    const Report* replaces = nullptr);

@@ -260,10 +260,9 @@ void MainWindow::closeReports() {
     for (size_t i = 0; i < placeholders_.size(); ++i)
         timeline_->rows().renameKeys(std::to_string(open + i) + "/" + reportTitle(*placeholders_[i].rows),
                                      std::to_string(i) + "/" + reportTitle(*placeholders_[i].rows));
-    showPlaceholders();
     compare_->closeSummaries();
     showWhatIsOpen();
-    details_->setHtml("<h3>No report open</h3>");
+    showPlaceholders();  // Details: the files still opening, or nothing open
 }
 
 void MainWindow::rememberRecent(const QString& path) {

@@ -66,7 +66,7 @@ QString orderName(RowOrder order) { return order == RowOrder::CpuFirst ? "cpu-fi
 void MainWindow::buildDocks() {
     details_ = new QTextBrowser;
     details_->setOpenLinks(false);
-    details_->setHtml("<h3>No report open</h3><p>Open one with File &gt; Open (Ctrl+O), or drop it here.</p>");
+    details_->setHtml(noReportHtml());
     auto* detailsDock = new QDockWidget("Details", this);
     detailsDock->setObjectName("details");
     detailsDock->setWidget(details_);

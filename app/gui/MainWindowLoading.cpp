@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTextBrowser>
 #include <algorithm>
 
 #include "app/gui/MainWindow.h"
@@ -100,6 +101,21 @@ void MainWindow::showPlaceholders() {
     timeline_->setPlaceholders(std::move(rows));
     // Esc cancels unless a report is open, where it clears the selection (Cancel still stops).
     loading_->setEscapeCancels(reports().empty());
+    if (reports().empty()) details_->setHtml(placeholders_.empty() ? noReportHtml() : openingHtml());
+}
+
+QString MainWindow::noReportHtml() {
+    return "<h3>No report open</h3><p>Open one with File &gt; Open (Ctrl+O), or drop it here.</p>";
+}
+
+QString MainWindow::openingHtml() const {
+    QString html = "<h3>Opening</h3><ul>";
+    for (const Placeholder& p : placeholders_)
+        html +=
+            "<li>" + QFileInfo(QString::fromStdString(p.rows->meta.source_path)).fileName().toHtmlEscaped() + "</li>";
+    return html +
+           "</ul><p>The rows appear as they are found and can be scrolled and collapsed; their events once "
+           "read. Cancel (or Esc) stops.</p>";
 }
 
 }  // namespace lanescope

@@ -8,6 +8,7 @@
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QToolButton>
 
 #include "GuiTestMain.h"
@@ -146,6 +147,9 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return done || !view->placeholders().empty(); }, 60000));
         QVERIFY2(!done, "the report was handed over before its rows showed");
         QVERIFY(!view->rows().rows().empty());
+        auto* details = window.findChild<QTextBrowser*>();  // says what is opening
+        QVERIFY(details && details->toPlainText().startsWith("Opening"));
+        QVERIFY(details->toPlainText().contains("synthetic.sqlite"));
         // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window while it loads.
         if (const QString shots = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !shots.isEmpty()) {
             QTest::qWait(50);
@@ -158,6 +162,7 @@ private slots:
         QVERIFY(view->rows().rows().empty());
         QVERIFY(window.session()->reports().empty());
         QVERIFY(!loading->isVisible());
+        QVERIFY(details->toPlainText().startsWith("No report open"));
     }
 };
 
