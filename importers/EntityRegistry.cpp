@@ -70,6 +70,35 @@ void EntityRegistry::nameGpu(int64_t device, uint32_t nameId) {
     if (auto it = gpus_.find(device); it != gpus_.end()) r_.gpus[it->second].name_id = nameId;
 }
 
+namespace {
+
+template <typename Map, typename Key>
+auto found(const Map& map, const Key& key) -> std::optional<typename Map::mapped_type> {
+    const auto it = map.find(key);
+    if (it == map.end()) return std::nullopt;
+    return it->second;
+}
+
+template <typename Map, typename Key>
+std::optional<uint32_t> recorded(const Map& names, const Key& key) {
+    const auto it = names.find(key);
+    if (it == names.end() || !it->second.recorded) return std::nullopt;
+    return it->second.id;
+}
+
+}  // namespace
+
+std::optional<int32_t> EntityRegistry::findProcess(int64_t key) const { return found(processes_, key); }
+std::optional<int32_t> EntityRegistry::findThread(int64_t processKey, int64_t tid) const {
+    return found(threads_, std::make_pair(processKey, tid));
+}
+std::optional<int32_t> EntityRegistry::findGpu(int64_t device) const { return found(gpus_, device); }
+std::optional<uint32_t> EntityRegistry::recordedProcessName(int64_t key) const { return recorded(processNames_, key); }
+std::optional<uint32_t> EntityRegistry::recordedThreadName(int64_t processKey, int64_t tid) const {
+    return recorded(threadNames_, std::make_pair(processKey, tid));
+}
+std::optional<uint32_t> EntityRegistry::recordedGpuName(int64_t device) const { return recorded(gpuNames_, device); }
+
 std::string EntityRegistry::defaultLaneName(LaneKind kind, int64_t stream) {
     switch (kind) {
         case LaneKind::GpuStream:

@@ -7,6 +7,7 @@
 // default names from here.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -38,6 +39,15 @@ public:
     // The name of a lane no format names otherwise: "Stream 7", "Sync, stream 7", "Sync,
     // context" (context-wide synchronization: stream -1 or 2^32-1), else its kind's name.
     static std::string defaultLaneName(LaneKind kind, int64_t stream);
+
+    // Lookups that make nothing (for a preview of the report being built): the index of an
+    // entity made so far, and the name recorded for one, made or not.
+    std::optional<int32_t> findProcess(int64_t key) const;
+    std::optional<int32_t> findThread(int64_t processKey, int64_t tid) const;
+    std::optional<int32_t> findGpu(int64_t device) const;
+    std::optional<uint32_t> recordedProcessName(int64_t key) const;
+    std::optional<uint32_t> recordedThreadName(int64_t processKey, int64_t tid) const;
+    std::optional<uint32_t> recordedGpuName(int64_t device) const;
 
     // Orders Report::gpus by device id and renumbers the GPU of every lane and counter.
     void sortGpusByDevice();

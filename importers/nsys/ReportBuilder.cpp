@@ -87,16 +87,12 @@ void ReportBuilder::setStrings(const std::vector<std::string>& strings) {
 }
 
 void ReportBuilder::setProcessName(int64_t globalPid, std::string_view name) {
-    const uint32_t id = report_.strings.intern(name);
-    entities_.nameProcess(globalPid, id);
-    processNames_.emplace_back(globalPid, id);
+    entities_.nameProcess(globalPid, report_.strings.intern(name));
 }
 
 void ReportBuilder::setThreadName(int64_t globalTid, int64_t nsysStringId) {
     const uint32_t name = string(nsysStringId);
-    if (name == UINT32_MAX) return;
-    entities_.nameThread(globalPidOf(globalTid), tidOf(globalTid), name);
-    threadNames_.emplace_back(globalTid, name);
+    if (name != UINT32_MAX) entities_.nameThread(globalPidOf(globalTid), tidOf(globalTid), name);
 }
 
 void ReportBuilder::setThreadPriority(int64_t globalTid, int32_t priority) {
@@ -104,9 +100,7 @@ void ReportBuilder::setThreadPriority(int64_t globalTid, int32_t priority) {
 }
 
 void ReportBuilder::setGpuName(int64_t cudaDeviceId, std::string_view name) {
-    const uint32_t id = report_.strings.intern(name);
-    entities_.nameGpu(cudaDeviceId, id);
-    gpuNames_.emplace_back(cudaDeviceId, id);
+    entities_.nameGpu(cudaDeviceId, report_.strings.intern(name));
 }
 
 uint32_t ReportBuilder::string(int64_t nsysId) const {
@@ -120,20 +114,13 @@ uint32_t ReportBuilder::string(int64_t nsysId) const {
 void ReportBuilder::loadProcessesAndThreads(const SqliteDb& db) {
     if (auto sql = selectByName(db, "PROCESSES", {"globalPid", "name"}, {"globalPid"})) {
         SqliteStmt stmt(db, *sql);
-        while (stmt.step()) {
-            const uint32_t name = report_.strings.intern(stmt.text(1));
-            entities_.nameProcess(stmt.i64(0), name);
-            processNames_.emplace_back(stmt.i64(0), name);
-        }
+        while (stmt.step()) entities_.nameProcess(stmt.i64(0), report_.strings.intern(stmt.text(1)));
     }
     if (auto sql = selectByName(db, "ThreadNames", {"globalTid", "nameId", "priority"}, {"globalTid", "nameId"})) {
         SqliteStmt stmt(db, *sql);
         while (stmt.step()) {
             const uint32_t name = string(stmt.i64(1));
-            if (name != UINT32_MAX) {
-                entities_.nameThread(globalPidOf(stmt.i64(0)), tidOf(stmt.i64(0)), name);
-                threadNames_.emplace_back(stmt.i64(0), name);
-            }
+            if (name != UINT32_MAX) entities_.nameThread(globalPidOf(stmt.i64(0)), tidOf(stmt.i64(0)), name);
             if (!stmt.isNull(2)) setThreadPriority(stmt.i64(0), static_cast<int32_t>(stmt.i64(2)));
         }
     }
@@ -155,24 +142,15 @@ void ReportBuilder::loadGpus(const SqliteDb& db) {
                 cudaId = stmt.i64(2);
             else if (auto it = cudaIdOfGpu.find(stmt.i64(0)); it != cudaIdOfGpu.end())
                 cudaId = it->second;
-            const uint32_t name = report_.strings.intern(stmt.text(1));
-            entities_.nameGpu(cudaId, name);
-            gpuNames_.emplace_back(cudaId, name);
+            entities_.nameGpu(cudaId, report_.strings.intern(stmt.text(1)));
         }
     }
 }
 
-int32_t ReportBuilder::processIndex(int64_t globalPid) {
-    const int32_t index = entities_.process(globalPid, pidOf(globalPid));
-    if (size_t(index) == processKeys_.size()) processKeys_.push_back(globalPid);
-    return index;
-}
+int32_t ReportBuilder::processIndex(int64_t globalPid) { return entities_.process(globalPid, pidOf(globalPid)); }
 
 int32_t ReportBuilder::threadIndex(int64_t globalTid) {
-    const int32_t index = entities_.thread(globalPidOf(globalTid), pidOf(globalTid), tidOf(globalTid));
-    if (report_.processes.size() > processKeys_.size()) processKeys_.push_back(globalPidOf(globalTid));  // made with it
-    if (size_t(index) == threadKeys_.size()) threadKeys_.push_back(globalTid);
-    return index;
+    return entities_.thread(globalPidOf(globalTid), pidOf(globalTid), tidOf(globalTid));
 }
 
 int32_t ReportBuilder::gpuIndex(int64_t deviceId) { return entities_.gpu(deviceId); }

@@ -249,11 +249,6 @@ private:
     void resolveChunk(EventChunk& chunk);
 
     Report& report_;
-    // For skeleton(): the nsys key of each process and thread made, in Report order (globalPid,
-    // globalTid), and the names recorded for processes (globalPid), threads (globalTid) and
-    // GPUs (CUDA device id) in the order they were given, made or not.
-    std::vector<int64_t> processKeys_, threadKeys_;
-    std::vector<std::pair<int64_t, uint32_t>> processNames_, threadNames_, gpuNames_;
     std::vector<uint32_t> stringIds_;                        // dense nsys ids
     std::unordered_map<int64_t, uint32_t> sparseStringIds_;  // ids beyond the dense range
     EntityRegistry entities_;  // processes by globalPid, threads by (globalPid, tid), GPUs by CUDA device id

@@ -12,13 +12,6 @@
 namespace lanescope::nsys {
 namespace {
 
-// The names recorded by nsys id, the last one given winning as in EntityRegistry.
-std::unordered_map<int64_t, uint32_t> byId(const std::vector<std::pair<int64_t, uint32_t>>& names) {
-    std::unordered_map<int64_t, uint32_t> out;
-    for (const auto& [id, name] : names) out[id] = name;
-    return out;
-}
-
 bool ownedByThread(LaneKind kind) {
     return kind != LaneKind::CpuCore && kind != LaneKind::UmCpuPageFaults && !holdsGpuWork(kind);
 }
@@ -43,47 +36,41 @@ std::shared_ptr<const Report> ReportBuilder::skeleton(const Metadata& meta,
     Report& s = *out;
     s.meta = meta;
     auto copied = [&](uint32_t id) { return s.strings.intern(report_.str(id)); };
-    const auto processNames = byId(processNames_), threadNames = byId(threadNames_), gpuNames = byId(gpuNames_);
-    auto recorded = [&](const std::unordered_map<int64_t, uint32_t>& names, int64_t id, const std::string& otherwise) {
-        const auto it = names.find(id);
-        return it != names.end() ? copied(it->second) : s.strings.intern(otherwise);
+    auto named = [&](std::optional<uint32_t> recorded, const std::string& otherwise) {
+        return recorded ? copied(*recorded) : s.strings.intern(otherwise);
     };
 
-    // What is made keeps its index; what the foreseen lanes name follows, made as the import will.
-    std::unordered_map<int64_t, int32_t> processOf, threadOf, gpuOf;  // nsys id -> index in s
-    for (size_t i = 0; i < report_.processes.size(); ++i) {
-        s.processes.push_back({report_.processes[i].pid, copied(report_.processes[i].name_id)});
-        if (i < processKeys_.size()) processOf.emplace(processKeys_[i], int32_t(i));
-    }
-    for (size_t i = 0; i < report_.threads.size(); ++i) {
-        const Thread& t = report_.threads[i];
-        s.threads.push_back({t.tid, t.process, copied(t.name_id), t.priority});
-        if (i < threadKeys_.size()) threadOf.emplace(threadKeys_[i], int32_t(i));
-    }
-    for (size_t i = 0; i < report_.gpus.size(); ++i) {
-        s.gpus.push_back({report_.gpus[i].device_id, copied(report_.gpus[i].name_id)});
-        gpuOf.emplace(report_.gpus[i].device_id, int32_t(i));
-    }
+    // What is made keeps its index; what the foreseen lanes name follows, made as the import
+    // will make it (nsys id -> index in s, for those added here).
+    for (const Process& p : report_.processes) s.processes.push_back({p.pid, copied(p.name_id)});
+    for (const Thread& t : report_.threads) s.threads.push_back({t.tid, t.process, copied(t.name_id), t.priority});
+    for (const Gpu& g : report_.gpus) s.gpus.push_back({g.device_id, copied(g.name_id)});
+    std::unordered_map<int64_t, int32_t> addedProcess, addedThread, addedGpu;
     auto process = [&](int64_t globalPid) {
-        auto [it, added] = processOf.try_emplace(globalPid, int32_t(s.processes.size()));
+        if (const auto made = entities_.findProcess(globalPid)) return *made;
+        auto [it, added] = addedProcess.try_emplace(globalPid, int32_t(s.processes.size()));
         if (added)
-            s.processes.push_back(
-                {pidOf(globalPid), recorded(processNames, globalPid, "Process " + std::to_string(pidOf(globalPid)))});
+            s.processes.push_back({pidOf(globalPid), named(entities_.recordedProcessName(globalPid),
+                                                           "Process " + std::to_string(pidOf(globalPid)))});
         return it->second;
     };
     auto thread = [&](int64_t globalTid) {
-        auto [it, added] = threadOf.try_emplace(globalTid, int32_t(s.threads.size()));
+        const int64_t globalPid = globalPidOf(globalTid), tid = tidOf(globalTid);
+        if (const auto made = entities_.findThread(globalPid, tid)) return *made;
+        auto [it, added] = addedThread.try_emplace(globalTid, int32_t(s.threads.size()));
         if (added) {
-            const int32_t owner = process(globalPidOf(globalTid));
-            s.threads.push_back({tidOf(globalTid), owner,
-                                 recorded(threadNames, globalTid, "Thread " + std::to_string(tidOf(globalTid))),
+            const int32_t owner = process(globalPid);
+            s.threads.push_back({tid, owner,
+                                 named(entities_.recordedThreadName(globalPid, tid), "Thread " + std::to_string(tid)),
                                  kNoPriority});
         }
         return it->second;
     };
     auto gpu = [&](int64_t device) {
-        auto [it, added] = gpuOf.try_emplace(device, int32_t(s.gpus.size()));
-        if (added) s.gpus.push_back({device, recorded(gpuNames, device, "GPU " + std::to_string(device))});
+        if (const auto made = entities_.findGpu(device)) return *made;
+        auto [it, added] = addedGpu.try_emplace(device, int32_t(s.gpus.size()));
+        if (added)
+            s.gpus.push_back({device, named(entities_.recordedGpuName(device), "GPU " + std::to_string(device))});
         return it->second;
     };
 

@@ -1,11 +1,10 @@
 #include "tests/bench/RawScan.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "importers/SqliteDb.h"
 #include "tests/bench/Measure.h"
 
 namespace lanescope::bench {
@@ -30,21 +29,9 @@ const std::vector<ScannedTable>& scannedTables() {
     return tables;
 }
 
-std::vector<std::string> columnsOf(sqlite3* db, const std::string& table) {
-    std::vector<std::string> names;
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, ("PRAGMA table_info(\"" + table + "\")").c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-        return names;
-    }
-    while (sqlite3_step(stmt) == SQLITE_ROW)
-        names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
-    sqlite3_finalize(stmt);
-    return names;
-}
-
 // The aggregate query over the columns of `table` that exist; "" when the table does not.
-std::string scanQuery(sqlite3* db, const ScannedTable& table) {
-    const std::vector<std::string> present = columnsOf(db, table.name);
+std::string scanQuery(const SqliteDb& db, const ScannedTable& table) {
+    const std::vector<std::string> present = db.columns(table.name);
     if (present.empty()) return {};
     std::string sql = "SELECT count(*)";
     for (const char* column : table.columns) {
@@ -57,27 +44,21 @@ std::string scanQuery(sqlite3* db, const ScannedTable& table) {
 }  // namespace
 
 std::optional<double> rawScanSeconds(const std::filesystem::path& file) {
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
-        return std::nullopt;
-    }
+    std::string error;
+    const auto db = SqliteDb::openReadOnly(file, error);
+    if (!db) return std::nullopt;
     std::vector<std::string> queries;
     for (const ScannedTable& table : scannedTables()) {
-        if (std::string sql = scanQuery(db, table); !sql.empty()) queries.push_back(std::move(sql));
+        if (std::string sql = scanQuery(*db, table); !sql.empty()) queries.push_back(std::move(sql));
     }
-    std::optional<double> seconds;
+    if (queries.empty()) return std::nullopt;
     const Stopwatch watch;
     for (const std::string& sql : queries) {
-        sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) continue;
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
+        SqliteStmt stmt(*db, sql);
+        while (stmt.step()) {
         }
-        sqlite3_finalize(stmt);
     }
-    if (!queries.empty()) seconds = watch.seconds();
-    sqlite3_close(db);
-    return seconds;
+    return watch.seconds();
 }
 
 }  // namespace lanescope::bench
