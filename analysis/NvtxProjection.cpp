@@ -145,7 +145,8 @@ void computeHierarchy(const Report& report, const ThreadRanges& flat, std::vecto
 // The projections of one thread's ranges (unsorted, appended to `out`): the GPU work its CUDA
 // API calls launched, gathered by every range of the thread that contains the call.
 void projectThread(const Report& report, const CorrelationIndex& index, const ThreadRanges& flat,
-                   const std::vector<uint32_t>& apiLanes, std::vector<ProjectedRange>& out) {
+                   const std::vector<uint32_t>& apiLanes, ProjectionDetail detail, std::vector<ProjectedRange>& out) {
+    const bool full = detail == ProjectionDetail::Full;
     std::vector<Accumulator> acc(flat.ref.size());
     std::vector<std::pair<uint32_t, uint32_t>> idsInRange;  // (local id, correlation id)
     for (uint32_t li : apiLanes) {
@@ -174,10 +175,15 @@ void projectThread(const Report& report, const CorrelationIndex& index, const Th
                                          a.start = std::min(a.start, work.start);
                                          a.end = std::max(a.end, work.end);
                                          a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
-                                         idsInRange.emplace_back(id, correlation);
+                                         if (full) idsInRange.emplace_back(id, correlation);
                                      });
             }
         }
+    }
+    if (!full) {
+        for (uint32_t id = 0; id < flat.ref.size(); ++id)
+            if (acc[id].any()) out.push_back({flat.ref[id], acc[id].start, acc[id].end, 0, acc[id].gpu});
+        return;
     }
     if (idsInRange.empty()) return;
 
@@ -214,7 +220,7 @@ bool projectedBefore(const ProjectedRange& a, const ProjectedRange& b) {
 
 void forEachThreadProjection(const Report& report,
                              const std::function<void(const std::vector<ProjectedRange>&)>& onThread,
-                             unsigned workers) {
+                             unsigned workers, ProjectionDetail detail) {
     // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
     // hold millions of ranges).
     if (std::none_of(report.lanes.begin(), report.lanes.end(),
@@ -235,7 +241,7 @@ void forEachThreadProjection(const Report& report,
             for (size_t k; (k = next.fetch_add(1)) < count;) {
                 batch[k].clear();
                 const size_t t = threads[first + k];
-                projectThread(report, index, threadRanges(report, by.nvtx[t]), by.api[t], batch[k]);
+                projectThread(report, index, threadRanges(report, by.nvtx[t]), by.api[t], detail, batch[k]);
             }
         });
         for (size_t k = 0; k < count; ++k)
@@ -354,7 +360,7 @@ void addNvtxProjectionLanes(Report& report, unsigned workers) {
                     byLane[{report.lanes[p.range.lane].process, p.gpu}].push_back(
                         {p.gpu_start_ns, p.gpu_end_ns, p.range});
         },
-        workers);
+        workers, ProjectionDetail::Spans);
     // The new lanes are built apart and appended at the end: report.lanes does not grow while
     // its events are read (a reference into it would dangle once it reallocates).
     // The projection's order (projectedBefore), so that ties keep (lane, index) order; lanes
@@ -381,6 +387,7 @@ void addNvtxProjectionLanes(Report& report, unsigned workers) {
                                   std::to_string(report.processes[process].pid) + "]");
         lane.process = process;
         lane.gpu = gpu;
+        lane.events.reserve(ranges.size());
         for (const Projected& p : ranges) {
             const IntervalColumns& source = report.lanes[p.range.lane].events;
             lane.events.append(p.start, p.end, source.name_id[p.range.index], source.payload[p.range.index],

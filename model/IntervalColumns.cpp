@@ -36,4 +36,13 @@ void IntervalColumns::appendAll(IntervalColumns&& other) {
     other = IntervalColumns{};
 }
 
+void IntervalColumns::reserve(size_t events) {
+    start_ns.reserve(events);
+    duration_ns.reserve(events);
+    name_id.reserve(events);
+    payload.reserve(events);
+    kind.reserve(events);
+    depth.reserve(events);
+}
+
 }  // namespace lanescope

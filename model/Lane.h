@@ -123,6 +123,9 @@ struct IntervalColumns {
     void append(int64_t start, int64_t end, uint32_t name, uint32_t payload, EventKind kind);
     // Moves every event of `other` to the end of these columns.
     void appendAll(IntervalColumns&& other);
+    // Room for `events` events in every column but long_durations, so that appending that
+    // many allocates each column once, at its final size.
+    void reserve(size_t events);
 
 private:
     int64_t longDurationOf(size_t i) const;
