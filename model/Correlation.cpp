@@ -1,16 +1,9 @@
 #include "model/Correlation.h"
 
 #include <algorithm>
-#include <tuple>
 
 namespace lanescope {
 namespace {
-
-using Entry = CorrelationIndex::Entry;
-
-bool less(const Entry& a, const Entry& b) {
-    return std::tie(a.correlation, a.event) < std::tie(b.correlation, b.event);
-}
 
 bool isGpuOp(EventKind kind) {
     return kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset ||
@@ -57,88 +50,83 @@ std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref) {
 }
 
 CorrelationIndex::CorrelationIndex(const Report& report) : report_(&report) {
-    // Event ids lane after lane; the lanes whose ids would pass 2^32 are left out.
-    first_event_.reserve(report.lanes.size() + 1);
-    uint64_t total = 0;
-    for (const Lane& lane : report.lanes) {
-        first_event_.push_back(total);
-        total += lane.events.size();
-    }
-    first_event_.push_back(total);
-
-    const size_t buckets = report.processes.size() + 1;  // the last: lanes of no process
-    auto bucketOf = [&](int32_t process) {
-        return process >= 0 && size_t(process) < report.processes.size() ? size_t(process) : buckets - 1;
-    };
-    std::vector<size_t> callCount(buckets, 0), opCount(buckets, 0);
-    for (const Lane& lane : report.lanes) {
-        if (holdsDerivedEvents(lane.kind)) continue;
-        for (EventKind k : lane.events.kind) {
-            callCount[bucketOf(lane.process)] += k == EventKind::CudaApiCall;
-            opCount[bucketOf(lane.process)] += isGpuOp(k);
-        }
-    }
-    calls_.resize(buckets);
-    ops_.resize(buckets);
-    for (size_t b = 0; b < buckets; ++b) {
-        calls_[b].reserve(callCount[b]);
-        ops_[b].reserve(opCount[b]);
-    }
-    for (size_t li = 0; li < report.lanes.size(); ++li) {
+    buckets_.resize(report.processes.size() + 1);
+    for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
         if (holdsDerivedEvents(lane.kind)) continue;  // copies of events indexed in their own lanes
-        if (first_event_[li + 1] > UINT32_MAX) break;
-        const size_t bucket = bucketOf(lane.process);
-        for (size_t i = 0; i < lane.events.size(); ++i) {
-            const EventKind k = lane.events.kind[i];
+        const IntervalColumns& ev = lane.events;
+        // The lane's calls and operations with an id, and whether each already ascends.
+        struct Found {
+            std::vector<uint32_t> events;
+            uint32_t last = 0;
+            bool ascending = true;
+        } calls, ops;
+        for (uint32_t i = 0; i < ev.size(); ++i) {
+            const EventKind k = ev.kind[i];
             if (k != EventKind::CudaApiCall && !isGpuOp(k)) continue;
-            const EventRef ref{static_cast<uint32_t>(li), static_cast<uint32_t>(i)};
-            const std::optional<uint32_t> correlation = correlationIdOf(report, ref);
-            if (!correlation || *correlation == 0) continue;
-            const Entry e{*correlation, static_cast<uint32_t>(first_event_[li] + i)};
-            (k == EventKind::CudaApiCall ? calls_ : ops_)[bucket].push_back(e);
+            const uint32_t correlation = correlationIdOf(report, {li, i}).value_or(0);
+            if (correlation == 0) continue;
+            Found& found = k == EventKind::CudaApiCall ? calls : ops;
+            found.ascending = found.ascending && correlation >= found.last;
+            found.last = correlation;
+            found.events.push_back(i);
+        }
+        Bucket& bucket = buckets_[bucketOf(lane.process)];
+        for (Found* found : {&calls, &ops}) {
+            if (found->events.empty()) continue;
+            LaneOrder order{li, uint32_t(found->events.size()), {}};
+            if (!found->ascending || found->events.size() != ev.size()) {
+                // Event indexes ascend already: a stable sort by id gives (id, index) order.
+                std::stable_sort(found->events.begin(), found->events.end(), [&](uint32_t a, uint32_t b) {
+                    return correlationIdOf(report, {li, a}).value_or(0) < correlationIdOf(report, {li, b}).value_or(0);
+                });
+                order.order = std::move(found->events);
+            }
+            (found == &calls ? bucket.calls : bucket.ops).push_back(std::move(order));
         }
     }
-    // Event ids ascend as lanes and events are visited, so each bucket is already in event
-    // order: a stable sort by correlation would do; a full sort keeps the order explicit.
-    for (size_t b = 0; b < buckets; ++b) {
-        std::sort(calls_[b].begin(), calls_[b].end(), less);
-        std::sort(ops_[b].begin(), ops_[b].end(), less);
-    }
 }
 
-size_t CorrelationIndex::count(const Buckets& buckets) {
-    size_t n = 0;
-    for (const auto& b : buckets) n += b.size();
-    return n;
+size_t CorrelationIndex::bucketOf(int32_t process) const {
+    return process >= 0 && size_t(process) < report_->processes.size() ? size_t(process) : buckets_.size() - 1;
 }
 
-size_t CorrelationIndex::lowerBoundFrom(const std::vector<Entry>& entries, size_t hint, uint32_t correlation) {
-    const size_t n = entries.size();
+uint32_t CorrelationIndex::correlationAt(const LaneOrder& lane, size_t position) const {
+    return correlationIdOf(*report_, {lane.lane, lane.eventAt(position)}).value_or(0);
+}
+
+size_t CorrelationIndex::lowerBoundFrom(const LaneOrder& lane, size_t hint, uint32_t correlation) const {
+    const size_t n = lane.count;
     hint = std::min(hint, n);
+    auto below = [&](size_t position) { return correlationAt(lane, position) < correlation; };
     // Bracket [lo, hi) around the answer by doubling steps from the hint, then bisect it.
     size_t lo = hint, hi = hint;
-    if (hint < n && entries[hint].correlation < correlation) {
+    if (hint < n && below(hint)) {
         size_t step = 1;
         lo = hint + 1;
         hi = hint + 1;
-        while (hi < n && entries[hi].correlation < correlation) {
+        while (hi < n && below(hi)) {
             lo = hi + 1;
             hi = std::min(n, hi + step);
             step *= 2;
         }
     } else {
         size_t step = 1;
-        while (lo > 0 && entries[lo - 1].correlation >= correlation) {
+        while (lo > 0 && !below(lo - 1)) {
             hi = lo - 1;
             lo = lo > step ? lo - step : 0;
             step *= 2;
         }
     }
     hi = std::min(n, std::max(hi, lo));
-    return size_t(std::partition_point(entries.begin() + std::ptrdiff_t(lo), entries.begin() + std::ptrdiff_t(hi),
-                                       [&](const Entry& e) { return e.correlation < correlation; }) -
-                  entries.begin());
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (below(mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 std::optional<std::pair<size_t, uint32_t>> CorrelationIndex::callKey(EventRef apiCall) const {
@@ -148,27 +136,7 @@ std::optional<std::pair<size_t, uint32_t>> CorrelationIndex::callKey(EventRef ap
         return std::nullopt;
     const std::optional<uint32_t> correlation = correlationIdOf(*report_, apiCall);
     if (!correlation || *correlation == 0) return std::nullopt;
-    const size_t bucket =
-        lane.process >= 0 && size_t(lane.process) < report_->processes.size() ? size_t(lane.process) : ops_.size() - 1;
-    return std::pair(bucket, *correlation);
-}
-
-EventRef CorrelationIndex::refOf(uint32_t event) const {
-    // The lane holding the event: the last whose first event id is at or before it.
-    const auto lane =
-        std::upper_bound(first_event_.begin(), first_event_.end(), uint64_t{event}) - first_event_.begin() - 1;
-    return {static_cast<uint32_t>(lane), static_cast<uint32_t>(event - first_event_[size_t(lane)])};
-}
-
-std::vector<EventRef> CorrelationIndex::find(const Buckets& buckets, int32_t process, uint32_t correlation) const {
-    std::vector<EventRef> out;
-    const size_t bucket =
-        process >= 0 && size_t(process) < report_->processes.size() ? size_t(process) : buckets.size() - 1;
-    const std::vector<Entry>& entries = buckets[bucket];
-    auto first = std::partition_point(entries.begin(), entries.end(),
-                                      [&](const Entry& e) { return e.correlation < correlation; });
-    for (auto it = first; it != entries.end() && it->correlation == correlation; ++it) out.push_back(refOf(it->event));
-    return out;
+    return std::pair(bucketOf(lane.process), *correlation);
 }
 
 std::optional<EventRef> CorrelationIndex::launcherOf(EventRef gpuOp) const {
@@ -177,9 +145,12 @@ std::optional<EventRef> CorrelationIndex::launcherOf(EventRef gpuOp) const {
     if (gpuOp.index >= lane.events.size() || !isGpuOp(lane.events.kind[gpuOp.index])) return std::nullopt;
     const std::optional<uint32_t> correlation = correlationIdOf(*report_, gpuOp);
     if (!correlation || *correlation == 0) return std::nullopt;
-    const std::vector<EventRef> calls = find(calls_, lane.process, *correlation);
-    if (calls.empty()) return std::nullopt;
-    return calls.front();
+    // The calls' lanes are in lane order, and each lane's calls of one id in index order.
+    for (const LaneOrder& calls : buckets_[bucketOf(lane.process)].calls) {
+        const size_t at = lowerBoundFrom(calls, 0, *correlation);
+        if (at < calls.count && correlationAt(calls, at) == *correlation) return EventRef{calls.lane, calls.eventAt(at)};
+    }
+    return std::nullopt;
 }
 
 std::vector<EventRef> CorrelationIndex::launchedBy(EventRef apiCall) const {
@@ -189,12 +160,27 @@ std::vector<EventRef> CorrelationIndex::launchedBy(EventRef apiCall) const {
     return out;
 }
 
+size_t CorrelationIndex::apiCallCount() const {
+    size_t n = 0;
+    for (const Bucket& b : buckets_)
+        for (const LaneOrder& l : b.calls) n += l.count;
+    return n;
+}
+
+size_t CorrelationIndex::gpuOpCount() const {
+    size_t n = 0;
+    for (const Bucket& b : buckets_)
+        for (const LaneOrder& l : b.ops) n += l.count;
+    return n;
+}
+
 size_t CorrelationIndex::memoryBytes() const {
-    size_t bytes = sizeof(*this) + first_event_.capacity() * sizeof(uint64_t);
-    for (const Buckets* buckets : {&calls_, &ops_}) {
-        bytes += buckets->capacity() * sizeof(std::vector<Entry>);
-        for (const auto& b : *buckets) bytes += b.capacity() * sizeof(Entry);
-    }
+    size_t bytes = sizeof(*this) + buckets_.capacity() * sizeof(Bucket);
+    for (const Bucket& b : buckets_)
+        for (const std::vector<LaneOrder>* lanes : {&b.calls, &b.ops}) {
+            bytes += lanes->capacity() * sizeof(LaneOrder);
+            for (const LaneOrder& l : *lanes) bytes += l.order.capacity() * sizeof(uint32_t);
+        }
     return bytes;
 }
 

@@ -11,13 +11,16 @@
 namespace lanescope {
 
 // Links between CUDA API calls and the GPU work they launched, through CUDA correlation ids,
-// which are unique only within one process. Built once per frozen report in O(n log n); the
-// report must outlive the index and stay unchanged. Queries are binary searches, O(log n).
+// which are unique only within one process. Built once per frozen report in O(n) for lanes
+// whose correlation ids already ascend with their events (nearly every lane), O(n log n) for
+// the others; the report must outlive the index and stay unchanged. Lookups are binary
+// searches in the lanes themselves, one per lane of the process.
 //
-// Events with correlation id 0 (none recorded) are not indexed, nor events past the first
-// 2^32 of the report (event ids are 32-bit: 8 bytes an indexed event). GPU operations are taken
-// from their own stream lanes only; the copies in NCCL lanes are not indexed, but
-// launcherOf() also answers for such a copy (it reads the copy's own side-table row).
+// Memory: 4 bytes for each indexed event of a lane whose ids do not ascend in event order, or
+// that also holds events without one (id 0, other kinds); nothing for the others. Events with
+// correlation id 0 (none recorded) are not indexed. GPU operations are taken from their own
+// stream lanes only; the copies in NCCL lanes are not indexed, but launcherOf() also answers
+// for such a copy (it reads the copy's own side-table row).
 class CorrelationIndex {
 public:
     explicit CorrelationIndex(const Report& report);
@@ -30,52 +33,62 @@ public:
     // (a graph launch can give more). Other kinds and invalid refs give none.
     std::vector<EventRef> launchedBy(EventRef apiCall) const;
 
-    // Where the last lookup through it ended. Looking the calls of one lane up in time order
-    // with one cursor costs O(1) a call rather than O(log n): their correlation ids mostly
-    // ascend, and the search gallops from the last place.
+    // Where the last lookup through it ended, in each GPU lane of the process. Looking the
+    // calls of one lane up in time order with one cursor costs O(1) a call and GPU lane rather
+    // than O(log n): their correlation ids mostly ascend, and each search gallops from the last place.
     struct Cursor {
         size_t bucket = SIZE_MAX;
-        size_t position = 0;
+        std::vector<size_t> positions;  // per ops lane of the bucket, a position in its correlation order
     };
     // launchedBy() without the vector: visit(EventRef) for each operation, in (lane, index) order.
     template <typename Visit>
     void forEachLaunched(EventRef apiCall, Cursor& cursor, Visit&& visit) const {
         const std::optional<std::pair<size_t, uint32_t>> key = callKey(apiCall);
         if (!key) return;
-        const std::vector<Entry>& entries = ops_[key->first];
-        if (cursor.bucket != key->first) cursor = {key->first, 0};
-        cursor.position = lowerBoundFrom(entries, cursor.position, key->second);
-        for (size_t i = cursor.position; i < entries.size() && entries[i].correlation == key->second; ++i)
-            visit(refOf(entries[i].event));
+        const std::vector<LaneOrder>& lanes = buckets_[key->first].ops;
+        if (cursor.bucket != key->first) {
+            cursor.bucket = key->first;
+            cursor.positions.assign(lanes.size(), 0);
+        }
+        for (size_t k = 0; k < lanes.size(); ++k) {
+            const LaneOrder& lane = lanes[k];
+            size_t& at = cursor.positions[k];
+            at = lowerBoundFrom(lane, at, key->second);
+            for (size_t p = at; p < lane.count && correlationAt(lane, p) == key->second; ++p)
+                visit(EventRef{lane.lane, lane.eventAt(p)});
+        }
     }
 
-    size_t apiCallCount() const { return count(calls_); }
-    size_t gpuOpCount() const { return count(ops_); }
+    size_t apiCallCount() const;
+    size_t gpuOpCount() const;
     size_t memoryBytes() const;
 
-    // One indexed event, 8 bytes: its correlation id and its event id, the position of the
-    // event in all lanes' events taken lane after lane (first_event_ gives a lane's first).
-    struct Entry {
-        uint32_t correlation;
-        uint32_t event;
+    // One lane's indexed events (calls, or GPU operations) in correlation order: ascending
+    // correlation id, then event index.
+    struct LaneOrder {
+        uint32_t lane = 0;   // index into Report::lanes
+        uint32_t count = 0;  // events indexed
+        // The lane's indexed events in that order; empty when they are all the lane's events
+        // and their ids already ascend, where position p is event p.
+        std::vector<uint32_t> order;
+        uint32_t eventAt(size_t position) const { return order.empty() ? uint32_t(position) : order[position]; }
     };
-    // Per process, in Report::processes order, then one for lanes of no process: the entries
-    // sorted by (correlation, event) ascending, so by (lane, index) within a correlation id.
-    using Buckets = std::vector<std::vector<Entry>>;
+    // Per process (in Report::processes order, then one for lanes of no process), its lanes
+    // of CUDA API calls and of GPU operations, each in lane order.
+    struct Bucket {
+        std::vector<LaneOrder> calls, ops;
+    };
 
 private:
-    static size_t count(const Buckets& buckets);
-    // The first entry at or after `correlation`, searched outwards from `hint`.
-    static size_t lowerBoundFrom(const std::vector<Entry>& entries, size_t hint, uint32_t correlation);
+    uint32_t correlationAt(const LaneOrder& lane, size_t position) const;
+    // The first position at or after `correlation`, searched outwards from `hint`.
+    size_t lowerBoundFrom(const LaneOrder& lane, size_t hint, uint32_t correlation) const;
     // (bucket, correlation id) of a CUDA API call with one; nullopt otherwise.
     std::optional<std::pair<size_t, uint32_t>> callKey(EventRef apiCall) const;
-    EventRef refOf(uint32_t event) const;
-    std::vector<EventRef> find(const Buckets& buckets, int32_t process, uint32_t correlation) const;
+    size_t bucketOf(int32_t process) const;
 
     const Report* report_;
-    std::vector<uint64_t> first_event_;  // per lane, the event id of its first event; then the total
-    Buckets calls_;                      // CudaApiCall events
-    Buckets ops_;                        // Kernel, Memcpy, Memset and GraphExecution events of non-NCCL lanes
+    std::vector<Bucket> buckets_;
 };
 
 // The CUDA correlation id of a Kernel, Memcpy, Memset, Sync, GraphExecution or CudaApiCall event; nullopt

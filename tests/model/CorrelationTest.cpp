@@ -52,8 +52,9 @@ TEST_CASE("correlation: launcher and launched work, per process") {
     const CorrelationIndex index(f.t.r);
     CHECK(index.apiCallCount() == 4);  // the call with id 0 is not indexed
     CHECK(index.gpuOpCount() == 6);    // the kernel with id 0 and the NCCL copy are not
-    CHECK(index.memoryBytes() >= 10 * sizeof(CorrelationIndex::Entry));
-    CHECK(sizeof(CorrelationIndex::Entry) == 8);  // correlation id and event id
+    // apiA and streamA hold events without an id, so their 3 calls and 5 operations are kept
+    // in correlation order (4 bytes each); apiB and streamB are searched in place.
+    CHECK(index.memoryBytes() >= sizeof(CorrelationIndex) + 8 * sizeof(uint32_t));
 
     CHECK(index.launcherOf({f.streamA, 0}) == EventRef{f.apiA, 0});
     CHECK(index.launcherOf({f.streamB, 0}) == EventRef{f.apiB, 0});  // same id, other process
@@ -125,4 +126,38 @@ TEST_CASE("correlation: one cursor through calls in any order finds what launche
         found += viaCursor.size();
     }
     CHECK(found == index.gpuOpCount());
+}
+
+TEST_CASE("correlation: lanes whose ids ascend are searched in place; others in their own order") {
+    for (const bool ascending : {true, false}) {
+        TinyReport t;
+        const int32_t p = t.process(1, "p");
+        const int32_t th = t.thread(p, 10, "main");
+        const int32_t g = t.gpu(0, "GPU");
+        const uint32_t api = t.cpuLane(LaneKind::CudaApi, th, "CUDA API");
+        const uint32_t stream = t.gpuLane(LaneKind::GpuStream, p, g, 7, "Stream 7");
+        constexpr uint32_t kCalls = 1000;
+        // Ascending: ids 1..1000 in time order. Otherwise the ids run backwards, 1000..1.
+        auto id = [&](uint32_t i) { return ascending ? i + 1 : kCalls - i; };
+        for (uint32_t i = 0; i < kCalls; ++i) {
+            t.event(api, 100 * i, 100 * i + 10, "cudaLaunchKernel", EventKind::CudaApiCall, id(i));
+            t.event(stream, 100 * i + 20, 100 * i + 30, "k", EventKind::Kernel, t.kernel(id(i)));
+        }
+        t.freeze();
+        const CorrelationIndex index(t.r);
+        CAPTURE(ascending);
+        CHECK(index.apiCallCount() == kCalls);
+        CHECK(index.gpuOpCount() == kCalls);
+        if (ascending)
+            CHECK(index.memoryBytes() < 200);  // nothing per event
+        else
+            CHECK(index.memoryBytes() >= 2 * kCalls * sizeof(uint32_t));
+        CorrelationIndex::Cursor cursor;
+        for (uint32_t i = 0; i < kCalls; ++i) {
+            CHECK(index.launcherOf({stream, i}) == EventRef{api, i});
+            std::vector<EventRef> launched;
+            index.forEachLaunched({api, i}, cursor, [&](EventRef op) { launched.push_back(op); });
+            CHECK(launched == std::vector<EventRef>{{stream, i}});
+        }
+    }
 }
