@@ -220,31 +220,33 @@ void StatsPanel::computeNow() {
     scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
                                  .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
                            : QString("Whole report"));
-    // The picked report first, on both threads, so that the shown table fills at once; then
-    // the other reports whose size does not grow with the events, one at a time on one thread,
-    // so that drawing keeps a core and memory holds one report's values at a time. A trace
-    // report lists every event (ten million rows of text for a big report, gigabytes): it is
-    // computed when picked.
-    const int picked = std::max(0, kind_->currentIndex());
-    std::vector<bool> wanted(statsReports().size(), false);
-    if (size_t(picked) < wanted.size()) wanted[size_t(picked)] = true;
-    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 2); },
-              [this, report, range, picked](std::vector<std::optional<StatsTable>> tables) {
-                  fillAll(std::move(tables), true);
-                  shownPending_ = false;
-                  computeOthers(report, range, picked);
-              });
-}
-
-void StatsPanel::computeOthers(std::shared_ptr<const Report> report, TimeRange range, int picked) {
-    std::vector<bool> wanted;
-    for (const StatsReportEntry& e : statsReports()) wanted.push_back(!growsWithEvents(e));
-    if (size_t(picked) < wanted.size()) wanted[size_t(picked)] = false;
-    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 1); },
-              [this](std::vector<std::optional<StatsTable>> tables) {
-                  fillAll(std::move(tables), false);
-                  pickFirstWithRows_ = false;  // every summary is in: none has rows
-              });
+    // Only the shown table, on both threads; the others are computed when picked, so that
+    // memory holds one table's values at a time and nothing competes with drawing. A newly
+    // opened report whose shown table is empty looks, in registry order, for the first summary with rows (a report
+    // without kernels would otherwise open on an empty Kernels table); trace reports, which
+    // list every event, are never computed unless picked.
+    const size_t picked = size_t(std::max(0, kind_->currentIndex()));
+    const bool findRows = pickFirstWithRows_;
+    task_.run(
+        [report, range, picked, findRows] {
+            const std::vector<StatsReportEntry>& all = statsReports();
+            std::vector<std::optional<StatsTable>> tables(all.size());
+            auto compute = [&](size_t i) {
+                std::vector<bool> wanted(all.size(), false);
+                wanted[i] = true;
+                tables[i] = std::move(computeSomeStats(*report, range, wanted, 2)[i]);
+                return tables[i] && !tables[i]->rows.empty();
+            };
+            if (compute(picked) || !findRows) return tables;
+            for (size_t i = 0; i < all.size(); ++i)
+                if (i != picked && !growsWithEvents(all[i]) && compute(i)) break;
+            return tables;
+        },
+        [this](std::vector<std::optional<StatsTable>> tables) {
+            fillAll(std::move(tables), true);
+            pickFirstWithRows_ = false;
+            shownPending_ = false;
+        });
 }
 
 // The picked report alone, when it was left out (growsWithEvents), for the same report and range.

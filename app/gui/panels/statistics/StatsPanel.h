@@ -48,7 +48,7 @@ private:
         QStandardItemModel* model;
         StatsTable table;
         bool filled = false;    // table shown in model (else filled when picked)
-        bool computed = false;  // table is for the current report and range (growsWithEvents: when picked)
+        bool computed = false;  // table is for the current report and range (else computed when picked)
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     // A range on the shared timeline; each report's offset on it (ViewSession::offsets).
@@ -62,8 +62,6 @@ private:
     }
     void computeNow();
     void computePicked();
-    // The summaries other than `picked`, after it (computeNow's second half).
-    void computeOthers(std::shared_ptr<const Report> report, TimeRange range, int picked);
     void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);
     void fill(Tab& tab, StatsTable table);
     void copySelection(Tab& tab);
