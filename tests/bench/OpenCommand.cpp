@@ -1,4 +1,5 @@
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -40,6 +41,21 @@ ChildRun importAlone(const std::string& file) {
         const ImportResult result = importFile(file, options, progress);
         return result.ok() ? std::to_string(watch.seconds()) : std::string();
     });
+}
+
+// Prints the resident set size when it has grown 25 MB or more since the last line: where the
+// viewer's memory goes, by time since the start.
+void traceRss(double seconds) {
+    static double printedMb = 0;
+    long pages = 0, resident = 0;
+    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(statm);
+    }
+    const double mb = double(resident) * double(::sysconf(_SC_PAGESIZE)) / kBytesPerMb;
+    if (mb < printedMb + 25) return;
+    printedMb = mb;
+    std::fprintf(stderr, "rss %.0f MB at %.3f s\n", mb, seconds);
 }
 
 }  // namespace
@@ -99,13 +115,15 @@ int openCommand(int argc, char** argv) {
         paintedReport = paintedReport || reportReady;
         checkComplete();
     });
+    // LANESCOPE_BENCH_DEBUG=1: the stalls over 100 ms and each 25 MB the resident set grows, on stderr.
+    const bool debug = qEnvironmentVariableIsSet("LANESCOPE_BENCH_DEBUG");
     QTimer ticker;
     ticker.setTimerType(Qt::PreciseTimer);
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const double stall = std::max(0.0, sinceTick.nsecsElapsed() / 1e6 - kTickMs);
         sinceTick.restart();
-        if (stall > 100 && qEnvironmentVariableIsSet("LANESCOPE_BENCH_DEBUG"))
-            std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, now());
+        if (debug && stall > 100) std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, now());
+        if (debug) traceRss(now());
         (complete ? after : loading).push_back(stall);
         checkComplete();
     });
