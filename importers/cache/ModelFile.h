@@ -1,0 +1,44 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <stop_token>
+#include <string>
+
+#include "model/Report.h"
+
+// A finished Report as one binary file that is read back by mapping it and copying each
+// column out with one memcpy, not by parsing (the format: ModelFormat.h, docs/report-cache.md).
+// Every field of the report is stored except its DerivedCache, which is rebuilt on use.
+
+namespace lanescope::cache {
+
+class FilePlan;
+
+// A report laid out as a model file, its size known before a byte is written. The report must
+// outlive the writer, unchanged.
+class ModelFileWriter {
+public:
+    explicit ModelFileWriter(const Report& report);
+    ~ModelFileWriter();
+    ModelFileWriter(const ModelFileWriter&) = delete;
+    ModelFileWriter& operator=(const ModelFileWriter&) = delete;
+
+    // The bytes write() writes.
+    uint64_t fileBytes() const;
+    // Writes the file to `fd`, which must be an empty file open for writing. False with a
+    // one-line reason in `error` when a write fails (no space, I/O error) or a string of the
+    // report is 4 GiB or longer.
+    bool write(int fd, std::string& error) const;
+
+private:
+    std::unique_ptr<FilePlan> plan_;
+};
+
+// Reads a model file back: nullptr with a one-line reason in `error` when it is not a model
+// file of this build (magic, format version, Lanescope version, byte order, layout), is
+// truncated or damaged (sizes, section bounds, checksum), or holds a report that breaks the
+// model's invariants (ModelInvariants.h); also when `stop` is requested. Never a partial report.
+std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop = {});
+
+}  // namespace lanescope::cache

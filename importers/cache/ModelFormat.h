@@ -1,0 +1,228 @@
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "model/Report.h"
+
+// The model file on disk (docs/report-cache.md): a header, a table of sections, then the
+// sections, each starting at a multiple of 64 bytes. Numbers and structs are in the writing
+// machine's byte order and layout, which the header records (byte order mark, layout
+// fingerprint): a reader whose build differs rejects the file rather than convert it.
+
+namespace lanescope::cache {
+
+inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
+// Raised with any change to what a model file holds or how (sections, records, their order).
+inline constexpr uint32_t kModelFormatVersion = 1;
+inline constexpr uint32_t kByteOrderMark = 0x01020304;
+inline constexpr uint64_t kSectionAlignment = 64;
+
+// The first bytes of the file. Each field is checked on its own; the checksum covers every
+// byte after the header (section table, padding and sections).
+struct ModelFileHeader {
+    char magic[16] = {};
+    uint32_t format_version = 0;
+    uint32_t byte_order = 0;
+    char app_version[32] = {};  // LANESCOPE_VERSION, NUL-padded
+    uint64_t layout_fingerprint = 0;
+    uint64_t file_bytes = 0;  // the whole file
+    uint64_t checksum = 0;    // FastHash of bytes [sizeof(ModelFileHeader), file_bytes)
+    uint32_t section_count = 0;
+    uint32_t reserved = 0;
+};
+static_assert(sizeof(ModelFileHeader) == 88 && std::has_unique_object_representations_v<ModelFileHeader>);
+
+// Where one section is: bytes [offset, offset + bytes) of the file.
+struct SectionEntry {
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+};
+
+// The sections, in file order. A table (a vector of the report) is one section of its raw
+// elements; the columns of every lane (counter) are one section each, the lanes' (counters')
+// runs end to end in lane order; a list of strings is two sections, their lengths (uint32_t)
+// and their characters end to end.
+enum class Section : uint32_t {
+    Meta,  // one MetaRecord
+    MetaStringLengths,
+    MetaStringChars,  // format, producer, version, reader, nsys_version, source_path
+    PoolLengths,
+    PoolChars,  // Report::strings in id order
+    Lanes,      // LaneRecord per lane
+    EventStart,
+    EventDuration,
+    EventLongDuration,
+    EventName,
+    EventPayload,
+    EventKind,
+    EventDepth,
+    DepthOrder,
+    DepthBegin,
+    InstantTime,
+    InstantName,
+    InstantPayload,
+    Counters,  // CounterRecord per counter
+    CounterTime,
+    CounterValue,
+    Messages,  // MessageRecord per NsysMessage
+    MessageTextLengths,
+    MessageTextChars,
+    DiagnosticNameLengths,
+    DiagnosticNameChars,
+    DiagnosticCounts,  // uint64_t per diagnostic, in name order
+    Processes,
+    Threads,
+    Gpus,
+    Kernels,
+    KernelConfigs,
+    Memcpys,
+    Memsets,
+    Syncs,
+    Nvtx,
+    GraphExecutions,
+    CudaEvents,
+    GpuPageFaults,
+    CpuPageFaults,
+    Migrations,
+    KernelGraphNodes,
+    GraphApiEvents,
+    CudaApiResults,
+    NvtxOtherStarts,
+    ProfilerOverhead,
+    StackFrameFunction,
+    StackFrameModule,
+    StackNodeFrame,
+    StackNodeParent,
+    Backtraces,
+    Count
+};
+inline constexpr size_t kSectionCount = size_t(Section::Count);
+// "lanes.events.start_ns": the section's name in messages.
+std::string_view sectionName(Section section);
+
+// Metadata numbers.
+struct MetaRecord {
+    int64_t start_utc_ns = 0;
+    int64_t begin_ns = 0;
+    int64_t end_ns = 0;
+    int32_t rank = -1;
+    int32_t cpu_utilization_counter = -1;
+};
+// The strings of the metadata, in file order (Metadata or const Metadata).
+template <typename M>
+auto metaStrings(M& m) {
+    return std::array{&m.format, &m.producer, &m.version, &m.reader, &m.nsys_version, &m.source_path};
+}
+
+// The columns of a lane, in the order forEachLaneColumn visits them.
+inline constexpr size_t kLaneColumns = 12;
+// One lane: its fields and the length of each of its columns.
+struct LaneRecord {
+    uint64_t column_sizes[kLaneColumns] = {};
+    int64_t stream_id = -1;
+    int64_t context_id = -1;
+    uint32_t name_id = 0;
+    int32_t process = -1;
+    int32_t thread = -1;
+    int32_t gpu = -1;
+    int32_t cpu = -1;
+    uint8_t kind = 0;  // LaneKind
+    uint8_t depth_count = 0;
+    uint8_t unused[2] = {};
+};
+
+// The columns of a counter, in the order forEachCounterColumn visits them.
+inline constexpr size_t kCounterColumns = 2;
+// One counter: its fields and the length of each of its columns.
+struct CounterRecord {
+    uint64_t column_sizes[kCounterColumns] = {};
+    uint32_t name_id = 0;
+    uint32_t unit_id = 0;
+    int32_t gpu = -1;
+    int32_t process = -1;
+    uint8_t derived = 0;
+    uint8_t unused[7] = {};
+};
+
+// One NsysMessage but its text (MessageText* sections).
+struct MessageRecord {
+    int64_t time_ns = 0;
+    int32_t process = -1;
+    uint8_t time_source = 0;
+    uint8_t source = 0;
+    uint8_t severity = 0;
+    uint8_t unused = 0;
+};
+
+static_assert(std::has_unique_object_representations_v<MetaRecord> &&
+              std::has_unique_object_representations_v<LaneRecord> &&
+              std::has_unique_object_representations_v<CounterRecord> &&
+              std::has_unique_object_representations_v<MessageRecord>);
+
+// The structured bindings below and in ModelWriter.cpp name every member of the structs they
+// take apart, so adding a member to one breaks the build until the model file stores it.
+
+// Every column of a lane with its section (Lane or const Lane): the writer and the reader walk
+// the same list.
+template <typename L, typename Visit>
+void forEachLaneColumn(L& lane, Visit&& visit) {
+    auto& [start_ns, duration_ns, long_durations, name_id, payload, kind, depth] = lane.events;
+    auto& [time_ns, instant_name_id, instant_payload] = lane.instants;
+    visit(Section::EventStart, start_ns);
+    visit(Section::EventDuration, duration_ns);
+    visit(Section::EventLongDuration, long_durations);
+    visit(Section::EventName, name_id);
+    visit(Section::EventPayload, payload);
+    visit(Section::EventKind, kind);
+    visit(Section::EventDepth, depth);
+    visit(Section::DepthOrder, lane.depth_order);
+    visit(Section::DepthBegin, lane.depth_begin);
+    visit(Section::InstantTime, time_ns);
+    visit(Section::InstantName, instant_name_id);
+    visit(Section::InstantPayload, instant_payload);
+}
+
+template <typename C, typename Visit>
+void forEachCounterColumn(C& counter, Visit&& visit) {
+    visit(Section::CounterTime, counter.time_ns);
+    visit(Section::CounterValue, counter.value);
+}
+
+// Every table of the report stored as one section of raw elements (Report or const Report).
+template <typename R, typename Visit>
+void forEachTable(R& r, Visit&& visit) {
+    auto& [frame_function, frame_module, node_frame, node_parent] = r.stacks;
+    visit(Section::Processes, r.processes);
+    visit(Section::Threads, r.threads);
+    visit(Section::Gpus, r.gpus);
+    visit(Section::Kernels, r.kernels);
+    visit(Section::KernelConfigs, r.kernel_configs);
+    visit(Section::Memcpys, r.memcpys);
+    visit(Section::Memsets, r.memsets);
+    visit(Section::Syncs, r.syncs);
+    visit(Section::Nvtx, r.nvtx);
+    visit(Section::GraphExecutions, r.graph_executions);
+    visit(Section::CudaEvents, r.cuda_events);
+    visit(Section::GpuPageFaults, r.gpu_page_faults);
+    visit(Section::CpuPageFaults, r.cpu_page_faults);
+    visit(Section::Migrations, r.migrations);
+    visit(Section::KernelGraphNodes, r.kernel_graph_nodes);
+    visit(Section::GraphApiEvents, r.graph_api_events);
+    visit(Section::CudaApiResults, r.cuda_api_results);
+    visit(Section::NvtxOtherStarts, r.nvtx_other_starts_ns);
+    visit(Section::ProfilerOverhead, r.profiler_overhead);
+    visit(Section::StackFrameFunction, frame_function);
+    visit(Section::StackFrameModule, frame_module);
+    visit(Section::StackNodeFrame, node_frame);
+    visit(Section::StackNodeParent, node_parent);
+    visit(Section::Backtraces, r.backtraces);
+}
+
+// A hash of the sizes, alignments and member places of every struct stored raw (RawLayout.h)
+// and of the records above: two builds agree on it only when they lay out the file alike.
+uint64_t layoutFingerprint();
+
+}  // namespace lanescope::cache

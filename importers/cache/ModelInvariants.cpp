@@ -1,0 +1,265 @@
+#include "importers/cache/ModelInvariants.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+#include "importers/cache/ModelFormat.h"
+#include "importers/cache/RawLayout.h"
+
+namespace lanescope::cache {
+namespace {
+
+// The last kinds declared in model/Lane.h: a new kind must be added here too.
+constexpr LaneKind kLastLaneKind = LaneKind::UmCpuPageFaults;
+constexpr EventKind kLastEventKind = EventKind::GpuPageFault;
+constexpr uint64_t kAnyPayload = UINT64_MAX;  // a payload that names no row
+constexpr size_t kNone = SIZE_MAX;            // no index: not found, or a place that is no row
+
+// The index of the first value of `column` at or above `limit`, or kNone: the largest value
+// first, in a pass the compiler vectorizes, then the search only when there is one.
+template <typename T>
+size_t firstAtLeast(const std::vector<T>& column, T limit) {
+    T largest{};
+    for (const T value : column) largest = std::max(largest, value);
+    if (column.empty() || largest < limit) return kNone;
+    return size_t(std::find_if(column.begin(), column.end(), [&](T value) { return value >= limit; }) - column.begin());
+}
+
+std::string at(std::string_view table, size_t i, std::string_view field = {}) {
+    return std::string(table) + "[" + std::to_string(i) + "]" + (field.empty() ? "" : ".") + std::string(field);
+}
+
+class Checker {
+public:
+    explicit Checker(const Report& r) : r_(r), strings_(r.strings.size()) {
+        payloadRows_.fill(kAnyPayload);
+        payloadRows_[size_t(EventKind::NvtxRange)] = r.nvtx.size();
+        payloadRows_[size_t(EventKind::Kernel)] = r.kernels.size();
+        payloadRows_[size_t(EventKind::Memcpy)] = r.memcpys.size();
+        payloadRows_[size_t(EventKind::Memset)] = r.memsets.size();
+        payloadRows_[size_t(EventKind::Sync)] = r.syncs.size();
+        payloadRows_[size_t(EventKind::CoreRun)] = r.threads.size();
+        payloadRows_[size_t(EventKind::GraphExecution)] = r.graph_executions.size();
+        payloadRows_[size_t(EventKind::GpuPageFault)] = r.gpu_page_faults.size();
+    }
+    std::string run();
+
+private:
+    bool fail(const std::string& where, std::string_view what) {
+        error_ = where + ": " + std::string(what);
+        return false;
+    }
+    // `value` is a row of `table` (of `rows` rows), or -1 for none when `none` allows it. The
+    // place named in a failure is where[i].field (where alone when i is kNone).
+    bool row(int64_t value, size_t rows, std::string_view table, std::string_view where, size_t i,
+             std::string_view field, bool none = true) {
+        if ((value >= 0 && uint64_t(value) < rows) || (none && value == -1)) return true;
+        return fail(
+            i == kNone ? std::string(where) : at(where, i, field),
+            std::to_string(value) + " is not a row of " + std::string(table) + " (" + std::to_string(rows) + " rows)");
+    }
+    bool string(uint32_t id, std::string_view where, size_t i, std::string_view field = {}) {
+        return id < strings_ || row(id, strings_, "strings", where, i, field, false);
+    }
+    bool lane(size_t i);
+    bool events(size_t i);
+    bool depths(size_t i);
+    bool instants(size_t i);
+    bool counters();
+    bool sideTables();
+    template <typename T>
+    bool flags(Section section, const std::vector<T>& rows);
+    bool stacks();
+
+    const Report& r_;
+    const size_t strings_;
+    // The rows an event's payload may name, by event kind (Lane.h, EventKind); kAnyPayload: the
+    // payload names none.
+    std::array<uint64_t, size_t(kLastEventKind) + 1> payloadRows_;
+    std::string error_;
+};
+
+bool Checker::lane(size_t i) {
+    const Lane& l = r_.lanes[i];
+    if (l.kind > kLastLaneKind) return fail(at("lanes", i, "kind"), "unknown");
+    return string(l.name_id, "lanes", i, "name_id") &&
+           row(l.process, r_.processes.size(), "processes", "lanes", i, "process") &&
+           row(l.thread, r_.threads.size(), "threads", "lanes", i, "thread") &&
+           row(l.gpu, r_.gpus.size(), "gpus", "lanes", i, "gpu") && events(i) && depths(i) && instants(i);
+}
+
+bool Checker::events(size_t i) {
+    const IntervalColumns& ev = r_.lanes[i].events;
+    const size_t n = ev.size();
+    if (n > UINT32_MAX) return fail(at("lanes", i, "events"), "more events than an index holds");
+    if (ev.duration_ns.size() != n || ev.name_id.size() != n || ev.payload.size() != n || ev.kind.size() != n ||
+        ev.depth.size() != n)
+        return fail(at("lanes", i, "events"), "columns of different lengths");
+    if (const size_t e = firstAtLeast(ev.kind, EventKind(size_t(kLastEventKind) + 1)); e != kNone)
+        return fail(at(at("lanes", i, "events.kind"), e), "unknown");
+    if (const size_t e = firstAtLeast(ev.name_id, uint32_t(strings_)); e != kNone)
+        return string(ev.name_id[e], at("lanes", i, "events.name_id"), e);
+    for (size_t e = 0; e < n; ++e) {
+        const uint32_t payload = ev.payload[e];
+        if (payload != kNoPayload && payload >= payloadRows_[size_t(ev.kind[e])])
+            return fail(at(at("lanes", i, "events.payload"), e),
+                        "row " + std::to_string(payload) + " of " + std::to_string(payloadRows_[size_t(ev.kind[e])]));
+    }
+    for (size_t k = 0; k < ev.long_durations.size(); ++k) {
+        const uint32_t index = ev.long_durations[k].index;
+        if (index >= n || (k > 0 && index <= ev.long_durations[k - 1].index))
+            return fail(at(at("lanes", i, "events.long_durations"), k), "index out of order or range");
+    }
+    return true;
+}
+
+bool Checker::depths(size_t i) {
+    const Lane& l = r_.lanes[i];
+    const size_t n = l.events.size();
+    if (!l.isFrozen()) return fail(at("lanes", i), "not frozen");
+    if (l.depth_begin.front() != 0 || l.depth_begin.back() != n)
+        return fail(at("lanes", i, "depth_begin"), "does not span the events");
+    for (size_t d = 1; d < l.depth_begin.size(); ++d)
+        if (l.depth_begin[d] < l.depth_begin[d - 1]) return fail(at(at("lanes", i, "depth_begin"), d), "decreases");
+    if (!l.depth_order.empty() && l.depth_order.size() != n)
+        return fail(at("lanes", i, "depth_order"), "neither empty nor one per event");
+    if (const size_t p = firstAtLeast(l.depth_order, uint32_t(n)); p != kNone)
+        return fail(at(at("lanes", i, "depth_order"), p), "not an event");
+    if (const size_t e = firstAtLeast(l.events.depth, l.depth_count); e != kNone)
+        return fail(at(at("lanes", i, "events.depth"), e), "not below depth_count");
+    return true;
+}
+
+bool Checker::instants(size_t i) {
+    const Lane& l = r_.lanes[i];
+    const InstantColumns& in = l.instants;
+    if (in.name_id.size() != in.size() || in.payload.size() != in.size())
+        return fail(at("lanes", i, "instants"), "columns of different lengths");
+    if (const size_t e = firstAtLeast(in.name_id, uint32_t(strings_)); e != kNone)
+        return string(in.name_id[e], at("lanes", i, "instants.name_id"), e);
+    uint64_t rows = kAnyPayload;  // that the payloads may name, by lane kind (Lane.h, InstantColumns)
+    if (l.kind == LaneKind::Nvtx) rows = r_.nvtx.size();
+    if (l.kind == LaneKind::CpuSamples) rows = r_.stacks.nodeCount();
+    if (l.kind == LaneKind::GpuStream) rows = r_.cuda_events.size();
+    if (l.kind == LaneKind::UmCpuPageFaults) rows = r_.cpu_page_faults.size();
+    for (size_t e = 0; e < in.size(); ++e)
+        if (in.payload[e] != kNoPayload && in.payload[e] >= rows)
+            return fail(at(at("lanes", i, "instants.payload"), e),
+                        "row " + std::to_string(in.payload[e]) + " of " + std::to_string(rows));
+    return true;
+}
+
+bool Checker::counters() {
+    for (size_t i = 0; i < r_.counters.size(); ++i) {
+        const Counter& c = r_.counters[i];
+        if (c.time_ns.size() != c.value.size()) return fail(at("counters", i), "columns of different lengths");
+        if (!string(c.name_id, "counters", i, "name_id") || !string(c.unit_id, "counters", i, "unit_id") ||
+            !row(c.gpu, r_.gpus.size(), "gpus", "counters", i, "gpu") ||
+            !row(c.process, r_.processes.size(), "processes", "counters", i, "process"))
+            return false;
+    }
+    return row(r_.cpu_utilization_counter, r_.counters.size(), "counters", "cpu_utilization_counter", kNone, {});
+}
+
+bool Checker::sideTables() {
+    const Report& r = r_;
+    for (size_t i = 0; i < r.kernels.size(); ++i)
+        if (!row(r.kernels[i].config, r.kernel_configs.size(), "kernel_configs", "kernels", i, "config", false))
+            return false;
+    for (size_t i = 0; i < r.kernel_configs.size(); ++i)
+        if (!string(r.kernel_configs[i].short_name_id, "kernel_configs", i, "short_name_id")) return false;
+    for (size_t i = 0; i < r.nvtx.size(); ++i)
+        if (!string(r.nvtx[i].domain_name_id, "nvtx", i, "domain_name_id")) return false;
+    for (size_t i = 0; i < r.cpu_page_faults.size(); ++i)
+        if (!string(r.cpu_page_faults[i].instruction_id, "cpu_page_faults", i, "instruction_id") ||
+            !string(r.cpu_page_faults[i].source_file_id, "cpu_page_faults", i, "source_file_id"))
+            return false;
+    for (size_t i = 0; i < r.migrations.size(); ++i)
+        if (!row(r.migrations[i].memcpy, r.memcpys.size(), "memcpys", "migrations", i, "memcpy", false)) return false;
+    for (size_t i = 0; i < r.kernel_graph_nodes.size(); ++i)
+        if (!row(r.kernel_graph_nodes[i].kernel, r.kernels.size(), "kernels", "kernel_graph_nodes", i, "kernel", false))
+            return false;
+    for (size_t i = 0; i < r.graph_api_events.size(); ++i)
+        if (!row(r.graph_api_events[i].thread, r.threads.size(), "threads", "graph_api_events", i, "thread") ||
+            !string(r.graph_api_events[i].name_id, "graph_api_events", i, "name_id"))
+            return false;
+    for (size_t i = 0; i < r.cuda_api_results.size(); ++i)
+        if (!row(r.cuda_api_results[i].thread, r.threads.size(), "threads", "cuda_api_results", i, "thread"))
+            return false;
+    for (size_t i = 0; i < r.profiler_overhead.size(); ++i) {
+        const OverheadRange& o = r.profiler_overhead[i];
+        if (!row(o.process, r.processes.size(), "processes", "profiler_overhead", i, "process") ||
+            !row(o.thread, r.threads.size(), "threads", "profiler_overhead", i, "thread") ||
+            !string(o.name_id, "profiler_overhead", i, "name_id"))
+            return false;
+    }
+    for (size_t i = 0; i < r.nsys_messages.size(); ++i)
+        if (!row(r.nsys_messages[i].process, r.processes.size(), "processes", "nsys_messages", i, "process"))
+            return false;
+    return true;
+}
+
+// Every bool member of every row holds 0 or 1, looked at as a byte: reading any other byte as a
+// bool is undefined.
+template <typename T>
+bool Checker::flags(Section section, const std::vector<T>& rows) {
+    if constexpr (std::is_class_v<T>) {
+        const auto flagByte = [](const auto& m) {
+            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(m)>, bool>)
+                return *reinterpret_cast<const unsigned char*>(&m) <= 1;
+            return true;
+        };
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (!std::apply([&](const auto&... m) { return (flagByte(m) && ...); }, members(rows[i])))
+                return fail(at(sectionName(section), i), "a flag neither true nor false");
+    }
+    return true;
+}
+
+bool Checker::stacks() {
+    const CallStacks& s = r_.stacks;
+    if (s.frame_module.size() != s.frameCount() || s.node_parent.size() != s.nodeCount())
+        return fail("stacks", "columns of different lengths");
+    for (size_t f = 0; f < s.frameCount(); ++f)
+        if (!string(s.frame_function[f], "stacks.frame_function", f) ||
+            !string(s.frame_module[f], "stacks.frame_module", f))
+            return false;
+    for (size_t n = 0; n < s.nodeCount(); ++n) {
+        if (!row(s.node_frame[n], s.frameCount(), "frames", "stacks.node_frame", n, {}, false)) return false;
+        if (s.node_parent[n] != kNoStack && s.node_parent[n] >= n)  // a parent is made before its children
+            return fail(at("stacks.node_parent", n), "not an earlier node");
+    }
+    for (size_t i = 0; i < r_.backtraces.size(); ++i) {
+        const CallBacktrace& b = r_.backtraces[i];
+        if (!row(b.thread, r_.threads.size(), "threads", "backtraces", i, "thread")) return false;
+        if (b.stack != kNoStack && b.stack >= s.nodeCount()) return fail(at("backtraces", i, "stack"), "not a node");
+    }
+    return true;
+}
+
+std::string Checker::run() {
+    if (strings_ == 0 || !r_.str(0).empty()) return "strings: id 0 is not the empty string";
+    for (size_t i = 0; i < r_.processes.size(); ++i)
+        if (!string(r_.processes[i].name_id, "processes", i, "name_id")) return error_;
+    for (size_t i = 0; i < r_.threads.size(); ++i)
+        if (!row(r_.threads[i].process, r_.processes.size(), "processes", "threads", i, "process") ||
+            !string(r_.threads[i].name_id, "threads", i, "name_id"))
+            return error_;
+    for (size_t i = 0; i < r_.gpus.size(); ++i)
+        if (!string(r_.gpus[i].name_id, "gpus", i, "name_id")) return error_;
+    for (size_t i = 0; i < r_.lanes.size(); ++i)
+        if (!lane(i)) return error_;
+    if (!counters() || !sideTables() || !stacks()) return error_;
+    bool ok = true;
+    forEachTable(r_, [&](Section section, const auto& rows) { ok = ok && flags(section, rows); });
+    return ok ? std::string() : error_;
+}
+
+}  // namespace
+
+std::string brokenInvariant(const Report& report) { return Checker(report).run(); }
+
+}  // namespace lanescope::cache

@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+
+#include "model/Report.h"
+
+namespace lanescope::cache {
+
+// The first broken invariant of a finished report that its readers rely on without checking,
+// as one line ("lanes[3].events.payload[17]: 912 is not a row of kernels (40 rows)"); empty
+// when there is none. Checked: every index into the strings, processes, threads, GPUs,
+// counters, side tables and call stacks is in range (or the table's "none"); the columns of a
+// lane, a counter and the call stacks have equal lengths; lane and event kinds are known ones;
+// a lane is frozen (depth_begin, depth_order and depths agree with its events); long durations
+// name events of their lane in order; call stack parents come before their children; every
+// bool member of the side tables is a 0 or 1 byte. O(events); for a report read from a model
+// file, which is not trusted before this says so.
+std::string brokenInvariant(const Report& report);
+
+}  // namespace lanescope::cache

@@ -1,0 +1,123 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+
+#include "model/Report.h"
+
+// The model structs a model file stores as raw bytes, and the names of their members. Writing
+// copies them member by member into zeroed memory, so that padding bytes are written as zeros
+// (the same report always makes the same file); the layout fingerprint (ModelFormat.h) is
+// made of their sizes, alignments and members' places, so a file written by a build whose
+// structs differ is rejected.
+
+namespace lanescope::cache {
+
+// Every member of each struct, in declaration order. The structured binding must name every
+// member, so adding one to these structs breaks the build here until it is named (then also
+// store it in ModelEquality and raise kModelFormatVersion).
+// clang-format off
+inline auto members(const Process& x) { const auto& [pid, name_id] = x; return std::tie(pid, name_id); }
+inline auto members(const Thread& x) {
+    const auto& [tid, process, name_id, priority] = x; return std::tie(tid, process, name_id, priority);
+}
+inline auto members(const Gpu& x) { const auto& [device_id, name_id] = x; return std::tie(device_id, name_id); }
+inline auto members(const LongDuration& x) { const auto& [index, duration_ns] = x; return std::tie(index, duration_ns); }
+inline auto members(const KernelInfo& x) { const auto& [config, correlation] = x; return std::tie(config, correlation); }
+inline auto members(const KernelConfig& x) {
+    const auto& [grid, block, registers, static_shared, dynamic_shared, local, short_name, launch_type] = x;
+    return std::tie(grid, block, registers, static_shared, dynamic_shared, local, short_name, launch_type);
+}
+inline auto members(const MemcpyInfo& x) {
+    const auto& [bytes, correlation, copy_kind, src, dst] = x; return std::tie(bytes, correlation, copy_kind, src, dst);
+}
+inline auto members(const MemsetInfo& x) {
+    const auto& [bytes, correlation, value, mem_kind] = x; return std::tie(bytes, correlation, value, mem_kind);
+}
+inline auto members(const SyncInfo& x) {
+    const auto& [correlation, sync_type, event_sync] = x; return std::tie(correlation, sync_type, event_sync);
+}
+inline auto members(const NvtxInfo& x) {
+    const auto& [color, domain, category, has_color, start_end] = x;
+    return std::tie(color, domain, category, has_color, start_end);
+}
+inline auto members(const GraphExecutionInfo& x) {
+    const auto& [correlation, graph, graph_exec] = x; return std::tie(correlation, graph, graph_exec);
+}
+inline auto members(const CudaEventInfo& x) {
+    const auto& [correlation, event, event_sync] = x; return std::tie(correlation, event, event_sync);
+}
+inline auto members(const GpuPageFaultInfo& x) {
+    const auto& [address, faults, access_type] = x; return std::tie(address, faults, access_type);
+}
+inline auto members(const CpuPageFaultInfo& x) {
+    const auto& [address, fault_pc, instruction, source_file, source_line] = x;
+    return std::tie(address, fault_pc, instruction, source_file, source_line);
+}
+inline auto members(const Migration& x) {
+    const auto& [memcpy_row, cause, virtual_address] = x; return std::tie(memcpy_row, cause, virtual_address);
+}
+inline auto members(const KernelGraphNode& x) {
+    const auto& [kernel, graph_node] = x; return std::tie(kernel, graph_node);
+}
+inline auto members(const GraphApiEvent& x) {
+    const auto& [start, end, thread, name, node, graph, original, graph_exec] = x;
+    return std::tie(start, end, thread, name, node, graph, original, graph_exec);
+}
+inline auto members(const CallResult& x) {
+    const auto& [thread, correlation, start, result] = x; return std::tie(thread, correlation, start, result);
+}
+inline auto members(const OverheadRange& x) {
+    const auto& [start, end, process, name, thread] = x; return std::tie(start, end, process, name, thread);
+}
+inline auto members(const CallBacktrace& x) {
+    const auto& [thread, lane_kind, start, stack] = x; return std::tie(thread, lane_kind, start, stack);
+}
+// clang-format on
+
+template <typename... T>
+struct TypeList {};
+// Every model struct stored raw; the fingerprint covers exactly these.
+using RawStructs = TypeList<Process, Thread, Gpu, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
+                            SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo,
+                            Migration, KernelGraphNode, GraphApiEvent, CallResult, OverheadRange, CallBacktrace>;
+
+template <typename T, typename List>
+inline constexpr bool kListed = false;
+template <typename T, typename... Ts>
+inline constexpr bool kListed<T, TypeList<Ts...>> = (std::is_same_v<T, Ts> || ...);
+
+// A column element stored raw: a number or enum, or one of RawStructs.
+template <typename T>
+inline constexpr bool kStoredRaw = std::is_trivially_copyable_v<T> &&
+                                   (std::is_arithmetic_v<T> || std::is_enum_v<T> || kListed<T, RawStructs>);
+
+// The byte offset of a member within its object.
+template <typename T, typename M>
+size_t offsetIn(const T& object, const M& member) {
+    return size_t(reinterpret_cast<const std::byte*>(&member) - reinterpret_cast<const std::byte*>(&object));
+}
+
+// Whether T's bytes can hold padding: then they are copied member by member.
+template <typename T>
+inline constexpr bool kHasPadding = std::is_class_v<T> && !std::has_unique_object_representations_v<T>;
+
+// Copies `count` elements to `out` as bytes, padding bytes zero.
+template <typename T>
+void copyZeroingPadding(const T* in, size_t count, std::byte* out) {
+    static_assert(kStoredRaw<T>);
+    if constexpr (!kHasPadding<T>) {
+        std::memcpy(out, in, count * sizeof(T));
+    } else {
+        std::memset(out, 0, count * sizeof(T));
+        for (size_t i = 0; i < count; ++i) {
+            std::byte* element = out + i * sizeof(T);
+            std::apply([&](const auto&... m) { (std::memcpy(element + offsetIn(in[i], m), &m, sizeof m), ...); },
+                       members(in[i]));
+        }
+    }
+}
+
+}  // namespace lanescope::cache

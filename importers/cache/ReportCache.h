@@ -1,0 +1,62 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+
+#include "model/Report.h"
+
+namespace lanescope {
+
+// Finished reports kept on disk, so that a file opened before reopens from its model in a
+// fraction of its import (docs/report-cache.md). One model file (cache/ModelFile.h) per entry,
+// named by its key: the file's content, Lanescope's version and build, the model format and how the
+// model was made. The folder is the user's alone (made 0700, entries 0600) and bounded:
+// storing drops the least recently used entries (loading counts as a use) until the total
+// fits. A damaged or stale entry is deleted and said why, never used. Several processes may
+// share the folder: an entry appears whole (written aside, then renamed), and a reader keeps
+// reading an entry deleted under it.
+class ReportCache {
+public:
+    static constexpr uint64_t kDefaultMaxBytes = uint64_t{4} << 30;
+
+    // `dir` empty: defaultCacheDir() / "models" (~/.cache/lanescope/models).
+    explicit ReportCache(std::filesystem::path dir = {}, uint64_t max_bytes = kDefaultMaxBytes);
+
+    // False when the environment has LANESCOPE_CACHE=off: callers then neither load nor store.
+    static bool enabled();
+
+    // The key of `file`'s model made the way `variant` says (whatever shaped the model beyond
+    // the file, such as "native+view-lanes"): "<XXH64 of the content>-<size>-<Lanescope
+    // version>+<XXH64 of the running executable>-m<model format>-<hash of the variant>", in hex. Reads the whole file (at about
+    // 3 GB/s from the page cache). nullopt when it cannot be read or `stop` is requested.
+    static std::optional<std::string> key(const std::filesystem::path& file, std::string_view variant,
+                                          std::stop_token stop = {});
+
+    // The report stored under `key`, its meta.source_path set to `source` (the file opened
+    // now), or nullptr. An entry that cannot be used (damaged, stale, broken) is deleted and
+    // `why` says why in one line; `why` is empty on a hit, on a miss and when stopped.
+    std::unique_ptr<Report> load(const std::string& key, const std::filesystem::path& source, std::string& why,
+                                 std::stop_token stop = {}) const;
+
+    // Stores `report` under `key`, then drops the least recently used entries until the folder
+    // holds at most maxBytes(). False with a one-line reason in `error` when it is not stored
+    // (larger than the bound on its own, no space, a read-only folder, ...); never throws.
+    bool store(const Report& report, const std::string& key, std::string& error) const;
+
+    const std::filesystem::path& dir() const { return dir_; }
+    uint64_t maxBytes() const { return maxBytes_; }
+    // The file of the entry under `key`, whether it exists or not.
+    std::filesystem::path entryPath(const std::string& key) const;
+
+private:
+    void dropLeastRecentlyUsed() const;
+
+    std::filesystem::path dir_;
+    uint64_t maxBytes_;
+};
+
+}  // namespace lanescope

@@ -1,0 +1,486 @@
+// The report cache (importers/cache/): a fresh import and its model read back from the cache are
+// equal field by field on reports of every format; the comparison itself sees a changed field;
+// damaged, stale and invariant-breaking entries are deleted, never used; the folder stays within
+// its bound, least recently used first; folder and files are private; keys follow the content.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cinttypes>
+#include <cstddef>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <set>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "ImportHelpers.h"
+#include "TestPaths.h"
+#include "importers/cache/FastHash.h"
+#include "importers/cache/ModelFormat.h"
+#include "importers/cache/ReportCache.h"
+#include "support/TinyReport.h"
+#include "tests/support/ModelEquality.h"
+
+using namespace lanescope;
+using namespace lanescope::test;
+
+namespace {
+
+// A cache in a fresh folder of its own, removed at the end of the test.
+struct TempCache {
+    std::filesystem::path root;
+    ReportCache cache;
+    explicit TempCache(const std::string& name, uint64_t max_bytes = ReportCache::kDefaultMaxBytes)
+        : root(tempDir("cache-" + name)), cache(root / "models", max_bytes) {}
+    ~TempCache() { std::filesystem::remove_all(root); }
+};
+
+std::unique_ptr<Report> storeAndLoad(const ReportCache& cache, const Report& report, const std::string& key) {
+    std::string error, why;
+    const bool stored = cache.store(report, key, error);
+    INFO(error);
+    REQUIRE(stored);
+    auto loaded = cache.load(key, report.meta.source_path, why);
+    INFO(why);
+    REQUIRE(loaded);
+    return loaded;
+}
+
+void requireEqual(const Report& fresh, const Report& cached) {
+    const auto difference = firstDifference(fresh, cached);
+    INFO(fresh.meta.source_path << ": " << difference.value_or(""));
+    REQUIRE_FALSE(difference);
+}
+
+std::vector<std::string> entryNames(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& item : std::filesystem::directory_iterator(dir)) names.push_back(item.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+void writeBytes(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+unsigned mode(const std::filesystem::path& path) {
+    struct stat st {};
+    REQUIRE(::stat(path.c_str(), &st) == 0);
+    return st.st_mode & 0777;
+}
+
+// A report built by hand with a row in every table and a field set in every struct, where the
+// corpus has none (long durations, result codes, overhead, ...).
+std::unique_ptr<Report> everyTableReport() {
+    TinyReport t;
+    const int32_t process = t.process(42, "proc");
+    const int32_t thread = t.thread(process, 43, "main");
+    t.r.threads[0].priority = 7;
+    const int32_t gpu = t.gpu(0, "GPU 0");
+    const uint32_t api = t.cpuLane(LaneKind::CudaApi, thread, "CUDA API");
+    const uint32_t nvtx = t.cpuLane(LaneKind::Nvtx, thread, "NVTX");
+    const uint32_t stream = t.gpuLane(LaneKind::GpuStream, process, gpu, 7, "Stream 7");
+    t.r.lanes[stream].context_id = 1;
+    t.event(api, 100, 200, "cudaLaunchKernel", EventKind::CudaApiCall, 5);
+    t.event(api, 300, 300 + 6'000'000'000, "cudaDeviceSynchronize", EventKind::CudaApiCall, 6);  // a long one
+    t.event(nvtx, 50, 5000, "step", EventKind::NvtxRange, t.nvtx({0xFF00FF00, 0, 3, true, false}));
+    t.event(nvtx, 60, 400, "inner", EventKind::NvtxRange, t.nvtx({0, 0, 0, false, true}));
+    KernelConfig config;
+    config.grid[0] = 4, config.grid[2] = 2, config.block[1] = 128, config.registers_per_thread = 32;
+    config.static_shared_bytes = 1, config.dynamic_shared_bytes = 2, config.local_bytes_per_thread = 3;
+    config.short_name_id = t.r.strings.intern("k"), config.launch_type = 1;
+    t.event(stream, 250, 260, "kernel", EventKind::Kernel, t.kernel(5, config));
+    t.event(stream, 270, 280, "copy", EventKind::Memcpy,
+            t.memcpy({1 << 20, 9, CopyKind::UvmHtoD, MemKind::Managed, MemKind::Device}));
+    t.event(stream, 290, 295, "set", EventKind::Memset, t.memset({64, 10, 0xAB, MemKind::Device}));
+    t.r.syncs.push_back({11, 2, 77});
+    t.event(stream, 296, 299, "sync", EventKind::Sync, 0);
+    t.r.graph_executions.push_back({12, 3, 4});
+    t.event(stream, 400, 500, "graph", EventKind::GraphExecution, 0);
+    t.r.cuda_events.push_back({13, 1, 77});
+    t.r.lanes[stream].instants.time_ns.push_back(210);
+    t.r.lanes[stream].instants.name_id.push_back(t.r.strings.intern("event record"));
+    t.r.lanes[stream].instants.payload.push_back(0);
+    t.r.gpu_page_faults.push_back({0xdead0000, 12, 2});
+    t.r.cpu_page_faults.push_back(
+        {0xbeef0000, 0x401000, t.r.strings.intern("0x401000"), t.r.strings.intern("a.cu"), 17});
+    t.r.migrations.push_back({0, 2, 0xdead0000});
+    t.r.kernel_graph_nodes.push_back({0, 99});
+    t.r.graph_api_events.push_back({10, 20, thread, t.r.strings.intern("cudaGraphInstantiate"), true, 1, 2, 3});
+    t.r.cuda_api_results.push_back({thread, 6, 300, 600});
+    t.r.nvtx_other_starts_ns = {5, 7};
+    t.r.profiler_overhead.push_back({1, 2, process, t.r.strings.intern("CUPTI Buffer flush"), thread});
+    t.r.stacks.frame_function = {t.r.strings.intern("main"), t.r.strings.intern("f")};
+    t.r.stacks.frame_module = {t.r.strings.intern("/bin/a"), t.r.strings.intern("/bin/a")};
+    t.r.stacks.node_frame = {0, 1};
+    t.r.stacks.node_parent = {kNoStack, 0};
+    t.r.backtraces.push_back({thread, uint8_t(LaneKind::CudaApi), 100, 1});
+    Counter counter;
+    counter.name_id = t.r.strings.intern("SM active"), counter.unit_id = t.r.strings.intern("%");
+    counter.gpu = gpu, counter.derived = true, counter.time_ns = {0, 10}, counter.value = {0.5, 1.0 / 3};
+    t.r.counters.push_back(counter);
+    t.r.cpu_utilization_counter = 0;
+    t.r.nsys_messages.push_back({-5, 1, 2, 3, process, "a message from nsys"});
+    t.r.diagnostics = {{"a_problem", 3}, {"b_problem", 1}};
+    t.r.meta = {"nsys-sqlite", "NVIDIA Nsight Systems",  "2025.3", 1700000000, 0, 6'000'000'400, 3, "native",
+                "2025.3.2",    "/tmp/every-table.sqlite"};
+    t.freeze();
+    REQUIRE(t.r.lanes[api].events.long_durations.size() == 1);
+    return std::make_unique<Report>(std::move(t.r));
+}
+
+}  // namespace
+
+TEST_CASE("FastHash is XXH64, whatever the split of its input") {
+    CHECK(fastHash("", 0) == 0xEF46DB3751D8E999ull);
+    CHECK(fastHash("a", 1) == 0xD24EC4F1A98C6E5Bull);
+    CHECK(fastHash("abc", 3) == 0x44BC2CF5AD770999ull);
+    const std::string s = "Nobody inspects the spammish repetition";
+    CHECK(fastHash(s.data(), s.size()) == 0xFBCEA83C8A378BF1ull);
+    std::string big(1000, 'x');
+    for (size_t i = 0; i < big.size(); ++i) big[i] = char(i * 31 + 7);
+    const uint64_t whole = fastHash(big.data(), big.size(), 99);
+    for (const size_t step : {1, 5, 31, 32, 33, 100, 999}) {
+        FastHash split(99);
+        for (size_t at = 0; at < big.size(); at += step) split.update(big.data() + at, std::min(step, big.size() - at));
+        CHECK(split.digest() == whole);
+    }
+}
+
+TEST_CASE("a report read back from the cache equals its fresh import, field by field") {
+    TempCache temp("equal");
+    std::vector<std::filesystem::path> files = {
+        dataFile("nsys-2025.3/cpu_1gpu.nsys-rep"),
+        dataFile("nsys-2025.3/cuda_graphs_nodes.nsys-rep"),
+        dataFile("nsys-2025.3/cuda_graphs.nsys-rep"),
+        dataFile("nsys-2025.3/unified_memory.nsys-rep"),
+        dataFile("nsys-2025.3/train_metrics.nsys-rep"),
+        dataFile("nsys-2025.3/train_metrics.sqlite"),
+        dataFile("nsys-2025.3/unified_memory.sqlite"),
+        dataFile("nsys-2022.4/openmp_loops.nsys-rep"),
+        dataFile("kineto/train_1gpu_rank0.pt.trace.json"),
+        dataFile("kineto/ddp_rank0.pt.trace.json.gz"),
+        dataFile("fuzz/small.pftrace"),
+        dataFile("fuzz/small_kinds.pftrace"),
+    };
+    for (const char* shared :
+         {"public/vospascal__atrium__trace.pftrace", "public/openhackathons-org__AI-Profiler__baseline_nvtx.nsys-rep",
+          "public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+          "public/mpi-jacobi/openhackathons-org__gpubootcamp__report3.qdrep"})
+        if (const auto file = sharedFile(shared); !file.empty()) files.push_back(file);
+    // What the files hold between them, so that no table is compared empty everywhere.
+    std::set<std::string> seen;
+    for (const auto& file : files) {
+        const auto fresh = importOk(file);
+        const auto key = ReportCache::key(file, "native");
+        REQUIRE(key);
+        requireEqual(*fresh, *storeAndLoad(temp.cache, *fresh, *key));
+        const Report& r = *fresh;
+        const std::pair<const char*, bool> holds[] = {
+            {"cpu samples", r.stacks.nodeCount() > 0},
+            {"backtraces", !r.backtraces.empty()},
+            {"counters", !r.counters.empty()},
+            {"graph api events", !r.graph_api_events.empty()},
+            {"kernel graph nodes", !r.kernel_graph_nodes.empty()},
+            {"graph executions", !r.graph_executions.empty()},
+            {"migrations", !r.migrations.empty()},
+            {"gpu page faults", !r.gpu_page_faults.empty()},
+            {"cpu page faults", !r.cpu_page_faults.empty()},
+            {"nsys messages", !r.nsys_messages.empty()},
+            {"diagnostics", !r.diagnostics.empty()},
+            {"cuda events", !r.cuda_events.empty()},
+            {"syncs", !r.syncs.empty()},
+            {"memsets", !r.memsets.empty()},
+            {"nvtx", !r.nvtx.empty()},
+        };
+        for (const auto& [what, held] : holds)
+            if (held) seen.insert(what);
+        seen.insert("format " + r.meta.format);
+    }
+    for (const char* what :
+         {"cpu samples", "backtraces", "counters", "graph api events", "kernel graph nodes", "graph executions",
+          "migrations", "gpu page faults", "cpu page faults", "nsys messages", "diagnostics", "cuda events", "syncs",
+          "memsets", "nvtx", "format nsys-rep", "format nsys-sqlite", "format kineto-json", "format perfetto"}) {
+        INFO(what);
+        CHECK(seen.count(what));
+    }
+}
+
+TEST_CASE("a report with every table filled and the viewer's lanes reads back equal") {
+    TempCache temp("every-table");
+    const auto built = everyTableReport();
+    requireEqual(*built, *storeAndLoad(temp.cache, *built, "every-table"));
+
+    const auto file = dataFile("nsys-2025.3/train_1gpu.nsys-rep");
+    const auto viewed = importAsViewed(file);
+    REQUIRE(std::any_of(viewed->lanes.begin(), viewed->lanes.end(),
+                        [](const Lane& l) { return l.kind == LaneKind::NvtxGpuProjection && l.events.size() > 0; }));
+    const auto key = ReportCache::key(file, "native+view-lanes");
+    REQUIRE(key);
+    requireEqual(*viewed, *storeAndLoad(temp.cache, *viewed, *key));
+}
+
+TEST_CASE("the comparison sees any changed field") {
+    TempCache temp("mutate");
+    const auto fresh = everyTableReport();
+    std::string error;
+    REQUIRE(temp.cache.store(*fresh, "k", error));
+    // Each change is made to a report of its own, read back from the same entry.
+    const std::pair<const char*, std::function<void(Report&)>> changes[] = {
+        {"lanes[0].events.payload[1]: 6 vs 9", [](Report& r) { r.lanes[0].events.payload[1] = 9; }},
+        {"lanes[0].events.long_durations[0].duration_ns",
+         [](Report& r) { ++r.lanes[0].events.long_durations[0].duration_ns; }},
+        {"lanes[2].instants.time_ns[0]", [](Report& r) { r.lanes[2].instants.time_ns[0] = 1; }},
+        {"lanes[1].depth_begin", [](Report& r) { r.lanes[1].depth_begin.push_back(2); }},
+        {"lanes[2].context_id", [](Report& r) { r.lanes[2].context_id = 2; }},
+        {"meta.rank: 3 vs 4", [](Report& r) { r.meta.rank = 4; }},
+        {"strings.size()", [](Report& r) { r.strings.intern("one more"); }},
+        {"threads[0].priority", [](Report& r) { r.threads[0].priority = 0; }},
+        {"counters[0].value[1]", [](Report& r) { r.counters[0].value[1] = 0.3333; }},
+        {"counters[0].derived", [](Report& r) { r.counters[0].derived = false; }},
+        {"kernel_configs[0].launch_type", [](Report& r) { r.kernel_configs[0].launch_type = 2; }},
+        {"memcpys[0].dst_kind", [](Report& r) { r.memcpys[0].dst_kind = MemKind::Pinned; }},
+        {"nvtx[1].start_end", [](Report& r) { r.nvtx[1].start_end = false; }},
+        {"graph_api_events[0].node", [](Report& r) { r.graph_api_events[0].node = false; }},
+        {"cpu_page_faults[0].source_line", [](Report& r) { r.cpu_page_faults[0].source_line = 1; }},
+        {"migrations[0].cause", [](Report& r) { r.migrations[0].cause = 3; }},
+        {"cuda_api_results[0].result", [](Report& r) { r.cuda_api_results[0].result = 1; }},
+        {"nvtx_other_starts_ns[1]", [](Report& r) { r.nvtx_other_starts_ns[1] = 8; }},
+        {"profiler_overhead[0].thread", [](Report& r) { r.profiler_overhead[0].thread = -1; }},
+        {"stacks.node_parent[1]", [](Report& r) { r.stacks.node_parent[1] = kNoStack; }},
+        {"backtraces[0].stack", [](Report& r) { r.backtraces[0].stack = 0; }},
+        {"nsys_messages[0].text", [](Report& r) { r.nsys_messages[0].text += "!"; }},
+        {"diagnostics[b_problem]", [](Report& r) { r.diagnostics["b_problem"] = 2; }},
+        {"cpu_utilization_counter", [](Report& r) { r.cpu_utilization_counter = -1; }},
+    };
+    for (const auto& [expected, change] : changes) {
+        std::string why;
+        const auto changed = temp.cache.load("k", fresh->meta.source_path, why);
+        REQUIRE(changed);
+        REQUIRE_FALSE(firstDifference(*fresh, *changed));
+        change(*changed);
+        const auto difference = firstDifference(*fresh, *changed);
+        INFO(expected);
+        REQUIRE(difference);
+        CHECK(difference->starts_with(expected));
+    }
+}
+
+TEST_CASE("padding bytes are written as zeros: the same report makes the same file") {
+    TempCache temp("padding");
+    const auto a = everyTableReport();
+    auto b = everyTableReport();
+    // Garbage in the padding of b's structs (Process: 4 bytes after name_id; GraphApiEvent after node).
+    for (Process& p : b->processes) std::memset(reinterpret_cast<std::byte*>(&p) + 12, 0xAB, 4);
+    for (GraphApiEvent& g : b->graph_api_events) std::memset(reinterpret_cast<std::byte*>(&g) + 25, 0xCD, 7);
+    std::string error;
+    REQUIRE(temp.cache.store(*a, "a", error));
+    REQUIRE(temp.cache.store(*b, "b", error));
+    CHECK(readFile(temp.cache.entryPath("a")) == readFile(temp.cache.entryPath("b")));
+}
+
+TEST_CASE("a damaged or stale entry is deleted, never used, and stored again") {
+    TempCache temp("damaged");
+    const auto report = everyTableReport();
+    std::string error;
+    REQUIRE(temp.cache.store(*report, "k", error));
+    const auto entry = temp.cache.entryPath("k");
+    const std::string good = readFile(entry);
+    const auto patched = [&](size_t offset, const void* bytes, size_t size) {
+        std::string copy = good;
+        std::memcpy(copy.data() + offset, bytes, size);
+        return copy;
+    };
+    std::mt19937_64 random(7);
+    std::string noise(good.size(), '\0');
+    for (char& c : noise) c = char(random());
+    const uint32_t newerFormat = cache::kModelFormatVersion + 1;
+    const char otherVersion[32] = "0.0.1";
+    const uint64_t otherLayout = 12345;
+    std::string flipped = good;
+    flipped[flipped.size() / 2] ^= 0x10;
+
+    const std::pair<const char*, std::string> damages[] = {
+        {"truncated", good.substr(0, good.size() / 2)},
+        {"truncated", good.substr(0, good.size() - 1)},
+        {"too short", std::string()},
+        {"checksum", flipped},
+        {"not a Lanescope model file", noise},
+        {"model format", patched(offsetof(cache::ModelFileHeader, format_version), &newerFormat, sizeof newerFormat)},
+        {"written by Lanescope 0.0.1", patched(offsetof(cache::ModelFileHeader, app_version), otherVersion, 32)},
+        {"another model layout",
+         patched(offsetof(cache::ModelFileHeader, layout_fingerprint), &otherLayout, sizeof otherLayout)},
+    };
+    for (const auto& [reason, bytes] : damages) {
+        INFO(reason);
+        writeBytes(entry, bytes);
+        std::string why;
+        CHECK_FALSE(temp.cache.load("k", "/x", why));
+        CHECK(why.find(reason) != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(entry));
+        requireEqual(*report, *storeAndLoad(temp.cache, *report, "k"));
+    }
+}
+
+TEST_CASE("an entry whose report breaks an invariant is rejected despite a right checksum") {
+    TempCache temp("invariant");
+    const std::pair<const char*, std::function<void(Report&)>> breaks[] = {
+        {"lanes[2].events.payload[0]", [](Report& r) { r.lanes[2].events.payload[0] = 1000; }},
+        {"lanes[0].events: columns of different lengths", [](Report& r) { r.lanes[0].events.depth.pop_back(); }},
+        {"lanes[1].depth_begin", [](Report& r) { r.lanes[1].depth_begin.back() = 99; }},
+        {"lanes[0].process", [](Report& r) { r.lanes[0].process = 5; }},
+        {"threads[0].name_id", [](Report& r) { r.threads[0].name_id = 1u << 30; }},
+        {"stacks.node_parent[1]", [](Report& r) { r.stacks.node_parent[1] = 1; }},
+        {"kernels[0].config", [](Report& r) { r.kernels[0].config = 1; }},
+        {"lanes[0].kind", [](Report& r) { r.lanes[0].kind = LaneKind(200); }},
+        {"nvtx[1]: a flag", [](Report& r) { std::memset(&r.nvtx[1].has_color, 2, 1); }},
+    };
+    for (const auto& [reason, breakIt] : breaks) {
+        INFO(reason);
+        auto report = everyTableReport();
+        breakIt(*report);
+        std::string error, why;
+        REQUIRE(temp.cache.store(*report, "k", error));
+        CHECK_FALSE(temp.cache.load("k", "/x", why));
+        CHECK(why.find(reason) != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(temp.cache.entryPath("k")));
+    }
+}
+
+TEST_CASE("bytes changed anywhere, the checksum made right again: a report or a reason, never a crash") {
+    TempCache temp("mangled");
+    const auto report = everyTableReport();
+    std::string error;
+    REQUIRE(temp.cache.store(*report, "k", error));
+    const auto entry = temp.cache.entryPath("k");
+    const std::string good = readFile(entry);
+    constexpr size_t kHeader = sizeof(cache::ModelFileHeader);
+    std::mt19937_64 random(11);
+    size_t rejected = 0;
+    for (int run = 0; run < 2000; ++run) {
+        std::string bytes = good;
+        for (int k = 0, changes = 1 + int(random() % 4); k < changes; ++k)
+            bytes[kHeader + random() % (bytes.size() - kHeader)] ^= char(1 + random() % 255);
+        const uint64_t checksum = fastHash(bytes.data() + kHeader, bytes.size() - kHeader);
+        std::memcpy(bytes.data() + offsetof(cache::ModelFileHeader, checksum), &checksum, sizeof checksum);
+        writeBytes(entry, bytes);
+        std::string why;
+        const auto loaded = temp.cache.load("k", "/x", why);
+        CHECK((loaded != nullptr) == why.empty());
+        rejected += !loaded;
+        if (loaded) {  // what was accepted is safe to read (under ASan and UBSan in CI)
+            (void)firstDifference(*report, *loaded);
+            (void)loaded->counts();
+        }
+    }
+    CHECK(rejected > 1000);  // most changes break something checked
+}
+
+TEST_CASE("a cancelled load keeps the entry") {
+    TempCache temp("cancel");
+    const auto report = everyTableReport();
+    std::string error, why;
+    REQUIRE(temp.cache.store(*report, "k", error));
+    std::stop_source stop;
+    stop.request_stop();
+    CHECK_FALSE(temp.cache.load("k", "/x", why, stop.get_token()));
+    CHECK(why.empty());
+    CHECK(std::filesystem::exists(temp.cache.entryPath("k")));
+    CHECK_FALSE(ReportCache::key(dataFile("fuzz/small.sqlite"), "v", stop.get_token()));
+}
+
+TEST_CASE("the cache keeps within its bound, dropping the least recently used entries") {
+    const auto report = everyTableReport();
+    uint64_t entryBytes = 0;
+    {
+        TempCache measure("measure");
+        std::string error;
+        REQUIRE(measure.cache.store(*report, "k", error));
+        entryBytes = std::filesystem::file_size(measure.cache.entryPath("k"));
+    }
+    TempCache temp("bound", entryBytes * 5 / 2);  // room for two entries
+    std::string error, why;
+    for (const char* key : {"k1", "k2", "k3"}) REQUIRE(temp.cache.store(*report, key, error));
+    CHECK_FALSE(std::filesystem::exists(temp.cache.entryPath("k1")));
+    CHECK(std::filesystem::exists(temp.cache.entryPath("k2")));
+    CHECK(std::filesystem::exists(temp.cache.entryPath("k3")));
+    REQUIRE(temp.cache.load("k2", "/x", why));  // now k3 is the least recently used
+    REQUIRE(temp.cache.store(*report, "k4", error));
+    CHECK(std::filesystem::exists(temp.cache.entryPath("k2")));
+    CHECK_FALSE(std::filesystem::exists(temp.cache.entryPath("k3")));
+    CHECK(std::filesystem::exists(temp.cache.entryPath("k4")));
+
+    TempCache tiny("tiny", entryBytes - 1);
+    CHECK_FALSE(tiny.cache.store(*report, "k", error));
+    CHECK(error.find("larger than the cache") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(tiny.cache.entryPath("k")));
+}
+
+TEST_CASE("the cache folder is private and holds nothing but entries") {
+    const auto root = tempDir("cache-private");
+    const ReportCache cache(root / "a" / "b" / "models");
+    const auto report = everyTableReport();
+    std::string error;
+    REQUIRE(cache.store(*report, "k1", error));
+    REQUIRE(cache.store(*report, "k2", error));
+    CHECK(mode(root / "a") == 0700);
+    CHECK(mode(cache.dir()) == 0700);
+    CHECK(mode(cache.entryPath("k1")) == 0600);
+    CHECK(entryNames(cache.dir()) == std::vector<std::string>{"k1.model", "k2.model"});
+
+    // A folder that cannot be made: a one-line reason, no exception.
+    writeBytes(root / "file", "x");
+    const ReportCache blocked(root / "file" / "models");
+    CHECK_FALSE(blocked.store(*report, "k", error));
+    CHECK(error.find("cannot create the cache folder") != std::string::npos);
+    std::filesystem::remove_all(root);
+}
+
+TEST_CASE("keys follow the content, not the path; a hit names the file opened now") {
+    TempCache temp("keys");
+    const auto original = dataFile("nsys-2025.3/cuda_graphs.sqlite");
+    const auto copy = temp.root / "renamed_copy.sqlite";
+    std::filesystem::copy_file(original, copy);
+    const auto key = ReportCache::key(original, "native");
+    REQUIRE(key);
+    CHECK(ReportCache::key(copy, "native") == key);
+    CHECK(ReportCache::key(original, "native+view-lanes") != key);
+    CHECK(ReportCache::key(dataFile("nsys-2025.3/cuda_graphs_nodes.sqlite"), "native") != key);
+    CHECK(key->find(LANESCOPE_VERSION) != std::string::npos);
+    // The build: this test program's own executable, hashed here apart.
+    const std::string exe = readFile("/proc/self/exe");
+    char build[18];
+    std::snprintf(build, sizeof build, "+%016" PRIx64, fastHash(exe.data(), exe.size()));
+    CHECK(key->find(build) != std::string::npos);
+    CHECK_FALSE(ReportCache::key(temp.root / "missing.sqlite", "native"));
+
+    // One changed byte, same size: another key.
+    std::string bytes = readFile(copy);
+    bytes[bytes.size() / 2] ^= 1;
+    writeBytes(copy, bytes);
+    CHECK(ReportCache::key(copy, "native") != key);
+
+    const auto fresh = importOk(original);
+    std::string error, why;
+    REQUIRE(temp.cache.store(*fresh, *key, error));
+    const auto loaded = temp.cache.load(*key, copy, why);
+    REQUIRE(loaded);
+    CHECK(loaded->meta.source_path == copy.string());
+    CHECK(reportTitle(*loaded) == "renamed_copy.sqlite");
+}
+
+TEST_CASE("LANESCOPE_CACHE=off turns the cache off") {
+    ::unsetenv("LANESCOPE_CACHE");
+    CHECK(ReportCache::enabled());
+    ::setenv("LANESCOPE_CACHE", "off", 1);
+    CHECK_FALSE(ReportCache::enabled());
+    ::setenv("LANESCOPE_CACHE", "on", 1);
+    CHECK(ReportCache::enabled());
+    ::unsetenv("LANESCOPE_CACHE");
+}

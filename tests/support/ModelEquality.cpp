@@ -1,0 +1,307 @@
+#include "tests/support/ModelEquality.h"
+
+#include <bit>
+#include <cstdio>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace lanescope::test {
+namespace {
+
+template <typename T>
+std::string text(const T& v) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return v ? "true" : "false";
+    } else if constexpr (std::is_enum_v<T>) {
+        return std::to_string(+static_cast<std::underlying_type_t<T>>(v));
+    } else if constexpr (std::is_floating_point_v<T>) {
+        char out[40];
+        std::snprintf(out, sizeof out, "%.17g", v);
+        return out;
+    } else if constexpr (std::is_arithmetic_v<T>) {
+        return std::to_string(+v);
+    } else {
+        return "\"" + std::string(v) + "\"";
+    }
+}
+
+template <typename T>
+bool same(const T& a, const T& b) {
+    if constexpr (std::is_same_v<T, double>)
+        return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+    else
+        return a == b;
+}
+
+// Walks two reports side by side and keeps the first difference.
+class Differ {
+public:
+    std::optional<std::string> first;
+
+    template <typename T>
+    void value(const std::string& path, const T& a, const T& b) {
+        if (!first && !same(a, b)) first = path + ": " + text(a) + " vs " + text(b);
+    }
+    bool sizes(const std::string& path, size_t a, size_t b) {
+        value(path + ".size()", a, b);
+        return !first;
+    }
+    // A column of numbers.
+    template <typename T>
+    void column(const std::string& path, const std::vector<T>& a, const std::vector<T>& b) {
+        if (first || !sizes(path, a.size(), b.size())) return;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!same(a[i], b[i])) return value(path + "[" + std::to_string(i) + "]", a[i], b[i]);
+    }
+    // A table of structs: fields(f, x, y) calls f(name, x.member, y.member) for each member.
+    template <typename T, typename Fields>
+    void rows(const std::string& path, const std::vector<T>& a, const std::vector<T>& b, Fields fields) {
+        if (first || !sizes(path, a.size(), b.size())) return;
+        for (size_t i = 0; i < a.size() && !first; ++i)
+            fields(
+                [&](const char* name, const auto& x, const auto& y) {
+                    if (!first && !same(x, y)) value(path + "[" + std::to_string(i) + "]." + name, x, y);
+                },
+                a[i], b[i]);
+    }
+};
+
+void compareMeta(Differ& d, const Metadata& a, const Metadata& b) {
+    d.value("meta.format", a.format, b.format);
+    d.value("meta.producer", a.producer, b.producer);
+    d.value("meta.version", a.version, b.version);
+    d.value("meta.start_utc_ns", a.start_utc_ns, b.start_utc_ns);
+    d.value("meta.begin_ns", a.begin_ns, b.begin_ns);
+    d.value("meta.end_ns", a.end_ns, b.end_ns);
+    d.value("meta.rank", a.rank, b.rank);
+    d.value("meta.reader", a.reader, b.reader);
+    d.value("meta.nsys_version", a.nsys_version, b.nsys_version);
+    d.value("meta.source_path", a.source_path, b.source_path);
+}
+
+void compareStrings(Differ& d, const StringPool& a, const StringPool& b) {
+    if (!d.sizes("strings", a.size(), b.size())) return;
+    for (uint32_t id = 0; id < a.size() && !d.first; ++id)
+        d.value("strings[" + std::to_string(id) + "]", a.str(id), b.str(id));
+}
+
+void compareLane(Differ& d, const std::string& at, const Lane& a, const Lane& b) {
+    d.value(at + ".kind", a.kind, b.kind);
+    d.value(at + ".name_id", a.name_id, b.name_id);
+    d.value(at + ".process", a.process, b.process);
+    d.value(at + ".thread", a.thread, b.thread);
+    d.value(at + ".gpu", a.gpu, b.gpu);
+    d.value(at + ".stream_id", a.stream_id, b.stream_id);
+    d.value(at + ".context_id", a.context_id, b.context_id);
+    d.value(at + ".cpu", a.cpu, b.cpu);
+    d.value(at + ".depth_count", a.depth_count, b.depth_count);
+    d.column(at + ".events.start_ns", a.events.start_ns, b.events.start_ns);
+    d.column(at + ".events.duration_ns", a.events.duration_ns, b.events.duration_ns);
+    d.rows(at + ".events.long_durations", a.events.long_durations, b.events.long_durations,
+           [](auto f, const LongDuration& x, const LongDuration& y) {
+               f("index", x.index, y.index);
+               f("duration_ns", x.duration_ns, y.duration_ns);
+           });
+    d.column(at + ".events.name_id", a.events.name_id, b.events.name_id);
+    d.column(at + ".events.payload", a.events.payload, b.events.payload);
+    d.column(at + ".events.kind", a.events.kind, b.events.kind);
+    d.column(at + ".events.depth", a.events.depth, b.events.depth);
+    d.column(at + ".depth_order", a.depth_order, b.depth_order);
+    d.column(at + ".depth_begin", a.depth_begin, b.depth_begin);
+    d.column(at + ".instants.time_ns", a.instants.time_ns, b.instants.time_ns);
+    d.column(at + ".instants.name_id", a.instants.name_id, b.instants.name_id);
+    d.column(at + ".instants.payload", a.instants.payload, b.instants.payload);
+}
+
+void compareCounter(Differ& d, const std::string& at, const Counter& a, const Counter& b) {
+    d.value(at + ".name_id", a.name_id, b.name_id);
+    d.value(at + ".unit_id", a.unit_id, b.unit_id);
+    d.value(at + ".gpu", a.gpu, b.gpu);
+    d.value(at + ".process", a.process, b.process);
+    d.value(at + ".derived", a.derived, b.derived);
+    d.column(at + ".time_ns", a.time_ns, b.time_ns);
+    d.column(at + ".value", a.value, b.value);
+}
+
+void compareEntities(Differ& d, const Report& a, const Report& b) {
+    d.rows("processes", a.processes, b.processes, [](auto f, const Process& x, const Process& y) {
+        f("pid", x.pid, y.pid);
+        f("name_id", x.name_id, y.name_id);
+    });
+    d.rows("threads", a.threads, b.threads, [](auto f, const Thread& x, const Thread& y) {
+        f("tid", x.tid, y.tid);
+        f("process", x.process, y.process);
+        f("name_id", x.name_id, y.name_id);
+        f("priority", x.priority, y.priority);
+    });
+    d.rows("gpus", a.gpus, b.gpus, [](auto f, const Gpu& x, const Gpu& y) {
+        f("device_id", x.device_id, y.device_id);
+        f("name_id", x.name_id, y.name_id);
+    });
+}
+
+void compareGpuTables(Differ& d, const Report& a, const Report& b) {
+    d.rows("kernels", a.kernels, b.kernels, [](auto f, const KernelInfo& x, const KernelInfo& y) {
+        f("config", x.config, y.config);
+        f("correlation_id", x.correlation_id, y.correlation_id);
+    });
+    d.rows("kernel_configs", a.kernel_configs, b.kernel_configs,
+           [](auto f, const KernelConfig& x, const KernelConfig& y) {
+               f("grid[0]", x.grid[0], y.grid[0]);
+               f("grid[1]", x.grid[1], y.grid[1]);
+               f("grid[2]", x.grid[2], y.grid[2]);
+               f("block[0]", x.block[0], y.block[0]);
+               f("block[1]", x.block[1], y.block[1]);
+               f("block[2]", x.block[2], y.block[2]);
+               f("registers_per_thread", x.registers_per_thread, y.registers_per_thread);
+               f("static_shared_bytes", x.static_shared_bytes, y.static_shared_bytes);
+               f("dynamic_shared_bytes", x.dynamic_shared_bytes, y.dynamic_shared_bytes);
+               f("local_bytes_per_thread", x.local_bytes_per_thread, y.local_bytes_per_thread);
+               f("short_name_id", x.short_name_id, y.short_name_id);
+               f("launch_type", x.launch_type, y.launch_type);
+           });
+    d.rows("memcpys", a.memcpys, b.memcpys, [](auto f, const MemcpyInfo& x, const MemcpyInfo& y) {
+        f("bytes", x.bytes, y.bytes);
+        f("correlation_id", x.correlation_id, y.correlation_id);
+        f("copy_kind", x.copy_kind, y.copy_kind);
+        f("src_kind", x.src_kind, y.src_kind);
+        f("dst_kind", x.dst_kind, y.dst_kind);
+    });
+    d.rows("memsets", a.memsets, b.memsets, [](auto f, const MemsetInfo& x, const MemsetInfo& y) {
+        f("bytes", x.bytes, y.bytes);
+        f("correlation_id", x.correlation_id, y.correlation_id);
+        f("value", x.value, y.value);
+        f("mem_kind", x.mem_kind, y.mem_kind);
+    });
+    d.rows("syncs", a.syncs, b.syncs, [](auto f, const SyncInfo& x, const SyncInfo& y) {
+        f("correlation_id", x.correlation_id, y.correlation_id);
+        f("sync_type", x.sync_type, y.sync_type);
+        f("event_sync_id", x.event_sync_id, y.event_sync_id);
+    });
+    d.rows("graph_executions", a.graph_executions, b.graph_executions,
+           [](auto f, const GraphExecutionInfo& x, const GraphExecutionInfo& y) {
+               f("correlation_id", x.correlation_id, y.correlation_id);
+               f("graph_id", x.graph_id, y.graph_id);
+               f("graph_exec_id", x.graph_exec_id, y.graph_exec_id);
+           });
+    d.rows("cuda_events", a.cuda_events, b.cuda_events, [](auto f, const CudaEventInfo& x, const CudaEventInfo& y) {
+        f("correlation_id", x.correlation_id, y.correlation_id);
+        f("event_id", x.event_id, y.event_id);
+        f("event_sync_id", x.event_sync_id, y.event_sync_id);
+    });
+    d.rows("kernel_graph_nodes", a.kernel_graph_nodes, b.kernel_graph_nodes,
+           [](auto f, const KernelGraphNode& x, const KernelGraphNode& y) {
+               f("kernel", x.kernel, y.kernel);
+               f("graph_node_id", x.graph_node_id, y.graph_node_id);
+           });
+    d.rows("graph_api_events", a.graph_api_events, b.graph_api_events,
+           [](auto f, const GraphApiEvent& x, const GraphApiEvent& y) {
+               f("start_ns", x.start_ns, y.start_ns);
+               f("end_ns", x.end_ns, y.end_ns);
+               f("thread", x.thread, y.thread);
+               f("name_id", x.name_id, y.name_id);
+               f("node", x.node, y.node);
+               f("graph_id", x.graph_id, y.graph_id);
+               f("original_graph_id", x.original_graph_id, y.original_graph_id);
+               f("graph_exec_id", x.graph_exec_id, y.graph_exec_id);
+           });
+}
+
+void compareUnifiedMemory(Differ& d, const Report& a, const Report& b) {
+    d.rows("gpu_page_faults", a.gpu_page_faults, b.gpu_page_faults,
+           [](auto f, const GpuPageFaultInfo& x, const GpuPageFaultInfo& y) {
+               f("address", x.address, y.address);
+               f("faults", x.faults, y.faults);
+               f("access_type", x.access_type, y.access_type);
+           });
+    d.rows("cpu_page_faults", a.cpu_page_faults, b.cpu_page_faults,
+           [](auto f, const CpuPageFaultInfo& x, const CpuPageFaultInfo& y) {
+               f("address", x.address, y.address);
+               f("fault_pc", x.fault_pc, y.fault_pc);
+               f("instruction_id", x.instruction_id, y.instruction_id);
+               f("source_file_id", x.source_file_id, y.source_file_id);
+               f("source_line", x.source_line, y.source_line);
+           });
+    d.rows("migrations", a.migrations, b.migrations, [](auto f, const Migration& x, const Migration& y) {
+        f("memcpy", x.memcpy, y.memcpy);
+        f("cause", x.cause, y.cause);
+        f("virtual_address", x.virtual_address, y.virtual_address);
+    });
+}
+
+void compareCpuTables(Differ& d, const Report& a, const Report& b) {
+    d.rows("nvtx", a.nvtx, b.nvtx, [](auto f, const NvtxInfo& x, const NvtxInfo& y) {
+        f("color", x.color, y.color);
+        f("domain_name_id", x.domain_name_id, y.domain_name_id);
+        f("category", x.category, y.category);
+        f("has_color", x.has_color, y.has_color);
+        f("start_end", x.start_end, y.start_end);
+    });
+    d.value("cpu_utilization_counter", a.cpu_utilization_counter, b.cpu_utilization_counter);
+    d.rows("cuda_api_results", a.cuda_api_results, b.cuda_api_results,
+           [](auto f, const CallResult& x, const CallResult& y) {
+               f("thread", x.thread, y.thread);
+               f("correlation_id", x.correlation_id, y.correlation_id);
+               f("start_ns", x.start_ns, y.start_ns);
+               f("result", x.result, y.result);
+           });
+    d.column("nvtx_other_starts_ns", a.nvtx_other_starts_ns, b.nvtx_other_starts_ns);
+    d.rows("profiler_overhead", a.profiler_overhead, b.profiler_overhead,
+           [](auto f, const OverheadRange& x, const OverheadRange& y) {
+               f("start_ns", x.start_ns, y.start_ns);
+               f("end_ns", x.end_ns, y.end_ns);
+               f("process", x.process, y.process);
+               f("name_id", x.name_id, y.name_id);
+               f("thread", x.thread, y.thread);
+           });
+    d.column("stacks.frame_function", a.stacks.frame_function, b.stacks.frame_function);
+    d.column("stacks.frame_module", a.stacks.frame_module, b.stacks.frame_module);
+    d.column("stacks.node_frame", a.stacks.node_frame, b.stacks.node_frame);
+    d.column("stacks.node_parent", a.stacks.node_parent, b.stacks.node_parent);
+    d.rows("backtraces", a.backtraces, b.backtraces, [](auto f, const CallBacktrace& x, const CallBacktrace& y) {
+        f("thread", x.thread, y.thread);
+        f("lane_kind", x.lane_kind, y.lane_kind);
+        f("start_ns", x.start_ns, y.start_ns);
+        f("stack", x.stack, y.stack);
+    });
+}
+
+void compareMessages(Differ& d, const Report& a, const Report& b) {
+    d.rows("nsys_messages", a.nsys_messages, b.nsys_messages, [](auto f, const NsysMessage& x, const NsysMessage& y) {
+        f("time_ns", x.time_ns, y.time_ns);
+        f("time_source", x.time_source, y.time_source);
+        f("source", x.source, y.source);
+        f("severity", x.severity, y.severity);
+        f("process", x.process, y.process);
+        f("text", x.text, y.text);
+    });
+    if (!d.sizes("diagnostics", a.diagnostics.size(), b.diagnostics.size())) return;
+    auto x = a.diagnostics.begin();
+    for (auto y = b.diagnostics.begin(); y != b.diagnostics.end() && !d.first; ++x, ++y) {
+        d.value("diagnostics name", x->first, y->first);
+        d.value("diagnostics[" + x->first + "]", x->second, y->second);
+    }
+}
+
+}  // namespace
+
+std::optional<std::string> firstDifference(const Report& a, const Report& b) {
+    Differ d;
+    compareMeta(d, a.meta, b.meta);
+    compareStrings(d, a.strings, b.strings);
+    compareEntities(d, a, b);
+    if (d.sizes("lanes", a.lanes.size(), b.lanes.size()))
+        for (size_t i = 0; i < a.lanes.size() && !d.first; ++i)
+            compareLane(d, "lanes[" + std::to_string(i) + "]", a.lanes[i], b.lanes[i]);
+    if (d.sizes("counters", a.counters.size(), b.counters.size()))
+        for (size_t i = 0; i < a.counters.size() && !d.first; ++i)
+            compareCounter(d, "counters[" + std::to_string(i) + "]", a.counters[i], b.counters[i]);
+    compareGpuTables(d, a, b);
+    compareUnifiedMemory(d, a, b);
+    compareCpuTables(d, a, b);
+    compareMessages(d, a, b);
+    return d.first;
+}
+
+}  // namespace lanescope::test
