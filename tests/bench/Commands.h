@@ -20,6 +20,7 @@ int compareCommand(int argc, char** argv);
 int profileCommand(int argc, char** argv);
 int eventsCommand(int argc, char** argv);
 int openCommand(int argc, char** argv);
+int cacheCommand(int argc, char** argv);
 
 // Prints "lanescope-bench: <message>" and the usage to stderr; returns kExitUsage.
 int usageError(const std::string& message);

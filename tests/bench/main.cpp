@@ -33,6 +33,9 @@ constexpr const char* kUsage =
     "      the viewer opening FILE offscreen against the import alone: first_paint_s, open_s,\n"
     "      peak RSS, and how long the GUI thread stalls while it loads and for M ms after\n"
     "      (default 3000)\n"
+    "  lanescope-bench cache FILE [--runs K]\n"
+    "      the report cache: the import once, then the key, storing and loading the model\n"
+    "      (median of K runs, default 5); the entry's bytes per event; the model's own size\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -57,6 +60,7 @@ int main(int argc, char** argv) {
     if (command == "profile") return profileCommand(argc, argv);
     if (command == "events") return eventsCommand(argc, argv);
     if (command == "open") return openCommand(argc, argv);
+    if (command == "cache") return cacheCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;
