@@ -219,8 +219,8 @@ bool projectedBefore(const ProjectedRange& a, const ProjectedRange& b) {
 }  // namespace
 
 void forEachThreadProjection(const Report& report,
-                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread,
-                             unsigned workers, ProjectionDetail detail) {
+                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread, unsigned workers,
+                             ProjectionDetail detail) {
     // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
     // hold millions of ranges).
     if (std::none_of(report.lanes.begin(), report.lanes.end(),

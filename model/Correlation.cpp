@@ -148,7 +148,8 @@ std::optional<EventRef> CorrelationIndex::launcherOf(EventRef gpuOp) const {
     // The calls' lanes are in lane order, and each lane's calls of one id in index order.
     for (const LaneOrder& calls : buckets_[bucketOf(lane.process)].calls) {
         const size_t at = lowerBoundFrom(calls, 0, *correlation);
-        if (at < calls.count && correlationAt(calls, at) == *correlation) return EventRef{calls.lane, calls.eventAt(at)};
+        if (at < calls.count && correlationAt(calls, at) == *correlation)
+            return EventRef{calls.lane, calls.eventAt(at)};
     }
     return std::nullopt;
 }
