@@ -212,40 +212,72 @@ UtilizationSeries gpuUtilization(const Report& report, int32_t gpu, int64_t begi
     const int64_t count = span / size + (span % size != 0);
     series.chunk_ns = size;
 
-    // The operations of this GPU overlapping [begin, end), clipped to it.
-    std::vector<std::pair<int64_t, int64_t>> busy;
-    auto add = [&](const IntervalColumns& ev, size_t i) {
-        // A graph replay traced as a whole is GPU work too (the rule above leaves it out, as nsys).
-        if (!isGpuOp(ev.kind[i]) && ev.kind[i] != EventKind::GraphExecution) return;
-        const int64_t s = std::max(ev.start_ns[i], begin_ns), e = std::min(ev.endNs(i), end_ns);
-        if (s < e) busy.emplace_back(s, e);
-    };
-    for (const Lane& lane : report.lanes) {
-        if (lane.kind != LaneKind::GpuStream || lane.gpu != gpu) continue;
-        const IntervalColumns& ev = lane.events;
-        if (!lane.isFrozen()) {
-            for (size_t i = 0; i < ev.size(); ++i) add(ev, i);  // not frozen: scan all
-            continue;
-        }
-        // Events of one depth are sorted by start and by end: search the first ending after begin.
-        for (size_t d = 0; d < lane.depth_count; ++d)
-            for (uint32_t i : lane.overlapping(d, begin_ns, end_ns)) add(ev, i);
-    }
-    std::sort(busy.begin(), busy.end());
-
-    std::vector<int64_t> covered(static_cast<size_t>(count), 0);
+    std::vector<int64_t> covered(static_cast<size_t>(count), 0);  // busy ns per chunk
     auto cover = [&](int64_t s, int64_t e) {
         for (int64_t c = (s - begin_ns) / size; c < count && begin_ns + c * size < e; ++c) {
             const int64_t cs = begin_ns + c * size, ce = std::min(cs + size, end_ns);
             covered[static_cast<size_t>(c)] += std::min(e, ce) - std::max(s, cs);
         }
     };
-    // The union: merge overlapping intervals before covering.
-    for (size_t i = 0; i < busy.size();) {
-        int64_t s = busy[i].first, e = busy[i].second;
-        for (++i; i < busy.size() && busy[i].first <= e; ++i) e = std::max(e, busy[i].second);
-        cover(s, e);
+    // The union of the operations, fed in start order: overlapping ones merge into one run
+    // before it is covered.
+    int64_t runStart = 0, runEnd = 0;
+    bool inRun = false;
+    auto feed = [&](int64_t start, int64_t stop) {
+        const int64_t s = std::max(start, begin_ns), e = std::min(stop, end_ns);
+        if (s >= e) return;
+        if (inRun && s <= runEnd) {
+            runEnd = std::max(runEnd, e);
+            return;
+        }
+        if (inRun) cover(runStart, runEnd);
+        runStart = s, runEnd = e, inRun = true;
+    };
+    // A graph replay traced as a whole is GPU work too (the rule above leaves it out, as nsys).
+    auto counts = [](EventKind kind) { return isGpuOp(kind) || kind == EventKind::GraphExecution; };
+
+    // The operations of this GPU overlapping [begin, end), from sorted sources merged by start
+    // (no copy, no sort): each depth of each frozen stream lane ascends by start; lanes not
+    // frozen (none, once a report is finished) are gathered and sorted.
+    struct Source {
+        const IntervalColumns* events;
+        DepthEvents::Iterator at, end;
+        int64_t start() const { return events->start_ns[*at]; }
+    };
+    std::vector<Source> heap;                        // a min-heap by the start of each source's next event
+    std::vector<std::pair<int64_t, int64_t>> loose;  // (start, end) of lanes not frozen, sorted below
+    for (const Lane& lane : report.lanes) {
+        if (lane.kind != LaneKind::GpuStream || lane.gpu != gpu) continue;
+        const IntervalColumns& ev = lane.events;
+        if (!lane.isFrozen()) {
+            for (size_t i = 0; i < ev.size(); ++i)
+                if (counts(ev.kind[i])) loose.emplace_back(ev.start_ns[i], ev.endNs(i));
+            continue;
+        }
+        for (size_t d = 0; d < lane.depth_count; ++d)
+            if (const DepthEvents events = lane.overlapping(d, begin_ns, end_ns); !events.empty())
+                heap.push_back({&ev, events.begin(), events.end()});
     }
+    std::sort(loose.begin(), loose.end());
+    const auto later = [](const Source& a, const Source& b) { return a.start() > b.start(); };
+    std::make_heap(heap.begin(), heap.end(), later);
+    size_t nextLoose = 0;
+    while (!heap.empty() || nextLoose < loose.size()) {
+        if (heap.empty() || (nextLoose < loose.size() && loose[nextLoose].first < heap.front().start())) {
+            feed(loose[nextLoose].first, loose[nextLoose].second);
+            ++nextLoose;
+            continue;
+        }
+        std::pop_heap(heap.begin(), heap.end(), later);
+        Source& source = heap.back();
+        const uint32_t i = *source.at;
+        if (counts(source.events->kind[i])) feed(source.events->start_ns[i], source.events->endNs(i));
+        if (++source.at == source.end)
+            heap.pop_back();
+        else
+            std::push_heap(heap.begin(), heap.end(), later);
+    }
+    if (inRun) cover(runStart, runEnd);
     series.busy_fraction.resize(static_cast<size_t>(count));
     for (int64_t c = 0; c < count; ++c) {
         const int64_t cs = begin_ns + c * size, ce = std::min(cs + size, end_ns);

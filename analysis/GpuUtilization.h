@@ -58,7 +58,8 @@ RuleResult gpuTimeUtilResult(const Report& report, const RuleOptions& options = 
 // after end_ns are left out, so there may be fewer than `chunks`. Empty (chunk_ns 0) when
 // end_ns <= begin_ns, chunks <= 0 or the GPU index is invalid. NCCL lane copies are not
 // counted twice. CUDA graph executions traced as a whole count as busy (gpu_time_util leaves
-// them out, as nsys). O(events in range + chunks) per lane depth, after binary searches.
+// them out, as nsys). O(events in range x log(lane depths) + chunks), merging the lanes' depths
+// by start without copying the events.
 struct UtilizationSeries {
     int64_t begin_ns = 0, chunk_ns = 0;
     std::vector<double> busy_fraction;

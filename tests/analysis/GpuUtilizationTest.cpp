@@ -1,6 +1,9 @@
 // GPU utilization on hand-built reports: the GUI chart's union series and nsys's gpu_time_util
 // (sum of overlaps, chunking, coalescing, rounding, overhead) on cases the corpus lacks.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <random>
+#include <vector>
 
 #include "analysis/GpuUtilization.h"
 #include "support/TinyReport.h"
@@ -115,6 +118,50 @@ TEST_CASE("utilization series: lanes not frozen are scanned whole") {
         lane.depth_begin.clear();
     }
     CHECK(gpuUtilization(f.t.r, f.g0, 0, 200, 4).busy_fraction == std::vector<double>{1.0, 0.6, 0.0, 0.5});
+}
+
+TEST_CASE("utilization series: random streams and nested graph work match a count of every busy nanosecond") {
+    std::mt19937 random(7);
+    for (int round = 0; round < 20; ++round) {
+        TinyReport t;
+        const int32_t p = t.process(1, "train");
+        const int32_t g = t.gpu(0, "GPU 0");
+        constexpr int64_t kSpan = 3000;
+        std::vector<uint8_t> busy(kSpan, 0);  // the reference: 1 where some operation runs
+        for (int64_t stream = 1; stream <= 4; ++stream) {
+            const uint32_t lane = t.gpuLane(LaneKind::GpuStream, p, g, stream, "Stream");
+            for (int64_t at = int64_t(random() % 50); at < kSpan - 100;) {
+                const int64_t length = 1 + int64_t(random() % 80);
+                // A graph replay with a kernel inside it (depth 1) now and then; otherwise a
+                // kernel, or an event that is no GPU work (not counted).
+                const int pick = int(random() % 10);
+                if (pick == 0) {
+                    t.event(lane, at, at + length + 20, "graph", EventKind::GraphExecution);
+                    t.event(lane, at + 5, at + 15, "inner", EventKind::Kernel, t.kernel(1));
+                    std::fill(busy.begin() + at, busy.begin() + at + length + 20, 1);
+                    at += length + 20;
+                } else if (pick == 1) {
+                    t.event(lane, at, at + length, "sync", EventKind::Sync);
+                    at += length;
+                } else {
+                    t.event(lane, at, at + length, "k", EventKind::Kernel, t.kernel(2));
+                    std::fill(busy.begin() + at, busy.begin() + at + length, 1);
+                    at += length;
+                }
+                at += int64_t(random() % 60);
+            }
+        }
+        t.freeze();
+        const int64_t begin = int64_t(random() % 500), end = kSpan - int64_t(random() % 500);
+        const int chunks = 1 + int(random() % 40);
+        const UtilizationSeries s = gpuUtilization(t.r, g, begin, end, chunks);
+        REQUIRE(s.chunk_ns > 0);
+        for (size_t c = 0; c < s.busy_fraction.size(); ++c) {
+            const int64_t cs = begin + int64_t(c) * s.chunk_ns, ce = std::min(cs + s.chunk_ns, end);
+            const auto ns = std::count(busy.begin() + cs, busy.begin() + ce, uint8_t{1});
+            CHECK(s.busy_fraction[c] == Approx(double(ns) / double(ce - cs)));
+        }
+    }
 }
 
 TEST_CASE("gpu_time_util sums concurrent work, coalesces low chunks and averages by length") {
