@@ -55,34 +55,40 @@ CorrelationIndex::CorrelationIndex(const Report& report) : report_(&report) {
         const Lane& lane = report.lanes[li];
         if (holdsDerivedEvents(lane.kind)) continue;  // copies of events indexed in their own lanes
         const IntervalColumns& ev = lane.events;
-        // The lane's calls and operations with an id, and whether each already ascends.
+        // The lane's calls and operations with an id: how many, and whether their ids ascend.
         struct Found {
-            std::vector<uint32_t> events;
-            uint32_t last = 0;
+            uint32_t count = 0, last = 0;
             bool ascending = true;
         } calls, ops;
+        auto idOf = [&](uint32_t i, EventKind k) -> uint32_t {
+            return k == EventKind::CudaApiCall || isGpuOp(k) ? correlationIdOf(report, {li, i}).value_or(0) : 0;
+        };
         for (uint32_t i = 0; i < ev.size(); ++i) {
             const EventKind k = ev.kind[i];
-            if (k != EventKind::CudaApiCall && !isGpuOp(k)) continue;
-            const uint32_t correlation = correlationIdOf(report, {li, i}).value_or(0);
+            const uint32_t correlation = idOf(i, k);
             if (correlation == 0) continue;
             Found& found = k == EventKind::CudaApiCall ? calls : ops;
             found.ascending = found.ascending && correlation >= found.last;
             found.last = correlation;
-            found.events.push_back(i);
+            ++found.count;
         }
         Bucket& bucket = buckets_[bucketOf(lane.process)];
-        for (Found* found : {&calls, &ops}) {
-            if (found->events.empty()) continue;
-            LaneOrder order{li, uint32_t(found->events.size()), {}};
-            if (!found->ascending || found->events.size() != ev.size()) {
-                // Event indexes ascend already: a stable sort by id gives (id, index) order.
-                std::stable_sort(found->events.begin(), found->events.end(), [&](uint32_t a, uint32_t b) {
+        for (const bool isCalls : {true, false}) {
+            const Found& found = isCalls ? calls : ops;
+            if (found.count == 0) continue;
+            LaneOrder order{li, found.count, {}};
+            if (!found.ascending || found.count != ev.size()) {
+                // Only here a second pass gathers them: event indexes ascend already, so a
+                // stable sort by id gives (id, index) order.
+                order.order.reserve(found.count);
+                for (uint32_t i = 0; i < ev.size(); ++i)
+                    if (const EventKind k = ev.kind[i]; (k == EventKind::CudaApiCall) == isCalls && idOf(i, k) != 0)
+                        order.order.push_back(i);
+                std::stable_sort(order.order.begin(), order.order.end(), [&](uint32_t a, uint32_t b) {
                     return correlationIdOf(report, {li, a}).value_or(0) < correlationIdOf(report, {li, b}).value_or(0);
                 });
-                order.order = std::move(found->events);
             }
-            (found == &calls ? bucket.calls : bucket.ops).push_back(std::move(order));
+            (isCalls ? bucket.calls : bucket.ops).push_back(std::move(order));
         }
     }
 }
