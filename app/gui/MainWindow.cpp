@@ -64,6 +64,7 @@ MainWindow::MainWindow() {
     session_ = new ViewSession(this);
     session_->attach(timeline_);
     imports_ = new ImportQueue(this);
+    useModelCache(QSettings().value("cache/keepModels", true).toBool());
     rowFilter_ = new QLineEdit;
     rowFilter_->setPlaceholderText("Filter rows: text, or /regex/");
     rowFilter_->setClearButtonEnabled(true);

@@ -83,6 +83,8 @@ private:
     void exportPerfetto();
     void chooseNsys();
     void chooseMemoryLimit();
+    // Keeps finished models in ~/.cache/lanescope for fast reopening, or not (a setting).
+    void useModelCache(bool keep);
     void buildThemeMenu(QMenu* view);
     void setRowOrder(RowOrder order);
     // Row presets per report format ("rows/<format>/order" and ".../collapsed"): an Nsight
@@ -102,8 +104,9 @@ private:
     static QString noReportHtml();  // Details with nothing open or opening
     QString openingHtml() const;    // Details while only placeholders are shown: the files opening
     // `replaces`: the placeholder it replaces, whose rows' state it keeps (null: none).
+    // `fromSavedModel`: read from the cache, which the status bar says.
     void addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
-                   const Report* replaces = nullptr);
+                   const Report* replaces = nullptr, bool fromSavedModel = false);
     void showDetails(std::optional<ViewEvent> event);
     void updateStatus();
     void updateMarkers();

@@ -182,6 +182,12 @@ void MainWindow::chooseMemoryLimit() {
     if (ok) settings.setValue("import/memoryLimitMb", mb);
 }
 
+void MainWindow::useModelCache(bool keep) {
+    QSettings().setValue("cache/keepModels", keep);
+    // LANESCOPE_CACHE=off in the environment wins over the setting.
+    imports_->setCache(keep && ReportCache::enabled() ? std::make_shared<const ReportCache>() : nullptr);
+}
+
 void MainWindow::exportPng() {
     const QString path = QFileDialog::getSaveFileName(this, "Export timeline", "timeline.png", "PNG image (*.png)");
     if (path.isEmpty()) return;
@@ -236,9 +242,10 @@ void MainWindow::openFiles(const QStringList& all, NsysReader reader) {
 }
 
 void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
-                           const Report* replaces) {
+                           const Report* replaces, bool fromSavedModel) {
     const EventCounts& counts = finishedCounts(*report);
-    statusBar()->showMessage(QString("Opened %1: %2 events, %3 counter samples")
+    statusBar()->showMessage(QString(fromSavedModel ? "Reopened %1 from its saved model: %2 events, %3 counter samples"
+                                                    : "Opened %1: %2 events, %3 counter samples")
                                  .arg(QFileInfo(qs(report->meta.source_path)).fileName(),
                                       QLocale().toString(static_cast<qulonglong>(counts.slices + counts.instants)),
                                       QLocale().toString(static_cast<qulonglong>(counts.counter_samples))),

@@ -177,6 +177,12 @@ void MainWindow::buildMenus() {
         ->setStatusTip("The Nsight Systems command line used by Open with nsys export");
     file->addAction("&Memory limit for opening…", this, &MainWindow::chooseMemoryLimit)
         ->setStatusTip("How much memory reports being opened may take before they are refused");
+    QAction* keepModels = file->addAction("&Keep opened reports for fast reopening");
+    keepModels->setCheckable(true);
+    keepModels->setChecked(QSettings().value("cache/keepModels", true).toBool());
+    keepModels->setStatusTip("Save each report's model in " + QString::fromStdString(ReportCache().dir().string()) +
+                             " (at most 4 GiB, oldest dropped first) so that it reopens in a fraction of its import");
+    connect(keepModels, &QAction::toggled, this, &MainWindow::useModelCache);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 

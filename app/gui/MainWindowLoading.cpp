@@ -29,13 +29,13 @@ void MainWindow::connectImports() {
     connect(imports_, &ImportQueue::skeletonReady, this, &MainWindow::showPlaceholder);
     connect(imports_, &ImportQueue::reportReady, this,
             [this](uint64_t id, std::shared_ptr<const Report> report,
-                   std::shared_ptr<const CorrelationIndex> correlation, const QString& path) {
+                   std::shared_ptr<const CorrelationIndex> correlation, const QString& path, bool fromSavedModel) {
                 // It takes its placeholder's place, the first one's: those before it are handed over.
                 const std::shared_ptr<const Report> shown = dropPlaceholder(id, true);
                 if (shown)
                     timeline_->rows().renameKeys(reportRowKey(reports().size(), *shown),
                                                  reportRowKey(reports().size(), *report));
-                addReport(std::move(report), std::move(correlation), shown.get());
+                addReport(std::move(report), std::move(correlation), shown.get(), fromSavedModel);
                 loading_->setEscapeCancels(false);  // Esc now clears the selection
                 rememberRecent(path);
             });

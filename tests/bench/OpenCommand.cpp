@@ -3,16 +3,21 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 #include <vector>
 
+#include "analysis/NvtxProjection.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/import/ImportTask.h"
 #include "app/log/Logging.h"
 #include "importers/Importer.h"
+#include "importers/cache/ReportCache.h"
 #include "model/Correlation.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
@@ -58,10 +63,31 @@ void traceRss(double seconds) {
     std::fprintf(stderr, "rss %.0f MB at %.3f s\n", mb, seconds);
 }
 
+// Imports FILE as the viewer does (its NVTX-on-GPU lanes too) and saves the model in the
+// default cache folder, in a child process: what the viewer then reopens. "MB" of the entry, or
+// "" on failure.
+ChildRun saveForReopening(const std::string& file) {
+    return runInChild([&] {
+        ImportOptions options;
+        options.threads = std::max(1u, std::thread::hardware_concurrency());
+        options.add_view_lanes = [threads = options.threads](Report& r) { addNvtxProjectionLanes(r, threads); };
+        NullProgress progress;
+        ImportResult result = importFile(file, options, progress);
+        const auto key = ReportCache::key(file, ImportTask::cacheVariant(NsysReader::Native, ""));
+        const ReportCache cache;
+        std::string error;
+        if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
+        return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
+    });
+}
+
 }  // namespace
 
-// lanescope-bench open FILE [--after-ms M]: the viewer's own way from File > Open to a filled
-// window, offscreen, against the import alone of the same file (run first, in a child).
+// lanescope-bench open FILE [--after-ms M] [--from-cache]: the viewer's own way from File > Open
+// to a filled window, offscreen, against the import alone of the same file (run first, in a
+// child). The report cache is a new temporary folder: the viewer imports the file and saves its
+// model after, as on a first open. --from-cache: a child saves the model there first, and the
+// viewer reopens it from the cache (cache_entry_mb: the entry's size).
 // The real main window opens FILE (import off the GUI thread, then the timeline and the
 // panels), and a 5 ms timer on the GUI thread measures how late the event loop comes back to
 // it, which is how late a click or a key would be handled. Measured while the report loads
@@ -69,7 +95,7 @@ void traceRss(double seconds) {
 // first frame showing rows), open_s (start to a frame with the report's rows drawn and every
 // panel on screen filled), report_ready_s (start to the report handed to the window).
 int openCommand(int argc, char** argv) {
-    const Args args = parseArgs(argc, argv, 2, {"after-ms"});
+    const Args args = parseArgs(argc, argv, 2, {"after-ms"}, {"from-cache"});
     if (!args.error.empty()) return usageError(args.error);
     if (args.positional.size() != 1) return usageError("open needs one FILE");
     const auto afterMs = args.options.count("after-ms") ? parseCount(args.options.at("after-ms")) : 3000;
@@ -79,6 +105,15 @@ int openCommand(int argc, char** argv) {
     const ChildRun alone = importAlone(file);  // before Qt starts threads: runInChild forks
     if (!alone.ok || alone.output.empty()) {
         std::fprintf(stderr, "lanescope-bench: %s cannot be imported\n", file.c_str());
+        return kExitBadInput;
+    }
+    QTemporaryDir cacheHome;  // never the user's cache
+    qputenv("XDG_CACHE_HOME", cacheHome.path().toUtf8());
+    qunsetenv("LANESCOPE_CACHE");
+    const bool fromCache = args.flags.count("from-cache") > 0;
+    ChildRun saved;
+    if (fromCache && (!(saved = saveForReopening(file)).ok || saved.output.empty())) {
+        std::fprintf(stderr, "lanescope-bench: %s cannot be saved in the cache\n", file.c_str());
         return kExitBadInput;
     }
 
@@ -153,6 +188,7 @@ int openCommand(int argc, char** argv) {
     const double importS = std::stod(alone.output);
     printValue("import_s", importS, 3);
     printValue("import_peak_rss_mb", alone.peak_rss_mb, 1);
+    if (fromCache) printValue("cache_entry_mb", std::stod(saved.output), 1);
     printValue("first_paint_s", firstPaintS, 3);
     printValue("report_ready_s", reportReadyS, 3);
     printValue("open_s", openS, 3);

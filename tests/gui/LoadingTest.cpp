@@ -1,11 +1,16 @@
 // The window while a big report loads: its rows (the importer's row skeleton) show on the
 // timeline before the report is handed over, with the loading bar above; a row collapsed and
 // the rows scrolled while loading stay so once the report replaces its placeholder; Esc
-// cancels and removes the placeholder. No timing is asserted: a synthetic report of 2 M events
-// takes seconds to import, and the test acts as soon as the rows show.
+// cancels and removes the placeholder; a file opened before reopens from its saved model. No timing is asserted: a
+// synthetic report of 2 M events takes seconds to import, and the test acts as soon as the rows show.
+#include <QAction>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -163,6 +168,78 @@ private slots:
         QVERIFY(window.session()->reports().empty());
         QVERIFY(!loading->isVisible());
         QVERIFY(details->toPlainText().startsWith("No report open"));
+    }
+
+    // With the cache on (the setting's default), a file opened before reopens from its saved
+    // model, the same report; a damaged entry is imported again and saved anew; the menu turns
+    // the setting off.
+    void reopensFromItsSavedModel() {
+        qunsetenv("LANESCOPE_CACHE");
+        const QDir models(qEnvironmentVariable("XDG_CACHE_HOME") + "/lanescope/models");
+        auto entries = [&] { return models.entryList({"*.model"}, QDir::Files); };
+        MainWindow window;
+        bool done = false, ok = false;
+        window.setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window.show();
+        auto action = [&](const QString& text) -> QAction* {
+            for (QAction* a : window.findChildren<QAction*>())
+                if (a->text() == text) return a;
+            return nullptr;
+        };
+        QAction* close = action("&Close");
+        QVERIFY(close);
+        auto openOnce = [&] {
+            done = false;
+            close->trigger();
+            window.openFiles({file_});
+            return QTest::qWaitFor([&] { return done; }, 120000) && ok && window.session()->reports().size() == 1;
+        };
+        QVERIFY(openOnce());
+        QVERIFY(window.statusBar()->currentMessage().startsWith("Opened synthetic.sqlite"));
+        const auto imported = window.session()->reports().front();
+        // Saved after the report was handed over, off the GUI thread.
+        QVERIFY(QTest::qWaitFor([&] { return entries().size() == 1; }, 60000));
+
+        QVERIFY(openOnce());
+        QVERIFY2(window.statusBar()->currentMessage().startsWith("Reopened synthetic.sqlite from its saved model"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        const auto reopened = window.session()->reports().front();
+        QVERIFY(reopened != imported);
+        QCOMPARE(reopened->lanes.size(), imported->lanes.size());
+        QCOMPARE(reopened->counts().slices, imported->counts().slices);
+        QCOMPARE(reopened->meta.source_path, imported->meta.source_path);
+        QVERIFY(!window.timeline()->rows().rows().empty());
+
+        // A flipped byte in the middle: dropped, imported again, saved again.
+        const QString entry = models.filePath(entries().front());
+        {
+            QFile damaged(entry);
+            QVERIFY(damaged.open(QIODevice::ReadWrite));
+            damaged.seek(damaged.size() / 2);
+            char byte = 0;
+            QVERIFY(damaged.getChar(&byte));
+            damaged.seek(damaged.size() / 2);
+            QVERIFY(damaged.putChar(char(byte ^ 0x40)));
+        }
+        QVERIFY(openOnce());
+        QVERIFY(window.statusBar()->currentMessage().startsWith("Opened synthetic.sqlite"));
+        QCOMPARE(window.session()->reports().front()->counts().slices, imported->counts().slices);
+        QVERIFY(QTest::qWaitFor([&] { return entries().size() == 1; }, 60000));
+        QVERIFY(openOnce());
+        QVERIFY(window.statusBar()->currentMessage().startsWith("Reopened"));
+
+        // File > Keep opened reports for fast reopening: off, and remembered.
+        QAction* keep = action("&Keep opened reports for fast reopening");
+        QVERIFY(keep && keep->isCheckable() && keep->isChecked());
+        keep->trigger();
+        QVERIFY(!QSettings().value("cache/keepModels").toBool());
+        QVERIFY(openOnce());
+        QVERIFY(window.statusBar()->currentMessage().startsWith("Opened synthetic.sqlite"));
+        keep->trigger();
+        qputenv("LANESCOPE_CACHE", "off");
     }
 };
 

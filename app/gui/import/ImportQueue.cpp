@@ -62,6 +62,7 @@ void ImportQueue::launch() {
         s.task = new ImportTask(s.path, s.nsysPath, threadsEach, this);
         s.task->setNsysReader(s.reader);
         s.task->shareMemory(memoryLimit_, memoryPromised_);
+        s.task->setCache(cache_);
         auto slotOf = [this, id = s.id]() -> Slot* {  // slots_ may have grown: find it again
             for (Slot& x : slots_)
                 if (x.id == id) return &x;
@@ -80,7 +81,7 @@ void ImportQueue::launch() {
         connect(
             s.task, &ImportTask::finished, this,
             [this, slotOf](std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
-                           const QString& error, bool cancelled) {
+                           const QString& error, bool cancelled, bool fromSavedModel) {
                 Slot* x = slotOf();
                 if (!x || x->done) return;
                 x->task->deleteLater();
@@ -90,6 +91,7 @@ void ImportQueue::launch() {
                 x->correlation = std::move(correlation);
                 x->error = error;
                 x->cancelled = cancelled;
+                x->fromSavedModel = fromSavedModel;
                 launch();
                 deliver();
             });
@@ -101,7 +103,7 @@ void ImportQueue::deliver() {
     while (delivered_ < slots_.size() && slots_[delivered_].done) {
         Slot& s = slots_[delivered_++];
         if (s.report) {
-            emit reportReady(s.id, std::move(s.report), std::move(s.correlation), s.path);
+            emit reportReady(s.id, std::move(s.report), std::move(s.correlation), s.path, s.fromSavedModel);
         } else {
             allOpened_ = false;
             emit failed(s.id, s.path, s.error, s.cancelled);

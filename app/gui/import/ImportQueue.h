@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "importers/Importer.h"
+#include "importers/cache/ReportCache.h"
 #include "model/Correlation.h"
 #include "model/Report.h"
 
@@ -27,6 +28,8 @@ public:
     // memoryLimitBytes: what the reports opened together may take (0: what the machine has free).
     void add(const QStringList& paths, const QString& nsysPath, NsysReader reader = NsysReader::Native,
              uint64_t memoryLimitBytes = 0);
+    // Where finished models are kept for reopening (nullptr: nowhere); for the files started after.
+    void setCache(std::shared_ptr<const ReportCache> cache) { cache_ = std::move(cache); }
     void cancel();  // every running and queued import
     bool busy() const { return !slots_.empty(); }
 
@@ -36,8 +39,10 @@ signals:
     // The rows of a file still importing (ImportOptions::on_skeleton); none after its
     // reportReady or failed.
     void skeletonReady(uint64_t id, std::shared_ptr<const lanescope::Report> rows);
+    // fromSavedModel: read from the cache rather than imported.
     void reportReady(uint64_t id, std::shared_ptr<const lanescope::Report> report,
-                     std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& path);
+                     std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& path,
+                     bool fromSavedModel);
     void failed(uint64_t id, const QString& path, const QString& error, bool cancelled);
     void idle(bool allOpened);  // everything asked for is done
 
@@ -56,6 +61,7 @@ private:
         std::shared_ptr<const CorrelationIndex> correlation;
         QString error;
         bool cancelled = false;
+        bool fromSavedModel = false;
     };
     void launch();
     void deliver();
@@ -66,6 +72,7 @@ private:
     // estimate of each one let in is added to memoryPromised_ (ImportOptions::memory_promised).
     uint64_t memoryLimit_ = 0;
     std::shared_ptr<std::atomic<uint64_t>> memoryPromised_;
+    std::shared_ptr<const ReportCache> cache_;
     size_t delivered_ = 0;
     uint64_t nextId_ = 0;
     bool allOpened_ = true;

@@ -1,5 +1,6 @@
 #include "app/gui/import/ImportTask.h"
 
+#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 
 #include <QMetaObject>
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -43,7 +46,21 @@ private:
     std::atomic<int64_t> last_{0};
 };
 
+// The report saved under `key`, or nullptr; a dropped entry is logged.
+std::unique_ptr<Report> loadSaved(const ReportCache& cache, const std::string& key, const std::string& file,
+                                  ProgressSink& progress, std::stop_token stop) {
+    progress.progress("reading the saved model", 0, 0);
+    std::string why;
+    std::unique_ptr<Report> report = cache.load(key, file, why, stop);
+    if (!why.empty()) spdlog::warn("{}: {}; importing it again", file, why);
+    return report;
+}
+
 }  // namespace
+
+std::string ImportTask::cacheVariant(NsysReader reader, const std::string& nsysPath) {
+    return (reader == NsysReader::Native ? std::string("native") : "nsys-export:" + nsysPath) + "+view-lanes";
+}
 
 ImportTask::ImportTask(QString path, QString nsysPath, unsigned threads, QObject* parent)
     : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)), threads_(threads) {
@@ -93,14 +110,25 @@ void ImportTask::start() {
                 Qt::QueuedConnection);
     };
     // `promised` keeps what options.memory_promised points to alive while the import runs.
-    (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_] {
+    const std::string variant = cacheVariant(reader_, options.nsys_path);
+    (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_, cache = cache_,
+                                         variant] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
         // threads inherit it), so the window stays responsive while both cores import.
         ::setpriority(PRIO_PROCESS, 0, 10);
         QueuedProgress queued(self);
         logging::LoggedProgress progress(file, queued);
-        ImportResult result = importFile(file, options, progress, stop);
+        std::optional<std::string> key;
+        std::unique_ptr<Report> saved;
+        if (cache) {
+            progress.progress("checking for a saved model", 0, 0);
+            key = ReportCache::key(file, variant, stop);
+            if (key) saved = loadSaved(*cache, *key, file, progress, stop);
+        }
+        const bool fromCache = saved != nullptr;
+        ImportResult result = fromCache ? ImportResult(std::move(saved)) : importFile(file, options, progress, stop);
         logging::logImport(file, result, progress);
+        if (fromCache) spdlog::info("{}: opened from its saved model ({})", file, cache->entryPath(*key).string());
         std::shared_ptr<const Report> report;
         std::shared_ptr<const CorrelationIndex> correlation;
         QString error;
@@ -116,13 +144,21 @@ void ImportTask::start() {
             cancelled = result.error().kind == ImportError::Kind::Cancelled;
             error = QString::fromStdString(result.error().message);
         }
-        if (!self) return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, report, correlation, error, cancelled] {
-                if (self) emit self->finished(report, correlation, error, cancelled);
-            },
-            Qt::QueuedConnection);
+        if (self)
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, report, correlation, error, cancelled, fromCache] {
+                    if (self) emit self->finished(report, correlation, error, cancelled, fromCache);
+                },
+                Qt::QueuedConnection);
+        // Saved for the next time, once the viewer has it (still below the GUI's priority).
+        if (report && key && !fromCache) {
+            std::string storeError;
+            if (cache->store(*report, *key, storeError))
+                spdlog::info("{}: saved its model for reopening ({})", file, cache->entryPath(*key).string());
+            else
+                spdlog::warn("{}: {}", file, storeError);
+        }
     });
 }
 

@@ -6,15 +6,17 @@
 #include <atomic>
 #include <memory>
 #include <stop_token>
+#include <string>
 
 #include "importers/Importer.h"
+#include "importers/cache/ReportCache.h"
 #include "model/Correlation.h"
 
 namespace lanescope {
 
-// Imports one file on a worker thread (QtConcurrent). progress(), skeleton() and finished()
-// arrive on the GUI thread; cancel() asks the importer to stop and finished() then reports
-// Cancelled.
+// Imports one file on a worker thread (QtConcurrent), or reads its saved model when the cache
+// has one. progress(), skeleton() and finished() arrive on the GUI thread; cancel() asks the
+// importer to stop and finished() then reports Cancelled.
 class ImportTask : public QObject {
     Q_OBJECT
 public:
@@ -28,7 +30,13 @@ public:
         memoryLimit_ = limit;
         memoryPromised_ = std::move(promised);
     }
+    // Where finished models are kept (nullptr: nowhere). A file met before opens from its saved
+    // model instead of importing; one imported is saved after finished() went out.
+    void setCache(std::shared_ptr<const ReportCache> cache) { cache_ = std::move(cache); }
     void start();
+    // What shapes the viewer's model beyond the file's content, for the cache's key: the reader
+    // (and the nsys it runs), and the NVTX-on-GPU lanes the viewer adds.
+    static std::string cacheVariant(NsysReader reader, const std::string& nsysPath);
     void cancel() { stop_.request_stop(); }
     const QString& path() const { return path_; }
 
@@ -38,9 +46,11 @@ signals:
     // kSkeletonIntervalMs (the latest; one that came later than that waits the rest of it), none
     // after finished().
     void skeleton(std::shared_ptr<const lanescope::Report> rows);
-    // On success also the report's correlation index, built on the worker thread too.
+    // On success also the report's correlation index, built on the worker thread too, and
+    // whether the report came from its saved model rather than an import.
     void finished(std::shared_ptr<const lanescope::Report> report,
-                  std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& error, bool cancelled);
+                  std::shared_ptr<const lanescope::CorrelationIndex> correlation, const QString& error, bool cancelled,
+                  bool fromSavedModel);
 
 private:
     static constexpr int kSkeletonIntervalMs = 250;
@@ -52,6 +62,7 @@ private:
     NsysReader reader_ = NsysReader::Native;
     uint64_t memoryLimit_ = 0;
     std::shared_ptr<std::atomic<uint64_t>> memoryPromised_;
+    std::shared_ptr<const ReportCache> cache_;
     std::stop_source stop_;
     std::shared_ptr<const Report> pendingSkeleton_;  // the latest, until its turn comes
     QElapsedTimer sinceSkeleton_;                    // since the last skeleton() went out
