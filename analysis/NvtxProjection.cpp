@@ -26,8 +26,14 @@ bool isNvtxLane(LaneKind kind) { return kind == LaneKind::Nvtx || kind == LaneKi
 // One thread's NVTX ranges under local ids: lanes[k]'s event i has id base[k] + i.
 struct ThreadRanges {
     std::vector<uint32_t> lanes;  // the thread's NVTX lanes, in lane order
-    std::vector<uint32_t> base;   // parallel to lanes
-    std::vector<EventRef> ref;    // local id -> event
+    std::vector<uint32_t> base;   // parallel to lanes, ascending
+    uint32_t size = 0;            // ranges in all (local ids 0 .. size - 1)
+
+    // The event of a local id (a thread has one or two NVTX lanes: no table is needed).
+    EventRef ref(uint32_t id) const {
+        const size_t k = size_t(std::upper_bound(base.begin(), base.end(), id) - base.begin()) - 1;
+        return {lanes[k], id - base[k]};
+    }
 };
 
 // Per thread, its NVTX lanes and its CUDA API lanes, in lane order.
@@ -52,8 +58,8 @@ ThreadRanges threadRanges(const Report& report, const std::vector<uint32_t>& nvt
     ThreadRanges t;
     t.lanes = nvtxLanes;
     for (uint32_t li : nvtxLanes) {
-        t.base.push_back(static_cast<uint32_t>(t.ref.size()));
-        for (uint32_t i = 0; i < report.lanes[li].events.size(); ++i) t.ref.push_back({li, i});
+        t.base.push_back(t.size);
+        t.size += static_cast<uint32_t>(report.lanes[li].events.size());
     }
     return t;
 }
@@ -110,11 +116,11 @@ void computeHierarchy(const Report& report, const ThreadRanges& flat, std::vecto
             if (ev.kind[i] == EventKind::NvtxRange) ids.push_back(flat.base[k] + i);
     }
     auto startOf = [&](uint32_t id) {
-        const EventRef r = flat.ref[id];
+        const EventRef r = flat.ref(id);
         return report.lanes[r.lane].events.start_ns[r.index];
     };
     auto endOf = [&](uint32_t id) {
-        const EventRef r = flat.ref[id];
+        const EventRef r = flat.ref(id);
         return report.lanes[r.lane].events.endNs(r.index);
     };
     std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) {
@@ -147,7 +153,7 @@ void computeHierarchy(const Report& report, const ThreadRanges& flat, std::vecto
 void projectThread(const Report& report, const CorrelationIndex& index, const ThreadRanges& flat,
                    const std::vector<uint32_t>& apiLanes, ProjectionDetail detail, std::vector<ProjectedRange>& out) {
     const bool full = detail == ProjectionDetail::Full;
-    std::vector<Accumulator> acc(flat.ref.size());
+    std::vector<Accumulator> acc(flat.size);
     std::vector<std::pair<uint32_t, uint32_t>> idsInRange;  // (local id, correlation id)
     for (uint32_t li : apiLanes) {
         const Lane& api = report.lanes[li];
@@ -181,8 +187,11 @@ void projectThread(const Report& report, const CorrelationIndex& index, const Th
         }
     }
     if (!full) {
-        for (uint32_t id = 0; id < flat.ref.size(); ++id)
-            if (acc[id].any()) out.push_back({flat.ref[id], acc[id].start, acc[id].end, 0, acc[id].gpu});
+        // Reserved exactly: growing by doubling would hold two copies at once.
+        out.reserve(out.size() +
+                    size_t(std::count_if(acc.begin(), acc.end(), [](const Accumulator& a) { return a.any(); })));
+        for (uint32_t id = 0; id < flat.size; ++id)
+            if (acc[id].any()) out.push_back({flat.ref(id), acc[id].start, acc[id].end, 0, acc[id].gpu});
         return;
     }
     if (idsInRange.empty()) return;
@@ -190,22 +199,22 @@ void projectThread(const Report& report, const CorrelationIndex& index, const Th
     // Operations counted as distinct correlation ids per range, as nsys counts them.
     std::sort(idsInRange.begin(), idsInRange.end());
     idsInRange.erase(std::unique(idsInRange.begin(), idsInRange.end()), idsInRange.end());
-    std::vector<uint32_t> opCount(flat.ref.size(), 0);
+    std::vector<uint32_t> opCount(flat.size, 0);
     for (const auto& [id, correlation] : idsInRange) ++opCount[id];
     idsInRange = {};
 
-    std::vector<uint32_t> parent(flat.ref.size(), kNone);
-    std::vector<int32_t> level(flat.ref.size(), 0);
+    std::vector<uint32_t> parent(flat.size, kNone);
+    std::vector<int32_t> level(flat.size, 0);
     computeHierarchy(report, flat, parent, level);
-    std::vector<uint32_t> children(flat.ref.size(), 0);
-    for (uint32_t id = 0; id < flat.ref.size(); ++id)
+    std::vector<uint32_t> children(flat.size, 0);
+    for (uint32_t id = 0; id < flat.size; ++id)
         if (acc[id].any() && parent[id] != kNone) ++children[parent[id]];
 
-    for (uint32_t id = 0; id < flat.ref.size(); ++id) {
+    for (uint32_t id = 0; id < flat.size; ++id) {
         const Accumulator& a = acc[id];
         if (!a.any()) continue;
-        out.push_back({flat.ref[id], a.start, a.end, opCount[id], a.gpu, level[id], children[id],
-                       parent[id] != kNone ? flat.ref[parent[id]] : EventRef{UINT32_MAX, UINT32_MAX}});
+        out.push_back({flat.ref(id), a.start, a.end, opCount[id], a.gpu, level[id], children[id],
+                       parent[id] != kNone ? flat.ref(parent[id]) : EventRef{UINT32_MAX, UINT32_MAX}});
     }
 }
 
@@ -352,13 +361,23 @@ void addNvtxProjectionLanes(Report& report, unsigned workers) {
     // Per (process, GPU), the ranges whose work ran on that GPU alone, gathered thread by
     // thread: only one thread's projection is held at a time.
     std::map<std::pair<int32_t, int32_t>, std::vector<Projected>> byLane;
+    // Each is reserved for every NVTX range of its process at once: pages of a large
+    // reservation that are never written are never resident, and growing by doubling would
+    // hold the old and the new copy together (33 MB more at 10 M events).
+    std::map<int32_t, size_t> rangesOfProcess;
+    for (const Lane& lane : report.lanes)
+        if (lane.kind == LaneKind::Nvtx || lane.kind == LaneKind::NvtxStartEnd)
+            rangesOfProcess[lane.process] += lane.events.size();
     forEachThreadProjection(
         report,
         [&](const std::vector<ProjectedRange>& ofThread) {
-            for (const ProjectedRange& p : ofThread)
-                if (p.gpu >= 0)
-                    byLane[{report.lanes[p.range.lane].process, p.gpu}].push_back(
-                        {p.gpu_start_ns, p.gpu_end_ns, p.range});
+            for (const ProjectedRange& p : ofThread) {
+                if (p.gpu < 0) continue;
+                const int32_t process = report.lanes[p.range.lane].process;
+                auto [at, added] = byLane.try_emplace({process, p.gpu});
+                if (added) at->second.reserve(rangesOfProcess[process]);
+                at->second.push_back({p.gpu_start_ns, p.gpu_end_ns, p.range});
+            }
         },
         workers, ProjectionDetail::Spans);
     // The new lanes are built apart and appended at the end: report.lanes does not grow while
