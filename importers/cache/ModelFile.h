@@ -7,8 +7,8 @@
 
 #include "model/Report.h"
 
-// A finished Report as one binary file that is read back by mapping it and copying each
-// column out with one memcpy, not by parsing (the format: ModelFormat.h, docs/report-cache.md).
+// A finished Report as one binary file that is read back by reading each column straight into
+// its vector (pread), not by parsing (the format: ModelFormat.h, docs/report-cache.md).
 // Every field of the report is stored except its DerivedCache, which is rebuilt on use.
 
 namespace lanescope::cache {
@@ -37,7 +37,7 @@ private:
 
 // Reads a model file back: nullptr with a one-line reason in `error` when it is not a model
 // file of this build (magic, format version, Lanescope version, byte order, layout), is
-// truncated or damaged (sizes, section bounds, checksum), or holds a report that breaks the
+// truncated or damaged (sizes, section bounds, checksums), or holds a report that breaks the
 // model's invariants (ModelInvariants.h); also when `stop` is requested. Never a partial report.
 std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop = {});
 

@@ -8,20 +8,22 @@
 #include "model/Report.h"
 
 // The model file on disk (docs/report-cache.md): a header, a table of sections, then the
-// sections, each starting at a multiple of 64 bytes. Numbers and structs are in the writing
-// machine's byte order and layout, which the header records (byte order mark, layout
-// fingerprint): a reader whose build differs rejects the file rather than convert it.
+// sections, each starting at a multiple of 64 bytes. The header's checksum covers the table, and
+// each entry of the table the bytes of its section; the zeros between sections are covered by
+// none (never read). Numbers and structs are in the writing machine's byte order and layout,
+// which the header records (byte order mark, layout fingerprint): a reader whose build differs
+// rejects the file rather than convert it.
 
 namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 1;
+inline constexpr uint32_t kModelFormatVersion = 2;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
-// The first bytes of the file. Each field is checked on its own; the checksum covers every
-// byte after the header (section table, padding and sections).
+// The first bytes of the file. Each field is checked on its own; the checksum covers the section
+// table, whose entries hold the hash of each section.
 struct ModelFileHeader {
     char magic[16] = {};
     uint32_t format_version = 0;
@@ -29,17 +31,20 @@ struct ModelFileHeader {
     char app_version[32] = {};  // LANESCOPE_VERSION, NUL-padded
     uint64_t layout_fingerprint = 0;
     uint64_t file_bytes = 0;  // the whole file
-    uint64_t checksum = 0;    // FastHash of bytes [sizeof(ModelFileHeader), file_bytes)
+    uint64_t checksum = 0;    // FastHash of the section table
     uint32_t section_count = 0;
     uint32_t reserved = 0;
 };
 static_assert(sizeof(ModelFileHeader) == 88 && std::has_unique_object_representations_v<ModelFileHeader>);
 
-// Where one section is: bytes [offset, offset + bytes) of the file.
+// Where one section is: bytes [offset, offset + bytes) of the file, and their FastHash.
 struct SectionEntry {
     uint64_t offset = 0;
     uint64_t bytes = 0;
+    uint64_t hash = 0;
+    uint64_t reserved = 0;
 };
+static_assert(sizeof(SectionEntry) == 32 && std::has_unique_object_representations_v<SectionEntry>);
 
 // The sections, in file order. A table (a vector of the report) is one section of its raw
 // elements; the columns of every lane (counter) are one section each, the lanes' (counters')
@@ -100,6 +105,8 @@ enum class Section : uint32_t {
     Count
 };
 inline constexpr size_t kSectionCount = size_t(Section::Count);
+// The header and the section table; the first section starts at the next multiple of 64.
+inline constexpr uint64_t kModelTableEnd = sizeof(ModelFileHeader) + kSectionCount * sizeof(SectionEntry);
 // "lanes.events.start_ns": the section's name in messages.
 std::string_view sectionName(Section section);
 

@@ -1,11 +1,14 @@
-// Reading a model file: map it, check the header, the checksum and the section table, copy
-// each column out of its section with one memcpy, rebuild the string pool, then check the
-// model's invariants. Any failure discards everything read so far.
+// Reading a model file: check the header and the section table (its checksum, its bounds), then
+// read each column with pread, chunk by chunk through a small buffer that the cache holds, hashing
+// each section's bytes as they come in and appending them to the column's vector; rebuild the
+// string pool, compare each section's hash with the table's, then check the model's invariants.
+// Any failure discards everything read so far.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdint>
@@ -21,11 +24,9 @@
 namespace lanescope::cache {
 namespace {
 
-constexpr uint64_t kTableEnd = sizeof(ModelFileHeader) + kSectionCount * sizeof(SectionEntry);
-
 // Asks for pages of 2 MiB (transparent huge pages) in the part of a new column's memory that
-// holds whole ones, before the copy touches it: filling it then faults once per 2 MiB instead of
-// once per 4 KiB. On the 2-core virtual machine of docs/report-cache.md, where faults are
+// holds whole ones, before the first write touches it: filling it then faults once per 2 MiB
+// instead of once per 4 KiB. On the 2-core virtual machine of docs/report-cache.md, where faults are
 // costly, the load of 10 M events takes about 0.6 s instead of 1.0 s.
 constexpr uintptr_t kHugePageBytes = uintptr_t{2} << 20;
 void adviseHugePages(const void* data, size_t bytes) {
@@ -35,68 +36,80 @@ void adviseHugePages(const void* data, size_t bytes) {
     if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
-// A file mapped read-only and private for as long as this object lives.
-class MappedFile {
+// A file open for reading for as long as this object lives, read with pread.
+class ModelFile {
 public:
-    MappedFile() = default;
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-    ~MappedFile() {
-        if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+    ModelFile() = default;
+    ModelFile(const ModelFile&) = delete;
+    ModelFile& operator=(const ModelFile&) = delete;
+    ~ModelFile() {
+        if (fd_ >= 0) ::close(fd_);
     }
 
     bool open(const std::filesystem::path& path, std::string& error) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0) {
             error = std::string("cannot open: ") + std::strerror(errno);
             return false;
         }
-        error = map(fd);
-        ::close(fd);
-        return error.empty();
-    }
-    const std::byte* data() const { return data_; }
-    size_t size() const { return size_; }
-
-private:
-    // Maps the open file whole; the reason it cannot, or empty.
-    std::string map(int fd) {
         struct stat st {};
-        if (::fstat(fd, &st) != 0) return std::string("cannot read: ") + std::strerror(errno);
-        const auto size = static_cast<size_t>(st.st_size);
-        if (size < kTableEnd) return "too short for a model file (" + std::to_string(size) + " bytes)";
-        void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (data == MAP_FAILED) return std::string("cannot map: ") + std::strerror(errno);
-        data_ = static_cast<const std::byte*>(data);
-        size_ = size;
+        if (::fstat(fd_, &st) != 0) {
+            error = std::string("cannot read: ") + std::strerror(errno);
+            return false;
+        }
+        size_ = static_cast<uint64_t>(st.st_size);
+        return true;
+    }
+    // The size when opened.
+    uint64_t size() const { return size_; }
+    // Reads bytes [offset, offset + bytes) into `out`: the reason it cannot (an I/O error, or
+    // the file ends first), or empty.
+    std::string read(uint64_t offset, void* out, size_t bytes) const {
+        auto* to = static_cast<std::byte*>(out);
+        while (bytes > 0) {
+            const ssize_t n = ::pread(fd_, to, bytes, static_cast<off_t>(offset));
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) return std::string("cannot read: ") + std::strerror(errno);
+            if (n == 0) return "shrank while read: it ends at byte " + std::to_string(offset);
+            to += n, bytes -= size_t(n), offset += uint64_t(n);
+        }
         return {};
     }
 
-    const std::byte* data_ = nullptr;
-    size_t size_ = 0;
+private:
+    int fd_ = -1;
+    uint64_t size_ = 0;
 };
 
-// The sections of a checked model file, each handing out its elements front to back.
+// The sections of a model file whose table is checked, each read front to back into the
+// vectors that take it and hashed on the way in.
 class Sections {
 public:
-    Sections(const std::byte* file, const std::array<SectionEntry, kSectionCount>& table)
-        : file_(file), table_(table) {}
+    Sections(const ModelFile& file, const std::array<SectionEntry, kSectionCount>& table, std::stop_token stop)
+        : file_(file), table_(table), stop_(std::move(stop)) {}
 
-    // The next `count` elements of `section` into `out` (empty) with one copy; false when fewer
-    // are left. A section starts at a multiple of 64 bytes and is taken in whole elements, so
-    // the elements are aligned as T needs.
+    // The next `count` elements of `section` into `out` (emptied first); false when fewer are
+    // left, a read fails or a stop is requested. Each chunk is read into the buffer, hashed
+    // there and appended to `out`: the column's memory is written once. (Reading into
+    // out.data() after a resize() wrote it twice, zeros first: 0.1 s more of the 0.4 s load of
+    // 10 M events.) A section is taken in whole elements, so they come out as they went in.
     template <typename T>
     bool take(Section section, uint64_t count, std::vector<T>& out) {
-        static_assert(std::is_trivially_copyable_v<T> && kSectionAlignment % alignof(T) == 0);
+        static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
         const size_t s = size_t(section);
-        if (count > (table_[s].bytes - taken_[s]) / sizeof(T)) return false;
-        const auto* first = reinterpret_cast<const T*>(file_ + table_[s].offset + taken_[s]);
-        if (count * sizeof(T) >= kHugePageBytes) {
-            out.reserve(count);
-            adviseHugePages(out.data(), count * sizeof(T));
+        if (!proceed() || count > (table_[s].bytes - taken_[s]) / sizeof(T)) return false;
+        out.clear();
+        out.reserve(count);
+        if (count * sizeof(T) >= kHugePageBytes) adviseHugePages(out.data(), count * sizeof(T));
+        const uint64_t perChunk = std::max<uint64_t>(1, kChunkBytes / sizeof(T));
+        if (buffer_.size() < perChunk * sizeof(T)) buffer_.resize(perChunk * sizeof(T));
+        for (uint64_t done = 0; done < count;) {
+            const uint64_t n = std::min(perChunk, count - done);
+            if (!read(s, buffer_.data(), n * sizeof(T))) return false;
+            const T* first = reinterpret_cast<const T*>(buffer_.data());
+            out.insert(out.end(), first, first + n);
+            done += n;
         }
-        out.assign(first, first + count);
-        taken_[s] += count * sizeof(T);
         return true;
     }
     // Every element of `section` left (a whole number of them).
@@ -106,21 +119,24 @@ public:
         return (table_[s].bytes - taken_[s]) % sizeof(T) == 0 &&
                take(section, (table_[s].bytes - taken_[s]) / sizeof(T), out);
     }
-    // The strings of a list: lengths, and the characters of `chars`, as views into the file.
+    // The strings of a list: lengths, and the characters of `chars`, read whole into memory of
+    // this object; views into it.
     bool takeStrings(Section lengths, Section chars, std::vector<std::string_view>& out) {
         std::vector<uint32_t> sizes;
-        if (!takeAll(lengths, sizes)) return false;
-        const SectionEntry& text = table_[size_t(chars)];
+        if (!takeAll(lengths, sizes) || !proceed()) return false;
+        const size_t c = size_t(chars);
+        std::string& text = chars_[c];
+        text.resize(table_[c].bytes - taken_[c]);
+        if (!read(c, text.data(), text.size())) return false;
         uint64_t at = 0;
         out.clear();
         out.reserve(sizes.size());
         for (const uint32_t size : sizes) {
-            if (size > text.bytes - at) return false;
-            out.emplace_back(reinterpret_cast<const char*>(file_ + text.offset + at), size);
+            if (size > text.size() - at) return false;
+            out.emplace_back(text.data() + at, size);
             at += size;
         }
-        taken_[size_t(chars)] = at;
-        return at == text.bytes;
+        return at == text.size();
     }
     // The name of the first section with bytes nothing took; empty when there is none.
     std::string_view leftOver() const {
@@ -128,17 +144,59 @@ public:
             if (taken_[s] != table_[s].bytes) return sectionName(Section(s));
         return {};
     }
+    // Why reading stopped before the bytes did: a failed read, "cancelled"; empty when neither.
+    const std::string& error() const { return error_; }
+    // Whether every section's bytes hash to the table's hash: the reason they do not, or empty.
+    // Reads and hashes what no take read (after a failure), so that a damaged file is said to
+    // be damaged, not reported by whichever check its changed bytes happened to break first.
+    std::string checkHashes() {
+        buffer_.resize(std::max<size_t>(buffer_.size(), kChunkBytes));
+        for (size_t s = 0; s < kSectionCount; ++s) {
+            while (taken_[s] < table_[s].bytes)
+                if (!read(s, buffer_.data(), std::min(kChunkBytes, table_[s].bytes - taken_[s]))) return error_;
+            if (hashes_[s].digest() != table_[s].hash)
+                return "checksum mismatch in section " + std::string(sectionName(Section(s))) + ": the file is damaged";
+        }
+        return {};
+    }
 
 private:
-    const std::byte* file_;
+    // Columns are read in chunks of this, which the L2 cache holds between the kernel's copy,
+    // the hash and the copy into the column.
+    static constexpr uint64_t kChunkBytes = uint64_t{256} << 10;
+
+    bool proceed() {
+        if (error_.empty() && stop_.stop_requested()) error_ = "cancelled";
+        return error_.empty();
+    }
+    // The next `bytes` of section `s` into `out`, hashed.
+    bool read(size_t s, void* out, uint64_t bytes) {
+        auto* to = static_cast<std::byte*>(out);
+        for (uint64_t done = 0; done < bytes;) {
+            const size_t n = size_t(std::min(kChunkBytes, bytes - done));
+            error_ = file_.read(table_[s].offset + taken_[s], to + done, n);
+            if (!error_.empty()) return false;
+            hashes_[s].update(to + done, n);
+            taken_[s] += n;
+            done += n;
+        }
+        return true;
+    }
+
+    const ModelFile& file_;
     std::array<SectionEntry, kSectionCount> table_;
-    std::array<uint64_t, kSectionCount> taken_{};  // bytes handed out from the start of each section
+    std::stop_token stop_;
+    std::array<uint64_t, kSectionCount> taken_{};   // bytes read from the start of each section
+    std::array<FastHash, kSectionCount> hashes_;    // of those bytes
+    std::array<std::string, kSectionCount> chars_;  // the sections of characters, read whole
+    std::vector<std::byte> buffer_;                 // a chunk of a column
+    std::string error_;
 };
 
-// Reads one mapped model file into a report.
+// Reads one model file into a report.
 class ModelReader {
 public:
-    ModelReader(const std::byte* file, size_t size) : file_(file), size_(size) {}
+    explicit ModelReader(const ModelFile& file) : file_(file), size_(file.size()) {}
     std::unique_ptr<Report> read(std::string& error, std::stop_token stop);
 
 private:
@@ -146,30 +204,31 @@ private:
         error_ = std::move(reason);
         return false;
     }
-    bool checkHeader();
-    bool checkChecksum(std::stop_token stop);
-    bool checkTable();
+    bool readHeader();
+    bool readTable();
     bool readMeta(Sections& sections, Report& r);
     bool readStrings(Sections& sections, Report& r);
     bool readLanes(Sections& sections, Report& r);
     bool readCounters(Sections& sections, Report& r);
     bool readMessages(Sections& sections, Report& r);
     bool readDiagnostics(Sections& sections, Report& r);
-    bool readReport(Report& r);
+    bool readReport(Report& r, std::stop_token stop);
     bool checkInvariants(const Report& r) {
         std::string broken = brokenInvariant(r);
         return broken.empty() || fail(std::move(broken));
     }
+    bool tooShort() { return fail("too short for a model file (" + std::to_string(size_) + " bytes)"); }
 
-    const std::byte* file_;
-    size_t size_;
+    const ModelFile& file_;
+    uint64_t size_;
     ModelFileHeader header_;
     std::array<SectionEntry, kSectionCount> table_{};
     std::string error_;
 };
 
-bool ModelReader::checkHeader() {
-    std::memcpy(&header_, file_, sizeof header_);
+bool ModelReader::readHeader() {
+    if (size_ < sizeof header_) return tooShort();
+    if (std::string reason = file_.read(0, &header_, sizeof header_); !reason.empty()) return fail(std::move(reason));
     char version[sizeof header_.app_version] = {};
     std::memcpy(version, LANESCOPE_VERSION, sizeof(LANESCOPE_VERSION));
     if (std::memcmp(header_.magic, kModelMagic, sizeof header_.magic) != 0) return fail("not a Lanescope model file");
@@ -190,23 +249,20 @@ bool ModelReader::checkHeader() {
     return true;
 }
 
-bool ModelReader::checkChecksum(std::stop_token stop) {
-    constexpr size_t kStep = size_t{256} << 20;  // stop is asked between steps
-    FastHash hash;
-    for (size_t at = sizeof header_; at < size_; at += kStep) {
-        if (stop.stop_requested()) return fail("cancelled");
-        hash.update(file_ + at, std::min(kStep, size_ - at));
-    }
-    return hash.digest() == header_.checksum || fail("checksum mismatch: the file is damaged");
-}
-
-bool ModelReader::checkTable() {
-    std::memcpy(table_.data(), file_ + sizeof header_, sizeof table_);
-    uint64_t end = kTableEnd;  // of the section before
+// The table, its checksum, and every section inside the file, at a multiple of 64, after the
+// one before, its reserved bytes zero.
+bool ModelReader::readTable() {
+    if (size_ < kModelTableEnd) return tooShort();
+    if (std::string reason = file_.read(sizeof header_, table_.data(), sizeof table_); !reason.empty())
+        return fail(std::move(reason));
+    if (fastHash(table_.data(), sizeof table_) != header_.checksum)
+        return fail("checksum mismatch in the section table: the file is damaged");
+    uint64_t end = kModelTableEnd;  // of the section before
     for (size_t s = 0; s < kSectionCount; ++s) {
         const SectionEntry& e = table_[s];
         if (e.offset % kSectionAlignment != 0 || e.offset < end || e.offset > size_ || e.bytes > size_ - e.offset)
             return fail("section " + std::string(sectionName(Section(s))) + " lies outside the file");
+        if (e.reserved != 0) return fail("section " + std::string(sectionName(Section(s))) + ": reserved bytes set");
         end = e.offset + e.bytes;
     }
     return true;
@@ -325,22 +381,23 @@ bool ModelReader::readDiagnostics(Sections& sections, Report& r) {
     return true;
 }
 
-bool ModelReader::readReport(Report& r) {
-    Sections sections(file_, table_);
-    if (!readMeta(sections, r) || !readStrings(sections, r) || !readLanes(sections, r) || !readCounters(sections, r) ||
-        !readMessages(sections, r) || !readDiagnostics(sections, r))
-        return false;
-    bool ok = true;
+bool ModelReader::readReport(Report& r, std::stop_token stop) {
+    Sections sections(file_, table_, std::move(stop));
+    bool ok = readMeta(sections, r) && readStrings(sections, r) && readLanes(sections, r) &&
+              readCounters(sections, r) && readMessages(sections, r) && readDiagnostics(sections, r);
     forEachTable(r, [&](Section s, auto& table) {
         if (ok && !sections.takeAll(s, table)) ok = fail(std::string(sectionName(s)) + ": damaged");
     });
-    if (ok && !sections.leftOver().empty()) return fail(std::string(sections.leftOver()) + ": bytes left over");
+    if (ok && !sections.leftOver().empty()) ok = fail(std::string(sections.leftOver()) + ": bytes left over");
+    // A failed read or a stop first; then damage, which may be what broke a check above.
+    if (!sections.error().empty()) return fail(sections.error());
+    if (std::string damaged = sections.checkHashes(); !damaged.empty()) return fail(std::move(damaged));
     return ok;
 }
 
 std::unique_ptr<Report> ModelReader::read(std::string& error, std::stop_token stop) {
     auto report = std::make_unique<Report>();
-    const bool ok = checkHeader() && checkChecksum(stop) && checkTable() && readReport(*report) &&
+    const bool ok = readHeader() && readTable() && readReport(*report, stop) &&
                     (!stop.stop_requested() || fail("cancelled")) && checkInvariants(*report);
     if (ok) return report;
     error = error_;
@@ -350,9 +407,9 @@ std::unique_ptr<Report> ModelReader::read(std::string& error, std::stop_token st
 }  // namespace
 
 std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop) {
-    MappedFile file;
+    ModelFile file;
     if (!file.open(path, error)) return nullptr;
-    return ModelReader(file.data(), file.size()).read(error, stop);
+    return ModelReader(file).read(error, stop);
 }
 
 }  // namespace lanescope::cache

@@ -1,5 +1,6 @@
-// Writing a model file: the plan of every section (FilePlan), then the bytes, hashed on their
-// way out (HashingWriter), then the header with the checksum.
+// Writing a model file: the plan of every section (FilePlan), then the sections, each hashed on
+// its way out (HashingWriter), then the section table with those hashes, then the header with
+// the checksum of the table.
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,7 +48,8 @@ void copyElements(const std::byte* in, size_t bytes, std::byte* out) {
     copyZeroingPadding(reinterpret_cast<const T*>(in), bytes / sizeof(T), out);
 }
 
-// Writes a file front to back from a given offset through a buffer, hashing every byte.
+// Writes a file front to back from a given offset through a buffer, hashing the bytes written
+// since the last startSection (all of them when there was none) but the zeros of zerosTo.
 class HashingWriter {
 public:
     HashingWriter(int fd, uint64_t offset) : fd_(fd), offset_(offset), buffer_(kBufferBytes) {}
@@ -70,10 +72,20 @@ public:
         std::memcpy(buffer_.data() + used_, data, bytes);
         used_ += bytes;
     }
-    // Zeros up to file offset `end`.
+    // Zeros, not hashed, up to file offset `end`.
     void zerosTo(uint64_t end) {
         static constexpr std::byte kZeros[kSectionAlignment] = {};
-        while (offset_ + used_ < end) write(kZeros, std::min<uint64_t>(sizeof kZeros, end - offset_ - used_));
+        while (offset_ + used_ < end) {
+            const size_t n = std::min<uint64_t>(sizeof kZeros, end - offset_ - used_);
+            if (used_ + n > kBufferBytes) flush();
+            std::memcpy(buffer_.data() + used_, kZeros, n);
+            used_ += n;
+        }
+    }
+    // Zeros up to file offset `start`, where a section starts; the hash starts again after them.
+    void startSection(uint64_t start) {
+        zerosTo(start);
+        hash_ = FastHash();
     }
     // Writes what is buffered; false with the reason when any write failed.
     bool finish(std::string& error) {
@@ -81,6 +93,7 @@ public:
         if (errno_) error = std::string("cannot write the model file: ") + std::strerror(errno_);
         return errno_ == 0;
     }
+    // The hash of the bytes written since the last startSection.
     uint64_t digest() const { return hash_.digest(); }
 
 private:
@@ -225,7 +238,8 @@ void FilePlan::add(Section lengths, Section chars, const StringList& list) {
 
 // Each section at the next multiple of kSectionAlignment after the one before.
 void FilePlan::place() {
-    uint64_t offset = sizeof(ModelFileHeader) + sizeof table_;
+    static_assert(sizeof(ModelFileHeader) + sizeof table_ == kModelTableEnd);
+    uint64_t offset = kModelTableEnd;
     for (size_t s = 0; s < kSectionCount; ++s) {
         uint64_t bytes = 0;
         for (const Piece& piece : pieces_[s]) bytes += piece.bytes;
@@ -242,13 +256,18 @@ bool FilePlan::write(int fd, std::string& error) const {
         error = "cannot write the model file: a string of the report is 4 GiB or longer";
         return false;
     }
-    HashingWriter out(fd, sizeof(ModelFileHeader));
-    out.write(table_.data(), sizeof table_);
+    // The sections, each hashed on its own, then the table with their hashes.
+    std::array<SectionEntry, kSectionCount> table = table_;
+    HashingWriter out(fd, kModelTableEnd);
     for (size_t s = 0; s < kSectionCount; ++s) {
-        out.zerosTo(table_[s].offset);
+        out.startSection(table[s].offset);
         for (const Piece& piece : pieces_[s]) out.write(piece);
+        table[s].hash = out.digest();
     }
     if (!out.finish(error)) return false;
+    HashingWriter tableOut(fd, sizeof(ModelFileHeader));
+    tableOut.write(table.data(), sizeof table);
+    if (!tableOut.finish(error)) return false;
 
     ModelFileHeader header;
     std::memcpy(header.magic, kModelMagic, sizeof header.magic);
@@ -258,7 +277,7 @@ bool FilePlan::write(int fd, std::string& error) const {
     std::memcpy(header.app_version, LANESCOPE_VERSION, sizeof(LANESCOPE_VERSION));
     header.layout_fingerprint = layoutFingerprint();
     header.file_bytes = fileBytes_;
-    header.checksum = out.digest();
+    header.checksum = tableOut.digest();
     header.section_count = kSectionCount;
     HashingWriter headerOut(fd, 0);
     headerOut.write(&header, sizeof header);

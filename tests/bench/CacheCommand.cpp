@@ -32,6 +32,9 @@ struct TemporaryFolder {
 // core), then K times each: the key (the whole file hashed), storing the model, loading it back
 // (from a warm page cache); medians. Sizes: the entry on disk, per interval event (slices, as
 // `import` counts them) and per million of them, against the model in memory.
+// load_peak_rss_mb: the peak RSS of a process that only loads the model, measured first: one
+// child imports and stores the model, another loads it (before this process starts a thread:
+// runInChild forks).
 int cacheCommand(int argc, char** argv) {
     const Args args = parseArgs(argc, argv, 2, {"runs"});
     if (!args.error.empty()) return usageError(args.error);
@@ -39,6 +42,31 @@ int cacheCommand(int argc, char** argv) {
     const auto runs = args.options.count("runs") ? parseCount(args.options.at("runs")) : 5;
     if (!runs) return usageError("--runs needs a positive count");
     const std::filesystem::path file = args.positional.front();
+
+    const TemporaryFolder folder;
+    if (folder.path.empty()) {
+        std::fprintf(stderr, "lanescope-bench: cannot make a temporary folder\n");
+        return kExitBadInput;
+    }
+    const ReportCache cache(folder.path / "models");
+    // The key of the stored model, or "" on failure.
+    const ChildRun stored = runInChild([&] {
+        ImportOptions options;
+        options.threads = std::max(1u, std::thread::hardware_concurrency());
+        NullProgress progress;
+        ImportResult result = importFile(file, options, progress);
+        const auto made = ReportCache::key(file, "bench");
+        std::string error;
+        return result.ok() && made && cache.store(*result.report(), *made, error) ? *made : std::string();
+    });
+    const ChildRun loadAlone = runInChild([&] {
+        std::string why;
+        return !stored.output.empty() && cache.load(stored.output, file, why) ? std::string("ok") : std::string();
+    });
+    if (!stored.ok || stored.output.empty() || !loadAlone.ok || loadAlone.output.empty()) {
+        std::fprintf(stderr, "lanescope-bench: %s cannot be stored and loaded in a child\n", file.string().c_str());
+        return kExitBadInput;
+    }
 
     ImportOptions options;
     options.threads = std::max(1u, std::thread::hardware_concurrency());
@@ -52,12 +80,6 @@ int cacheCommand(int argc, char** argv) {
     }
     const Report& report = *imported.report();
 
-    const TemporaryFolder folder;
-    if (folder.path.empty()) {
-        std::fprintf(stderr, "lanescope-bench: cannot make a temporary folder\n");
-        return kExitBadInput;
-    }
-    const ReportCache cache(folder.path / "models");
     std::vector<double> keySeconds, storeSeconds, loadSeconds;
     std::string key;
     for (uint64_t run = 0; run < *runs; ++run) {
@@ -90,6 +112,7 @@ int cacheCommand(int argc, char** argv) {
     printValue("store_s", median(storeSeconds), 3);
     printValue("load_s", median(loadSeconds), 3);
     printValue("load_s_min", minimum(loadSeconds), 3);
+    printValue("load_peak_rss_mb", loadAlone.peak_rss_mb, 1);
     printValue("file_mb", fileMb(file), 1);
     printValue("cache_mb", entryBytes / kBytesPerMb, 1);
     printValue("cache_bytes_per_event", events ? entryBytes / double(events) : 0.0, 1);

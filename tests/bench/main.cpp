@@ -35,7 +35,8 @@ constexpr const char* kUsage =
     "      (default 3000); --from-cache: reopening it from its saved model\n"
     "  lanescope-bench cache FILE [--runs K]\n"
     "      the report cache: the import once, then the key, storing and loading the model\n"
-    "      (median of K runs, default 5); the entry's bytes per event; the model's own size\n"
+    "      (median of K runs, default 5); the entry's bytes per event; the model's own size;\n"
+    "      the peak RSS of a load alone (load_peak_rss_mb)\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace

@@ -213,16 +213,11 @@ private slots:
         QCOMPARE(reopened->meta.source_path, imported->meta.source_path);
         QVERIFY(!window.timeline()->rows().rows().empty());
 
-        // A flipped byte in the middle: dropped, imported again, saved again.
+        // Cut short (as by a full disk): dropped, imported again, saved again.
         const QString entry = models.filePath(entries().front());
         {
             QFile damaged(entry);
-            QVERIFY(damaged.open(QIODevice::ReadWrite));
-            damaged.seek(damaged.size() / 2);
-            char byte = 0;
-            QVERIFY(damaged.getChar(&byte));
-            damaged.seek(damaged.size() / 2);
-            QVERIFY(damaged.putChar(char(byte ^ 0x40)));
+            QVERIFY(damaged.resize(damaged.size() / 2));
         }
         QVERIFY(openOnce());
         QVERIFY(window.statusBar()->currentMessage().startsWith("Opened synthetic.sqlite"));

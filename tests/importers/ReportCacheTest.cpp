@@ -5,11 +5,12 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cinttypes>
 #include <cstddef>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -73,6 +74,28 @@ unsigned mode(const std::filesystem::path& path) {
     struct stat st {};
     REQUIRE(::stat(path.c_str(), &st) == 0);
     return st.st_mode & 0777;
+}
+
+using SectionTable = std::array<cache::SectionEntry, cache::kSectionCount>;
+
+// The section table of a model file's bytes.
+SectionTable sectionTable(const std::string& bytes) {
+    SectionTable table;
+    REQUIRE(bytes.size() >= cache::kModelTableEnd);
+    std::memcpy(table.data(), bytes.data() + sizeof(cache::ModelFileHeader), sizeof table);
+    return table;
+}
+
+// Makes the hashes right again for the bytes as they are: each section's in the table (where the
+// table's entry lies inside the file), then the header's checksum over the table.
+void rehash(std::string& bytes) {
+    SectionTable table = sectionTable(bytes);
+    for (cache::SectionEntry& e : table)
+        if (e.offset <= bytes.size() && e.bytes <= bytes.size() - e.offset)
+            e.hash = fastHash(bytes.data() + e.offset, e.bytes);
+    std::memcpy(bytes.data() + sizeof(cache::ModelFileHeader), table.data(), sizeof table);
+    const uint64_t checksum = fastHash(table.data(), sizeof table);
+    std::memcpy(bytes.data() + offsetof(cache::ModelFileHeader, checksum), &checksum, sizeof checksum);
 }
 
 // A report built by hand with a row in every table and a field set in every struct, where the
@@ -303,14 +326,23 @@ TEST_CASE("a damaged or stale entry is deleted, never used, and stored again") {
     const uint32_t newerFormat = cache::kModelFormatVersion + 1;
     const char otherVersion[32] = "0.0.1";
     const uint64_t otherLayout = 12345;
+    // A byte in the middle of the largest section (the middle of the file could be padding,
+    // which no hash covers).
+    const SectionTable table = sectionTable(good);
+    const auto largest =
+        std::max_element(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+    REQUIRE(largest->bytes > 0);
     std::string flipped = good;
-    flipped[flipped.size() / 2] ^= 0x10;
+    flipped[largest->offset + largest->bytes / 2] ^= 0x10;
+    std::string flippedTable = good;
+    flippedTable[sizeof(cache::ModelFileHeader) + offsetof(cache::SectionEntry, hash)] ^= 0x10;
 
     const std::pair<const char*, std::string> damages[] = {
         {"truncated", good.substr(0, good.size() / 2)},
         {"truncated", good.substr(0, good.size() - 1)},
         {"too short", std::string()},
-        {"checksum", flipped},
+        {"checksum mismatch in section", flipped},
+        {"checksum mismatch in the section table", flippedTable},
         {"not a Lanescope model file", noise},
         {"model format", patched(offsetof(cache::ModelFileHeader, format_version), &newerFormat, sizeof newerFormat)},
         {"written by Lanescope 0.0.1", patched(offsetof(cache::ModelFileHeader, app_version), otherVersion, 32)},
@@ -326,6 +358,33 @@ TEST_CASE("a damaged or stale entry is deleted, never used, and stored again") {
         CHECK_FALSE(std::filesystem::exists(entry));
         requireEqual(*report, *storeAndLoad(temp.cache, *report, "k"));
     }
+}
+
+TEST_CASE("padding between sections is covered by no hash: changed, the entry loads the same report") {
+    TempCache temp("padding-unchecked");
+    const auto report = everyTableReport();
+    std::string error;
+    REQUIRE(temp.cache.store(*report, "k", error));
+    const auto entry = temp.cache.entryPath("k");
+    std::string bytes = readFile(entry);
+    // Every byte between the table and the first section, and between two sections, made 0xA5.
+    size_t padding = 0;
+    uint64_t end = cache::kModelTableEnd;
+    for (const cache::SectionEntry& e : sectionTable(bytes)) {
+        REQUIRE(e.offset >= end);
+        for (; end < e.offset; ++end, ++padding) bytes[end] = char(0xA5);
+        end = e.offset + e.bytes;
+    }
+    if (padding == 0) {
+        WARN("the file of the test report has no padding: nothing to change");
+        return;
+    }
+    writeBytes(entry, bytes);
+    std::string why;
+    const auto loaded = temp.cache.load("k", report->meta.source_path, why);
+    INFO(why);
+    REQUIRE(loaded);
+    requireEqual(*report, *loaded);
 }
 
 TEST_CASE("an entry whose report breaks an invariant is rejected despite a right checksum") {
@@ -361,14 +420,16 @@ TEST_CASE("bytes changed anywhere, the checksum made right again: a report or a 
     const auto entry = temp.cache.entryPath("k");
     const std::string good = readFile(entry);
     constexpr size_t kHeader = sizeof(cache::ModelFileHeader);
+    std::string same = good;
+    rehash(same);
+    REQUIRE(same == good);  // rehash makes the writer's hashes
     std::mt19937_64 random(11);
     size_t rejected = 0;
     for (int run = 0; run < 2000; ++run) {
         std::string bytes = good;
         for (int k = 0, changes = 1 + int(random() % 4); k < changes; ++k)
             bytes[kHeader + random() % (bytes.size() - kHeader)] ^= char(1 + random() % 255);
-        const uint64_t checksum = fastHash(bytes.data() + kHeader, bytes.size() - kHeader);
-        std::memcpy(bytes.data() + offsetof(cache::ModelFileHeader, checksum), &checksum, sizeof checksum);
+        rehash(bytes);
         writeBytes(entry, bytes);
         std::string why;
         const auto loaded = temp.cache.load("k", "/x", why);
