@@ -2,11 +2,10 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -63,9 +62,9 @@ GapsPanel::GapsPanel(ViewSession* session, QWidget* parent) : QWidget(parent), s
     top->addWidget(presets_);
     top->addWidget(summary_, 1);
     layout->addLayout(top);
-    table_ = new QTableWidget;
-    table_->setColumnCount(6);
-    table_->setHorizontalHeaderLabels({"Duration", "Start", "Report", "PID", "GPU", "Likely cause"});
+    model_ = new GapTableModel(this);
+    table_ = new QTableView;
+    table_->setModel(model_);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->horizontalHeader()->setResizeContentsPrecision(40);  // size columns from 40 rows
     table_->verticalHeader()->hide();
@@ -85,7 +84,7 @@ GapsPanel::GapsPanel(ViewSession* session, QWidget* parent) : QWidget(parent), s
         presets_->setCurrentIndex(preset == std::end(kPresets) ? custom : int(preset - std::begin(kPresets)));
         recompute();
     });
-    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { activateGap(row); });
+    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) { activateGap(index.row()); });
     connect(session_, &ViewSession::reportsChanged, this, [this] {
         reports_ = session_->reports();
         recompute();
@@ -100,56 +99,43 @@ void GapsPanel::computeNow() {
     options.rows = -1;
     options.graphs_busy = true;  // a graph replay is GPU work (nsys's rule leaves it out: docs/analyses.md)
     auto reports = reports_;
-    using Result = std::vector<Found>;
+    using Result = std::vector<FoundGap>;
     task_.run(
         [reports, options] {
             Result found;
             for (size_t r = 0; r < reports.size(); ++r)
                 for (GpuGap& g : findGpuGaps(*reports[r], options)) found.push_back({int(r), std::move(g)});
-            std::stable_sort(found.begin(), found.end(),
-                             [](const Found& a, const Found& b) { return a.gap.duration_ns > b.gap.duration_ns; });
+            std::stable_sort(found.begin(), found.end(), [](const FoundGap& a, const FoundGap& b) {
+                return a.gap.duration_ns > b.gap.duration_ns;
+            });
             return found;
         },
-        [this](Result found) {
-            gaps_ = std::move(found);
-            fill();
+        [this, reports](Result found) {
+            model_->setGaps(reports, std::move(found));
+            showSummary();
         });
 }
 
-void GapsPanel::fill() {
-    table_->setRowCount(int(gaps_.size()));
+void GapsPanel::showSummary() {
+    const std::vector<FoundGap>& gaps = model_->gaps();
     int64_t idle = 0;
-    for (size_t i = 0; i < gaps_.size(); ++i) {
-        const Report& r = *reports_[gaps_[i].report];
-        const GpuGap& g = gaps_[i].gap;
-        idle += g.duration_ns;
-        const QStringList cells = {qs(formatDuration(g.duration_ns)),
-                                   qs(formatDuration(g.start_ns - r.meta.begin_ns, 6)),
-                                   QFileInfo(qs(r.meta.source_path)).fileName(),
-                                   g.process >= 0 ? QString::number(r.processes[g.process].pid) : QString(),
-                                   g.gpu >= 0 ? QString("GPU %1").arg(r.gpus[g.gpu].device_id) : QString(),
-                                   qs(g.cause_text)};
-        for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            if (c < 2) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            table_->setItem(int(i), c, item);
-        }
-    }
-    table_->resizeColumnsToContents();
-    summary_->setText(gaps_.empty()
+    for (const FoundGap& f : gaps) idle += f.gap.duration_ns;
+    table_->resizeColumnsToContents();  // from the first rows only (the header's precision)
+    summary_->setText(gaps.empty()
                           ? "  no gaps"
-                          : QString("  %1 gaps, %2 idle in all").arg(gaps_.size()).arg(qs(formatDuration(idle))));
+                          : QString("  %1 gaps, %2 idle in all").arg(gaps.size()).arg(qs(formatDuration(idle))));
 }
 
 void GapsPanel::activateGap(int row) {
-    if (row < 0 || row >= int(gaps_.size())) return;
-    const Found& f = gaps_[row];
+    const std::vector<FoundGap>& gaps = model_->gaps();
+    if (row < 0 || row >= int(gaps.size())) return;
+    const FoundGap& f = gaps[size_t(row)];
     const GpuGap& g = f.gap;
     const int64_t margin = std::max<int64_t>(g.duration_ns / 5, 1000);
     const int64_t start = g.start_ns + session_->offset(f.report);  // on the shared timeline
     session_->zoomTo(start - margin, start + g.duration_ns + margin);
     session_->setSelectedRange(std::make_pair(start, start + g.duration_ns));
-    const Report& r = *reports_[f.report];
+    const Report& r = *model_->reports()[size_t(f.report)];
     std::optional<ViewEvent> cause;
     if (g.blocking_call)
         cause = ViewEvent{f.report, g.blocking_call->lane, g.blocking_call->index};

@@ -3,16 +3,16 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/GpuGaps.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
+#include "app/gui/panels/gaps/GapTableModel.h"
 #include "model/Report.h"
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QTableWidget;
+class QTableView;
 
 namespace lanescope {
 
@@ -26,28 +26,24 @@ class GapsPanel : public QWidget {
 public:
     explicit GapsPanel(ViewSession* session, QWidget* parent = nullptr);
     void setThresholdMs(double ms);
-    size_t gapCount() const { return gaps_.size(); }
+    size_t gapCount() const { return model_->gaps().size(); }
     bool busy() const { return task_.busy(); }
     void activateGap(int row);  // as a click on that row does
 
 private:
-    struct Found {
-        int report;
-        GpuGap gap;
-    };
     // Computes now when the panel is shown, else once it is next shown (WhenShown).
     void recompute() { whenShown_.request(); }
     void computeNow();
-    void fill();
+    void showSummary();
 
     ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;  // those the gaps were found in
     QComboBox* presets_;
     QDoubleSpinBox* threshold_;
     QLabel* summary_;
-    QTableWidget* table_;
-    std::vector<Found> gaps_;
-    LatestTask<std::vector<Found>> task_{this};
+    GapTableModel* model_;  // the gaps found last, longest first, with their reports
+    QTableView* table_;
+    LatestTask<std::vector<FoundGap>> task_{this};
     WhenShown whenShown_{this, [this] { computeNow(); }};
 };
 
