@@ -1,3 +1,5 @@
+#include <execinfo.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -6,6 +8,9 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -81,6 +86,33 @@ ChildRun saveForReopening(const std::string& file) {
     });
 }
 
+// LANESCOPE_BENCH_DEBUG=1: where the GUI thread is while it stalls. A watchdog thread signals
+// it once a tick is 80 ms late, and the handler prints its call stack (backtrace_symbols_fd
+// allocates nothing) on stderr, once per stall.
+std::atomic<int64_t> lastTickNs{0};
+void printStack(int) {
+    void* frames[48];
+    const int n = ::backtrace(frames, 48);
+    ::backtrace_symbols_fd(frames, n, STDERR_FILENO);
+    const char end[] = "-- end of the GUI thread's stack\n";
+    (void)!::write(STDERR_FILENO, end, sizeof end - 1);
+}
+std::jthread stallWatchdog(pthread_t gui) {
+    std::signal(SIGUSR2, printStack);
+    return std::jthread([gui](std::stop_token stop) {
+        int64_t signalled = -1;
+        while (!stop.stop_requested()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            const int64_t tick = lastTickNs.load();
+            const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+            if (tick != 0 && tick != signalled && now - tick > 80'000'000) {
+                signalled = tick;
+                ::pthread_kill(gui, SIGUSR2);
+            }
+        }
+    });
+}
+
 }  // namespace
 
 // lanescope-bench open FILE [--after-ms M] [--from-cache]: the viewer's own way from File > Open
@@ -150,14 +182,18 @@ int openCommand(int argc, char** argv) {
         paintedReport = paintedReport || reportReady;
         checkComplete();
     });
-    // LANESCOPE_BENCH_DEBUG=1: the stalls over 100 ms and each 25 MB the resident set grows, on stderr.
+    // LANESCOPE_BENCH_DEBUG=1: the stalls over 100 ms with the GUI thread's stack in them, and
+    // each 25 MB the resident set grows, on stderr.
     const bool debug = qEnvironmentVariableIsSet("LANESCOPE_BENCH_DEBUG");
+    std::jthread watchdog;
+    if (debug) watchdog = stallWatchdog(::pthread_self());
     QTimer ticker;
     ticker.setTimerType(Qt::PreciseTimer);
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const double stall = std::max(0.0, sinceTick.nsecsElapsed() / 1e6 - kTickMs);
         sinceTick.restart();
         if (debug && stall > 100) std::fprintf(stderr, "stall %.1f ms ending at %.3f s\n", stall, now());
+        lastTickNs = std::chrono::steady_clock::now().time_since_epoch().count();
         if (debug) traceRss(now());
         (complete ? after : loading).push_back(stall);
         checkComplete();
@@ -176,6 +212,10 @@ int openCommand(int argc, char** argv) {
     });
     QTimer::singleShot(600'000, &app, &QApplication::quit);  // a report that never finishes
     app.exec();
+    if (watchdog.joinable()) {
+        watchdog.request_stop();
+        watchdog.join();
+    }
     if (!complete || !ok) {
         std::fprintf(stderr, "lanescope-bench: %s did not open\n", file.c_str());
         return kExitBadInput;
