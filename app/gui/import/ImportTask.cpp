@@ -146,15 +146,23 @@ void ImportTask::start() {
             cancelled = result.error().kind == ImportError::Kind::Cancelled;
             error = QString::fromStdString(result.error().message);
         }
+        // Set on the GUI thread once the window has taken the report.
+        const auto handedOver = std::make_shared<std::atomic<bool>>(false);
         if (self)
             QMetaObject::invokeMethod(
                 self.data(),
-                [self, report, correlation, error, cancelled, fromCache] {
+                [self, report, correlation, error, cancelled, fromCache, handedOver] {
                     if (self) emit self->finished(report, correlation, error, cancelled, fromCache);
+                    *handedOver = true;
                 },
                 Qt::QueuedConnection);
-        // Saved for the next time, once the viewer has it (still below the GUI's priority).
+        // Saved for the next time (still below the GUI's priority) once the window has the
+        // report: writing a model of a GB beside the window's own small writes (its settings,
+        // the recent files) made those wait on the disk for up to 100 ms at 50 M events. At
+        // most 10 s: a window closed meanwhile never sets it.
         if (report && key && !fromCache) {
+            for (int waited = 0; !*handedOver && waited < 1000; ++waited)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
             std::string storeError;
             if (cache->store(*report, *key, storeError))
                 spdlog::info("{}: saved its model for reopening ({})", file, cache->entryPath(*key).string());
