@@ -10,6 +10,8 @@ namespace lanescope {
 namespace {
 
 thread_local CancelFlag current;
+std::atomic<std::thread::id> watchedThread{};
+std::atomic<uint64_t> slicesOnWatched{0}, slicesElsewhere{0};
 
 }  // namespace
 
@@ -19,7 +21,17 @@ CancelScope::~CancelScope() { current = std::move(previous_); }
 
 CancelFlag currentCancelFlag() { return current; }
 
+void watchHeavyWork(std::thread::id watched) {
+    watchedThread = watched;
+    slicesOnWatched = 0;
+    slicesElsewhere = 0;
+}
+
+HeavyWorkSlices heavyWorkSlices() { return {slicesOnWatched.load(), slicesElsewhere.load()}; }
+
 void cancellationPoint() {
+    (std::this_thread::get_id() == watchedThread.load(std::memory_order_relaxed) ? slicesOnWatched : slicesElsewhere)
+        .fetch_add(1, std::memory_order_relaxed);
     if (current && current->load(std::memory_order_relaxed)) throw Cancelled{};
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 #include <atomic>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <thread>
 
 namespace lanescope {
 
@@ -32,6 +34,16 @@ private:
 CancelFlag currentCancelFlag();
 // Throws Cancelled when this thread's flag is set.
 void cancellationPoint();
+
+// The slices of heavy work done since watchHeavyWork(): each cancellationPoint() is one (64 Ki
+// events of a loop over events), counted on the watched thread and on all others. The GUI's
+// stall test watches the GUI thread and asserts that no slice ran there.
+struct HeavyWorkSlices {
+    uint64_t on_watched = 0;
+    uint64_t elsewhere = 0;
+};
+void watchHeavyWork(std::thread::id watched);  // and sets both counts to 0
+HeavyWorkSlices heavyWorkSlices();
 
 // Runs work() on `threads` threads (this one among them), each under this thread's flag; the
 // first exception a thread throws (Cancelled among them) is rethrown here once all are done.

@@ -1,10 +1,12 @@
 // The window while a big report loads: its rows (the importer's row skeleton) show on the
 // timeline before the report is handed over, with the loading bar above; a row collapsed and
 // the rows scrolled while loading stay so once the report replaces its placeholder; Esc
-// cancels and removes the placeholder; a file opened before reopens from its saved model. No timing is asserted: a
+// cancels and removes the placeholder; no slice of heavy work runs on the GUI thread while it
+// loads (the stall detector); a file opened before reopens from its saved model. No timing is asserted: a
 // synthetic report of 2 M events takes seconds to import, and the test acts as soon as the rows show.
 #include <QAction>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QProgressBar>
@@ -14,9 +16,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
+#include <algorithm>
+#include <thread>
 
 #include "GuiTestMain.h"
+#include "analysis/Cancellation.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/bars/LoadingBar.h"
@@ -168,6 +174,50 @@ private slots:
         QVERIFY(window.session()->reports().empty());
         QVERIFY(!loading->isVisible());
         QVERIFY(details->toPlainText().startsWith("No report open"));
+    }
+
+    // The stall detector: a 5 ms timer on the GUI thread ticks while the report loads and the
+    // panels on screen compute, and every slice of heavy work (64 Ki events of a loop: the
+    // NVTX projection, the statistics) is counted by the thread it ran on. No slice may run on
+    // the GUI thread, and the GUI thread must have turned its event loop while loading. The
+    // longest gap between ticks is printed, not asserted: a loaded machine stretches it.
+    void heavyWorkStaysOffTheGuiThread() {
+        watchHeavyWork(std::this_thread::get_id());
+        MainWindow window;
+        bool done = false, ok = false;
+        window.setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window.resize(1400, 1000);
+        window.show();
+        QTimer ticker;
+        ticker.setTimerType(Qt::PreciseTimer);
+        int ticks = 0;
+        double longestMs = 0;
+        QElapsedTimer sinceTick;
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            longestMs = std::max(longestMs, double(sinceTick.nsecsElapsed()) / 1e6);
+            sinceTick.restart();
+            ++ticks;
+        });
+        sinceTick.start();
+        ticker.start(5);
+        window.openFiles({file_});
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 120000));
+        QVERIFY(ok);
+        const int ticksWhileLoading = ticks;
+        QVERIFY(QTest::qWaitFor([&] { return window.shownPanelsReady(); }, 60000));
+        const HeavyWorkSlices slices = heavyWorkSlices();
+        qInfo(
+            "slices of heavy work: %llu on the GUI thread, %llu elsewhere; %d ticks while loading, longest gap "
+            "%.1f ms",
+            static_cast<unsigned long long>(slices.on_watched), static_cast<unsigned long long>(slices.elsewhere),
+            ticksWhileLoading, longestMs);
+        QCOMPARE(slices.on_watched, uint64_t(0));
+        // The projection alone goes through the 2 M-event report's CUDA API calls in slices.
+        QVERIFY(slices.elsewhere >= 10);
+        QVERIFY(ticksWhileLoading >= 10);
     }
 
     // With the cache on (the setting's default), a file opened before reopens from its saved
