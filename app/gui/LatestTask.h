@@ -47,6 +47,7 @@ public:
                          });
         watcher->setFuture(
             QtConcurrent::run(workPool(), [work = std::move(work), flag = running_]() mutable -> std::optional<T> {
+                belowTheGuiThread();
                 try {
                     const CancelScope scope(flag);
                     return work();

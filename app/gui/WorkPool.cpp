@@ -1,5 +1,7 @@
 #include "app/gui/WorkPool.h"
 
+#include <sys/resource.h>
+
 #include <QCoreApplication>
 
 namespace lanescope {
@@ -13,6 +15,11 @@ QThreadPool* workPool() {
         return p;
     }();
     return pool;
+}
+
+void belowTheGuiThread() {
+    // Nice 5; a thread already nicer (an import's, at 10) stays so: raising it back needs privileges.
+    if (::getpriority(PRIO_PROCESS, 0) < 5) ::setpriority(PRIO_PROCESS, 0, 5);
 }
 
 }  // namespace lanescope

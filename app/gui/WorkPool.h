@@ -10,4 +10,9 @@ namespace lanescope {
 // threads as cores; created on first use, waited for when the application ends.
 QThreadPool* workPool();
 
+// Puts the calling worker thread below the GUI thread's priority (Linux nice is per thread),
+// so that drawing and input come first while both cores compute. Each panel's computation
+// calls it first (LatestTask); the import sets a lower one still.
+void belowTheGuiThread();
+
 }  // namespace lanescope
