@@ -29,12 +29,24 @@ public:
     // False when the environment has LANESCOPE_CACHE=off: callers then neither load nor store.
     static bool enabled();
 
+    // The content part of a key is hashed in blocks of this, on several threads.
+    static constexpr uint64_t kKeyBlockBytes = uint64_t{16} << 20;
+
     // The key of `file`'s model made the way `variant` says (whatever shaped the model beyond
-    // the file, such as "native+view-lanes"): "<XXH64 of the content>-<size>-<Lanescope
-    // version>+<XXH64 of the running executable>-m<model format>-<hash of the variant>", in hex. Reads the whole file (at about
-    // 3 GB/s from the page cache). nullopt when it cannot be read or `stop` is requested.
+    // the file, such as "native+view-lanes"): "<contentHash>-<size>-<Lanescope
+    // version>+<XXH64 of the running executable>-m<model format>-<hash of the variant>", in hex.
+    // Reads the whole file (contentHash). nullopt when it cannot be read or `stop` is requested.
     static std::optional<std::string> key(const std::filesystem::path& file, std::string_view variant,
                                           std::stop_token stop = {});
+    // The content part of key(): the file cut into blocks of `block_bytes` (the last one
+    // shorter), each hashed with XXH64 on one of `threads` threads (0: every core; each reads
+    // its blocks with pread), then the XXH64 of the blocks' digests in order, as 8-byte
+    // little-endian words (of no bytes for an empty file). `size` gets the file's size. nullopt
+    // when it cannot be read whole or `stop` is requested. `block_bytes` other than
+    // kKeyBlockBytes: for tests.
+    static std::optional<uint64_t> contentHash(const std::filesystem::path& file, uint64_t& size,
+                                               std::stop_token stop = {}, uint64_t block_bytes = kKeyBlockBytes,
+                                               unsigned threads = 0);
 
     // The report stored under `key`, its meta.source_path set to `source` (the file opened
     // now), or nullptr. An entry that cannot be used (damaged, stale, broken) is deleted and

@@ -514,6 +514,18 @@ TEST_CASE("keys follow the content, not the path; a hit names the file opened no
     CHECK(ReportCache::key(original, "native+view-lanes") != key);
     CHECK(ReportCache::key(dataFile("nsys-2025.3/cuda_graphs_nodes.sqlite"), "native") != key);
     CHECK(key->find(LANESCOPE_VERSION) != std::string::npos);
+    // The content: the XXH64 of the digests of the file's blocks, then its size.
+    {
+        const std::string content = readFile(original);
+        std::vector<uint64_t> digests;
+        for (size_t at = 0; at < content.size(); at += ReportCache::kKeyBlockBytes)
+            digests.push_back(
+                fastHash(content.data() + at, std::min<size_t>(ReportCache::kKeyBlockBytes, content.size() - at)));
+        char start[40];
+        std::snprintf(start, sizeof start, "%016" PRIx64 "-%016" PRIx64,
+                      fastHash(digests.data(), digests.size() * sizeof(uint64_t)), uint64_t(content.size()));
+        CHECK(key->starts_with(start));
+    }
     // The build: this test program's own executable, hashed here apart.
     const std::string exe = readFile("/proc/self/exe");
     char build[18];
@@ -534,6 +546,35 @@ TEST_CASE("keys follow the content, not the path; a hit names the file opened no
     REQUIRE(loaded);
     CHECK(loaded->meta.source_path == copy.string());
     CHECK(reportTitle(*loaded) == "renamed_copy.sqlite");
+}
+
+TEST_CASE("the key's content hash is the hash of its blocks' hashes, on any number of threads") {
+    const auto file = dataFile("nsys-2025.3/cuda_graphs.sqlite");
+    const std::string content = readFile(file);
+    REQUIRE(content.size() > 100'000);
+    for (const uint64_t block : {uint64_t{4096}, uint64_t{65'537}, uint64_t(content.size()), uint64_t{1} << 30}) {
+        std::vector<uint64_t> digests;
+        for (size_t at = 0; at < content.size(); at += block)
+            digests.push_back(fastHash(content.data() + at, std::min<size_t>(block, content.size() - at)));
+        const uint64_t expected = fastHash(digests.data(), digests.size() * sizeof(uint64_t));
+        for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+            INFO("blocks of " << block << " bytes on " << threads << " threads");
+            uint64_t size = 0;
+            CHECK(ReportCache::contentHash(file, size, {}, block, threads) == expected);
+            CHECK(size == content.size());
+        }
+    }
+    // An empty file: the hash of no digests.
+    TempCache temp("content-hash");
+    std::filesystem::create_directories(temp.root);
+    writeBytes(temp.root / "empty", "");
+    uint64_t size = 1;
+    CHECK(ReportCache::contentHash(temp.root / "empty", size) == fastHash(nullptr, 0));
+    CHECK(size == 0);
+    // Stopped: nothing.
+    std::stop_source stop;
+    stop.request_stop();
+    CHECK_FALSE(ReportCache::contentHash(file, size, stop.get_token(), 4096, 2));
 }
 
 TEST_CASE("LANESCOPE_CACHE=off turns the cache off") {
