@@ -39,6 +39,8 @@ private:
 // file of this build (magic, format version, Lanescope version, byte order, layout), is
 // truncated or damaged (sizes, section bounds, checksums), or holds a report that breaks the
 // model's invariants (ModelInvariants.h); also when `stop` is requested. Never a partial report.
-std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop = {});
+// Reads and checks on `threads` threads (0: every core).
+std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop = {},
+                                      unsigned threads = 0);
 
 }  // namespace lanescope::cache

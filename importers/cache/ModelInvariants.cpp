@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "importers/cache/ModelFormat.h"
+#include "importers/cache/OnThreads.h"
 #include "importers/cache/RawLayout.h"
 
 namespace lanescope::cache {
@@ -34,7 +35,8 @@ std::string at(std::string_view table, size_t i, std::string_view field = {}) {
 
 class Checker {
 public:
-    explicit Checker(const Report& r) : r_(r), strings_(r.strings.size()) {
+    // `strings`: how many strings the report's string ids may name.
+    Checker(const Report& r, size_t strings) : r_(r), strings_(strings) {
         payloadRows_.fill(kAnyPayload);
         payloadRows_[size_t(EventKind::NvtxRange)] = r.nvtx.size();
         payloadRows_[size_t(EventKind::Kernel)] = r.kernels.size();
@@ -45,7 +47,14 @@ public:
         payloadRows_[size_t(EventKind::GraphExecution)] = r.graph_executions.size();
         payloadRows_[size_t(EventKind::GpuPageFault)] = r.gpu_page_faults.size();
     }
-    std::string run();
+    // The processes, threads and GPUs; false with error() set at the first broken one.
+    bool tables();
+    // A lane's own fields (kind, name, owners), then its columns.
+    bool laneFields(size_t i);
+    bool laneColumns(size_t i) { return events(i) && depths(i) && instants(i); }
+    // Counters, side tables, call stacks and the flags of every table.
+    bool rest();
+    const std::string& error() const { return error_; }
 
 private:
     bool fail(const std::string& where, std::string_view what) {
@@ -64,7 +73,6 @@ private:
     bool string(uint32_t id, std::string_view where, size_t i, std::string_view field = {}) {
         return id < strings_ || row(id, strings_, "strings", where, i, field, false);
     }
-    bool lane(size_t i);
     bool events(size_t i);
     bool depths(size_t i);
     bool instants(size_t i);
@@ -82,13 +90,13 @@ private:
     std::string error_;
 };
 
-bool Checker::lane(size_t i) {
+bool Checker::laneFields(size_t i) {
     const Lane& l = r_.lanes[i];
     if (l.kind > kLastLaneKind) return fail(at("lanes", i, "kind"), "unknown");
     return string(l.name_id, "lanes", i, "name_id") &&
            row(l.process, r_.processes.size(), "processes", "lanes", i, "process") &&
            row(l.thread, r_.threads.size(), "threads", "lanes", i, "thread") &&
-           row(l.gpu, r_.gpus.size(), "gpus", "lanes", i, "gpu") && events(i) && depths(i) && instants(i);
+           row(l.gpu, r_.gpus.size(), "gpus", "lanes", i, "gpu");
 }
 
 bool Checker::events(size_t i) {
@@ -240,26 +248,56 @@ bool Checker::stacks() {
     return true;
 }
 
-std::string Checker::run() {
-    if (strings_ == 0 || !r_.str(0).empty()) return "strings: id 0 is not the empty string";
+bool Checker::tables() {
     for (size_t i = 0; i < r_.processes.size(); ++i)
-        if (!string(r_.processes[i].name_id, "processes", i, "name_id")) return error_;
+        if (!string(r_.processes[i].name_id, "processes", i, "name_id")) return false;
     for (size_t i = 0; i < r_.threads.size(); ++i)
         if (!row(r_.threads[i].process, r_.processes.size(), "processes", "threads", i, "process") ||
             !string(r_.threads[i].name_id, "threads", i, "name_id"))
-            return error_;
+            return false;
     for (size_t i = 0; i < r_.gpus.size(); ++i)
-        if (!string(r_.gpus[i].name_id, "gpus", i, "name_id")) return error_;
-    for (size_t i = 0; i < r_.lanes.size(); ++i)
-        if (!lane(i)) return error_;
-    if (!counters() || !sideTables() || !stacks()) return error_;
+        if (!string(r_.gpus[i].name_id, "gpus", i, "name_id")) return false;
+    return true;
+}
+
+bool Checker::rest() {
+    if (!counters() || !sideTables() || !stacks()) return false;
     bool ok = true;
     forEachTable(r_, [&](Section section, const auto& rows) { ok = ok && flags(section, rows); });
-    return ok ? std::string() : error_;
+    return ok;
 }
 
 }  // namespace
 
-std::string brokenInvariant(const Report& report) { return Checker(report).run(); }
+std::string brokenInvariant(const Report& report, unsigned threads) {
+    const Report& r = report;
+    if (r.strings.size() == 0 || !r.str(0).empty()) return "strings: id 0 is not the empty string";
+    if (Checker check(r, r.strings.size()); !check.tables()) return check.error();
+    // Items: each lane, and the rest (item lanes.size()), the larger first. Every item is checked
+    // whole, so the first broken lane found is the first in lane order, as one thread finds it.
+    const size_t lanes = r.lanes.size();
+    std::vector<uint64_t> weight(lanes + 1);
+    for (size_t i = 0; i < lanes; ++i)
+        weight[i] = r.lanes[i].events.size() + r.lanes[i].instants.size() + r.lanes[i].depth_order.size();
+    weight[lanes] = r.counters.size() + r.kernels.size() + r.kernel_configs.size() + r.memcpys.size() +
+                    r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
+                    r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
+                    r.kernel_graph_nodes.size() + r.graph_api_events.size() + r.cuda_api_results.size() +
+                    r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size();
+    for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
+    std::vector<size_t> order(lanes + 1);
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight[a] > weight[b]; });
+    std::vector<std::string> broken(lanes + 1);
+    onThreads(threads, order.size(), [&](size_t, size_t k) {
+        const size_t item = order[k];
+        Checker check(r, r.strings.size());
+        if (item < lanes ? !(check.laneFields(item) && check.laneColumns(item)) : !check.rest())
+            broken[item] = check.error();
+    });
+    for (const std::string& reason : broken)
+        if (!reason.empty()) return reason;
+    return {};
+}
 
 }  // namespace lanescope::cache

@@ -12,8 +12,9 @@ namespace lanescope::cache {
 // lane, a counter and the call stacks have equal lengths; lane and event kinds are known ones;
 // a lane is frozen (depth_begin, depth_order and depths agree with its events); long durations
 // name events of their lane in order; call stack parents come before their children; every
-// bool member of the side tables is a 0 or 1 byte. O(events); for a report read from a model
-// file, which is not trusted before this says so.
-std::string brokenInvariant(const Report& report);
+// bool member of the side tables is a 0 or 1 byte. O(events), on `threads` threads (0: every
+// core), a lane or the rest of the report on each at a time; the answer is the same on any
+// number. For a report read from a model file, which is not trusted before this says so.
+std::string brokenInvariant(const Report& report, unsigned threads = 1);
 
 }  // namespace lanescope::cache

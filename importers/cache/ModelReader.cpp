@@ -1,7 +1,9 @@
 // Reading a model file: check the header and the section table (its checksum, its bounds), then
-// read each column with pread, chunk by chunk through a small buffer that the cache holds, hashing
-// each section's bytes as they come in and appending them to the column's vector; rebuild the
-// string pool, compare each section's hash with the table's, then check the model's invariants.
+// read each section with pread, chunk by chunk through a small buffer that the cache holds,
+// hashing its bytes as they come in and appending them to the column's vector: first what the
+// report's rows need, then the columns and other tables, each section on one of several
+// threads; rebuild the string pool, compare each section's hash with the table's, then check
+// the model's invariants (on several threads too).
 // Any failure discards everything read so far.
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -13,6 +15,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <initializer_list>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +24,7 @@
 #include "importers/cache/ModelFile.h"
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ModelInvariants.h"
+#include "importers/cache/OnThreads.h"
 
 namespace lanescope::cache {
 namespace {
@@ -81,12 +86,42 @@ private:
     uint64_t size_ = 0;
 };
 
-// The sections of a model file whose table is checked, each read front to back into the
-// vectors that take it and hashed on the way in.
+// The sections of a model file whose table is checked: how much of each has been read, the hash
+// of those bytes, and the characters of those read whole. Each section is read front to back,
+// by one SectionReader at a time, so that its one running hash sees its bytes in order;
+// different sections may be read on different threads at once.
 class Sections {
 public:
     Sections(const ModelFile& file, const std::array<SectionEntry, kSectionCount>& table, std::stop_token stop)
         : file_(file), table_(table), stop_(std::move(stop)) {}
+
+    // The name of the first section with bytes nothing took; empty when there is none.
+    std::string_view leftOver() const {
+        for (size_t s = 0; s < kSectionCount; ++s)
+            if (state_[s].taken != table_[s].bytes) return sectionName(Section(s));
+        return {};
+    }
+
+private:
+    friend class SectionReader;
+    // One cache line or more each: threads reading different sections share no line.
+    struct alignas(64) State {
+        uint64_t taken = 0;  // bytes read from the start of the section
+        FastHash hash;       // of those bytes
+        std::string chars;   // a section of characters, read whole
+    };
+
+    const ModelFile& file_;
+    std::array<SectionEntry, kSectionCount> table_;
+    std::stop_token stop_;
+    std::array<State, kSectionCount> state_;
+};
+
+// Reads sections into the vectors that take them, hashing them on the way in, through a buffer
+// of its own: one per thread.
+class SectionReader {
+public:
+    explicit SectionReader(Sections& sections) : sections_(sections) {}
 
     // The next `count` elements of `section` into `out` (emptied first); false when fewer are
     // left, a read fails or a stop is requested. Each chunk is read into the buffer, hashed
@@ -96,8 +131,7 @@ public:
     template <typename T>
     bool take(Section section, uint64_t count, std::vector<T>& out) {
         static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
-        const size_t s = size_t(section);
-        if (!proceed() || count > (table_[s].bytes - taken_[s]) / sizeof(T)) return false;
+        if (!proceed() || count > left(section) / sizeof(T)) return false;
         out.clear();
         out.reserve(count);
         if (count * sizeof(T) >= kHugePageBytes) adviseHugePages(out.data(), count * sizeof(T));
@@ -105,7 +139,7 @@ public:
         if (buffer_.size() < perChunk * sizeof(T)) buffer_.resize(perChunk * sizeof(T));
         for (uint64_t done = 0; done < count;) {
             const uint64_t n = std::min(perChunk, count - done);
-            if (!read(s, buffer_.data(), n * sizeof(T))) return false;
+            if (!read(size_t(section), buffer_.data(), n * sizeof(T))) return false;
             const T* first = reinterpret_cast<const T*>(buffer_.data());
             out.insert(out.end(), first, first + n);
             done += n;
@@ -115,19 +149,16 @@ public:
     // Every element of `section` left (a whole number of them).
     template <typename T>
     bool takeAll(Section section, std::vector<T>& out) {
-        const size_t s = size_t(section);
-        return (table_[s].bytes - taken_[s]) % sizeof(T) == 0 &&
-               take(section, (table_[s].bytes - taken_[s]) / sizeof(T), out);
+        return left(section) % sizeof(T) == 0 && take(section, left(section) / sizeof(T), out);
     }
     // The strings of a list: lengths, and the characters of `chars`, read whole into memory of
-    // this object; views into it.
+    // the Sections; views into it, valid while they live.
     bool takeStrings(Section lengths, Section chars, std::vector<std::string_view>& out) {
         std::vector<uint32_t> sizes;
         if (!takeAll(lengths, sizes) || !proceed()) return false;
-        const size_t c = size_t(chars);
-        std::string& text = chars_[c];
-        text.resize(table_[c].bytes - taken_[c]);
-        if (!read(c, text.data(), text.size())) return false;
+        std::string& text = sections_.state_[size_t(chars)].chars;
+        text.resize(left(chars));
+        if (!read(size_t(chars), text.data(), text.size())) return false;
         uint64_t at = 0;
         out.clear();
         out.reserve(sizes.size());
@@ -138,23 +169,18 @@ public:
         }
         return at == text.size();
     }
-    // The name of the first section with bytes nothing took; empty when there is none.
-    std::string_view leftOver() const {
-        for (size_t s = 0; s < kSectionCount; ++s)
-            if (taken_[s] != table_[s].bytes) return sectionName(Section(s));
-        return {};
-    }
-    // Why reading stopped before the bytes did: a failed read, "cancelled"; empty when neither.
+    // Why this reader stopped before the bytes did: a failed read, "cancelled"; empty when neither.
     const std::string& error() const { return error_; }
     // Whether every section's bytes hash to the table's hash: the reason they do not, or empty.
     // Reads and hashes what no take read (after a failure), so that a damaged file is said to
     // be damaged, not reported by whichever check its changed bytes happened to break first.
+    // Only while no other reader reads.
     std::string checkHashes() {
         buffer_.resize(std::max<size_t>(buffer_.size(), kChunkBytes));
         for (size_t s = 0; s < kSectionCount; ++s) {
-            while (taken_[s] < table_[s].bytes)
-                if (!read(s, buffer_.data(), std::min(kChunkBytes, table_[s].bytes - taken_[s]))) return error_;
-            if (hashes_[s].digest() != table_[s].hash)
+            while (left(Section(s)) > 0)
+                if (!read(s, buffer_.data(), std::min(kChunkBytes, left(Section(s))))) return error_;
+            if (sections_.state_[s].hash.digest() != sections_.table_[s].hash)
                 return "checksum mismatch in section " + std::string(sectionName(Section(s))) + ": the file is damaged";
         }
         return {};
@@ -165,38 +191,61 @@ private:
     // the hash and the copy into the column.
     static constexpr uint64_t kChunkBytes = uint64_t{256} << 10;
 
+    uint64_t left(Section section) const {
+        const size_t s = size_t(section);
+        return sections_.table_[s].bytes - sections_.state_[s].taken;
+    }
     bool proceed() {
-        if (error_.empty() && stop_.stop_requested()) error_ = "cancelled";
+        if (error_.empty() && sections_.stop_.stop_requested()) error_ = "cancelled";
         return error_.empty();
     }
     // The next `bytes` of section `s` into `out`, hashed.
     bool read(size_t s, void* out, uint64_t bytes) {
+        Sections::State& state = sections_.state_[s];
         auto* to = static_cast<std::byte*>(out);
         for (uint64_t done = 0; done < bytes;) {
             const size_t n = size_t(std::min(kChunkBytes, bytes - done));
-            error_ = file_.read(table_[s].offset + taken_[s], to + done, n);
+            error_ = sections_.file_.read(sections_.table_[s].offset + state.taken, to + done, n);
             if (!error_.empty()) return false;
-            hashes_[s].update(to + done, n);
-            taken_[s] += n;
+            state.hash.update(to + done, n);
+            state.taken += n;
             done += n;
         }
         return true;
     }
 
-    const ModelFile& file_;
-    std::array<SectionEntry, kSectionCount> table_;
-    std::stop_token stop_;
-    std::array<uint64_t, kSectionCount> taken_{};   // bytes read from the start of each section
-    std::array<FastHash, kSectionCount> hashes_;    // of those bytes
-    std::array<std::string, kSectionCount> chars_;  // the sections of characters, read whole
-    std::vector<std::byte> buffer_;                 // a chunk of a column
+    Sections& sections_;
+    std::vector<std::byte> buffer_;  // a chunk of a column
     std::string error_;
 };
 
-// Reads one model file into a report.
+// Where a check of the reading failed, to tell the first one when several threads failed: the
+// section whose reading found it, then the lane and column (lane columns) or 0.
+struct Failure {
+    Section section = Section::Count;
+    uint64_t place = 0;
+    std::string reason;
+    bool before(const Failure& other) const {
+        return section != other.section ? section < other.section : place < other.place;
+    }
+};
+
+// The section of each lane column, in forEachLaneColumn's order.
+std::array<Section, kLaneColumns> laneColumnSections() {
+    std::array<Section, kLaneColumns> sections{};
+    Lane lane;
+    size_t k = 0;
+    forEachLaneColumn(lane, [&](Section s, auto&) { sections[k++] = s; });
+    return sections;
+}
+
+// Reads one model file into a report: first what its rows need (the metadata, strings, lane
+// records, processes, threads, GPUs) on this thread, then the columns and the other tables on
+// several, each section on one.
 class ModelReader {
 public:
-    explicit ModelReader(const ModelFile& file) : file_(file), size_(file.size()) {}
+    ModelReader(const ModelFile& file, unsigned threads)
+        : file_(file), size_(file.size()), threads_(loadThreads(threads)) {}
     std::unique_ptr<Report> read(std::string& error, std::stop_token stop);
 
 private:
@@ -206,23 +255,30 @@ private:
     }
     bool readHeader();
     bool readTable();
-    bool readMeta(Sections& sections, Report& r);
-    bool readStrings(Sections& sections, Report& r);
-    bool readLanes(Sections& sections, Report& r);
-    bool readCounters(Sections& sections, Report& r);
-    bool readMessages(Sections& sections, Report& r);
-    bool readDiagnostics(Sections& sections, Report& r);
+    bool readMeta(SectionReader& in, Report& r);
+    bool readPool(SectionReader& in);
+    bool readLaneRecords(SectionReader& in, Report& r);
+    bool readRowTables(SectionReader& in, Report& r);
+    bool readRest(std::vector<SectionReader>& readers, Report& r);
+    bool internStrings(Report& r, Failure& failure);
+    bool readLaneColumn(SectionReader& in, size_t k, Report& r, Failure& failure);
+    bool readCounters(SectionReader& in, Report& r, Failure& failure);
+    bool readMessages(SectionReader& in, Report& r, Failure& failure);
+    bool readDiagnostics(SectionReader& in, Report& r, Failure& failure);
     bool readReport(Report& r, std::stop_token stop);
     bool checkInvariants(const Report& r) {
-        std::string broken = brokenInvariant(r);
+        std::string broken = brokenInvariant(r, threads_);
         return broken.empty() || fail(std::move(broken));
     }
     bool tooShort() { return fail("too short for a model file (" + std::to_string(size_) + " bytes)"); }
 
     const ModelFile& file_;
     uint64_t size_;
+    unsigned threads_;
     ModelFileHeader header_;
     std::array<SectionEntry, kSectionCount> table_{};
+    std::vector<std::string_view> pool_;  // the strings in id order, into the Sections' memory
+    std::vector<LaneRecord> laneRecords_;
     std::string error_;
 };
 
@@ -268,12 +324,12 @@ bool ModelReader::readTable() {
     return true;
 }
 
-bool ModelReader::readMeta(Sections& sections, Report& r) {
+bool ModelReader::readMeta(SectionReader& in, Report& r) {
     std::vector<MetaRecord> meta;
     std::vector<std::string_view> strings;
-    if (!sections.takeAll(Section::Meta, meta) || meta.size() != 1) return fail("meta: not one record");
+    if (!in.takeAll(Section::Meta, meta) || meta.size() != 1) return fail("meta: not one record");
     const auto fields = metaStrings(r.meta);
-    if (!sections.takeStrings(Section::MetaStringLengths, Section::MetaStringChars, strings) ||
+    if (!in.takeStrings(Section::MetaStringLengths, Section::MetaStringChars, strings) ||
         strings.size() != fields.size())
         return fail("meta: damaged strings");
     Metadata& m = r.meta;
@@ -286,22 +342,19 @@ bool ModelReader::readMeta(Sections& sections, Report& r) {
     return true;
 }
 
-// Interning the strings in id order gives each its id again, unless one repeats.
-bool ModelReader::readStrings(Sections& sections, Report& r) {
-    std::vector<std::string_view> strings;
-    if (!sections.takeStrings(Section::PoolLengths, Section::PoolChars, strings) || strings.empty())
+// The strings as views, interned into the report later (internStrings).
+bool ModelReader::readPool(SectionReader& in) {
+    if (!in.takeStrings(Section::PoolLengths, Section::PoolChars, pool_) || pool_.empty())
         return fail("strings: damaged");
-    for (uint32_t id = 0; id < strings.size(); ++id)
-        if (r.strings.intern(strings[id]) != id) return fail("strings: string " + std::to_string(id) + " repeats");
     return true;
 }
 
-bool ModelReader::readLanes(Sections& sections, Report& r) {
-    std::vector<LaneRecord> records;
-    if (!sections.takeAll(Section::Lanes, records)) return fail("lanes: damaged records");
-    r.lanes.resize(records.size());
-    for (size_t i = 0; i < records.size(); ++i) {
-        const LaneRecord& record = records[i];
+// The lanes with their fields; their columns come later (readLaneColumn).
+bool ModelReader::readLaneRecords(SectionReader& in, Report& r) {
+    if (!in.takeAll(Section::Lanes, laneRecords_)) return fail("lanes: damaged records");
+    r.lanes.resize(laneRecords_.size());
+    for (size_t i = 0; i < laneRecords_.size(); ++i) {
+        const LaneRecord& record = laneRecords_[i];
         Lane& lane = r.lanes[i];
         lane.kind = static_cast<LaneKind>(record.kind);
         lane.name_id = record.name_id;
@@ -312,20 +365,52 @@ bool ModelReader::readLanes(Sections& sections, Report& r) {
         lane.context_id = record.context_id;
         lane.cpu = record.cpu;
         lane.depth_count = record.depth_count;
-        size_t k = 0;
-        std::string_view missing;
-        forEachLaneColumn(lane, [&](Section s, auto& column) {
-            if (missing.empty() && !sections.take(s, record.column_sizes[k], column)) missing = sectionName(s);
-            ++k;
-        });
-        if (!missing.empty()) return fail(std::string(missing) + ": shorter than lane " + std::to_string(i) + " needs");
     }
     return true;
 }
 
-bool ModelReader::readCounters(Sections& sections, Report& r) {
+// The tables the lanes name: processes, threads, GPUs.
+bool ModelReader::readRowTables(SectionReader& in, Report& r) {
+    if (!in.takeAll(Section::Processes, r.processes)) return fail("processes: damaged");
+    if (!in.takeAll(Section::Threads, r.threads)) return fail("threads: damaged");
+    if (!in.takeAll(Section::Gpus, r.gpus)) return fail("gpus: damaged");
+    return true;
+}
+
+// Interning the strings in id order gives each its id again, unless one repeats.
+bool ModelReader::internStrings(Report& r, Failure& failure) {
+    for (uint32_t id = 0; id < pool_.size(); ++id)
+        if (r.strings.intern(pool_[id]) != id) {
+            failure = {Section::PoolLengths, 0, "strings: string " + std::to_string(id) + " repeats"};
+            return false;
+        }
+    return true;
+}
+
+// Column k of every lane, in lane order: its section front to back.
+bool ModelReader::readLaneColumn(SectionReader& in, size_t k, Report& r, Failure& failure) {
+    static const std::array<Section, kLaneColumns> kSections = laneColumnSections();
+    const Section section = kSections[k];
+    for (size_t i = 0; i < r.lanes.size(); ++i) {
+        bool taken = true;
+        forEachLaneColumn(r.lanes[i], [&](Section s, auto& column) {
+            if (s == section) taken = in.take(s, laneRecords_[i].column_sizes[k], column);
+        });
+        if (!taken) {
+            failure = {Section::Lanes, i * kLaneColumns + k,
+                       std::string(sectionName(section)) + ": shorter than lane " + std::to_string(i) + " needs"};
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ModelReader::readCounters(SectionReader& in, Report& r, Failure& failure) {
     std::vector<CounterRecord> records;
-    if (!sections.takeAll(Section::Counters, records)) return fail("counters: damaged records");
+    if (!in.takeAll(Section::Counters, records)) {
+        failure = {Section::Counters, 0, "counters: damaged records"};
+        return false;
+    }
     r.counters.resize(records.size());
     for (size_t i = 0; i < records.size(); ++i) {
         const CounterRecord& record = records[i];
@@ -338,22 +423,27 @@ bool ModelReader::readCounters(Sections& sections, Report& r) {
         size_t k = 0;
         std::string_view missing;
         forEachCounterColumn(counter, [&](Section s, auto& column) {
-            if (missing.empty() && !sections.take(s, record.column_sizes[k], column)) missing = sectionName(s);
+            if (missing.empty() && !in.take(s, record.column_sizes[k], column)) missing = sectionName(s);
             ++k;
         });
-        if (!missing.empty())
-            return fail(std::string(missing) + ": shorter than counter " + std::to_string(i) + " needs");
+        if (!missing.empty()) {
+            failure = {Section::Counters, i + 1,
+                       std::string(missing) + ": shorter than counter " + std::to_string(i) + " needs"};
+            return false;
+        }
     }
     return true;
 }
 
-bool ModelReader::readMessages(Sections& sections, Report& r) {
+bool ModelReader::readMessages(SectionReader& in, Report& r, Failure& failure) {
     std::vector<MessageRecord> records;
     std::vector<std::string_view> texts;
-    if (!sections.takeAll(Section::Messages, records) ||
-        !sections.takeStrings(Section::MessageTextLengths, Section::MessageTextChars, texts) ||
-        texts.size() != records.size())
-        return fail("nsys_messages: damaged");
+    if (!in.takeAll(Section::Messages, records) ||
+        !in.takeStrings(Section::MessageTextLengths, Section::MessageTextChars, texts) ||
+        texts.size() != records.size()) {
+        failure = {Section::Messages, 0, "nsys_messages: damaged"};
+        return false;
+    }
     r.nsys_messages.resize(records.size());
     for (size_t i = 0; i < records.size(); ++i) {
         NsysMessage& m = r.nsys_messages[i];
@@ -367,31 +457,85 @@ bool ModelReader::readMessages(Sections& sections, Report& r) {
     return true;
 }
 
-bool ModelReader::readDiagnostics(Sections& sections, Report& r) {
+bool ModelReader::readDiagnostics(SectionReader& in, Report& r, Failure& failure) {
     std::vector<std::string_view> names;
     std::vector<uint64_t> counts;
-    if (!sections.takeStrings(Section::DiagnosticNameLengths, Section::DiagnosticNameChars, names) ||
-        !sections.takeAll(Section::DiagnosticCounts, counts) || counts.size() != names.size())
-        return fail("diagnostics: damaged");
+    if (!in.takeStrings(Section::DiagnosticNameLengths, Section::DiagnosticNameChars, names) ||
+        !in.takeAll(Section::DiagnosticCounts, counts) || counts.size() != names.size()) {
+        failure = {Section::DiagnosticNameLengths, 0, "diagnostics: damaged"};
+        return false;
+    }
     // The diagnostics the import raised (each declared in model/DiagnosticKinds), as it counted them.
     Diagnostics counted;
     for (size_t i = 0; i < names.size(); ++i)
-        if (!counted.emplace(names[i], counts[i]).second) return fail("diagnostics: a name repeats");
+        if (!counted.emplace(names[i], counts[i]).second) {
+            failure = {Section::DiagnosticNameLengths, 0, "diagnostics: a name repeats"};
+            return false;
+        }
     r.diagnostics = std::move(counted);
     return true;
 }
 
+// Everything after the rows, as items on the threads, the largest first: the string pool
+// interned, each lane column (every lane's run of it, in lane order), the counters, messages
+// and diagnostics, each other table. Each section is read by one item, front to back; an item
+// that fails stops, the others go on, and the first failure in reading order is the reason.
+bool ModelReader::readRest(std::vector<SectionReader>& readers, Report& r) {
+    struct Item {
+        uint64_t weight;  // about the bytes it reads
+        std::function<bool(SectionReader&, Failure&)> run;
+    };
+    std::vector<Item> items;
+    const auto bytes = [&](std::initializer_list<Section> sections) {
+        uint64_t total = 0;
+        for (const Section s : sections) total += table_[size_t(s)].bytes;
+        return total;
+    };
+    // Interning costs about as much as copying 200 bytes a string.
+    items.push_back({bytes({Section::PoolChars}) + 200 * pool_.size(),
+                     [&](SectionReader&, Failure& f) { return internStrings(r, f); }});
+    for (size_t k = 0; k < kLaneColumns; ++k)
+        items.push_back({bytes({laneColumnSections()[k]}),
+                         [&, k](SectionReader& in, Failure& f) { return readLaneColumn(in, k, r, f); }});
+    items.push_back({bytes({Section::Counters, Section::CounterTime, Section::CounterValue}),
+                     [&](SectionReader& in, Failure& f) { return readCounters(in, r, f); }});
+    items.push_back({bytes({Section::Messages, Section::MessageTextLengths, Section::MessageTextChars}),
+                     [&](SectionReader& in, Failure& f) { return readMessages(in, r, f); }});
+    items.push_back({bytes({Section::DiagnosticNameLengths, Section::DiagnosticNameChars, Section::DiagnosticCounts}),
+                     [&](SectionReader& in, Failure& f) { return readDiagnostics(in, r, f); }});
+    forEachTable(r, [&](Section s, auto& table) {
+        if (s == Section::Processes || s == Section::Threads || s == Section::Gpus) return;  // readRowTables
+        items.push_back({bytes({s}), [s, &table](SectionReader& in, Failure& f) {
+                             if (in.takeAll(s, table)) return true;
+                             f = {s, 0, std::string(sectionName(s)) + ": damaged"};
+                             return false;
+                         }});
+    });
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.weight > b.weight; });
+    std::vector<Failure> failures(items.size());
+    std::vector<char> failed(items.size(), 0);
+    onThreads(threads_, items.size(),
+              [&](size_t worker, size_t i) { failed[i] = !items[i].run(readers[worker], failures[i]); });
+    const Failure* first = nullptr;
+    for (size_t i = 0; i < items.size(); ++i)
+        if (failed[i] && (!first || failures[i].before(*first))) first = &failures[i];
+    return !first || fail(first->reason);
+}
+
 bool ModelReader::readReport(Report& r, std::stop_token stop) {
     Sections sections(file_, table_, std::move(stop));
-    bool ok = readMeta(sections, r) && readStrings(sections, r) && readLanes(sections, r) &&
-              readCounters(sections, r) && readMessages(sections, r) && readDiagnostics(sections, r);
-    forEachTable(r, [&](Section s, auto& table) {
-        if (ok && !sections.takeAll(s, table)) ok = fail(std::string(sectionName(s)) + ": damaged");
-    });
+    std::vector<SectionReader> readers;
+    readers.reserve(threads_);
+    for (unsigned t = 0; t < threads_; ++t) readers.emplace_back(sections);
+    SectionReader& in = readers.front();
+    bool ok = readMeta(in, r) && readPool(in) && readLaneRecords(in, r) && readRowTables(in, r);
+    if (ok) ok = readRest(readers, r);
     if (ok && !sections.leftOver().empty()) ok = fail(std::string(sections.leftOver()) + ": bytes left over");
+    pool_.clear();  // its views go with the sections
     // A failed read or a stop first; then damage, which may be what broke a check above.
-    if (!sections.error().empty()) return fail(sections.error());
-    if (std::string damaged = sections.checkHashes(); !damaged.empty()) return fail(std::move(damaged));
+    for (const SectionReader& reader : readers)
+        if (!reader.error().empty()) return fail(reader.error());
+    if (std::string damaged = in.checkHashes(); !damaged.empty()) return fail(std::move(damaged));
     return ok;
 }
 
@@ -406,10 +550,11 @@ std::unique_ptr<Report> ModelReader::read(std::string& error, std::stop_token st
 
 }  // namespace
 
-std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop) {
+std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop,
+                                      unsigned threads) {
     ModelFile file;
     if (!file.open(path, error)) return nullptr;
-    return ModelReader(file).read(error, stop);
+    return ModelReader(file, threads).read(error, stop);
 }
 
 }  // namespace lanescope::cache

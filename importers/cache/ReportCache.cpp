@@ -192,12 +192,12 @@ std::filesystem::path ReportCache::entryPath(const std::string& key) const {
 }
 
 std::unique_ptr<Report> ReportCache::load(const std::string& key, const std::filesystem::path& source, std::string& why,
-                                          std::stop_token stop) const {
+                                          std::stop_token stop, unsigned threads) const {
     why.clear();
     const std::filesystem::path entry = entryPath(key);
     std::error_code ec;
     if (!std::filesystem::exists(entry, ec)) return nullptr;
-    std::unique_ptr<Report> report = cache::readModelFile(entry, why, stop);
+    std::unique_ptr<Report> report = cache::readModelFile(entry, why, stop, threads);
     if (!report) {
         if (stop.stop_requested()) {
             why.clear();  // not the entry's fault: it stays

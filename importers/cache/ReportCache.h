@@ -50,9 +50,10 @@ public:
 
     // The report stored under `key`, its meta.source_path set to `source` (the file opened
     // now), or nullptr. An entry that cannot be used (damaged, stale, broken) is deleted and
-    // `why` says why in one line; `why` is empty on a hit, on a miss and when stopped.
+    // `why` says why in one line; `why` is empty on a hit, on a miss and when stopped. Read and
+    // checked on `threads` threads (0: every core).
     std::unique_ptr<Report> load(const std::string& key, const std::filesystem::path& source, std::string& why,
-                                 std::stop_token stop = {}) const;
+                                 std::stop_token stop = {}, unsigned threads = 0) const;
 
     // Stores `report` under `key`, then drops the least recently used entries until the folder
     // holds at most maxBytes(). False with a one-line reason in `error` when it is not stored

@@ -432,7 +432,7 @@ TEST_CASE("bytes changed anywhere, the checksum made right again: a report or a 
         rehash(bytes);
         writeBytes(entry, bytes);
         std::string why;
-        const auto loaded = temp.cache.load("k", "/x", why);
+        const auto loaded = temp.cache.load("k", "/x", why, {}, 1 + run % 3);
         CHECK((loaded != nullptr) == why.empty());
         rejected += !loaded;
         if (loaded) {  // what was accepted is safe to read (under ASan and UBSan in CI)
@@ -546,6 +546,25 @@ TEST_CASE("keys follow the content, not the path; a hit names the file opened no
     REQUIRE(loaded);
     CHECK(loaded->meta.source_path == copy.string());
     CHECK(reportTitle(*loaded) == "renamed_copy.sqlite");
+}
+
+TEST_CASE("a load on any number of threads gives the same report") {
+    TempCache temp("threads");
+    const auto file = dataFile("nsys-2025.3/train_1gpu.nsys-rep");
+    const auto viewed = importAsViewed(file);
+    const auto built = everyTableReport();
+    std::string error;
+    REQUIRE(temp.cache.store(*viewed, "viewed", error));
+    REQUIRE(temp.cache.store(*built, "built", error));
+    for (const auto& [key, report] : {std::pair{"viewed", viewed.get()}, std::pair{"built", built.get()}})
+        for (const unsigned threads : {1u, 2u, 3u, 8u, 0u}) {
+            INFO(key << " on " << threads << " threads");
+            std::string why;
+            const auto loaded = temp.cache.load(key, report->meta.source_path, why, {}, threads);
+            INFO(why);
+            REQUIRE(loaded);
+            requireEqual(*report, *loaded);
+        }
 }
 
 TEST_CASE("the key's content hash is the hash of its blocks' hashes, on any number of threads") {

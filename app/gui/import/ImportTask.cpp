@@ -46,12 +46,13 @@ private:
     std::atomic<int64_t> last_{0};
 };
 
-// The report saved under `key`, or nullptr; a dropped entry is logged.
+// The report saved under `key`, or nullptr; a dropped entry is logged. Read on `threads`
+// threads.
 std::unique_ptr<Report> loadSaved(const ReportCache& cache, const std::string& key, const std::string& file,
-                                  ProgressSink& progress, std::stop_token stop) {
+                                  ProgressSink& progress, std::stop_token stop, unsigned threads) {
     progress.progress("reading the saved model", 0, 0);
     std::string why;
-    std::unique_ptr<Report> report = cache.load(key, file, why, stop);
+    std::unique_ptr<Report> report = cache.load(key, file, why, stop, threads);
     if (!why.empty()) spdlog::warn("{}: {}; importing it again", file, why);
     return report;
 }
@@ -111,8 +112,8 @@ void ImportTask::start() {
     };
     // `promised` keeps what options.memory_promised points to alive while the import runs.
     const std::string variant = cacheVariant(reader_, options.nsys_path);
-    (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_, cache = cache_,
-                                         variant] {
+    (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_, cache = cache_, variant,
+                                         workers] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own
         // threads inherit it), so the window stays responsive while both cores import.
         ::setpriority(PRIO_PROCESS, 0, 10);
@@ -123,7 +124,7 @@ void ImportTask::start() {
         if (cache) {
             progress.progress("checking for a saved model", 0, 0);
             key = ReportCache::key(file, variant, stop);
-            if (key) saved = loadSaved(*cache, *key, file, progress, stop);
+            if (key) saved = loadSaved(*cache, *key, file, progress, stop, workers);
         }
         const bool fromCache = saved != nullptr;
         ImportResult result = fromCache ? ImportResult(std::move(saved)) : importFile(file, options, progress, stop);
