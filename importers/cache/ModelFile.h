@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
@@ -35,12 +36,20 @@ private:
     std::unique_ptr<FilePlan> plan_;
 };
 
+// Called once with the report's rows before their events are read (readModelFile).
+using SkeletonCallback = std::function<void(std::shared_ptr<Report>)>;
+
 // Reads a model file back: nullptr with a one-line reason in `error` when it is not a model
 // file of this build (magic, format version, Lanescope version, byte order, layout), is
 // truncated or damaged (sizes, section bounds, checksums), or holds a report that breaks the
 // model's invariants (ModelInvariants.h); also when `stop` is requested. Never a partial report.
-// Reads and checks on `threads` threads (0: every core).
+// Reads and checks on `threads` threads (0: every core). `onSkeleton`, when given, is called
+// once on this thread before the columns are read, once the sections the rows are made of
+// (metadata, strings, lane records, processes, threads, GPUs) have hashed right and their
+// indexes are in range: with a report of its own holding the metadata, the processes, threads
+// and GPUs, the lanes with their kind, names and owners but no events (frozen), and the strings
+// these name. The load may still fail afterwards (a damaged column).
 std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop = {},
-                                      unsigned threads = 0);
+                                      unsigned threads = 0, const SkeletonCallback& onSkeleton = {});
 
 }  // namespace lanescope::cache

@@ -269,6 +269,14 @@ bool Checker::rest() {
 
 }  // namespace
 
+std::string brokenRowInvariant(const Report& report, size_t strings) {
+    Checker check(report, strings);
+    if (!check.tables()) return check.error();
+    for (size_t i = 0; i < report.lanes.size(); ++i)
+        if (!check.laneFields(i)) return check.error();
+    return {};
+}
+
 std::string brokenInvariant(const Report& report, unsigned threads) {
     const Report& r = report;
     if (r.strings.size() == 0 || !r.str(0).empty()) return "strings: id 0 is not the empty string";

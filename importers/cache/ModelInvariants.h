@@ -17,4 +17,9 @@ namespace lanescope::cache {
 // number. For a report read from a model file, which is not trusted before this says so.
 std::string brokenInvariant(const Report& report, unsigned threads = 1);
 
+// The first broken invariant of what a report's rows need, before their events are read: the
+// processes', threads' and GPUs' names and owners, and each lane's kind, name and owners; the
+// report's string ids may name `strings` strings (its pool may be empty still).
+std::string brokenRowInvariant(const Report& report, size_t strings);
+
 }  // namespace lanescope::cache

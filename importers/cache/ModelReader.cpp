@@ -1,9 +1,9 @@
 // Reading a model file: check the header and the section table (its checksum, its bounds), then
 // read each section with pread, chunk by chunk through a small buffer that the cache holds,
 // hashing its bytes as they come in and appending them to the column's vector: first what the
-// report's rows need, then the columns and other tables, each section on one of several
-// threads; rebuild the string pool, compare each section's hash with the table's, then check
-// the model's invariants (on several threads too).
+// report's rows need (handed to the caller as a skeleton when asked), then the columns and
+// other tables, each section on one of several threads; rebuild the string pool, compare each
+// section's hash with the table's, then check the model's invariants (on several threads too).
 // Any failure discards everything read so far.
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -25,6 +25,7 @@
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ModelInvariants.h"
 #include "importers/cache/OnThreads.h"
+#include "model/LaneFreezer.h"
 
 namespace lanescope::cache {
 namespace {
@@ -95,6 +96,11 @@ public:
     Sections(const ModelFile& file, const std::array<SectionEntry, kSectionCount>& table, std::stop_token stop)
         : file_(file), table_(table), stop_(std::move(stop)) {}
 
+    // Whether `section` has been read whole and its bytes hash to the table's hash.
+    bool whole(Section section) const {
+        const size_t s = size_t(section);
+        return state_[s].taken == table_[s].bytes && state_[s].hash.digest() == table_[s].hash;
+    }
     // The name of the first section with bytes nothing took; empty when there is none.
     std::string_view leftOver() const {
         for (size_t s = 0; s < kSectionCount; ++s)
@@ -246,7 +252,7 @@ class ModelReader {
 public:
     ModelReader(const ModelFile& file, unsigned threads)
         : file_(file), size_(file.size()), threads_(loadThreads(threads)) {}
-    std::unique_ptr<Report> read(std::string& error, std::stop_token stop);
+    std::unique_ptr<Report> read(std::string& error, std::stop_token stop, const SkeletonCallback& onSkeleton);
 
 private:
     bool fail(std::string reason) {
@@ -259,13 +265,14 @@ private:
     bool readPool(SectionReader& in);
     bool readLaneRecords(SectionReader& in, Report& r);
     bool readRowTables(SectionReader& in, Report& r);
+    bool giveSkeleton(const Sections& sections, const Report& r, const SkeletonCallback& give);
     bool readRest(std::vector<SectionReader>& readers, Report& r);
     bool internStrings(Report& r, Failure& failure);
     bool readLaneColumn(SectionReader& in, size_t k, Report& r, Failure& failure);
     bool readCounters(SectionReader& in, Report& r, Failure& failure);
     bool readMessages(SectionReader& in, Report& r, Failure& failure);
     bool readDiagnostics(SectionReader& in, Report& r, Failure& failure);
-    bool readReport(Report& r, std::stop_token stop);
+    bool readReport(Report& r, std::stop_token stop, const SkeletonCallback& onSkeleton);
     bool checkInvariants(const Report& r) {
         std::string broken = brokenInvariant(r, threads_);
         return broken.empty() || fail(std::move(broken));
@@ -374,6 +381,41 @@ bool ModelReader::readRowTables(SectionReader& in, Report& r) {
     if (!in.takeAll(Section::Processes, r.processes)) return fail("processes: damaged");
     if (!in.takeAll(Section::Threads, r.threads)) return fail("threads: damaged");
     if (!in.takeAll(Section::Gpus, r.gpus)) return fail("gpus: damaged");
+    return true;
+}
+
+// The rows, once what they are made of is known whole and sound: each section read so far
+// hashing to its table entry, every index the rows hold in range.
+bool ModelReader::giveSkeleton(const Sections& sections, const Report& r, const SkeletonCallback& give) {
+    for (const Section s : {Section::Meta, Section::MetaStringLengths, Section::MetaStringChars, Section::PoolLengths,
+                            Section::PoolChars, Section::Lanes, Section::Processes, Section::Threads, Section::Gpus})
+        if (!sections.whole(s))
+            return fail("checksum mismatch in section " + std::string(sectionName(s)) + ": the file is damaged");
+    if (std::string broken = brokenRowInvariant(r, pool_.size()); !broken.empty()) return fail(std::move(broken));
+    auto skeleton = std::make_shared<Report>();
+    Report& s = *skeleton;
+    s.meta = r.meta;
+    const auto copied = [&](uint32_t id) { return s.strings.intern(pool_[id]); };
+    s.processes = r.processes;
+    for (Process& p : s.processes) p.name_id = copied(p.name_id);
+    s.threads = r.threads;
+    for (Thread& t : s.threads) t.name_id = copied(t.name_id);
+    s.gpus = r.gpus;
+    for (Gpu& g : s.gpus) g.name_id = copied(g.name_id);
+    s.lanes.reserve(r.lanes.size());
+    for (const Lane& lane : r.lanes) {
+        Lane& l = s.lanes.emplace_back();
+        l.kind = lane.kind;
+        l.name_id = copied(lane.name_id);
+        l.process = lane.process;
+        l.thread = lane.thread;
+        l.gpu = lane.gpu;
+        l.stream_id = lane.stream_id;
+        l.context_id = lane.context_id;
+        l.cpu = lane.cpu;
+        freezeLane(l, s.diagnostics);
+    }
+    give(std::move(skeleton));
     return true;
 }
 
@@ -522,13 +564,14 @@ bool ModelReader::readRest(std::vector<SectionReader>& readers, Report& r) {
     return !first || fail(first->reason);
 }
 
-bool ModelReader::readReport(Report& r, std::stop_token stop) {
+bool ModelReader::readReport(Report& r, std::stop_token stop, const SkeletonCallback& onSkeleton) {
     Sections sections(file_, table_, std::move(stop));
     std::vector<SectionReader> readers;
     readers.reserve(threads_);
     for (unsigned t = 0; t < threads_; ++t) readers.emplace_back(sections);
     SectionReader& in = readers.front();
     bool ok = readMeta(in, r) && readPool(in) && readLaneRecords(in, r) && readRowTables(in, r);
+    if (ok && onSkeleton) ok = giveSkeleton(sections, r, onSkeleton);
     if (ok) ok = readRest(readers, r);
     if (ok && !sections.leftOver().empty()) ok = fail(std::string(sections.leftOver()) + ": bytes left over");
     pool_.clear();  // its views go with the sections
@@ -539,9 +582,10 @@ bool ModelReader::readReport(Report& r, std::stop_token stop) {
     return ok;
 }
 
-std::unique_ptr<Report> ModelReader::read(std::string& error, std::stop_token stop) {
+std::unique_ptr<Report> ModelReader::read(std::string& error, std::stop_token stop,
+                                          const SkeletonCallback& onSkeleton) {
     auto report = std::make_unique<Report>();
-    const bool ok = readHeader() && readTable() && readReport(*report, stop) &&
+    const bool ok = readHeader() && readTable() && readReport(*report, stop, onSkeleton) &&
                     (!stop.stop_requested() || fail("cancelled")) && checkInvariants(*report);
     if (ok) return report;
     error = error_;
@@ -551,10 +595,10 @@ std::unique_ptr<Report> ModelReader::read(std::string& error, std::stop_token st
 }  // namespace
 
 std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop,
-                                      unsigned threads) {
+                                      unsigned threads, const SkeletonCallback& onSkeleton) {
     ModelFile file;
     if (!file.open(path, error)) return nullptr;
-    return ModelReader(file, threads).read(error, stop);
+    return ModelReader(file, threads).read(error, stop, onSkeleton);
 }
 
 }  // namespace lanescope::cache

@@ -192,12 +192,19 @@ std::filesystem::path ReportCache::entryPath(const std::string& key) const {
 }
 
 std::unique_ptr<Report> ReportCache::load(const std::string& key, const std::filesystem::path& source, std::string& why,
-                                          std::stop_token stop, unsigned threads) const {
+                                          std::stop_token stop, unsigned threads,
+                                          const std::function<void(std::shared_ptr<const Report>)>& onSkeleton) const {
     why.clear();
     const std::filesystem::path entry = entryPath(key);
     std::error_code ec;
     if (!std::filesystem::exists(entry, ec)) return nullptr;
-    std::unique_ptr<Report> report = cache::readModelFile(entry, why, stop, threads);
+    cache::SkeletonCallback rows;
+    if (onSkeleton)
+        rows = [&](std::shared_ptr<Report> skeleton) {
+            skeleton->meta.source_path = source.string();
+            onSkeleton(std::move(skeleton));
+        };
+    std::unique_ptr<Report> report = cache::readModelFile(entry, why, stop, threads, rows);
     if (!report) {
         if (stop.stop_requested()) {
             why.clear();  // not the entry's fault: it stays

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -51,9 +52,14 @@ public:
     // The report stored under `key`, its meta.source_path set to `source` (the file opened
     // now), or nullptr. An entry that cannot be used (damaged, stale, broken) is deleted and
     // `why` says why in one line; `why` is empty on a hit, on a miss and when stopped. Read and
-    // checked on `threads` threads (0: every core).
+    // checked on `threads` threads (0: every core). `onSkeleton`, when given, is called once on
+    // this thread, before the events are read, with the report's rows (its metadata, source_path
+    // set too, strings, processes, threads, GPUs, and lanes with their kind, names and owners but
+    // no events), as ImportOptions::on_skeleton gives them; not called when the entry fails
+    // before that, and the load may still fail after it.
     std::unique_ptr<Report> load(const std::string& key, const std::filesystem::path& source, std::string& why,
-                                 std::stop_token stop = {}, unsigned threads = 0) const;
+                                 std::stop_token stop = {}, unsigned threads = 0,
+                                 const std::function<void(std::shared_ptr<const Report>)>& onSkeleton = {}) const;
 
     // Stores `report` under `key`, then drops the least recently used entries until the folder
     // holds at most maxBytes(). False with a one-line reason in `error` when it is not stored

@@ -26,6 +26,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/bars/LoadingBar.h"
+#include "app/gui/import/ImportQueue.h"
 #include "tests/support/SyntheticReport.h"
 #include "timeline/TimelineView.h"
 
@@ -253,12 +254,31 @@ private slots:
         // Saved after the report was handed over, off the GUI thread.
         QVERIFY(QTest::qWaitFor([&] { return entries().size() == 1; }, 60000));
 
+        // The reopen shows the rows first, as an import does: the saved lanes, without events.
+        auto* queue = window.findChild<ImportQueue*>();
+        QVERIFY(queue);
+        std::shared_ptr<const Report> rows;
+        bool rowsBeforeReport = false;
+        const auto rowsSeen =
+            connect(queue, &ImportQueue::skeletonReady, this, [&](uint64_t, std::shared_ptr<const Report> given) {
+                if (rows) return;
+                rows = std::move(given);
+                rowsBeforeReport = window.session()->reports().empty();
+            });
         QVERIFY(openOnce());
+        disconnect(rowsSeen);
         QVERIFY2(window.statusBar()->currentMessage().startsWith("Reopened synthetic.sqlite from its saved model"),
                  qPrintable(window.statusBar()->currentMessage()));
         const auto reopened = window.session()->reports().front();
         QVERIFY(reopened != imported);
         QCOMPARE(reopened->lanes.size(), imported->lanes.size());
+        QVERIFY(rows && rowsBeforeReport);
+        QCOMPARE(rows->lanes.size(), reopened->lanes.size());
+        for (size_t i = 0; i < rows->lanes.size(); ++i) {
+            QCOMPARE(rows->lanes[i].kind, reopened->lanes[i].kind);
+            QCOMPARE(rows->str(rows->lanes[i].name_id), reopened->str(reopened->lanes[i].name_id));
+            QCOMPARE(rows->lanes[i].events.size(), size_t(0));
+        }
         QCOMPARE(reopened->counts().slices, imported->counts().slices);
         QCOMPARE(reopened->meta.source_path, imported->meta.source_path);
         QVERIFY(!window.timeline()->rows().rows().empty());

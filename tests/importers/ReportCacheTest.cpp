@@ -158,6 +158,52 @@ std::unique_ptr<Report> everyTableReport() {
     return std::make_unique<Report>(std::move(t.r));
 }
 
+// A skeleton (ReportCache::load's onSkeleton) holds `report`'s rows and nothing more: its
+// metadata, processes, threads and GPUs (names compared as text), its lanes in order with their
+// kind, names and owners, frozen and without events, no counters or side tables.
+void requireSkeletonOf(const Report& skeleton, const Report& report) {
+    CHECK(skeleton.meta.source_path == report.meta.source_path);
+    CHECK(skeleton.meta.begin_ns == report.meta.begin_ns);
+    CHECK(skeleton.meta.end_ns == report.meta.end_ns);
+    CHECK(skeleton.meta.rank == report.meta.rank);
+    CHECK(skeleton.meta.format == report.meta.format);
+    REQUIRE(skeleton.processes.size() == report.processes.size());
+    for (size_t i = 0; i < report.processes.size(); ++i) {
+        CHECK(skeleton.processes[i].pid == report.processes[i].pid);
+        CHECK(skeleton.str(skeleton.processes[i].name_id) == report.str(report.processes[i].name_id));
+    }
+    REQUIRE(skeleton.threads.size() == report.threads.size());
+    for (size_t i = 0; i < report.threads.size(); ++i) {
+        CHECK(skeleton.threads[i].tid == report.threads[i].tid);
+        CHECK(skeleton.threads[i].process == report.threads[i].process);
+        CHECK(skeleton.str(skeleton.threads[i].name_id) == report.str(report.threads[i].name_id));
+    }
+    REQUIRE(skeleton.gpus.size() == report.gpus.size());
+    for (size_t i = 0; i < report.gpus.size(); ++i)
+        CHECK(skeleton.str(skeleton.gpus[i].name_id) == report.str(report.gpus[i].name_id));
+    REQUIRE(skeleton.lanes.size() == report.lanes.size());
+    REQUIRE_FALSE(skeleton.lanes.empty());
+    for (size_t i = 0; i < report.lanes.size(); ++i) {
+        const Lane& s = skeleton.lanes[i];
+        const Lane& l = report.lanes[i];
+        INFO("lane " << i);
+        CHECK(s.kind == l.kind);
+        CHECK(skeleton.str(s.name_id) == report.str(l.name_id));
+        CHECK(s.process == l.process);
+        CHECK(s.thread == l.thread);
+        CHECK(s.gpu == l.gpu);
+        CHECK(s.stream_id == l.stream_id);
+        CHECK(s.context_id == l.context_id);
+        CHECK(s.cpu == l.cpu);
+        CHECK(s.events.size() == 0);
+        CHECK(s.instants.size() == 0);
+        CHECK(s.isFrozen());
+    }
+    CHECK(skeleton.counters.empty());
+    CHECK(skeleton.kernels.empty());
+    CHECK(skeleton.cpu_utilization_counter == -1);
+}
+
 }  // namespace
 
 TEST_CASE("FastHash is XXH64, whatever the split of its input") {
@@ -432,7 +478,15 @@ TEST_CASE("bytes changed anywhere, the checksum made right again: a report or a 
         rehash(bytes);
         writeBytes(entry, bytes);
         std::string why;
-        const auto loaded = temp.cache.load("k", "/x", why, {}, 1 + run % 3);
+        // The rows given before a load fails are safe to read too.
+        const auto loaded = temp.cache.load("k", "/x", why, {}, 1 + run % 3, [](std::shared_ptr<const Report> s) {
+            for (const Lane& lane : s->lanes) {
+                (void)s->str(lane.name_id);
+                if (lane.process >= 0) (void)s->str(s->processes.at(size_t(lane.process)).name_id);
+                if (lane.thread >= 0) (void)s->str(s->threads.at(size_t(lane.thread)).name_id);
+                if (lane.gpu >= 0) (void)s->str(s->gpus.at(size_t(lane.gpu)).name_id);
+            }
+        });
         CHECK((loaded != nullptr) == why.empty());
         rejected += !loaded;
         if (loaded) {  // what was accepted is safe to read (under ASan and UBSan in CI)
@@ -548,8 +602,8 @@ TEST_CASE("keys follow the content, not the path; a hit names the file opened no
     CHECK(reportTitle(*loaded) == "renamed_copy.sqlite");
 }
 
-TEST_CASE("a load on any number of threads gives the same report") {
-    TempCache temp("threads");
+TEST_CASE("a load on any number of threads gives the rows first, then the same report") {
+    TempCache temp("skeleton");
     const auto file = dataFile("nsys-2025.3/train_1gpu.nsys-rep");
     const auto viewed = importAsViewed(file);
     const auto built = everyTableReport();
@@ -559,12 +613,90 @@ TEST_CASE("a load on any number of threads gives the same report") {
     for (const auto& [key, report] : {std::pair{"viewed", viewed.get()}, std::pair{"built", built.get()}})
         for (const unsigned threads : {1u, 2u, 3u, 8u, 0u}) {
             INFO(key << " on " << threads << " threads");
+            std::vector<std::shared_ptr<const Report>> skeletons;
+            bool loadReturned = false;
             std::string why;
-            const auto loaded = temp.cache.load(key, report->meta.source_path, why, {}, threads);
+            const auto loaded =
+                temp.cache.load(key, report->meta.source_path, why, {}, threads, [&](std::shared_ptr<const Report> s) {
+                    CHECK_FALSE(loadReturned);
+                    skeletons.push_back(std::move(s));
+                });
+            loadReturned = true;
             INFO(why);
             REQUIRE(loaded);
             requireEqual(*report, *loaded);
+            REQUIRE(skeletons.size() == 1);
+            requireSkeletonOf(*skeletons.front(), *loaded);
         }
+    // The lanes the viewer adds (NVTX on the GPU) are rows of the skeleton too.
+    std::string why;
+    std::shared_ptr<const Report> skeleton;
+    REQUIRE(temp.cache.load("viewed", "/elsewhere/train_1gpu.nsys-rep", why, {}, 2,
+                            [&](std::shared_ptr<const Report> s) { skeleton = std::move(s); }));
+    REQUIRE(skeleton);
+    CHECK(skeleton->meta.source_path == "/elsewhere/train_1gpu.nsys-rep");
+    CHECK(std::any_of(skeleton->lanes.begin(), skeleton->lanes.end(),
+                      [](const Lane& l) { return l.kind == LaneKind::NvtxGpuProjection; }));
+}
+
+TEST_CASE("the rows are given only once what they are made of is sound; damage after them still rejects") {
+    TempCache temp("skeleton-damaged");
+    const auto report = everyTableReport();
+    std::string error;
+    REQUIRE(temp.cache.store(*report, "k", error));
+    const auto entry = temp.cache.entryPath("k");
+    const std::string good = readFile(entry);
+    const SectionTable table = sectionTable(good);
+    const auto flippedIn = [&](cache::Section s) {
+        const cache::SectionEntry& e = table[size_t(s)];
+        REQUIRE(e.bytes > 0);
+        std::string bytes = good;
+        bytes[e.offset + e.bytes / 2] ^= 0x10;
+        return bytes;
+    };
+    struct Case {
+        const char* reason;
+        std::string bytes;
+        bool rows;  // whether the skeleton is given before the load fails
+    };
+    // A lane whose process is out of range, the hashes right.
+    auto broken = everyTableReport();
+    broken->lanes[0].process = 5;
+    REQUIRE(temp.cache.store(*broken, "broken", error));
+    const std::string brokenBytes = readFile(temp.cache.entryPath("broken"));
+    auto expected = everyTableReport();  // the rows of the intact sections
+    expected->meta.source_path = "/x";
+    const Case cases[] = {
+        {"checksum mismatch in section lanes.events.start_ns", flippedIn(cache::Section::EventStart), true},
+        {"checksum mismatch in section kernels", flippedIn(cache::Section::Kernels), true},
+        {"checksum mismatch in section lanes", flippedIn(cache::Section::Lanes), false},
+        {"checksum mismatch in section threads", flippedIn(cache::Section::Threads), false},
+        {"checksum mismatch in section strings.chars", flippedIn(cache::Section::PoolChars), false},
+        {"lanes[0].process", brokenBytes, false},
+    };
+    for (const Case& c : cases)
+        for (const unsigned threads : {1u, 2u}) {
+            INFO(c.reason << " on " << threads << " threads");
+            writeBytes(entry, c.bytes);
+            std::string why;
+            int given = 0;
+            CHECK_FALSE(temp.cache.load("k", "/x", why, {}, threads, [&](std::shared_ptr<const Report> s) {
+                ++given;
+                requireSkeletonOf(*s, *expected);
+            }));
+            CHECK(why.find(c.reason) != std::string::npos);
+            CHECK(given == (c.rows ? 1 : 0));
+            CHECK_FALSE(std::filesystem::exists(entry));
+        }
+    // Stopped: no rows either.
+    writeBytes(entry, good);
+    std::stop_source stop;
+    stop.request_stop();
+    std::string why;
+    bool given = false;
+    CHECK_FALSE(temp.cache.load("k", "/x", why, stop.get_token(), 2, [&](auto) { given = true; }));
+    CHECK_FALSE(given);
+    CHECK(std::filesystem::exists(entry));
 }
 
 TEST_CASE("the key's content hash is the hash of its blocks' hashes, on any number of threads") {

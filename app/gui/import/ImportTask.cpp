@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -47,12 +48,13 @@ private:
 };
 
 // The report saved under `key`, or nullptr; a dropped entry is logged. Read on `threads`
-// threads.
+// threads; its rows go to `onSkeleton` before its events are read.
 std::unique_ptr<Report> loadSaved(const ReportCache& cache, const std::string& key, const std::string& file,
-                                  ProgressSink& progress, std::stop_token stop, unsigned threads) {
+                                  ProgressSink& progress, std::stop_token stop, unsigned threads,
+                                  const std::function<void(std::shared_ptr<const Report>)>& onSkeleton) {
     progress.progress("reading the saved model", 0, 0);
     std::string why;
-    std::unique_ptr<Report> report = cache.load(key, file, why, stop, threads);
+    std::unique_ptr<Report> report = cache.load(key, file, why, stop, threads, onSkeleton);
     if (!why.empty()) spdlog::warn("{}: {}; importing it again", file, why);
     return report;
 }
@@ -124,7 +126,8 @@ void ImportTask::start() {
         if (cache) {
             progress.progress("checking for a saved model", 0, 0);
             key = ReportCache::key(file, variant, stop);
-            if (key) saved = loadSaved(*cache, *key, file, progress, stop, workers);
+            // The rows show as soon as they are read, as an import's do.
+            if (key) saved = loadSaved(*cache, *key, file, progress, stop, workers, options.on_skeleton);
         }
         const bool fromCache = saved != nullptr;
         ImportResult result = fromCache ? ImportResult(std::move(saved)) : importFile(file, options, progress, stop);
