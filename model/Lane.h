@@ -213,6 +213,20 @@ struct Lane {
     std::vector<uint32_t> depth_begin;
     InstantColumns instants;
 
+    // This lane's row without its events: kind, name and owners, as the row skeletons a window
+    // shows while a report loads hold it.
+    Lane rowOnly() const {
+        Lane row;
+        row.kind = kind;
+        row.name_id = name_id;
+        row.process = process;
+        row.thread = thread;
+        row.gpu = gpu;
+        row.stream_id = stream_id;
+        row.context_id = context_id;
+        row.cpu = cpu;
+        return row;
+    }
     // The queries every reader of a frozen lane needs (empty before it is frozen).
     bool isFrozen() const { return depth_begin.size() == size_t{depth_count} + 1; }
     // The event at a position of the depth-grouped order.

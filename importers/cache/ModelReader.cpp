@@ -404,15 +404,8 @@ bool ModelReader::giveSkeleton(const Sections& sections, const Report& r, const 
     for (Gpu& g : s.gpus) g.name_id = copied(g.name_id);
     s.lanes.reserve(r.lanes.size());
     for (const Lane& lane : r.lanes) {
-        Lane& l = s.lanes.emplace_back();
-        l.kind = lane.kind;
+        Lane& l = s.lanes.emplace_back(lane.rowOnly());
         l.name_id = copied(lane.name_id);
-        l.process = lane.process;
-        l.thread = lane.thread;
-        l.gpu = lane.gpu;
-        l.stream_id = lane.stream_id;
-        l.context_id = lane.context_id;
-        l.cpu = lane.cpu;
         freezeLane(l, s.diagnostics);
     }
     give(std::move(skeleton));

@@ -75,15 +75,8 @@ std::shared_ptr<const Report> ReportBuilder::skeleton(const Metadata& meta,
     };
 
     for (const Lane& made : report_.lanes) {
-        Lane& lane = s.lanes.emplace_back();
-        lane.kind = made.kind;
+        Lane& lane = s.lanes.emplace_back(made.rowOnly());
         lane.name_id = copied(made.name_id);
-        lane.process = made.process;
-        lane.thread = made.thread;
-        lane.gpu = made.gpu;
-        lane.stream_id = made.stream_id;
-        lane.context_id = made.context_id;
-        lane.cpu = made.cpu;
     }
     for (const LaneKey& key : foreseen) {
         if (lanes_.count(key)) continue;
