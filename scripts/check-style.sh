@@ -18,8 +18,8 @@ echo "== clang-format: ${#sources[@]} files" >&2
 clang-format --dry-run -Werror "${sources[@]}"
 
 if [ "${FORMAT_ONLY:-0}" != "1" ]; then
-  echo "== clang-tidy: model, analysis, importers, exporters, timeline, app" >&2
-  run-clang-tidy -p "$build_dir" -quiet -extra-arg=-Wno-unknown-warning-option "$(pwd)/(model|analysis|importers|exporters|timeline|app)/.*\.cpp$" >/tmp/lanescope-tidy.log 2>&1 ||
+  echo "== clang-tidy: model, analysis, importers, exporters, query, timeline, app" >&2
+  run-clang-tidy -p "$build_dir" -quiet -extra-arg=-Wno-unknown-warning-option "$(pwd)/(model|analysis|importers|exporters|query|timeline|app)/.*\.cpp$" >/tmp/lanescope-tidy.log 2>&1 ||
     { grep -E "warning:|error:" /tmp/lanescope-tidy.log | sort -u; echo "clang-tidy found problems (full log: /tmp/lanescope-tidy.log)" >&2; exit 1; }
 fi
 echo "style checks passed" >&2

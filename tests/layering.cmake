@@ -15,3 +15,5 @@ check_folder(analysis "^[ \t]*#[ \t]*include[ \t]*[<\"](Q|qt|importers/|timeline
 check_folder(exporters "^[ \t]*#[ \t]*include[ \t]*[<\"](Q|qt|importers/|timeline/|app/|analysis/)" "exporters/ includes Qt, an importer or an upper layer")
 # formats/: what an importer and an exporter of one format share (names, the .proto subset); model/ only.
 check_folder(formats "^[ \t]*#[ \t]*include[ \t]*[<\"](Q|qt|importers/|exporters/|timeline/|app/|analysis/)" "formats/ includes Qt or a layer other than model/")
+# query/: SQL over the model (SQLite); no Qt, no importers, no upper layer.
+check_folder(query "^[ \t]*#[ \t]*include[ \t]*[<\"](Q|qt|importers/|timeline/|app/|exporters/)" "query/ includes Qt, an importer or an upper layer")

@@ -7,6 +7,7 @@ int runInfo(int argc, char** argv, int first);
 int runStats(int argc, char** argv, int first);
 int runAnalyze(int argc, char** argv, int first);
 int runExport(int argc, char** argv, int first);
+int runSql(int argc, char** argv, int first);
 int runCompare(int argc, char** argv, int first);
 int runSummarize(int argc, char** argv, int first);
 int runDiff(int argc, char** argv, int first);

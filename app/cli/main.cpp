@@ -30,6 +30,8 @@ constexpr const char* kUsage =
     "  diff BASELINE CANDIDATE [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
     "  export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
+    "  export FILE --to sqlite --out OUT.sqlite [--force]\n"
+    "  sql FILE [QUERY | -] [--format csv|json|table]   (tables: docs/sql.md)\n"
     "  --version\n"
     "  --verbose (before or after COMMAND): debug log lines on stderr (imports, stages, timings)\n"
     "  --reader native|nsys (anywhere): how .nsys-rep/.qdrep files are read: by Lanescope itself\n"
@@ -85,6 +87,7 @@ int main(int argc, char** argv) {
     if (command == "analyze") return runAnalyze(argc, argv, 2);
     if (command == "profile") return runProfile(argc, argv, 2);
     if (command == "export") return runExport(argc, argv, 2);
+    if (command == "sql") return runSql(argc, argv, 2);
     if (command == "compare") return runCompare(argc, argv, 2);
     if (command == "summarize") return runSummarize(argc, argv, 2);
     if (command == "diff") return runDiff(argc, argv, 2);

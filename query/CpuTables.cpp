@@ -1,0 +1,164 @@
+#include "query/CpuTables.h"
+
+#include "query/LaneEventTable.h"
+#include "query/SqlValues.h"
+
+namespace lanescope::sql {
+namespace {
+
+constexpr auto I = ColumnType::Integer;
+constexpr auto R = ColumnType::Real;
+constexpr auto T = ColumnType::Text;
+
+// ENUM_NSYS_EVENT_TYPE and ENUM_NSYS_EVENT_CLASS values nsys gives these rows.
+constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59, kNvtxStartEndRange = 60, kOsRuntimeClass = 27;
+
+// NVTX_EVENTS: the ranges of the threads' NVTX lanes (push/pop and start/end), then their
+// marks (instants), each segment in start order. textId is NULL and text holds every name (the
+// model keeps no registered-string ids); domainId is the domain name's string id, 0 for the
+// default domain.
+class NvtxTable : public TableSpec {
+public:
+    enum Column {
+        Start,
+        End,
+        EventType,
+        RangeId,
+        Category,
+        Color,
+        Text,
+        GlobalTid,
+        EndGlobalTid,
+        TextId,
+        DomainId,
+        Uint64Value,
+        Int64Value,
+        DoubleValue,
+        Uint32Value,
+        Int32Value,
+        FloatValue,
+        JsonTextId,
+        JsonText,
+        BinaryData
+    };
+    explicit NvtxTable(const Report& report)
+        : report_(report),
+          ranges_(
+              report, [](const Lane& l) { return l.kind == LaneKind::Nvtx || l.kind == LaneKind::NvtxStartEnd; },
+              LaneEvents::Part::Intervals),
+          marks_(
+              report, [](const Lane& l) { return l.kind == LaneKind::Nvtx; }, LaneEvents::Part::Instants) {}
+
+    const std::string& name() const override { return name_; }
+    const std::vector<ColumnDef>& columns() const override { return columns_; }
+    size_t segmentCount() const override { return ranges_.segmentCount() + marks_.segmentCount(); }
+    uint32_t segmentSize(size_t s) const override {
+        return s < ranges_.segmentCount() ? ranges_.segmentSize(s) : marks_.segmentSize(s - ranges_.segmentCount());
+    }
+    int sortedColumn() const override { return Start; }
+    int64_t sortedValue(size_t s, uint32_t row) const override {
+        return s < ranges_.segmentCount() ? ranges_.startNs(s, row) : marks_.startNs(s - ranges_.segmentCount(), row);
+    }
+    bool isSegmentColumn(int column) const override { return column == GlobalTid; }
+    std::optional<int64_t> segmentValue(size_t s, int) const override { return globalTidOf(report_, laneOf(s).thread); }
+
+    void value(size_t s, uint32_t row, int column, sqlite3_context* ctx) const override {
+        const bool isRange = s < ranges_.segmentCount();
+        const Lane& lane = laneOf(s);
+        const uint32_t e = isRange ? ranges_.event(s, row) : marks_.event(s - ranges_.segmentCount(), row);
+        const uint32_t payload = isRange ? lane.events.payload[e] : lane.instants.payload[e];
+        const NvtxInfo* info = payload < report_.nvtx.size() ? &report_.nvtx[payload] : nullptr;
+        switch (column) {
+            case Start:
+                return resultInt(ctx, isRange ? lane.events.start_ns[e] : lane.instants.time_ns[e]);
+            case End:
+                return isRange ? resultInt(ctx, lane.events.endNs(e)) : resultNull(ctx);
+            case EventType:
+                return resultInt(ctx, !isRange                              ? kNvtxMark
+                                      : lane.kind == LaneKind::NvtxStartEnd ? kNvtxStartEndRange
+                                                                            : kNvtxPushPopRange);
+            case Category:
+                if (!info || info->category == 0) return resultNull(ctx);
+                return resultInt(ctx, info->category);
+            case Color:
+                if (!info || !info->has_color) return resultNull(ctx);
+                return resultInt(ctx, info->color);
+            case Text:
+                return resultText(ctx, report_.str(isRange ? lane.events.name_id[e] : lane.instants.name_id[e]));
+            case GlobalTid:
+                return resultInt(ctx, globalTidOf(report_, lane.thread));
+            case DomainId:
+                return resultInt(ctx, info ? info->domain_name_id : 0);
+            default:
+                return resultNull(ctx);
+        }
+    }
+
+private:
+    const Lane& laneOf(size_t s) const {
+        return s < ranges_.segmentCount() ? ranges_.lane(s) : marks_.lane(s - ranges_.segmentCount());
+    }
+
+    const Report& report_;
+    const std::string name_ = "NVTX_EVENTS";
+    const std::vector<ColumnDef> columns_{
+        {"start", I},      {"end", I},         {"eventType", I},  {"rangeId", I},      {"category", I},
+        {"color", I},      {"text", T},        {"globalTid", I},  {"endGlobalTid", I}, {"textId", I},
+        {"domainId", I},   {"uint64Value", I}, {"int64Value", I}, {"doubleValue", R},  {"uint32Value", I},
+        {"int32Value", I}, {"floatValue", R},  {"jsonTextId", I}, {"jsonText", T},     {"binaryData", T}};
+    LaneEvents ranges_;
+    LaneEvents marks_;
+};
+
+// OSRT_API: the threads' OS runtime calls. nestingLevel is the call's depth on its lane;
+// returnValue and callchainId are NULL (the model keeps neither for these calls).
+class OsRuntimeTable : public LaneEventTable {
+public:
+    enum Column { Start, End, EventClass, GlobalTid, NameId, ReturnValue, NestingLevel, CallchainId };
+    explicit OsRuntimeTable(const Report& report)
+        : LaneEventTable(
+              report, "OSRT_API",
+              {{"start", I},
+               {"end", I},
+               {"eventClass", I},
+               {"globalTid", I},
+               {"nameId", I},
+               {"returnValue", I},
+               {"nestingLevel", I},
+               {"callchainId", I}},
+              [](const Lane& l) { return l.kind == LaneKind::OsRuntime; }, LaneEvents::Part::Intervals, std::nullopt) {}
+
+    bool isSegmentColumn(int column) const override { return column == GlobalTid; }
+    std::optional<int64_t> segmentValue(size_t segment, int) const override {
+        return globalTidOf(report_, rows_.lane(segment).thread);
+    }
+
+protected:
+    void eventValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const override {
+        switch (column) {
+            case Start:
+                return resultInt(ctx, lane.events.start_ns[event]);
+            case End:
+                return resultInt(ctx, lane.events.endNs(event));
+            case EventClass:
+                return resultInt(ctx, kOsRuntimeClass);
+            case GlobalTid:
+                return resultInt(ctx, globalTidOf(report_, lane.thread));
+            case NameId:
+                return resultInt(ctx, lane.events.name_id[event]);
+            case NestingLevel:
+                return resultInt(ctx, lane.events.depth[event]);
+            default:
+                return resultNull(ctx);
+        }
+    }
+};
+
+}  // namespace
+
+void addCpuTables(const Report& report, std::vector<std::unique_ptr<TableSpec>>& tables) {
+    tables.push_back(std::make_unique<NvtxTable>(report));
+    tables.push_back(std::make_unique<OsRuntimeTable>(report));
+}
+
+}  // namespace lanescope::sql
