@@ -1,7 +1,8 @@
 #include "query/CpuTables.h"
 
-#include "query/LaneEventTable.h"
+#include "query/LaneEvents.h"
 #include "query/SqlValues.h"
+#include "query/TableSpec.h"
 
 namespace lanescope::sql {
 namespace {
@@ -11,7 +12,8 @@ constexpr auto R = ColumnType::Real;
 constexpr auto T = ColumnType::Text;
 
 // ENUM_NSYS_EVENT_TYPE and ENUM_NSYS_EVENT_CLASS values nsys gives these rows.
-constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59, kNvtxStartEndRange = 60, kOsRuntimeClass = 27;
+constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59, kNvtxStartEndRange = 60, kOsRuntimeClass = 27,
+                  kOsRuntimeStart = 31, kOsRuntimeFinish = 32;
 
 // NVTX_EVENTS: the ranges of the threads' NVTX lanes (push/pop and start/end), then their
 // marks (instants), each segment in start order. textId is NULL and text holds every name (the
@@ -110,48 +112,65 @@ private:
     LaneEvents marks_;
 };
 
-// OSRT_API: the threads' OS runtime calls. nestingLevel is the call's depth on its lane;
-// returnValue and callchainId are NULL (the model keeps neither for these calls).
-class OsRuntimeTable : public LaneEventTable {
+// OSRT_API: the threads' OS runtime calls, then the instants where OS runtime tracing started
+// and stopped on a thread (eventClass 31 and 32, start = end, nestingLevel NULL; the model keeps
+// them in order without saying which is which, so they alternate from a start). nestingLevel is
+// a call's depth on its lane; returnValue and callchainId are NULL (the model keeps neither).
+class OsRuntimeTable : public TableSpec {
 public:
     enum Column { Start, End, EventClass, GlobalTid, NameId, ReturnValue, NestingLevel, CallchainId };
     explicit OsRuntimeTable(const Report& report)
-        : LaneEventTable(
-              report, "OSRT_API",
-              {{"start", I},
-               {"end", I},
-               {"eventClass", I},
-               {"globalTid", I},
-               {"nameId", I},
-               {"returnValue", I},
-               {"nestingLevel", I},
-               {"callchainId", I}},
-              [](const Lane& l) { return l.kind == LaneKind::OsRuntime; }, LaneEvents::Part::Intervals, std::nullopt) {}
+        : report_(report),
+          calls_(report, isOsRuntime, LaneEvents::Part::Intervals),
+          marks_(report, isOsRuntime, LaneEvents::Part::Instants) {}
 
-    bool isSegmentColumn(int column) const override { return column == GlobalTid; }
-    std::optional<int64_t> segmentValue(size_t segment, int) const override {
-        return globalTidOf(report_, rows_.lane(segment).thread);
+    const std::string& name() const override { return name_; }
+    const std::vector<ColumnDef>& columns() const override { return columns_; }
+    size_t segmentCount() const override { return calls_.segmentCount() + marks_.segmentCount(); }
+    uint32_t segmentSize(size_t s) const override {
+        return s < calls_.segmentCount() ? calls_.segmentSize(s) : marks_.segmentSize(s - calls_.segmentCount());
     }
+    int sortedColumn() const override { return Start; }
+    int64_t sortedValue(size_t s, uint32_t row) const override {
+        return s < calls_.segmentCount() ? calls_.startNs(s, row) : marks_.startNs(s - calls_.segmentCount(), row);
+    }
+    bool isSegmentColumn(int column) const override { return column == GlobalTid; }
+    std::optional<int64_t> segmentValue(size_t s, int) const override { return globalTidOf(report_, laneOf(s).thread); }
 
-protected:
-    void eventValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const override {
+    void value(size_t s, uint32_t row, int column, sqlite3_context* ctx) const override {
+        const bool isCall = s < calls_.segmentCount();
+        const Lane& lane = laneOf(s);
+        const uint32_t e = isCall ? calls_.event(s, row) : marks_.event(s - calls_.segmentCount(), row);
         switch (column) {
             case Start:
-                return resultInt(ctx, lane.events.start_ns[event]);
+                return resultInt(ctx, isCall ? lane.events.start_ns[e] : lane.instants.time_ns[e]);
             case End:
-                return resultInt(ctx, lane.events.endNs(event));
+                return resultInt(ctx, isCall ? lane.events.endNs(e) : lane.instants.time_ns[e]);
             case EventClass:
-                return resultInt(ctx, kOsRuntimeClass);
+                return resultInt(ctx, isCall ? kOsRuntimeClass : e % 2 == 0 ? kOsRuntimeStart : kOsRuntimeFinish);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
             case NameId:
-                return resultInt(ctx, lane.events.name_id[event]);
+                return resultInt(ctx, isCall ? lane.events.name_id[e] : lane.instants.name_id[e]);
             case NestingLevel:
-                return resultInt(ctx, lane.events.depth[event]);
+                return isCall ? resultInt(ctx, lane.events.depth[e]) : resultNull(ctx);
             default:
                 return resultNull(ctx);
         }
     }
+
+private:
+    static bool isOsRuntime(const Lane& l) { return l.kind == LaneKind::OsRuntime; }
+    const Lane& laneOf(size_t s) const {
+        return s < calls_.segmentCount() ? calls_.lane(s) : marks_.lane(s - calls_.segmentCount());
+    }
+
+    const Report& report_;
+    const std::string name_ = "OSRT_API";
+    const std::vector<ColumnDef> columns_{{"start", I},  {"end", I},         {"eventClass", I},   {"globalTid", I},
+                                          {"nameId", I}, {"returnValue", I}, {"nestingLevel", I}, {"callchainId", I}};
+    LaneEvents calls_;
+    LaneEvents marks_;
 };
 
 }  // namespace

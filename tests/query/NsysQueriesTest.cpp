@@ -1,0 +1,173 @@
+// The check of issue 24: queries written for an nsys export return the same rows on the report
+// itself (read natively, any version) as sqlite3 returns on nsys 2025.3's export of it, and the
+// same rows again on that export read by Lanescope.
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Absent.h"
+#include "TestPaths.h"
+#include "importers/ImportHelpers.h"
+#include "query/ReportSql.h"
+
+namespace lanescope::test {
+namespace {
+
+using Rows = std::vector<std::string>;  // each row as "cell|cell|...", sorted
+
+std::string cellText(const sql::SqlCell& cell) {
+    if (std::holds_alternative<std::monostate>(cell)) return "NULL";
+    if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
+    if (const auto* d = std::get_if<double>(&cell)) return std::to_string(*d);
+    return std::get<std::string>(cell);
+}
+
+Rows sortedRows(const sql::SqlResult& result) {
+    Rows rows;
+    for (const auto& row : result.rows) {
+        std::string line;
+        for (const auto& cell : row) line += cellText(cell) + "|";
+        rows.push_back(line);
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+// The rows sqlite3 itself returns on a SQLite file, opened read-only; nullopt when the export has
+// no table of that name (nsys writes only the tables of what the report recorded).
+std::optional<Rows> sqliteRows(const std::filesystem::path& file, const std::string& query) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open_v2(("file:" + file.string() + "?immutable=1").c_str(), &db,
+                            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) == SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, query.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+        const std::string error = sqlite3_errmsg(db);
+        sqlite3_close(db);
+        INFO(query << ": " << error);
+        REQUIRE(error.rfind("no such table", 0) == 0);
+        return std::nullopt;
+    }
+    sql::SqlResult result;
+    result.columns.resize(size_t(sqlite3_column_count(stmt)));
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        auto& cells = result.rows.emplace_back();
+        for (int c = 0; c < int(result.columns.size()); ++c) cells.push_back(sql::cellOf(stmt, c));
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return sortedRows(result);
+}
+
+// At most five rows of `a` that `b` lacks, for a failure message short enough to read.
+std::string onlyIn(const Rows& a, const Rows& b) {
+    Rows missing;
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(missing));
+    std::string text = std::to_string(missing.size()) + " rows";
+    for (size_t i = 0; i < std::min<size_t>(missing.size(), 5); ++i) text += "\n  " + missing[i];
+    return text;
+}
+
+Rows lanescopeRows(sql::ReportSql& session, const std::string& query) {
+    sql::SqlResult result;
+    const std::string error = session.query(query, result);
+    INFO(query << ": " << error);
+    REQUIRE(error.empty());
+    return sortedRows(result);
+}
+
+// The queries of the issue, as a user writes them for an nsys export. Durations are end - start.
+std::vector<std::string> checkQueries(int64_t rangeBegin, int64_t rangeEnd) {
+    return {
+        // kernels by name with count, total, min and max
+        "SELECT s.value, count(*), sum(k.end - k.start), min(k.end - k.start), max(k.end - k.start) "
+        "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName GROUP BY s.value",
+        // kernels per device and stream with grid and block sums
+        "SELECT deviceId, streamId, count(*), sum(gridX * gridY * gridZ), sum(blockX * blockY * blockZ), "
+        "sum(registersPerThread), sum(staticSharedMemory + dynamicSharedMemory) "
+        "FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY deviceId, streamId",
+        // CUDA runtime calls by name
+        "SELECT s.value, count(*), sum(r.end - r.start), max(r.end - r.start) "
+        "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId GROUP BY s.value",
+        // kernels joined to their launch calls through correlationId and the pid in globalTid
+        "SELECT s.value, count(*), sum(k.start - r.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+        "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+        "AND (r.globalTid >> 24) & 0xFFFFFF = (k.globalPid >> 24) & 0xFFFFFF "
+        "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value",
+        // memcpy by copyKind
+        "SELECT copyKind, count(*), sum(bytes), sum(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY copyKind",
+        // NVTX ranges by text
+        "SELECT coalesce(n.text, s.value), count(*), sum(n.end - n.start) FROM NVTX_EVENTS n "
+        "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType IN (59, 60) GROUP BY 1",
+        // OS runtime by name
+        "SELECT s.value, count(*), sum(o.end - o.start) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+        "GROUP BY s.value",
+        // a time-range count
+        "SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start >= " +
+            std::to_string(rangeBegin) + " AND start < " + std::to_string(rangeEnd),
+        // thread names per pid
+        "SELECT p.pid, p.name, s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
+        "JOIN PROCESSES p ON p.globalPid = (t.globalTid >> 24) << 24",
+    };
+}
+
+void checkPair(const std::filesystem::path& report, const std::filesystem::path& exported) {
+    INFO(report.filename().string());
+    // The range: the middle third of the kernels' span, from the export.
+    const int64_t first = sqliteInt(exported, "SELECT coalesce(min(start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    const int64_t last = sqliteInt(exported, "SELECT coalesce(max(start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    const auto queries = checkQueries(first + (last - first) / 3, first + 2 * (last - first) / 3);
+    for (const auto& input : {report, exported}) {
+        const auto model = importOk(input);
+        std::string error;
+        auto session = sql::ReportSql::open(*model, error);
+        REQUIRE(session);
+        for (const std::string& q : queries) {
+            INFO("on " << input.filename().string() << ": " << q);
+            const auto exportRows = sqliteRows(exported, q);
+            if (!exportRows) continue;  // the report has none of that kind of event
+            const Rows& expected = *exportRows;
+            const Rows got = lanescopeRows(*session, q);
+            INFO("only in Lanescope's: " << onlyIn(got, expected)
+                                         << "\nonly in the export's: " << onlyIn(expected, got));
+            CHECK(got == expected);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("nsys export queries give the export's rows on every 2025.3 report", "[sql]") {
+    for (const char* name : {"train_1gpu", "cpu_1gpu", "cuda_graphs", "cuda_graphs_nodes", "ddp_rank0", "ddp_rank1",
+                             "train_metrics", "unified_memory"}) {
+        const std::string base = std::string("nsys-2025.3/") + name;
+        checkPair(dataFile(base + ".nsys-rep"), dataFile(base + ".sqlite"));
+    }
+}
+
+TEST_CASE("nsys export queries give the 2025.3 export's rows on a 2022.4 report", "[sql]") {
+    const auto exported = sharedFile("nsys-2025.3-exports/cpu_nvtx_threads.sqlite");
+    if (exported.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/nsys-2025.3-exports/cpu_nvtx_threads.sqlite");
+    checkPair(dataFile("nsys-2022.4/cpu_nvtx_threads.nsys-rep"), exported);
+}
+
+TEST_CASE("nsys export queries on public reports of 2020 to 2024", "[sql]") {
+    const auto baseline = sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.nsys-rep");
+    if (baseline.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/public");
+    const auto dir = tempDir("lanescope-sql-check");
+    checkPair(
+        baseline,
+        inflatedXz(sharedFile("nsys-2025.3-exports/openhackathons-org__AI-Profiler__baseline_nvtx.sqlite.xz"), dir));
+    for (const char* n : {"3", "4", "6"}) {
+        const std::string name = std::string("openhackathons-org__gpubootcamp__report") + n;
+        checkPair(sharedFile("public/mpi-jacobi/" + name + ".qdrep"),
+                  inflatedXz(sharedFile("nsys-2025.3-exports/" + name + ".sqlite.xz"), dir));
+    }
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace lanescope::test
