@@ -3,8 +3,13 @@
 #include <algorithm>
 
 #include "query/CpuTables.h"
+#include "query/CudaExtraTables.h"
 #include "query/CudaTables.h"
+#include "query/EnumTables.h"
+#include "query/GpuMetricTables.h"
+#include "query/MessageTables.h"
 #include "query/ReportTables.h"
+#include "query/UnifiedMemoryTables.h"
 #include "query/VirtualTable.h"
 
 namespace lanescope::sql {
@@ -35,6 +40,11 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addCudaTables(report, tables);
     addCpuTables(report, tables);
     addReportTables(report, tables);
+    addCudaExtraTables(report, tables);
+    addUnifiedMemoryTables(report, tables);
+    addGpuMetricTables(report, tables);
+    addMessageTables(report, tables);
+    addEnumTables(tables);
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;
     sqlite3_set_authorizer(db, &ReportSql::authorize, session.get());
     return session;
@@ -42,8 +52,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
 
 ReportSql::~ReportSql() { sqlite3_close(db_); }
 
-int ReportSql::authorize(void* self, int action, const char*, const char*, const char*, const char*) {
-    if (static_cast<ReportSql*>(self)->writable_) return SQLITE_OK;
+int ReportSql::authorize(void*, int action, const char*, const char*, const char*, const char*) {
     switch (action) {
         case SQLITE_SELECT:
         case SQLITE_READ:
@@ -53,13 +62,6 @@ int ReportSql::authorize(void* self, int action, const char*, const char*, const
         default:
             return SQLITE_DENY;  // writes, ATTACH, PRAGMA, schema changes, transactions
     }
-}
-
-bool ReportSql::allowingWrites(const std::function<bool()>& work) {
-    writable_ = true;
-    const bool ok = work();
-    writable_ = false;
-    return ok;
 }
 
 std::string ReportSql::run(std::string_view sql, const OnColumns& onColumns, const OnRow& onRow,

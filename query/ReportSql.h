@@ -46,17 +46,14 @@ public:
 
     // The tables, sorted by name: nsys's first (upper case), then Lanescope's own.
     std::vector<std::string> tableNames();
-    // The connection, for the export (ReportSql::allowingWrites) and the tests.
+    // The connection (read-only, as for every query).
     sqlite3* handle() const { return db_; }
-    // Runs `work` with writes and ATTACH allowed: the export's own statements.
-    bool allowingWrites(const std::function<bool()>& work);
 
 private:
     explicit ReportSql(sqlite3* db) : db_(db) {}
     static int authorize(void* self, int action, const char*, const char*, const char*, const char*);
 
     sqlite3* db_;
-    bool writable_ = false;
     const std::atomic<bool>* stop_ = nullptr;
 };
 

@@ -1,26 +1,54 @@
 // lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]
-// (the format: docs/perfetto-export.md)
+// (the format: docs/perfetto-export.md), and
+// lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force] (the tables: docs/sql.md)
 #include <cstdio>
+#include <filesystem>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "exporters/perfetto/PerfettoWriter.h"
+#include "query/SqliteExport.h"
 
 namespace lanescope::cli {
 
+namespace {
+
+int exportSqlite(const Report& report, const std::string& out, bool force) {
+    std::string error;
+    auto session = sql::ReportSql::open(report, error);
+    sql::SqliteExportStats stats;
+    if (session) error = sql::exportSqlite(*session, report, out, force, &stats);
+    if (!error.empty()) {
+        std::fprintf(stderr, "lanescope-cli export: %s\n", error.c_str());
+        return kExitBadInput;
+    }
+    std::fprintf(stderr, "wrote %s: %llu tables, %llu rows\n", out.c_str(),
+                 static_cast<unsigned long long>(stats.tables), static_cast<unsigned long long>(stats.rows));
+    return kExitOk;
+}
+
+}  // namespace
+
 int runExport(int argc, char** argv, int first) {
-    const ParsedArgs args = parseArgs(argc, argv, first, {"to", "out"}, {"no-display-annotations"});
+    const ParsedArgs args = parseArgs(argc, argv, first, {"to", "out"}, {"no-display-annotations", "force"});
     const std::string to = args.options.count("to") ? args.options.at("to") : "";
     const std::string out = args.options.count("out") ? args.options.at("out") : "";
-    if (!args.error.empty() || args.positional.size() != 1 || to != "perfetto" || out.empty()) {
-        std::fprintf(
-            stderr, "%s\nusage: lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n",
-            args.error.empty() ? "lanescope-cli export: bad arguments"
-                               : ("lanescope-cli export: " + args.error).c_str());
+    if (!args.error.empty() || args.positional.size() != 1 || (to != "perfetto" && to != "sqlite") || out.empty()) {
+        std::fprintf(stderr,
+                     "%s\nusage: lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
+                     "       lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force]\n",
+                     args.error.empty() ? "lanescope-cli export: bad arguments"
+                                        : ("lanescope-cli export: " + args.error).c_str());
         return kExitUsage;
+    }
+    // Refused before the import, which may take long: an existing file without --force.
+    if (to == "sqlite" && !args.options.count("force") && std::filesystem::exists(out)) {
+        std::fprintf(stderr, "lanescope-cli export: %s exists (use --force to replace it)\n", out.c_str());
+        return kExitBadInput;
     }
     auto report = loadReport(args.positional[0]);
     if (!report) return kExitBadInput;
+    if (to == "sqlite") return exportSqlite(*report, out, args.options.count("force") > 0);
     std::string error;
     PerfettoWriteStats stats;
     PerfettoWriteOptions options;

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <iterator>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
 #include "query/ReportSql.h"
+#include "query/SqliteExport.h"
 
 namespace lanescope::test {
 namespace {
@@ -121,11 +123,15 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
     const int64_t first = sqliteInt(exported, "SELECT coalesce(min(start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL");
     const int64_t last = sqliteInt(exported, "SELECT coalesce(max(start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL");
     const auto queries = checkQueries(first + (last - first) / 3, first + 2 * (last - first) / 3);
+    const auto dir = tempDir("lanescope-sql-pair");
+    const auto ours = dir / "ours.sqlite";
     for (const auto& input : {report, exported}) {
         const auto model = importOk(input);
         std::string error;
         auto session = sql::ReportSql::open(*model, error);
         REQUIRE(session);
+        // Lanescope's own export of the report, read by sqlite3 below.
+        if (input == report) REQUIRE(sql::exportSqlite(*session, *model, ours, false) == "");
         for (const std::string& q : queries) {
             INFO("on " << input.filename().string() << ": " << q);
             const auto exportRows = sqliteRows(exported, q);
@@ -135,8 +141,10 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
             INFO("only in Lanescope's: " << onlyIn(got, expected)
                                          << "\nonly in the export's: " << onlyIn(expected, got));
             CHECK(got == expected);
+            if (input == report) CHECK(sqliteRows(ours, q) == expected);
         }
     }
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace
@@ -168,6 +176,76 @@ TEST_CASE("nsys export queries on public reports of 2020 to 2024", "[sql]") {
                   inflatedXz(sharedFile("nsys-2025.3-exports/" + name + ".sqlite.xz"), dir));
     }
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the SQLite export refuses to overwrite, never leaves a partial file, never writes its input", "[sql]") {
+    const auto input = dataFile("nsys-2025.3/cuda_graphs.nsys-rep");
+    const auto model = importOk(input);
+    std::string error;
+    auto session = sql::ReportSql::open(*model, error);
+    REQUIRE(session);
+    const auto dir = tempDir("lanescope-sql-export");
+    const auto out = dir / "out.sqlite";
+    sql::SqliteExportStats stats;
+    REQUIRE(sql::exportSqlite(*session, *model, out, false, &stats) == "");
+    CHECK(stats.rows > 0);
+    CHECK(sqliteInt(out, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") ==
+          sqliteInt(dataFile("nsys-2025.3/cuda_graphs.sqlite"), "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    CHECK(sqliteInt(out, "SELECT count(*) FROM META_DATA_EXPORT WHERE value = 'Lanescope'") == 1);
+    const auto size = std::filesystem::file_size(out);
+
+    CHECK(sql::exportSqlite(*session, *model, out, false).find("exists") != std::string::npos);
+    CHECK(std::filesystem::file_size(out) == size);
+    CHECK(sql::exportSqlite(*session, *model, out, true) == "");  // --force
+    CHECK(sql::exportSqlite(*session, *model, dir / "missing" / "out.sqlite", false) != "");
+    CHECK(sql::exportSqlite(*session, *model, input, true).find("the report itself") != std::string::npos);
+    // Only out.sqlite is left: no partial file of the failed exports.
+    size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.is_regular_file() ? 1 : 0;
+    CHECK(files == 1);
+    // The session still answers queries after exporting.
+    sql::SqlResult result;
+    CHECK(session->query("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL", result) == "");
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("queries cannot write, attach or change anything, and say why in one line", "[sql]") {
+    const auto model = importOk(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
+    std::string error;
+    auto session = sql::ReportSql::open(*model, error);
+    REQUIRE(session);
+    sql::SqlResult result;
+    for (const char* q :
+         {"ATTACH DATABASE '/tmp/x.sqlite' AS x", "CREATE TABLE t(a)", "CREATE TEMP TABLE t(a)",
+          "DELETE FROM StringIds", "INSERT INTO StringIds VALUES (1, 'x')", "PRAGMA writable_schema = 1",
+          "DROP TABLE StringIds", "SELEC 1", "SELECT nope FROM StringIds"}) {
+        const std::string message = session->query(q, result);
+        INFO(q << " -> " << message);
+        CHECK(!message.empty());
+        CHECK(message.find('\n') == std::string::npos);
+    }
+    CHECK(session->query("SELECT count(*) FROM StringIds", result) == "");
+    CHECK(std::get<int64_t>(result.rows.at(0).at(0)) == int64_t(model->strings.size()));
+}
+
+TEST_CASE("a running query is cancelled by its stop flag", "[sql]") {
+    const auto model = importOk(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
+    std::string error;
+    auto session = sql::ReportSql::open(*model, error);
+    REQUIRE(session);
+    std::atomic<bool> stop{false};
+    size_t rows = 0;
+    const std::string message = session->run(
+        "SELECT a.start FROM CUPTI_ACTIVITY_KIND_RUNTIME a, CUPTI_ACTIVITY_KIND_RUNTIME b, CUPTI_ACTIVITY_KIND_RUNTIME "
+        "c",
+        [](const auto&) {},
+        [&](sqlite3_stmt*) {
+            if (++rows == 1000) stop = true;
+            return true;
+        },
+        &stop);
+    CHECK(message == "interrupted");
+    CHECK(rows < 100000);
 }
 
 }  // namespace lanescope::test

@@ -1,0 +1,138 @@
+#include "query/SqliteExport.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace lanescope::sql {
+namespace {
+
+// Runs one statement of the export; "" or SQLite's message.
+std::string exec(sqlite3* db, const std::string& statement) {
+    char* message = nullptr;
+    if (sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return {};
+    std::string error = message ? message : sqlite3_errmsg(db);
+    sqlite3_free(message);
+    return error;
+}
+
+std::string quoted(const std::string& text) {
+    std::string q = "'";
+    for (char c : text) q += c == '\'' ? std::string("''") : std::string(1, c);
+    return q + "'";
+}
+
+// A table's CREATE TABLE in the export: its columns with their declared types, read from the
+// virtual table; "" when it cannot be read. StringIds keeps its id as the primary key, as nsys's
+// export does. columns: set to the number of columns.
+std::string createStatement(sqlite3* session, const std::string& table, int& columns) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(session, ("SELECT * FROM main." + table + " LIMIT 0").c_str(), -1, &stmt, nullptr) !=
+        SQLITE_OK)
+        return {};
+    columns = sqlite3_column_count(stmt);
+    std::string sql = "CREATE TABLE " + table + " (";
+    for (int c = 0; c < columns; ++c) {
+        const char* type = sqlite3_column_decltype(stmt, c);
+        sql += std::string(c ? ", " : "") + sqlite3_column_name(stmt, c) + " " + (type ? type : "");
+        if (table == "StringIds" && c == 0) sql += " NOT NULL PRIMARY KEY";
+    }
+    sqlite3_finalize(stmt);
+    return sql + ")";
+}
+
+// Copies one table of the session into the open export; "" or the reason.
+std::string copyTable(ReportSql& session, sqlite3* out, const std::string& table, uint64_t& rows) {
+    int columns = 0;
+    const std::string create = createStatement(session.handle(), table, columns);
+    if (create.empty()) return "cannot read table " + table;
+    if (std::string error = exec(out, create); !error.empty()) return error;
+    std::string insertSql = "INSERT INTO " + table + " VALUES (";
+    for (int c = 0; c < columns; ++c) insertSql += c ? ", ?" : "?";
+    sqlite3_stmt* insert = nullptr;
+    if (sqlite3_prepare_v2(out, (insertSql + ")").c_str(), -1, &insert, nullptr) != SQLITE_OK)
+        return sqlite3_errmsg(out);
+    std::string error;
+    const std::string readError = session.run(
+        "SELECT * FROM main." + table, [](const std::vector<std::string>&) {},
+        [&](sqlite3_stmt* row) {
+            for (int c = 0; c < columns; ++c) sqlite3_bind_value(insert, c + 1, sqlite3_column_value(row, c));
+            if (sqlite3_step(insert) != SQLITE_DONE) error = sqlite3_errmsg(out);
+            sqlite3_reset(insert);
+            rows += 1;
+            return error.empty();
+        });
+    sqlite3_finalize(insert);
+    return error.empty() ? readError : error;
+}
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+    return text;
+}
+
+// META_DATA_EXPORT's rows: who wrote the file, from what.
+std::vector<std::pair<std::string, std::string>> exportMetadata(const Report& report,
+                                                                const std::filesystem::path& out) {
+    return {
+        {"EXPORT_PRODUCT_NAME", "Lanescope"},
+        {"EXPORT_PRODUCT_VERSION", LANESCOPE_VERSION},
+        {"EXPORT_TIME_UTC", utcNow()},
+        {"EXPORT_PARAM_INPUT_FILE", report.meta.fileName()},
+        {"EXPORT_PARAM_INPUT_PATH", report.meta.source_path},
+        {"EXPORT_PARAM_OUTPUT_PATH", out.string()},
+        {"SOURCE_FORMAT", report.meta.format},
+        {"SOURCE_PRODUCT", report.meta.producer},
+        {"SOURCE_PRODUCT_VERSION", report.meta.nsys_version.empty() ? report.meta.version : report.meta.nsys_version}};
+}
+
+}  // namespace
+
+std::string exportSqlite(ReportSql& session, const Report& report, const std::filesystem::path& out, bool overwrite,
+                         SqliteExportStats* stats) {
+    std::error_code ec;
+    if (!overwrite && std::filesystem::exists(out, ec)) return out.string() + " exists (use --force to replace it)";
+    if (std::filesystem::equivalent(out, report.meta.source_path, ec))
+        return out.string() + " is the report itself: Lanescope never writes its input";
+    const std::filesystem::path partial =
+        out.parent_path() / ("." + out.filename().string() + ".partial-" + std::to_string(::getpid()));
+    std::filesystem::remove(partial, ec);
+    sqlite3* db = nullptr;
+    std::string error;
+    if (sqlite3_open_v2(partial.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+        error = "cannot write " + out.string() + ": " + (db ? sqlite3_errmsg(db) : "out of memory");
+    SqliteExportStats written;
+    for (const char* pragma : {"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "BEGIN"})
+        if (error.empty()) error = exec(db, pragma);
+    for (const std::string& table : session.tableNames()) {
+        if (!error.empty()) break;
+        error = copyTable(session, db, table, written.rows);
+        written.tables += 1;
+    }
+    if (error.empty()) error = exec(db, "CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT)");
+    for (const auto& [name, value] : exportMetadata(report, out))
+        if (error.empty())
+            error = exec(db, "INSERT INTO META_DATA_EXPORT VALUES (" + quoted(name) + ", " + quoted(value) + ")");
+    if (error.empty()) error = exec(db, "COMMIT");
+    if (sqlite3_close(db) != SQLITE_OK && error.empty()) error = "cannot close " + partial.string();
+    if (error.empty()) {
+        std::filesystem::rename(partial, out, ec);
+        if (ec) error = "cannot write " + out.string() + ": " + ec.message();
+    }
+    if (!error.empty()) {
+        std::filesystem::remove(partial, ec);
+        return error;
+    }
+    if (stats) *stats = written;
+    return {};
+}
+
+}  // namespace lanescope::sql
