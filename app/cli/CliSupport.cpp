@@ -7,44 +7,32 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 
 #include "app/log/ImportLog.h"
 #include "importers/ImportFiles.h"
 #include "importers/Importer.h"
 
 namespace lanescope::cli {
-namespace {
 
-// "stage 42%" on one stderr line, redrawn at most 10 times a second, only on a terminal.
-class TerminalProgress final : public ProgressSink {
-public:
-    TerminalProgress() : enabled_(::isatty(STDERR_FILENO) == 1) {}
-    ~TerminalProgress() override {
-        if (enabled_ && drawn_) std::fprintf(stderr, "\r\033[K");
-    }
-    void progress(std::string_view stage, uint64_t done, uint64_t total) override {
-        if (!enabled_) return;
-        std::lock_guard lock(mutex_);
-        const auto now = std::chrono::steady_clock::now();
-        if (drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
-        last_ = now;
-        drawn_ = true;
-        if (total > 0)
-            std::fprintf(stderr, "\r\033[K%.*s %3d%%", static_cast<int>(stage.size()), stage.data(),
-                         static_cast<int>(std::min<uint64_t>(100, done * 100 / total)));
-        else
-            std::fprintf(stderr, "\r\033[K%.*s…", static_cast<int>(stage.size()), stage.data());
-    }
+TerminalProgress::TerminalProgress() : enabled_(::isatty(STDERR_FILENO) == 1) {}
 
-private:
-    bool enabled_;
-    bool drawn_ = false;
-    std::mutex mutex_;
-    std::chrono::steady_clock::time_point last_{};
-};
+TerminalProgress::~TerminalProgress() {
+    if (enabled_ && drawn_) std::fprintf(stderr, "\r\033[K");
+}
 
-}  // namespace
+void TerminalProgress::progress(std::string_view stage, uint64_t done, uint64_t total) {
+    if (!enabled_) return;
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    if (drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    drawn_ = true;
+    if (total > 0)
+        std::fprintf(stderr, "\r\033[K%.*s %3d%%", static_cast<int>(stage.size()), stage.data(),
+                     static_cast<int>(std::min<uint64_t>(100, done * 100 / total)));
+    else
+        std::fprintf(stderr, "\r\033[K%.*s…", static_cast<int>(stage.size()), stage.data());
+}
 
 ParsedArgs parseArgs(int argc, char** argv, int first, const std::vector<std::string>& known,
                      const std::vector<std::string>& flags) {
@@ -109,11 +97,34 @@ std::optional<std::string> takeReader(int& argc, char** argv) {
     return std::string();
 }
 
+ImportResult importReport(const std::string& path, const ImportOptions& options, ProgressSink& progress) {
+    logging::LoggedProgress logged(path, progress);
+    ImportResult result = importFile(path, options, logged);
+    logging::logImport(path, result, logged);
+    return result;
+}
+
+std::vector<std::shared_ptr<const Report>> importReports(const std::vector<std::string>& paths,
+                                                         const ImportOptions& options, ProgressSink& progress,
+                                                         std::string& error) {
+    logging::LoggedProgress logged(std::to_string(paths.size()) + " files", progress);
+    std::vector<ImportResult> results =
+        importFiles(std::vector<std::filesystem::path>(paths.begin(), paths.end()), options, logged);
+    std::vector<std::shared_ptr<const Report>> reports;
+    for (size_t i = 0; i < results.size(); ++i) logging::logImport(paths[i], results[i], logged);
+    for (ImportResult& result : results) {
+        if (!result.ok()) {
+            error = result.error().message;
+            return {};
+        }
+        reports.push_back(std::move(result.report()));
+    }
+    return reports;
+}
+
 std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options) {
     TerminalProgress terminal;
-    logging::LoggedProgress progress(path, terminal);
-    ImportResult result = importFile(path, options, progress);
-    logging::logImport(path, result, progress);
+    ImportResult result = importReport(path, options, terminal);
     if (!result.ok()) {
         std::fprintf(stderr, "lanescope-cli: %s\n", result.error().message.c_str());
         return nullptr;
@@ -123,18 +134,9 @@ std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions&
 
 std::vector<std::shared_ptr<const Report>> loadReports(const std::vector<std::string>& paths) {
     TerminalProgress terminal;
-    logging::LoggedProgress progress(std::to_string(paths.size()) + " files", terminal);
-    std::vector<ImportResult> results =
-        importFiles(std::vector<std::filesystem::path>(paths.begin(), paths.end()), defaultImportOptions(), progress);
-    std::vector<std::shared_ptr<const Report>> reports;
-    for (size_t i = 0; i < results.size(); ++i) logging::logImport(paths[i], results[i], progress);
-    for (ImportResult& result : results) {
-        if (!result.ok()) {
-            std::fprintf(stderr, "lanescope-cli: %s\n", result.error().message.c_str());
-            return {};
-        }
-        reports.push_back(std::move(result.report()));
-    }
+    std::string error;
+    auto reports = importReports(paths, defaultImportOptions(), terminal, error);
+    if (!error.empty()) std::fprintf(stderr, "lanescope-cli: %s\n", error.c_str());
     return reports;
 }
 

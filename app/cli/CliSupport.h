@@ -1,6 +1,8 @@
 #pragma once
+#include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,12 +36,38 @@ ImportOptions& defaultImportOptions();
 bool takeVerbose(int& argc, char** argv);
 std::optional<std::string> takeReader(int& argc, char** argv);
 
-// Imports a file, showing a progress line on stderr when it is a terminal. On failure prints
+// "stage 42%" on one stderr line, redrawn at most 10 times a second, only on a terminal.
+class TerminalProgress final : public ProgressSink {
+public:
+    TerminalProgress();
+    ~TerminalProgress() override;
+    TerminalProgress(const TerminalProgress&) = delete;
+    TerminalProgress& operator=(const TerminalProgress&) = delete;
+    void progress(std::string_view stage, uint64_t done, uint64_t total) override;
+
+private:
+    bool enabled_;
+    bool drawn_ = false;
+    std::mutex mutex_;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+// Imports a file, logged (app/log/ImportLog.h), its progress sent to `progress`: the import of
+// every front end (the command line, the Python module).
+ImportResult importReport(const std::string& path, const ImportOptions& options, ProgressSink& progress);
+// Imports several files in parallel (the ranks of one job), each logged, in the given order;
+// `progress` receives "importing files" K of N. On the first failure returns an empty list and
+// its one-line reason in `error`.
+std::vector<std::shared_ptr<const Report>> importReports(const std::vector<std::string>& paths,
+                                                         const ImportOptions& options, ProgressSink& progress,
+                                                         std::string& error);
+
+// importReport showing a progress line on stderr when it is a terminal. On failure prints
 // the one-line reason to stderr and returns nullptr.
 std::unique_ptr<Report> loadReport(const std::string& path, const ImportOptions& options = defaultImportOptions());
 
-// Imports several files in parallel (the ranks of one job), in the given order. On the first
-// failure prints its one-line reason to stderr and returns an empty list.
+// importReports with defaultImportOptions(), showing a progress line on stderr when it is a
+// terminal. On the first failure prints its one-line reason to stderr and returns an empty list.
 std::vector<std::shared_ptr<const Report>> loadReports(const std::vector<std::string>& paths);
 
 // "START:END" in ns on the report's timeline; nullopt when malformed or START > END.

@@ -1,0 +1,36 @@
+#include "app/cli/RankInputs.h"
+
+#include <optional>
+
+#include "analysis/ranks/RankCompare.h"
+#include "analysis/ranks/RankSummary.h"
+#include "app/cli/CliSupport.h"
+
+namespace lanescope::cli {
+
+std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
+                                      ProgressSink& progress, std::string& error) {
+    std::vector<RankInput> inputs(args.size());
+    std::vector<std::string> files;
+    std::vector<size_t> fileAt;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (!isRankSummary(args[i])) {
+            files.push_back(args[i]);
+            fileAt.push_back(i);
+            continue;
+        }
+        std::optional<RankInput> in = readRankSummary(args[i], error);
+        if (!in) return {};
+        inputs[i] = std::move(*in);
+    }
+    if (files.empty()) return inputs;
+    const auto reports = importReports(files, options, progress, error);
+    if (reports.empty()) return {};
+    std::vector<const Report*> raw;
+    for (const auto& r : reports) raw.push_back(r.get());
+    std::vector<RankInput> extracted = extractRankInputs(raw);
+    for (size_t k = 0; k < fileAt.size(); ++k) inputs[fileAt[k]] = std::move(extracted[k]);
+    return inputs;
+}
+
+}  // namespace lanescope::cli
