@@ -37,6 +37,9 @@ constexpr const char* kUsage =
     "      the report cache: the import once, then the key, storing and loading the model\n"
     "      (median of K runs, default 5); the entry's bytes per event; the model's own size;\n"
     "      the peak RSS of a load alone (load_peak_rss_mb)\n"
+    "  lanescope-bench sql FILE [--export NSYS_EXPORT.sqlite] [--runs K]\n"
+    "      the queries users write for nsys exports on FILE in memory, and with --export\n"
+    "      by sqlite3 on nsys's export of it: first and median ms of each, same rows or not\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
     if (command == "events") return eventsCommand(argc, argv);
     if (command == "open") return openCommand(argc, argv);
     if (command == "cache") return cacheCommand(argc, argv);
+    if (command == "sql") return sqlCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;

@@ -14,6 +14,7 @@
 #include "Absent.h"
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
+#include "query/ExportQueries.h"
 #include "query/ReportSql.h"
 #include "query/SqliteExport.h"
 
@@ -82,47 +83,12 @@ Rows lanescopeRows(sql::ReportSql& session, const std::string& query) {
     return sortedRows(result);
 }
 
-// The queries of the issue, as a user writes them for an nsys export. Durations are end - start.
-std::vector<std::string> checkQueries(int64_t rangeBegin, int64_t rangeEnd) {
-    return {
-        // kernels by name with count, total, min and max
-        "SELECT s.value, count(*), sum(k.end - k.start), min(k.end - k.start), max(k.end - k.start) "
-        "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName GROUP BY s.value",
-        // kernels per device and stream with grid and block sums
-        "SELECT deviceId, streamId, count(*), sum(gridX * gridY * gridZ), sum(blockX * blockY * blockZ), "
-        "sum(registersPerThread), sum(staticSharedMemory + dynamicSharedMemory) "
-        "FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY deviceId, streamId",
-        // CUDA runtime calls by name
-        "SELECT s.value, count(*), sum(r.end - r.start), max(r.end - r.start) "
-        "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId GROUP BY s.value",
-        // kernels joined to their launch calls through correlationId and the pid in globalTid
-        "SELECT s.value, count(*), sum(k.start - r.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-        "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
-        "AND (r.globalTid >> 24) & 0xFFFFFF = (k.globalPid >> 24) & 0xFFFFFF "
-        "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value",
-        // memcpy by copyKind
-        "SELECT copyKind, count(*), sum(bytes), sum(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY copyKind",
-        // NVTX ranges by text
-        "SELECT coalesce(n.text, s.value), count(*), sum(n.end - n.start) FROM NVTX_EVENTS n "
-        "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType IN (59, 60) GROUP BY 1",
-        // OS runtime by name
-        "SELECT s.value, count(*), sum(o.end - o.start) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
-        "GROUP BY s.value",
-        // a time-range count
-        "SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start >= " +
-            std::to_string(rangeBegin) + " AND start < " + std::to_string(rangeEnd),
-        // thread names per pid
-        "SELECT p.pid, p.name, s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
-        "JOIN PROCESSES p ON p.globalPid = (t.globalTid >> 24) << 24",
-    };
-}
-
 void checkPair(const std::filesystem::path& report, const std::filesystem::path& exported) {
     INFO(report.filename().string());
     // The range: the middle third of the kernels' span, from the export.
     const int64_t first = sqliteInt(exported, "SELECT coalesce(min(start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL");
     const int64_t last = sqliteInt(exported, "SELECT coalesce(max(start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-    const auto queries = checkQueries(first + (last - first) / 3, first + 2 * (last - first) / 3);
+    const auto queries = sql::exportQueries(first + (last - first) / 3, first + 2 * (last - first) / 3);
     const auto dir = tempDir("lanescope-sql-pair");
     const auto ours = dir / "ours.sqlite";
     for (const auto& input : {report, exported}) {
@@ -132,7 +98,7 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
         REQUIRE(session);
         // Lanescope's own export of the report, read by sqlite3 below.
         if (input == report) REQUIRE(sql::exportSqlite(*session, *model, ours, false) == "");
-        for (const std::string& q : queries) {
+        for (const auto& [name, q] : queries) {
             INFO("on " << input.filename().string() << ": " << q);
             const auto exportRows = sqliteRows(exported, q);
             if (!exportRows) continue;  // the report has none of that kind of event
