@@ -9,7 +9,7 @@ LaneEvents::LaneEvents(const Report& report, std::function<bool(const Lane&)> pi
     : report_(report), picks_(std::move(picks)), part_(part), kind_(kind) {}
 
 void LaneEvents::build() const {
-    std::call_once(built_, [this] {
+    std::call_once(once_, [this] {
         for (size_t l = 0; l < report_.lanes.size(); ++l) {
             const Lane& lane = report_.lanes[l];
             if (!picks_(lane)) continue;
@@ -26,22 +26,8 @@ void LaneEvents::build() const {
             }
             if (segment.size > 0) segments_.push_back(std::move(segment));
         }
+        built_.store(true, std::memory_order_release);
     });
-}
-
-size_t LaneEvents::segmentCount() const {
-    build();
-    return segments_.size();
-}
-
-uint32_t LaneEvents::segmentSize(size_t segment) const {
-    build();
-    return segments_[segment].size;
-}
-
-uint32_t LaneEvents::laneIndex(size_t segment) const {
-    build();
-    return segments_[segment].lane;
 }
 
 int64_t LaneEvents::startNs(size_t segment, uint32_t row) const {

@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -18,13 +19,13 @@ public:
     LaneEvents(const Report& report, std::function<bool(const Lane&)> picks, Part part,
                std::optional<EventKind> kind = std::nullopt);
 
-    size_t segmentCount() const;
-    uint32_t segmentSize(size_t segment) const;
-    uint32_t laneIndex(size_t segment) const;
+    size_t segmentCount() const { return built().size(); }
+    uint32_t segmentSize(size_t segment) const { return built()[segment].size; }
+    uint32_t laneIndex(size_t segment) const { return built()[segment].lane; }
     const Lane& lane(size_t segment) const { return report_.lanes[laneIndex(segment)]; }
     // The event's index in its lane's IntervalColumns or InstantColumns.
     uint32_t event(size_t segment, uint32_t row) const {
-        const Segment& s = segments_[segment];
+        const Segment& s = built()[segment];
         return s.events.empty() ? row : s.events[row];
     }
     // The start of a row (an instant's time).
@@ -37,13 +38,20 @@ private:
         uint32_t size = 0;
         std::vector<uint32_t> events;  // ascending event indexes
     };
+    // The segments, built on the first call: a plain load on every later call (the accessors
+    // run for every row of a scan).
+    const std::vector<Segment>& built() const {
+        if (!built_.load(std::memory_order_acquire)) build();
+        return segments_;
+    }
     void build() const;
 
     const Report& report_;
     std::function<bool(const Lane&)> picks_;
     Part part_;
     std::optional<EventKind> kind_;
-    mutable std::once_flag built_;
+    mutable std::once_flag once_;
+    mutable std::atomic<bool> built_{false};
     mutable std::vector<Segment> segments_;
 };
 
