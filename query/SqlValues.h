@@ -14,7 +14,8 @@ inline void resultInt(sqlite3_context* ctx, int64_t v) { sqlite3_result_int64(ct
 inline void resultReal(sqlite3_context* ctx, double v) { sqlite3_result_double(ctx, v); }
 inline void resultNull(sqlite3_context* ctx) { sqlite3_result_null(ctx); }
 inline void resultText(sqlite3_context* ctx, std::string_view s) {
-    sqlite3_result_text(ctx, s.data(), int(s.size()), SQLITE_STATIC);
+    // An empty view may have no data, which SQLite would read as NULL rather than "".
+    sqlite3_result_text(ctx, s.data() ? s.data() : "", int(s.size()), SQLITE_STATIC);
 }
 inline void resultInt(sqlite3_context* ctx, std::optional<int64_t> v) {
     if (v)

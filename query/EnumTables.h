@@ -1,0 +1,14 @@
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "query/TableSpec.h"
+
+namespace lanescope::sql {
+
+// nsys's ENUM_ tables that the columns of Lanescope's tables refer to (ENUM_CUDA_MEMCPY_OPER for
+// copyKind, ENUM_NSYS_EVENT_CLASS for eventClass, ...), each (id, name, label) sorted by id, the
+// same for every report.
+void addEnumTables(std::vector<std::unique_ptr<TableSpec>>& tables);
+
+}  // namespace lanescope::sql
