@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 namespace lanescope {
@@ -42,14 +43,16 @@ int32_t EntityRegistry::gpu(int64_t device) {
     return it->second;
 }
 
-void EntityRegistry::nameProcess(int64_t key, uint32_t nameId) {
+void EntityRegistry::nameProcess(int64_t key, int64_t pid, uint32_t nameId) {
+    pidsOfNamed_[key] = pid;
     Name& name = processNames_[key];
     if (name.recorded && processes_.count(key)) return;
     name = {nameId, true};
     if (auto it = processes_.find(key); it != processes_.end()) r_.processes[it->second].name_id = nameId;
 }
 
-void EntityRegistry::nameThread(int64_t processKey, int64_t tid, uint32_t nameId) {
+void EntityRegistry::nameThread(int64_t processKey, int64_t pid, int64_t tid, uint32_t nameId) {
+    pidsOfNamed_[processKey] = pid;
     const auto key = std::make_pair(processKey, tid);
     Name& name = threadNames_[key];
     if (name.recorded && threads_.count(key)) return;
@@ -128,6 +131,23 @@ void EntityRegistry::sortGpusByDevice() {
     for (Counter& c : r_.counters)
         if (c.gpu >= 0) c.gpu = newIndex[c.gpu];
     for (auto& [device, index] : gpus_) index = newIndex[index];
+}
+
+void EntityRegistry::keepRecordedNames() {
+    std::vector<RecordedName> names;
+    for (const auto& [key, name] : processNames_)
+        if (name.recorded) names.push_back({pidsOfNamed_.at(key), kProcessOwnName, name.id, kNoPriority});
+    for (const auto& [key, name] : threadNames_) {
+        if (!name.recorded) continue;
+        const auto priority = threadPriorities_.find(key);
+        names.push_back({pidsOfNamed_.at(key.first), key.second, name.id,
+                         priority != threadPriorities_.end() ? priority->second : kNoPriority});
+    }
+    std::sort(names.begin(), names.end(), [](const RecordedName& a, const RecordedName& b) {
+        return std::tie(a.pid, a.tid, a.name_id, a.priority) < std::tie(b.pid, b.tid, b.name_id, b.priority);
+    });
+    names.shrink_to_fit();
+    r_.recorded_names = std::move(names);
 }
 
 }  // namespace lanescope

@@ -28,10 +28,13 @@ public:
     int32_t thread(int64_t pid, int64_t tid) { return thread(pid, pid, tid); }
     int32_t gpu(int64_t device);
 
-    // Names recorded by the format (report string ids). Given before the entity is created,
-    // it is created with it; given after, it replaces a default name, never a recorded one.
-    void nameProcess(int64_t key, uint32_t nameId);
-    void nameThread(int64_t processKey, int64_t tid, uint32_t nameId);
+    // Names recorded by the format (report string ids), of a process or thread by its keys and
+    // the pid shown, as for process() and thread(). Given before the entity is created, it is
+    // created with it; given after, it replaces a default name, never a recorded one.
+    void nameProcess(int64_t key, int64_t pid, uint32_t nameId);
+    void nameProcess(int64_t pid, uint32_t nameId) { nameProcess(pid, pid, nameId); }
+    void nameThread(int64_t processKey, int64_t pid, int64_t tid, uint32_t nameId);
+    void nameThread(int64_t pid, int64_t tid, uint32_t nameId) { nameThread(pid, pid, tid, nameId); }
     void nameGpu(int64_t device, uint32_t nameId);
     // A thread's recorded scheduling priority (Thread::priority), before or after it is created.
     void setThreadPriority(int64_t processKey, int64_t tid, int32_t priority);
@@ -51,6 +54,9 @@ public:
 
     // Orders Report::gpus by device id and renumbers the GPU of every lane and counter.
     void sortGpusByDevice();
+    // Sets Report::recorded_names to every process and thread name recorded so far, made or
+    // not (each thread's with its recorded priority), in its order.
+    void keepRecordedNames();
 
 private:
     // A recorded name; `named` once it is set (a default name is not).
@@ -64,6 +70,7 @@ private:
     std::map<std::pair<int64_t, int64_t>, Name> threadNames_;          // (process key, tid) -> name
     std::map<std::pair<int64_t, int64_t>, int32_t> threadPriorities_;  // (process key, tid) -> priority
     std::unordered_map<int64_t, Name> gpuNames_;                       // device id -> name
+    std::unordered_map<int64_t, int64_t> pidsOfNamed_;                 // process key -> pid, of those named
     std::unordered_map<int64_t, int32_t> processes_;                   // process key -> Report::processes[]
     std::map<std::pair<int64_t, int64_t>, int32_t> threads_;           // (process key, tid) -> Report::threads[]
     std::unordered_map<int64_t, int32_t> gpus_;                        // device id -> Report::gpus[]

@@ -176,7 +176,8 @@ EventCounts Report::counts() const {
 size_t Report::memoryBytes() const {
     size_t bytes = sizeof(Report) + strings.memoryBytes();
     bytes += processes.capacity() * sizeof(Process) + threads.capacity() * sizeof(Thread) +
-             gpus.capacity() * sizeof(Gpu) + lanes.capacity() * sizeof(Lane);
+             gpus.capacity() * sizeof(Gpu) + recorded_names.capacity() * sizeof(RecordedName) +
+             lanes.capacity() * sizeof(Lane);
     for (const Lane& lane : lanes)
         bytes += lane.events.memoryBytes() + lane.instants.memoryBytes() +
                  (lane.depth_order.capacity() + lane.depth_begin.capacity()) * sizeof(uint32_t);

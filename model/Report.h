@@ -28,6 +28,16 @@ struct Thread {
     int32_t priority = kNoPriority;
 };
 
+// A process or thread name as the report recorded it, whether or not the process or thread has
+// events (Report::recorded_names). tid is kProcessOwnName for the process's own name.
+inline constexpr int64_t kProcessOwnName = INT64_MIN;
+struct RecordedName {
+    int64_t pid = 0;
+    int64_t tid = kProcessOwnName;
+    uint32_t name_id = 0;            // into Report::strings
+    int32_t priority = kNoPriority;  // a thread's scheduling priority as recorded; a process has none
+};
+
 // A GPU; index in Report::gpus is the one lanes refer to. device_id is the CUDA device id.
 struct Gpu {
     int64_t device_id = 0;
@@ -91,6 +101,12 @@ struct Report {
     std::vector<Process> processes;
     std::vector<Thread> threads;
     std::vector<Gpu> gpus;
+    // Every process and thread name the report records, also of those without events (nsys
+    // records the whole machine's: its PROCESSES and ThreadNames), for the SQL tables; a thread
+    // without a recorded name is absent. Sorted by (pid, tid, name_id, priority), so a
+    // process's own name comes before its threads'. 24 bytes a name. Empty where the format
+    // records none or its importer keeps none (Kineto, Perfetto).
+    std::vector<RecordedName> recorded_names;
     std::vector<Lane> lanes;  // grouped by owner as the importer built them
     std::vector<Counter> counters;
     std::vector<KernelInfo> kernels;

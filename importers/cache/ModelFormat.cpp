@@ -37,6 +37,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "processes",
     "threads",
     "gpus",
+    "recorded_names",
     "kernels",
     "kernel_configs",
     "memcpys",

@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 2;
+inline constexpr uint32_t kModelFormatVersion = 3;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -81,6 +81,7 @@ enum class Section : uint32_t {
     Processes,
     Threads,
     Gpus,
+    RecordedNames,
     Kernels,
     KernelConfigs,
     Memcpys,
@@ -205,6 +206,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::Processes, r.processes);
     visit(Section::Threads, r.threads);
     visit(Section::Gpus, r.gpus);
+    visit(Section::RecordedNames, r.recorded_names);
     visit(Section::Kernels, r.kernels);
     visit(Section::KernelConfigs, r.kernel_configs);
     visit(Section::Memcpys, r.memcpys);

@@ -174,6 +174,8 @@ bool Checker::counters() {
 
 bool Checker::sideTables() {
     const Report& r = r_;
+    for (size_t i = 0; i < r.recorded_names.size(); ++i)
+        if (!string(r.recorded_names[i].name_id, "recorded_names", i, "name_id")) return false;
     for (size_t i = 0; i < r.kernels.size(); ++i)
         if (!row(r.kernels[i].config, r.kernel_configs.size(), "kernel_configs", "kernels", i, "config", false))
             return false;
@@ -287,8 +289,8 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
     std::vector<uint64_t> weight(lanes + 1);
     for (size_t i = 0; i < lanes; ++i)
         weight[i] = r.lanes[i].events.size() + r.lanes[i].instants.size() + r.lanes[i].depth_order.size();
-    weight[lanes] = r.counters.size() + r.kernels.size() + r.kernel_configs.size() + r.memcpys.size() +
-                    r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
+    weight[lanes] = r.counters.size() + r.recorded_names.size() + r.kernels.size() + r.kernel_configs.size() +
+                    r.memcpys.size() + r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
                     r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
                     r.kernel_graph_nodes.size() + r.graph_api_events.size() + r.cuda_api_results.size() +
                     r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size();

@@ -24,6 +24,9 @@ inline auto members(const Thread& x) {
     const auto& [tid, process, name_id, priority] = x; return std::tie(tid, process, name_id, priority);
 }
 inline auto members(const Gpu& x) { const auto& [device_id, name_id] = x; return std::tie(device_id, name_id); }
+inline auto members(const RecordedName& x) {
+    const auto& [pid, tid, name_id, priority] = x; return std::tie(pid, tid, name_id, priority);
+}
 inline auto members(const LongDuration& x) { const auto& [index, duration_ns] = x; return std::tie(index, duration_ns); }
 inline auto members(const KernelInfo& x) { const auto& [config, correlation] = x; return std::tie(config, correlation); }
 inline auto members(const KernelConfig& x) {
@@ -80,9 +83,10 @@ inline auto members(const CallBacktrace& x) {
 template <typename... T>
 struct TypeList {};
 // Every model struct stored raw; the fingerprint covers exactly these.
-using RawStructs = TypeList<Process, Thread, Gpu, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
-                            SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo,
-                            Migration, KernelGraphNode, GraphApiEvent, CallResult, OverheadRange, CallBacktrace>;
+using RawStructs =
+    TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
+             SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
+             KernelGraphNode, GraphApiEvent, CallResult, OverheadRange, CallBacktrace>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

@@ -87,12 +87,12 @@ void ReportBuilder::setStrings(const std::vector<std::string>& strings) {
 }
 
 void ReportBuilder::setProcessName(int64_t globalPid, std::string_view name) {
-    entities_.nameProcess(globalPid, report_.strings.intern(name));
+    entities_.nameProcess(globalPid, pidOf(globalPid), report_.strings.intern(name));
 }
 
 void ReportBuilder::setThreadName(int64_t globalTid, int64_t nsysStringId) {
     const uint32_t name = string(nsysStringId);
-    if (name != UINT32_MAX) entities_.nameThread(globalPidOf(globalTid), tidOf(globalTid), name);
+    if (name != UINT32_MAX) entities_.nameThread(globalPidOf(globalTid), pidOf(globalTid), tidOf(globalTid), name);
 }
 
 void ReportBuilder::setThreadPriority(int64_t globalTid, int32_t priority) {
@@ -114,13 +114,12 @@ uint32_t ReportBuilder::string(int64_t nsysId) const {
 void ReportBuilder::loadProcessesAndThreads(const SqliteDb& db) {
     if (auto sql = selectByName(db, "PROCESSES", {"globalPid", "name"}, {"globalPid"})) {
         SqliteStmt stmt(db, *sql);
-        while (stmt.step()) entities_.nameProcess(stmt.i64(0), report_.strings.intern(stmt.text(1)));
+        while (stmt.step()) setProcessName(stmt.i64(0), stmt.text(1));
     }
     if (auto sql = selectByName(db, "ThreadNames", {"globalTid", "nameId", "priority"}, {"globalTid", "nameId"})) {
         SqliteStmt stmt(db, *sql);
         while (stmt.step()) {
-            const uint32_t name = string(stmt.i64(1));
-            if (name != UINT32_MAX) entities_.nameThread(globalPidOf(stmt.i64(0)), tidOf(stmt.i64(0)), name);
+            setThreadName(stmt.i64(0), stmt.i64(1));
             if (!stmt.isNull(2)) setThreadPriority(stmt.i64(0), static_cast<int32_t>(stmt.i64(2)));
         }
     }
@@ -403,6 +402,7 @@ void ReportBuilder::complete() {
         info.domain_name_id = it != domainNames_.end() ? it->second : 0;
     }
     entities_.sortGpusByDevice();
+    entities_.keepRecordedNames();
     moveMpiDomainToMpiLanes();
     addThreadStates();
     // Threads are found once every lane exists, so that backtraces create none of their own.

@@ -135,6 +135,14 @@ void compareReports(const Report& sql, const Report& rep) {
         CHECK(text(rep, rep.threads[i].name_id) == text(sql, sql.threads[i].name_id));
         CHECK(rep.threads[i].priority == sql.threads[i].priority);
     }
+    REQUIRE(rep.recorded_names.size() == sql.recorded_names.size());
+    for (size_t i = 0; i < sql.recorded_names.size(); ++i) {
+        INFO("recorded name " << i);
+        CHECK(rep.recorded_names[i].pid == sql.recorded_names[i].pid);
+        CHECK(rep.recorded_names[i].tid == sql.recorded_names[i].tid);
+        CHECK(text(rep, rep.recorded_names[i].name_id) == text(sql, sql.recorded_names[i].name_id));
+        CHECK(rep.recorded_names[i].priority == sql.recorded_names[i].priority);
+    }
     REQUIRE(rep.gpus.size() == sql.gpus.size());
     for (size_t i = 0; i < sql.gpus.size(); ++i) {
         CHECK(rep.gpus[i].device_id == sql.gpus[i].device_id);

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "Absent.h"
 #include "ImportHelpers.h"
@@ -87,6 +88,23 @@ TEST_CASE("train_1gpu: metadata, GPU, threads and lanes") {
     CHECK(r->str(r->gpus[0].name_id) == "NVIDIA H200");
     REQUIRE(r->processes.size() == 1);
     CHECK(r->str(r->processes[0].name_id) == "python3");
+    // Every name the export lists, of the whole machine; the threads with events but no name
+    // (their default name "Thread 1372") are not among them.
+    const auto processNames = std::count_if(r->recorded_names.begin(), r->recorded_names.end(),
+                                            [](const RecordedName& n) { return n.tid == kProcessOwnName; });
+    CHECK(processNames == sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"), "SELECT count(*) FROM PROCESSES"));
+    CHECK(int64_t(r->recorded_names.size()) - processNames ==
+          sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"), "SELECT count(*) FROM ThreadNames"));
+    CHECK(std::is_sorted(
+        r->recorded_names.begin(), r->recorded_names.end(),
+        [](const RecordedName& a, const RecordedName& b) { return std::tie(a.pid, a.tid) < std::tie(b.pid, b.tid); }));
+    for (const Thread& t : r->threads) {
+        const int64_t pid = r->processes[size_t(t.process)].pid;
+        const bool recorded = std::any_of(r->recorded_names.begin(), r->recorded_names.end(),
+                                          [&](const RecordedName& n) { return n.pid == pid && n.tid == t.tid; });
+        INFO(r->str(t.name_id));
+        CHECK(recorded == !r->str(t.name_id).starts_with("Thread "));
+    }
     const auto c = r->counts();
     CHECK(c.kernels == 1950);
     CHECK(c.cuda_api == 4067);

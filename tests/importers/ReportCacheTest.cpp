@@ -105,6 +105,9 @@ std::unique_ptr<Report> everyTableReport() {
     const int32_t process = t.process(42, "proc");
     const int32_t thread = t.thread(process, 43, "main");
     t.r.threads[0].priority = 7;
+    t.r.recorded_names = {{42, kProcessOwnName, t.r.strings.intern("proc"), kNoPriority},
+                          {42, 43, t.r.strings.intern("main"), 7},
+                          {44, 45, t.r.strings.intern("kworker/0:1"), 0}};  // a thread without events
     const int32_t gpu = t.gpu(0, "GPU 0");
     const uint32_t api = t.cpuLane(LaneKind::CudaApi, thread, "CUDA API");
     const uint32_t nvtx = t.cpuLane(LaneKind::Nvtx, thread, "NVTX");
@@ -267,17 +270,21 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
             {"syncs", !r.syncs.empty()},
             {"memsets", !r.memsets.empty()},
             {"nvtx", !r.nvtx.empty()},
+            {"recorded names", !r.recorded_names.empty()},
         };
         for (const auto& [what, held] : holds)
             if (held) seen.insert(what);
         seen.insert("format " + r.meta.format);
     }
-    for (const char* what :
-         {"cpu samples", "backtraces", "counters", "graph api events", "kernel graph nodes", "graph executions",
-          "migrations", "gpu page faults", "cpu page faults", "nsys messages", "diagnostics", "cuda events", "syncs",
-          "memsets", "nvtx", "format nsys-rep", "format nsys-sqlite", "format kineto-json", "format perfetto"}) {
+    for (const char* what : {"cpu samples", "backtraces", "counters", "graph api events", "kernel graph nodes",
+                             "graph executions", "migrations", "gpu page faults", "cpu page faults", "nsys messages",
+                             "diagnostics", "cuda events", "syncs", "memsets", "nvtx", "recorded names"}) {
         INFO(what);
         CHECK(seen.count(what));
+    }
+    for (const char* format : {"nsys-rep", "nsys-sqlite", "kineto-json", "perfetto"}) {
+        INFO(format);
+        CHECK(seen.count("format " + std::string(format)));
     }
 }
 
@@ -311,6 +318,8 @@ TEST_CASE("the comparison sees any changed field") {
         {"meta.rank: 3 vs 4", [](Report& r) { r.meta.rank = 4; }},
         {"strings.size()", [](Report& r) { r.strings.intern("one more"); }},
         {"threads[0].priority", [](Report& r) { r.threads[0].priority = 0; }},
+        {"recorded_names[1].priority", [](Report& r) { r.recorded_names[1].priority = kNoPriority; }},
+        {"recorded_names[2].tid", [](Report& r) { r.recorded_names[2].tid = kProcessOwnName; }},
         {"counters[0].value[1]", [](Report& r) { r.counters[0].value[1] = 0.3333; }},
         {"counters[0].derived", [](Report& r) { r.counters[0].derived = false; }},
         {"kernel_configs[0].launch_type", [](Report& r) { r.kernel_configs[0].launch_type = 2; }},
@@ -441,6 +450,7 @@ TEST_CASE("an entry whose report breaks an invariant is rejected despite a right
         {"lanes[1].depth_begin", [](Report& r) { r.lanes[1].depth_begin.back() = 99; }},
         {"lanes[0].process", [](Report& r) { r.lanes[0].process = 5; }},
         {"threads[0].name_id", [](Report& r) { r.threads[0].name_id = 1u << 30; }},
+        {"recorded_names[2].name_id", [](Report& r) { r.recorded_names[2].name_id = 1u << 30; }},
         {"stacks.node_parent[1]", [](Report& r) { r.stacks.node_parent[1] = 1; }},
         {"kernels[0].config", [](Report& r) { r.kernels[0].config = 1; }},
         {"lanes[0].kind", [](Report& r) { r.lanes[0].kind = LaneKind(200); }},

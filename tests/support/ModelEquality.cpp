@@ -139,6 +139,13 @@ void compareEntities(Differ& d, const Report& a, const Report& b) {
         f("device_id", x.device_id, y.device_id);
         f("name_id", x.name_id, y.name_id);
     });
+    d.rows("recorded_names", a.recorded_names, b.recorded_names,
+           [](auto f, const RecordedName& x, const RecordedName& y) {
+               f("pid", x.pid, y.pid);
+               f("tid", x.tid, y.tid);
+               f("name_id", x.name_id, y.name_id);
+               f("priority", x.priority, y.priority);
+           });
 }
 
 void compareGpuTables(Differ& d, const Report& a, const Report& b) {
