@@ -1,6 +1,8 @@
 #include "query/ReportTables.h"
 
 #include <ctime>
+#include <memory>
+#include <vector>
 
 #include "query/FunctionTable.h"
 #include "query/SqlValues.h"
@@ -21,6 +23,35 @@ std::string utcText(int64_t utcNs) {
     return text;
 }
 
+// The processes and threads PROCESSES and ThreadNames list: the names the report recorded
+// (Report::recorded_names, nsys's own rows: every process and named thread of the machine) when
+// it keeps them, else its processes and threads with their names, default ones included.
+class ListedNames {
+public:
+    explicit ListedNames(const Report& r) : r_(r) {
+        for (uint32_t i = 0; i < r.recorded_names.size(); ++i)
+            (r.recorded_names[i].tid == kProcessOwnName ? processRows_ : threadRows_).push_back(i);
+    }
+    uint32_t processCount() const { return uint32_t(recorded() ? processRows_.size() : r_.processes.size()); }
+    uint32_t threadCount() const { return uint32_t(recorded() ? threadRows_.size() : r_.threads.size()); }
+    RecordedName process(uint32_t row) const {
+        if (recorded()) return r_.recorded_names[processRows_[row]];
+        const Process& p = r_.processes[row];
+        return {p.pid, kProcessOwnName, p.name_id, kNoPriority};
+    }
+    RecordedName thread(uint32_t row) const {
+        if (recorded()) return r_.recorded_names[threadRows_[row]];
+        const Thread& t = r_.threads[row];
+        return {t.process >= 0 ? r_.processes[size_t(t.process)].pid : 0, t.tid, t.name_id, t.priority};
+    }
+
+private:
+    bool recorded() const { return !r_.recorded_names.empty(); }
+
+    const Report& r_;
+    std::vector<uint32_t> processRows_, threadRows_;  // of Report::recorded_names
+};
+
 }  // namespace
 
 void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& tables) {
@@ -33,23 +64,24 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
                 resultText(ctx, r.str(row));
         },
         0));
+    const auto names = std::make_shared<const ListedNames>(r);
     tables.push_back(std::make_unique<FunctionTable>(
         "ThreadNames", std::vector<ColumnDef>{{"nameId", I}, {"priority", I}, {"globalTid", I}},
-        [&r] { return uint32_t(r.threads.size()); },
-        [&r](uint32_t row, int column, sqlite3_context* ctx) {
-            const Thread& t = r.threads[row];
+        [names] { return names->threadCount(); },
+        [names](uint32_t row, int column, sqlite3_context* ctx) {
+            const RecordedName t = names->thread(row);
             if (column == 0)
                 resultInt(ctx, t.name_id);
             else if (column == 1)
                 t.priority == kNoPriority ? resultNull(ctx) : resultInt(ctx, t.priority);
             else
-                resultInt(ctx, globalTidOf(r, int32_t(row)));
+                resultInt(ctx, globalTidOfTid(t.pid, t.tid));
         }));
     tables.push_back(std::make_unique<FunctionTable>(
         "PROCESSES", std::vector<ColumnDef>{{"globalPid", I}, {"pid", I}, {"name", T}},
-        [&r] { return uint32_t(r.processes.size()); },
-        [&r](uint32_t row, int column, sqlite3_context* ctx) {
-            const Process& p = r.processes[row];
+        [names] { return names->processCount(); },
+        [&r, names](uint32_t row, int column, sqlite3_context* ctx) {
+            const RecordedName p = names->process(row);
             if (column == 0)
                 resultInt(ctx, globalPidOfPid(p.pid));
             else if (column == 1)

@@ -11,7 +11,7 @@ std::optional<int64_t> globalTidOf(const Report& report, int32_t thread) {
     if (thread < 0 || size_t(thread) >= report.threads.size()) return std::nullopt;
     const Thread& t = report.threads[size_t(thread)];
     const int64_t pid = t.process >= 0 ? report.processes[size_t(t.process)].pid : 0;
-    return globalPidOfPid(pid) | (t.tid & 0xFFFFFF);
+    return globalTidOfTid(pid, t.tid);
 }
 
 }  // namespace lanescope::sql

@@ -29,6 +29,7 @@ inline void resultInt(sqlite3_context* ctx, std::optional<int64_t> v) {
 // `(globalTid >> 24) & 0xFFFFFF` is the pid). nullopt for -1 (no process or thread).
 inline constexpr int64_t kGlobalIdBase = int64_t{1} << 48;
 inline int64_t globalPidOfPid(int64_t pid) { return kGlobalIdBase | ((pid & 0xFFFFFF) << 24); }
+inline int64_t globalTidOfTid(int64_t pid, int64_t tid) { return globalPidOfPid(pid) | (tid & 0xFFFFFF); }
 std::optional<int64_t> globalPidOf(const Report& report, int32_t process);
 std::optional<int64_t> globalTidOf(const Report& report, int32_t thread);
 
