@@ -68,8 +68,11 @@ public:
         const bool isRange = s < ranges_.segmentCount();
         const Lane& lane = laneOf(s);
         const uint32_t e = isRange ? ranges_.event(s, row) : marks_.event(s - ranges_.segmentCount(), row);
-        const uint32_t payload = isRange ? lane.events.payload[e] : lane.instants.payload[e];
-        const NvtxInfo* info = payload < report_.nvtx.size() ? &report_.nvtx[payload] : nullptr;
+        // The range's or mark's attributes, looked up only by the columns that need them.
+        const auto info = [&]() -> const NvtxInfo* {
+            const uint32_t payload = isRange ? lane.events.payload[e] : lane.instants.payload[e];
+            return payload < report_.nvtx.size() ? &report_.nvtx[payload] : nullptr;
+        };
         switch (column) {
             case Start:
                 return resultInt(ctx, isRange ? lane.events.start_ns[e] : lane.instants.time_ns[e]);
@@ -80,17 +83,19 @@ public:
                                       : lane.kind == LaneKind::NvtxStartEnd ? kNvtxStartEndRange
                                                                             : kNvtxPushPopRange);
             case Category:
-                if (!info || info->category == 0) return resultNull(ctx);
-                return resultInt(ctx, info->category);
+                if (const NvtxInfo* i = info(); i && i->category != 0) return resultInt(ctx, i->category);
+                return resultNull(ctx);
             case Color:
-                if (!info || !info->has_color) return resultNull(ctx);
-                return resultInt(ctx, info->color);
+                if (const NvtxInfo* i = info(); i && i->has_color) return resultInt(ctx, i->color);
+                return resultNull(ctx);
             case Text:
                 return resultText(ctx, report_.str(isRange ? lane.events.name_id[e] : lane.instants.name_id[e]));
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
-            case DomainId:
-                return resultInt(ctx, info ? info->domain_name_id : 0);
+            case DomainId: {
+                const NvtxInfo* i = info();
+                return resultInt(ctx, i ? i->domain_name_id : 0);
+            }
             default:
                 return resultNull(ctx);
         }

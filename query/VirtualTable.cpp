@@ -56,6 +56,10 @@ struct Cursor : sqlite3_vtab_cursor {
     size_t listIndex = 0;
     uint32_t segment = 0, row = 0;  // the current row
     bool eof = true;
+    // The plan of the last xFilter, parsed: (op, column) per argument. A join calls xFilter once
+    // per outer row with the same plan, so it is parsed once.
+    const char* parsedPlan = nullptr;
+    std::vector<std::pair<char, int>> plan;
 
     const TableSpec& spec() const { return *static_cast<Table*>(pVtab)->spec; }
 };
@@ -291,14 +295,21 @@ int xFilter(sqlite3_vtab_cursor* cursor, int, const char* idxStr, int argc, sqli
     const TableSpec& spec = *table.spec;
     c.runs.clear(), c.listed.clear(), c.runIndex = 0, c.listIndex = 0, c.eof = false;
 
+    if (c.parsedPlan != idxStr || !idxStr) {
+        c.plan.clear();
+        for (const char* p = idxStr ? idxStr : ""; *p;) {
+            const char op = *p++;
+            char* after = nullptr;
+            c.plan.emplace_back(op, int(std::strtol(p, &after, 10)));
+            p = *after ? after + 1 : after;  // past ','
+        }
+        c.parsedPlan = idxStr;
+    }
     Bounds bounds;
     std::optional<Operand> key;
     std::vector<std::pair<int, Operand>> segmentEquals;
-    const char* p = idxStr ? idxStr : "";
-    for (int a = 0; a < argc && *p; ++a) {
-        const char op = *p++;
-        const int column = int(std::strtol(p, const_cast<char**>(&p), 10));
-        ++p;  // ','
+    for (int a = 0; a < argc && size_t(a) < c.plan.size(); ++a) {
+        const auto [op, column] = c.plan[size_t(a)];
         const Operand value = operandOf(argv[a]);
         if (op == kKeyEq)
             key = value;
