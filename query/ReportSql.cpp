@@ -9,6 +9,7 @@
 #include "query/GpuMetricTables.h"
 #include "query/MessageTables.h"
 #include "query/ReportTables.h"
+#include "query/SchedTables.h"
 #include "query/UnifiedMemoryTables.h"
 #include "query/VirtualTable.h"
 
@@ -45,6 +46,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addGpuMetricTables(report, tables);
     addMessageTables(report, tables);
     addEnumTables(tables);
+    addSchedTables(report, tables);
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;
     sqlite3_set_authorizer(db, &ReportSql::authorize, session.get());
     return session;
