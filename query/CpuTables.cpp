@@ -1,5 +1,6 @@
 #include "query/CpuTables.h"
 
+#include "query/CallchainTables.h"
 #include "query/LaneEvents.h"
 #include "query/SqlValues.h"
 #include "query/TableSpec.h"
@@ -120,7 +121,8 @@ private:
 // OSRT_API: the threads' OS runtime calls, then the instants where OS runtime tracing started
 // and stopped on a thread (eventClass 31 and 32, start = end, nestingLevel NULL; the model keeps
 // them in order without saying which is which, so they alternate from a start). nestingLevel is
-// a call's depth on its lane; returnValue and callchainId are NULL (the model keeps neither).
+// a call's depth on its lane; callchainId joins OSRT_CALLCHAINS.id, 0 without a backtrace (as
+// nsys writes it); returnValue is NULL (the model does not keep it).
 class OsRuntimeTable : public TableSpec {
 public:
     enum Column { Start, End, EventClass, GlobalTid, NameId, ReturnValue, NestingLevel, CallchainId };
@@ -159,6 +161,8 @@ public:
                 return resultInt(ctx, isCall ? lane.events.name_id[e] : lane.instants.name_id[e]);
             case NestingLevel:
                 return isCall ? resultInt(ctx, lane.events.depth[e]) : resultNull(ctx);
+            case CallchainId:
+                return resultInt(ctx, isCall ? callchainIdOf(report_, lane, e).value_or(0) : 0);
             default:
                 return resultNull(ctx);
         }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "query/CallchainTables.h"
 #include "query/LaneEventTable.h"
 #include "query/SqlValues.h"
 
@@ -349,6 +350,8 @@ protected:
                 return resultInt(ctx, lane.events.name_id[event]);
             case ReturnValue:
                 return resultInt(ctx, cudaApiResult(report_, lane, event));
+            case CallchainId:
+                return resultInt(ctx, callchainIdOf(report_, lane, event));
             default:
                 return resultNull(ctx);
         }

@@ -1,3 +1,4 @@
+#include "query/CallchainTables.h"
 #include "query/ReportSql.h"
 
 #include <algorithm>
@@ -47,6 +48,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addMessageTables(report, tables);
     addEnumTables(tables);
     addSchedTables(report, tables);
+    addCallchainTables(report, tables);
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;
     sqlite3_set_authorizer(db, &ReportSql::authorize, session.get());
     return session;

@@ -1,0 +1,235 @@
+#include "query/CallchainTables.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "query/BuiltOnce.h"
+#include "query/LaneEvents.h"
+#include "query/SqlValues.h"
+
+namespace lanescope::sql {
+namespace {
+
+constexpr auto I = ColumnType::Integer;
+
+// The CPU samples (the instants of the CpuSamples lanes, as LaneEvents segments: one per thread
+// in Report::lanes order) numbered from 0 in segment order, then in time order within a segment;
+// sample n is COMPOSITE_EVENTS.id and SAMPLING_CALLCHAINS.id n + 1. Both tables share one.
+// Built on first use, 4 bytes a thread.
+class SampleNumbers {
+public:
+    explicit SampleNumbers(const Report& report)
+        : samples_(
+              report, [](const Lane& l) { return l.kind == LaneKind::CpuSamples; }, LaneEvents::Part::Instants) {}
+
+    const LaneEvents& samples() const { return samples_; }
+    // The number of segment s's first sample.
+    uint32_t first(size_t segment) const { return first()[segment]; }
+    uint32_t count() const { return first().back(); }
+    // The stack id of sample n (n < count()): its instant's payload.
+    uint32_t stackOf(uint32_t n) const {
+        const std::vector<uint32_t>& first = this->first();
+        const size_t segment = size_t(std::upper_bound(first.begin(), first.end(), n) - first.begin()) - 1;
+        return samples_.lane(segment).instants.payload[samples_.event(segment, n - first[segment])];
+    }
+
+private:
+    // [s]: the number of segment s's first sample, ascending (segments are never empty); then
+    // one more entry, the number of samples.
+    const std::vector<uint32_t>& first() const {
+        return first_.get([this] {
+            std::vector<uint32_t> first;
+            first.reserve(samples_.segmentCount() + 1);
+            uint32_t n = 0;
+            for (size_t s = 0; s < samples_.segmentCount(); ++s) {
+                first.push_back(n);
+                n += samples_.segmentSize(s);
+            }
+            first.push_back(n);
+            return first;
+        });
+    }
+
+    LaneEvents samples_;
+    BuiltOnce<std::vector<uint32_t>> first_;
+};
+
+// COMPOSITE_EVENTS: one row a CPU sample, each thread's segment in time order. cpu is the core
+// of the thread's running interval that holds the sample (its ThreadState lane), NULL outside
+// one or without context switches; threadState and cpuCycles are NULL (the model keeps neither).
+class CompositeEventsTable : public TableSpec {
+public:
+    enum Column { Id, Start, Cpu, ThreadStateColumn, GlobalTid, CpuCycles };
+    CompositeEventsTable(const Report& report, std::shared_ptr<const SampleNumbers> numbers)
+        : report_(report), numbers_(std::move(numbers)) {}
+
+    const std::string& name() const override { return name_; }
+    const std::vector<ColumnDef>& columns() const override { return columns_; }
+    size_t segmentCount() const override { return numbers_->samples().segmentCount(); }
+    uint32_t segmentSize(size_t s) const override { return numbers_->samples().segmentSize(s); }
+    int sortedColumn() const override { return Start; }
+    int64_t sortedValue(size_t s, uint32_t row) const override { return numbers_->samples().startNs(s, row); }
+    bool isSegmentColumn(int column) const override { return column == GlobalTid; }
+    std::optional<int64_t> segmentValue(size_t s, int) const override {
+        return globalTidOf(report_, numbers_->samples().lane(s).thread);
+    }
+    int keyColumn() const override { return Id; }
+    std::optional<int64_t> keyOf(size_t s, uint32_t row) const override {
+        return int64_t{numbers_->first(s)} + row + 1;
+    }
+
+    void value(size_t s, uint32_t row, int column, sqlite3_context* ctx) const override {
+        const Lane& lane = numbers_->samples().lane(s);
+        const int64_t time = numbers_->samples().startNs(s, row);
+        switch (column) {
+            case Id:
+                return resultInt(ctx, keyOf(s, row));
+            case Start:
+                return resultInt(ctx, time);
+            case Cpu:
+                return resultInt(ctx, coreAt(lane.thread, time));
+            case GlobalTid:
+                return resultInt(ctx, globalTidOf(report_, lane.thread));
+            default:
+                return resultNull(ctx);
+        }
+    }
+
+private:
+    // The core a thread ran on at time t, from its ThreadState lane; nullopt when not running.
+    std::optional<int64_t> coreAt(int32_t thread, int64_t t) const {
+        // By thread index: its ThreadState lane, -1 if none.
+        const std::vector<int32_t>& stateLane = stateLane_.get([this] {
+            std::vector<int32_t> lanes(report_.threads.size(), -1);
+            for (size_t l = 0; l < report_.lanes.size(); ++l) {
+                const Lane& lane = report_.lanes[l];
+                if (lane.kind == LaneKind::ThreadState && lane.thread >= 0) lanes[size_t(lane.thread)] = int32_t(l);
+            }
+            return lanes;
+        });
+        if (thread < 0 || stateLane[size_t(thread)] < 0) return std::nullopt;
+        const Lane& states = report_.lanes[size_t(stateLane[size_t(thread)])];
+        const auto at = states.eventAt(0, t);
+        if (!at || threadStateOf(states.events.payload[*at]) != ThreadRunState::Running) return std::nullopt;
+        return threadStateCpu(states.events.payload[*at]);
+    }
+
+    const Report& report_;
+    std::shared_ptr<const SampleNumbers> numbers_;
+    const std::string name_ = "COMPOSITE_EVENTS";
+    const std::vector<ColumnDef> columns_{{"id", I},          {"start", I},     {"cpu", I},
+                                          {"threadState", I}, {"globalTid", I}, {"cpuCycles", I}};
+    BuiltOnce<std::vector<int32_t>> stateLane_;
+};
+
+// A *_CALLCHAINS table: the frames of numbered stacks as rows. Stack n (given by stackOf(n),
+// kNoStack for none) has id n + 1, and its rows are its frames innermost first (stackDepth 0,
+// 1, ...: Report::stacks from the stack's node up to its outermost frame). The rows of stack 0
+// come first, then those of stack 1, ...: sorted by id, so an equality or a range on id is a
+// binary search. symbol and module are string ids; the other columns are NULL (the model keeps
+// no instruction pointers, unwind methods or flags of a frame).
+class CallchainTable : public TableSpec {
+public:
+    // The columns of SAMPLING_CALLCHAINS and OSRT_CALLCHAINS, or CUDA_CALLCHAINS' fewer.
+    enum class Layout { Full, Cuda };
+    enum Column { Id, Symbol, Module };
+    CallchainTable(const Report& report, std::string name, Layout layout, std::function<uint32_t()> count,
+                   std::function<uint32_t(uint32_t)> stackOf)
+        : stacks_(report.stacks), name_(std::move(name)), count_(std::move(count)), stackOf_(std::move(stackOf)) {
+        columns_ = {{"id", I}, {"symbol", I}, {"module", I}};
+        const std::vector<const char*> more =
+            layout == Layout::Full ? std::vector<const char*>{"kernelMode",   "thumbCode",  "unresolved",
+                                                              "specialEntry", "originalIP", "unwindMethod"}
+                                   : std::vector<const char*>{"unresolved", "originalIP"};
+        for (const char* column : more) columns_.push_back({column, I});
+        columns_.push_back({"stackDepth", I});
+    }
+
+    const std::string& name() const override { return name_; }
+    const std::vector<ColumnDef>& columns() const override { return columns_; }
+    size_t segmentCount() const override { return 1; }
+    uint32_t segmentSize(size_t) const override { return firstRow().back(); }
+    int sortedColumn() const override { return Id; }
+    int64_t sortedValue(size_t, uint32_t row) const override { return int64_t{stackAt(row)} + 1; }
+
+    void value(size_t, uint32_t row, int column, sqlite3_context* ctx) const override {
+        const uint32_t n = stackAt(row);
+        const uint32_t depth = row - firstRow()[n];
+        if (column == Id) return resultInt(ctx, int64_t{n} + 1);
+        if (column == int(columns_.size()) - 1) return resultInt(ctx, depth);
+        if (column != Symbol && column != Module) return resultNull(ctx);
+        uint32_t node = stackOf_(n);
+        for (uint32_t d = 0; d < depth; ++d) node = stacks_.node_parent[node];
+        const uint32_t frame = stacks_.node_frame[node];
+        resultInt(ctx, column == Symbol ? stacks_.frame_function[frame] : stacks_.frame_module[frame]);
+    }
+
+private:
+    // [n]: the first row of stack n's frames, ascending (equal for a stack of no frames); then
+    // one more entry, the number of rows (at most 2^32 - 1: the frames beyond are left out).
+    const std::vector<uint32_t>& firstRow() const {
+        return firstRow_.get([this] {
+            const uint32_t n = count_();
+            std::vector<uint32_t> first;
+            first.reserve(size_t{n} + 1);
+            constexpr uint64_t kMostRows = std::numeric_limits<uint32_t>::max();
+            uint64_t rows = 0;
+            for (uint32_t i = 0; i < n; ++i) {
+                first.push_back(uint32_t(std::min(rows, kMostRows)));
+                for (uint32_t node = stackOf_(i); node != kNoStack; node = stacks_.node_parent[node]) ++rows;
+            }
+            first.push_back(uint32_t(std::min(rows, kMostRows)));
+            return first;
+        });
+    }
+    // The stack whose frames hold a row.
+    uint32_t stackAt(uint32_t row) const {
+        const std::vector<uint32_t>& first = firstRow();
+        return uint32_t(std::upper_bound(first.begin(), first.end(), row) - first.begin()) - 1;
+    }
+
+    const CallStacks& stacks_;
+    std::string name_;
+    std::vector<ColumnDef> columns_;
+    std::function<uint32_t()> count_;
+    std::function<uint32_t(uint32_t)> stackOf_;
+    BuiltOnce<std::vector<uint32_t>> firstRow_;
+};
+
+// The stacks of the backtraces of one lane kind's calls, numbered by their index in
+// Report::backtraces (those of the other kind count as stacks of no frames).
+std::unique_ptr<TableSpec> backtraceTable(const Report& report, std::string name, CallchainTable::Layout layout,
+                                          LaneKind kind) {
+    return std::make_unique<CallchainTable>(
+        report, std::move(name), layout, [&report] { return uint32_t(report.backtraces.size()); },
+        [&report, kind](uint32_t n) {
+            const CallBacktrace& b = report.backtraces[n];
+            return b.lane_kind == uint8_t(kind) ? b.stack : kNoStack;
+        });
+}
+
+}  // namespace
+
+std::optional<int64_t> callchainIdOf(const Report& report, const Lane& lane, uint32_t event) {
+    if (lane.thread < 0) return std::nullopt;
+    const CallBacktrace wanted{lane.thread, uint8_t(lane.kind), lane.events.start_ns[event], kNoStack};
+    const auto& all = report.backtraces;
+    const auto it = std::lower_bound(all.begin(), all.end(), wanted,
+                                     [](const CallBacktrace& a, const CallBacktrace& b) { return a.key() < b.key(); });
+    if (it == all.end() || it->key() != wanted.key()) return std::nullopt;
+    return int64_t(it - all.begin()) + 1;
+}
+
+void addCallchainTables(const Report& report, std::vector<std::unique_ptr<TableSpec>>& tables) {
+    const auto numbers = std::make_shared<const SampleNumbers>(report);
+    tables.push_back(std::make_unique<CompositeEventsTable>(report, numbers));
+    tables.push_back(std::make_unique<CallchainTable>(
+        report, "SAMPLING_CALLCHAINS", CallchainTable::Layout::Full, [numbers] { return numbers->count(); },
+        [numbers](uint32_t n) { return numbers->stackOf(n); }));
+    tables.push_back(backtraceTable(report, "OSRT_CALLCHAINS", CallchainTable::Layout::Full, LaneKind::OsRuntime));
+    tables.push_back(backtraceTable(report, "CUDA_CALLCHAINS", CallchainTable::Layout::Cuda, LaneKind::CudaApi));
+}
+
+}  // namespace lanescope::sql
