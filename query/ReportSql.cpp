@@ -1,4 +1,5 @@
 #include "query/CallchainTables.h"
+#include "query/MpiTables.h"
 #include "query/ReportSql.h"
 
 #include <algorithm>
@@ -49,6 +50,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addEnumTables(tables);
     addSchedTables(report, tables);
     addCallchainTables(report, tables);
+    addMpiTables(report, tables);
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;
     sqlite3_set_authorizer(db, &ReportSql::authorize, session.get());
     return session;
