@@ -1,4 +1,5 @@
 #include "query/CallchainTables.h"
+#include "query/LanescopeTables.h"
 #include "query/MpiTables.h"
 #include "query/ReportSql.h"
 
@@ -51,6 +52,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addSchedTables(report, tables);
     addCallchainTables(report, tables);
     addMpiTables(report, tables);
+    addLanescopeTables(report, tables);
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;
     sqlite3_set_authorizer(db, &ReportSql::authorize, session.get());
     return session;
