@@ -1,16 +1,16 @@
-#include "query/CallchainTables.h"
-#include "query/LanescopeTables.h"
-#include "query/MpiTables.h"
 #include "query/ReportSql.h"
 
 #include <algorithm>
 
+#include "query/CallchainTables.h"
 #include "query/CpuTables.h"
 #include "query/CudaExtraTables.h"
 #include "query/CudaTables.h"
 #include "query/EnumTables.h"
 #include "query/GpuMetricTables.h"
+#include "query/LanescopeTables.h"
 #include "query/MessageTables.h"
+#include "query/MpiTables.h"
 #include "query/ReportTables.h"
 #include "query/SchedTables.h"
 #include "query/UnifiedMemoryTables.h"
