@@ -15,7 +15,8 @@ packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev libqt6opengl6-dev
           libsqlite3-dev libprotobuf-dev protobuf-compiler libspdlog-dev catch2
           libsimdjson-dev zlib1g-dev liblz4-dev xvfb xauth
-          clang-format clang-tidy dpkg-dev file desktop-file-utils shared-mime-info libxml2-utils xz-utils git)
+          clang-format clang-tidy dpkg-dev file desktop-file-utils shared-mime-info libxml2-utils xz-utils git
+          pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest)
 
 [ "${LANESCOPE_WITH_SLURM:-0}" = "1" ] && packages+=(slurm-wlm munge)
 

@@ -97,9 +97,10 @@ std::optional<std::string> takeReader(int& argc, char** argv) {
     return std::string();
 }
 
-ImportResult importReport(const std::string& path, const ImportOptions& options, ProgressSink& progress) {
+ImportResult importReport(const std::string& path, const ImportOptions& options, ProgressSink& progress,
+                          std::stop_token stop) {
     logging::LoggedProgress logged(path, progress);
-    ImportResult result = importFile(path, options, logged);
+    ImportResult result = importFile(path, options, logged, std::move(stop));
     logging::logImport(path, result, logged);
     return result;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,10 @@ private:
     std::chrono::steady_clock::time_point last_{};
 };
 
-// Imports a file, logged (app/log/ImportLog.h), its progress sent to `progress`: the import of
-// every front end (the command line, the Python module).
-ImportResult importReport(const std::string& path, const ImportOptions& options, ProgressSink& progress);
+// Imports a file, logged (app/log/ImportLog.h), its progress sent to `progress`, cancelled
+// through `stop`: the import of every front end (the command line, the Python module).
+ImportResult importReport(const std::string& path, const ImportOptions& options, ProgressSink& progress,
+                          std::stop_token stop = {});
 // Imports several files in parallel (the ranks of one job), each logged, in the given order;
 // `progress` receives "importing files" K of N. On the first failure returns an empty list and
 // its one-line reason in `error`.

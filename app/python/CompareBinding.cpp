@@ -1,0 +1,45 @@
+// lanescope.compare: `lanescope-cli compare --format json` of several ranks, as a dict.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analysis/ranks/RankCompare.h"
+#include "app/cli/CompareJson.h"
+#include "app/cli/RankInputs.h"
+#include "app/python/Bindings.h"
+#include "app/python/Errors.h"
+
+namespace py = pybind11;
+
+namespace lanescope::python {
+namespace {
+
+py::object compare(const std::vector<std::filesystem::path>& paths, const std::string& align) {
+    if (paths.size() < 2) throw py::value_error("compare wants two reports or rank summary folders or more");
+    const auto mode = parseAlignMode(align);
+    if (!mode) throw py::value_error("align must be auto, nccl, mpi, clock or none, not " + align);
+    std::string json, error;
+    {
+        py::gil_scoped_release release;
+        NullProgress progress;
+        const std::vector<RankInput> inputs =
+            cli::loadRankInputs(std::vector<std::string>(paths.begin(), paths.end()), {}, progress, error);
+        if (!inputs.empty()) json = cli::compareJson(inputs, compareRankInputs(inputs, *mode, {}));
+    }
+    if (json.empty()) throw Error(error);
+    return py::module_::import("json").attr("loads")(json);
+}
+
+}  // namespace
+
+void bindCompare(py::module_& m) {
+    m.def("compare", &compare, py::arg("paths"), py::arg("align") = "auto",
+          "The ranks of one job compared (`lanescope-cli compare --format json` as a dict): paths are\n"
+          "reports or rank summary folders (`lanescope-cli summarize`), one per rank, imported in\n"
+          "parallel; align: auto, nccl, mpi, clock or none (CLI.md).");
+}
+
+}  // namespace lanescope::python
