@@ -102,6 +102,30 @@ foreach(size ${icon_sizes})
   endif()
 endforeach()
 
+# The Python module, where Debian's python3 finds the modules of packages, imports from the
+# unpacked package (not the build tree) and reads the sample report the package installs.
+if(PYTHON)
+  set(dist_packages usr/lib/python3/dist-packages)
+  if(NOT listing MATCHES "\n[^\n]* \\./${dist_packages}/lanescope\\.cpython-[^\n/]*\\.so\n")
+    message(FATAL_ERROR "the package lacks the Python module in /${dist_packages}:\n${listing}")
+  endif()
+  run(${DPKG_DEB} -f ${deb} Recommends)
+  if(NOT RUN_OUT MATCHES "python3-pandas")
+    message(FATAL_ERROR "Recommends lacks python3-pandas: ${RUN_OUT}")
+  endif()
+  run(${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/root/${dist_packages} PYTHONDONTWRITEBYTECODE=1 ${PYTHON} -c
+      "import lanescope, sys\nprint(lanescope.__file__)\nprint(lanescope.open(sys.argv[1]).info()['counts']['kernels'])"
+      ${share}/lanescope/train_1gpu.sqlite)
+  string(REPLACE "\n" ";" printed "${RUN_OUT}")
+  list(GET printed 0 module_file)
+  list(GET printed 1 kernels)
+  string(FIND "${module_file}" "${WORK_DIR}/root/${dist_packages}/" at)
+  if(NOT at EQUAL 0 OR NOT kernels EQUAL 1950)
+    message(FATAL_ERROR "the packaged Python module: ${RUN_OUT}")
+  endif()
+  message(STATUS "the packaged Python module read ${kernels} kernels from the sample report")
+endif()
+
 # The .desktop entry validates and names the packaged binary and icon.
 set(desktop ${share}/applications/lanescope.desktop)
 run(${DESKTOP_FILE_VALIDATE} ${desktop})

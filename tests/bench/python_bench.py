@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Figures of the Python module (docs/python.md), as key=value lines, each the median of --runs:
+
+  open_s=            lanescope.open(FILE), in this process
+  open_info_s=       lanescope.open(FILE).info()
+  cli_info_s=        `lanescope-cli info FILE --format json`, the whole process, run in turn with the above
+  open_over_cli=     open_s / cli_info_s
+  events_<table>_ms= Report.events(table) for the tables named by --events (rows in events_<table>=)
+  lane_views_ms=     Report.lane_events(lane) of every lane: every interval event as views, no copy
+
+usage: PYTHONPATH=build/release/app/python python3 tests/bench/python_bench.py FILE
+           [--cli build/release/app/lanescope-cli] [--runs 5] [--events kernels,cuda_api]
+"""
+
+import argparse
+import gc
+import statistics
+import subprocess
+import time
+
+import lanescope
+
+
+def seconds(work):
+    begin = time.perf_counter()
+    result = work()
+    return time.perf_counter() - begin, result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file")
+    parser.add_argument("--cli", default="build/release/app/lanescope-cli")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--events", default="kernels,cuda_api")
+    args = parser.parse_args()
+
+    opens, open_infos, clis = [], [], []
+    for _ in range(args.runs):  # in turn, so that both see the same machine
+        clis.append(seconds(lambda: subprocess.run([args.cli, "info", args.file, "--format", "json"], check=True,
+                                                   stdout=subprocess.DEVNULL))[0])
+        took, report = seconds(lambda: lanescope.open(args.file))
+        opens.append(took)
+        open_infos.append(took + seconds(report.info)[0])
+        del report
+        gc.collect()
+    print(f"open_s={statistics.median(opens):.3f}")
+    print(f"open_info_s={statistics.median(open_infos):.3f}")
+    print(f"cli_info_s={statistics.median(clis):.3f}")
+    print(f"open_over_cli={statistics.median(opens) / statistics.median(clis):.3f}")
+
+    report = lanescope.open(args.file)
+    for table in filter(None, args.events.split(",")):
+        runs = [seconds(lambda: report.events(table)) for _ in range(args.runs)]
+        print(f"events_{table}={len(runs[0][1])}")
+        print(f"events_{table}_ms={statistics.median(t for t, _ in runs) * 1e3:.1f}")
+    lanes = range(len(report.lanes()))
+    runs = [seconds(lambda: sum(len(report.lane_events(i)) for i in lanes)) for _ in range(args.runs)]
+    print(f"lane_views={runs[0][1]}")
+    print(f"lane_views_ms={statistics.median(t for t, _ in runs) * 1e3:.1f}")
+
+
+if __name__ == "__main__":
+    main()

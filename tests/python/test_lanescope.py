@@ -1,0 +1,277 @@
+"""The Python module `import lanescope` (app/python, docs/python.md) on real corpus reports.
+
+Run by ctest (python_tests) with PYTHONPATH at the built module and LANESCOPE_CLI,
+LANESCOPE_TEST_DATA and LANESCOPE_SHARED_CORPUS set; what the module gives is checked against
+nsys's own outputs (the expected CSVs) and against lanescope-cli on the same files.
+"""
+
+import gc
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import lanescope
+
+HERE = Path(__file__).resolve().parent
+DATA = Path(os.environ.get("LANESCOPE_TEST_DATA", HERE.parent / "data"))
+SHARED = Path(os.environ.get("LANESCOPE_SHARED_CORPUS", HERE.parents[2] / "shared" / "corpus"))
+CLI = os.environ.get("LANESCOPE_CLI", str(HERE.parents[1] / "build" / "release" / "app" / "lanescope-cli"))
+
+TRAIN = DATA / "nsys-2025.3" / "train_1gpu.nsys-rep"
+REPORTS = ["train_1gpu", "cpu_1gpu", "ddp_rank0"]
+
+
+def cli(*args):
+    """lanescope-cli's exit status, stdout and stderr."""
+    run = subprocess.run([CLI, *map(str, args)], capture_output=True, text=True, check=False)
+    return run.returncode, run.stdout, run.stderr
+
+
+def read_csv(text_or_path):
+    """A CSV as pandas reads it, numbers read back exactly as printed."""
+    source = io.StringIO(text_or_path) if isinstance(text_or_path, str) else text_or_path
+    return pd.read_csv(source, float_precision="round_trip")
+
+
+def same_table(expected, actual):
+    """As the C++ stats tests compare nsys's CSVs: the same header, row count and sequence of the
+    column the report is ordered by (the first two fields of a summary), and the same rows,
+    compared as sorted lists (rows equal in that column may come in any order). Values and dtypes
+    as pandas.read_csv makes them of the printed numbers, compared exactly."""
+    assert list(actual.columns) == list(expected.columns)
+    assert len(actual) == len(expected)
+    order = list(expected.columns[:2])
+    pd.testing.assert_frame_equal(actual[order], expected[order], check_exact=True)
+
+    def rows(frame):
+        return frame.sort_values(list(frame.columns)).reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(rows(actual), rows(expected), check_exact=True)
+
+
+@pytest.fixture(scope="module")
+def train():
+    return lanescope.open(TRAIN)
+
+
+def view_owner(array):
+    """The object at the end of a numpy array's chain of bases."""
+    while isinstance(array, np.ndarray) and array.base is not None:
+        array = array.base
+    return array
+
+
+def test_info_is_the_cli_json(train):
+    code, out, _ = cli("info", TRAIN, "--format", "json")
+    assert code == 0
+    assert train.info() == json.loads(out)
+
+
+@pytest.mark.parametrize("name", REPORTS)
+def test_kernel_count_equals_the_kernel_table(name):
+    report = lanescope.open(DATA / "nsys-2025.3" / f"{name}.nsys-rep")
+    kernels = report.info()["counts"]["kernels"]
+    assert kernels > 0
+    assert kernels == len(report.sql("select * from CUPTI_ACTIVITY_KIND_KERNEL"))
+
+
+@pytest.mark.parametrize("name", REPORTS)
+def test_cuda_gpu_kern_sum_equals_nsys_stats(name):
+    report = lanescope.open(DATA / "nsys-2025.3" / f"{name}.sqlite")
+    expected = read_csv(DATA / "expected" / name / "cuda_gpu_kern_sum.csv")
+    actual = report.stats("cuda_gpu_kern_sum")
+    assert actual.dtypes["Avg (ns)"] == np.float64 and actual.dtypes["Instances"] == np.int64
+    same_table(expected, actual)
+
+
+def test_every_summary_and_trace_equals_nsys_stats(train):
+    """Every report with a non-empty expected CSV, empty cells (NaN) and all."""
+    compared = 0
+    for name in lanescope.stats_reports():
+        path = DATA / "expected" / "train_1gpu" / f"{name}.csv"
+        actual = train.stats(name)
+        if not path.exists():
+            continue
+        if path.stat().st_size == 0:
+            assert len(actual) == 0, name
+            continue
+        same_table(read_csv(path), actual)
+        compared += 1
+    assert compared >= 15
+
+
+def test_stats_range_equals_the_cli(train):
+    start, end = 100_000_000, 300_000_000
+    code, out, _ = cli("stats", TRAIN, "--report", "cuda_gpu_kern_sum", "--format", "csv", "--range", f"{start}:{end}")
+    assert code == 0
+    ranged = train.stats("cuda_gpu_kern_sum", range=(start, end))
+    assert 0 < ranged["Instances"].sum() < train.stats("cuda_gpu_kern_sum")["Instances"].sum()
+    same_table(read_csv(out), ranged)
+
+
+def test_analyze_equals_nsys_analyze(train):
+    gaps = train.analyze("gpu_gaps", gap=1)
+    same_table(read_csv(DATA / "expected" / "train_1gpu" / "gpu_gaps_1ms.csv"), gaps)
+    assert len(train.analyze("gpu_gaps")) == 0  # nsys finds none above its default 500 ms
+    with pytest.raises(ValueError):
+        train.analyze("gpu_gaps", gap="soon")
+    with pytest.raises(ValueError, match="unknown rule no_such_rule"):
+        train.analyze("no_such_rule")
+
+
+def test_sql_types_and_names(train):
+    frame = train.sql("select start, end, end - start as d, shortName, null as missing, 0.5 * start as half "
+                      "from CUPTI_ACTIVITY_KIND_KERNEL order by start limit 5")
+    assert list(frame.columns) == ["start", "end", "d", "shortName", "missing", "half"]
+    assert frame.dtypes["start"] == np.int64 and frame.dtypes["half"] == np.float64
+    assert frame["missing"].isna().all()
+    assert (frame["d"] == frame["end"] - frame["start"]).all()
+    nullable = train.sql("select case when start % 2 = 0 then start end as even from CUPTI_ACTIVITY_KIND_KERNEL")
+    assert str(nullable.dtypes["even"]) == "Int64"
+
+
+@pytest.mark.parametrize("table,sql_table", [("kernels", "CUPTI_ACTIVITY_KIND_KERNEL"),
+                                             ("memcpy", "CUPTI_ACTIVITY_KIND_MEMCPY"),
+                                             ("memset", "CUPTI_ACTIVITY_KIND_MEMSET"),
+                                             ("cuda_api", "CUPTI_ACTIVITY_KIND_RUNTIME")])
+def test_events_equal_the_sql_tables(train, table, sql_table):
+    events = train.events(table)
+    rows = train.sql(f"select start, end from {sql_table}")
+    assert len(events) == len(rows) == train.info()["counts"][table]
+    ours = sorted(zip(events["start_ns"].tolist(), (events["start_ns"] + events["duration_ns"]).tolist()))
+    assert ours == sorted(zip(rows["start"].tolist(), rows["end"].tolist()))
+    # Lane by lane, each lane's rows in start order.
+    for _, lane in events.groupby("lane", sort=False):
+        assert lane["start_ns"].is_monotonic_increasing
+
+
+def test_event_names_are_the_strings(train):
+    kernels = train.events("kernels")
+    names = np.array(train.strings(), dtype=object)[kernels["name_id"].to_numpy()]
+    by_name = pd.Series(kernels["duration_ns"].to_numpy(np.int64)).groupby(names).sum()
+    summary = train.stats("cuda_gpu_kern_sum").set_index("Name")["Total Time (ns)"]
+    assert by_name.sort_index().to_dict() == summary.sort_index().to_dict()
+
+
+def test_lane_events_are_views_that_keep_the_report_alive():
+    report = lanescope.open(TRAIN)
+    lanes = report.lanes()
+    busiest = int(lanes.loc[lanes["events"].idxmax(), "lane"])
+    first = report.lane_events(busiest)
+    start = first["start_ns"].to_numpy()
+    again = report.lane_events(busiest)["start_ns"].to_numpy()
+    assert np.shares_memory(start, again)  # the same memory both times: the model's own
+    assert not start.flags.owndata and not start.flags.writeable
+    assert isinstance(view_owner(start), lanescope.Report)
+    for column in first.columns:  # every column of the lane viewed in place
+        assert isinstance(view_owner(first[column].to_numpy()), lanescope.Report), column
+    saved = start.copy()
+    del report, first, again, lanes
+    gc.collect()
+    assert isinstance(view_owner(start), lanescope.Report)  # kept by the array
+    assert np.array_equal(start, saved)
+    assert start.sum() == saved.sum()
+
+
+def test_events_view_one_lane_and_copy_several(train):
+    lanes = train.lanes()
+    for table in lanescope.event_tables:
+        events = train.events(table)
+        holding = events["lane"].unique()
+        instants = "time_ns" in events.columns
+        time = "time_ns" if instants else "start_ns"
+        if len(holding) == 1 and lanes.loc[holding[0], "instants" if instants else "events"] == len(events):
+            lane = train.lane_instants if instants else train.lane_events
+            assert np.shares_memory(events[time].to_numpy(), lane(int(holding[0]))[time].to_numpy()), table
+        else:
+            assert not isinstance(view_owner(events[time].to_numpy()), lanescope.Report), table
+    assert len(train.events("nvtx")["lane"].unique()) == 1  # one thread's NVTX: a view
+    assert len(train.events("cuda_api")["lane"].unique()) == 2  # two threads: a copy
+    with pytest.raises(ValueError, match="unknown table bogus"):
+        train.events("bogus")
+
+
+def test_lanes_count_every_event(train):
+    lanes = train.lanes()
+    counts = train.info()["counts"]
+    assert lanes["events"].sum() == counts["slices"] + counts["nccl"]
+    assert lanes.loc[lanes["kind"] == "CUDA HW", "stream"].tolist() == train.info()["gpus"][0]["streams"]
+    with pytest.raises(IndexError):
+        train.lane_events(len(lanes))
+
+
+def test_a_file_that_cannot_be_read_raises_the_importers_message(tmp_path):
+    missing = tmp_path / "missing.nsys-rep"
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a report\n")
+    for path in (missing, text):
+        with pytest.raises(lanescope.Error) as raised:
+            lanescope.open(path)
+        code, _, err = cli("info", path)
+        assert code == 2
+        assert err == f"lanescope-cli: {raised.value}\n"  # the same one line
+        assert str(path) in str(raised.value)
+
+
+def test_a_bad_query_raises_sqlites_message(train):
+    with pytest.raises(lanescope.Error, match="no such table: NO_SUCH_TABLE") as raised:
+        train.sql("select * from NO_SUCH_TABLE")
+    code, _, err = cli("sql", TRAIN, "select * from NO_SUCH_TABLE")
+    assert code == 1 and err == f"lanescope-cli sql: {raised.value}\n"
+    with pytest.raises(lanescope.Error):
+        train.sql("delete from CUPTI_ACTIVITY_KIND_KERNEL")  # read-only
+    assert len(train.sql("select 1 as one")) == 1  # the session still works
+
+
+def test_an_unknown_stats_report_raises_the_clis_message(train):
+    with pytest.raises(ValueError) as raised:
+        train.stats("no_such_report")
+    code, _, err = cli("stats", TRAIN, "--report", "no_such_report")
+    assert code == 1 and err.splitlines()[0] == f"lanescope-cli stats: {raised.value}"
+    with pytest.raises(ValueError):
+        train.stats("cuda_gpu_kern_sum", range=(2, 1))
+
+
+def test_progress_grows_to_one():
+    fractions = []
+    report = lanescope.open(DATA / "nsys-2025.3" / "cpu_1gpu.nsys-rep", progress=fractions.append)
+    assert report.info()["counts"]["kernels"] > 0
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0
+    assert all(a < b for a, b in zip(fractions, fractions[1:]))
+    assert any(0.0 < f < 1.0 for f in fractions)  # the stages passed
+
+
+def test_an_exception_in_progress_stops_the_import():
+    def refuse(fraction):
+        if fraction > 0:
+            raise KeyError("enough")
+
+    with pytest.raises(KeyError, match="enough"):
+        lanescope.open(DATA / "nsys-2025.3" / "cpu_1gpu.sqlite", progress=refuse)
+
+
+def test_bad_reader_is_refused():
+    with pytest.raises(ValueError, match="reader"):
+        lanescope.open(TRAIN, reader="other")
+
+
+def test_compare_two_ranks():
+    paths = [SHARED / "nsys-2025.3" / f"ddp_rank{r}.nsys-rep" for r in (0, 1)]
+    if not all(p.exists() for p in paths):
+        pytest.skip(f"{SHARED}/nsys-2025.3 (the shared corpus) is absent")
+    result = lanescope.compare(paths)
+    assert len(result["ranks"]) == 2
+    assert [r["rank"] for r in result["ranks"]] == [0, 1]
+    code, out, _ = cli("compare", *paths, "--format", "json")
+    assert code == 0 and result == json.loads(out)
+    assert lanescope.compare(paths, align="clock")["align"] == "clock"
+    with pytest.raises(ValueError, match="align"):
+        lanescope.compare(paths, align="sideways")
+    with pytest.raises(lanescope.Error, match="no such file"):
+        lanescope.compare([paths[0], SHARED / "missing.nsys-rep"])
