@@ -46,6 +46,7 @@
 #include "app/gui/panels/diff/DiffPanel.h"
 #include "app/gui/panels/events/EventsPanel.h"
 #include "app/gui/panels/gaps/GapsPanel.h"
+#include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/gui/panels/rules/RulesPanel.h"
 #include "app/gui/panels/statistics/StatsPanel.h"
@@ -184,7 +185,8 @@ bool MainWindow::shownPanelsReady() const {
     auto ready = [](const QWidget* panel, bool done) { return !panel->isVisible() || done; };
     return ready(stats_, stats_->shownTableReady()) && ready(gaps_, !gaps_->busy()) && ready(rules_, !rules_->busy()) &&
            ready(utilization_, !utilization_->busy()) && ready(compare_, !compare_->busy()) &&
-           ready(diff_, !diff_->busy()) && ready(events_, !events_->busy()) && ready(callTree_, !callTree_->busy());
+           ready(diff_, !diff_->busy()) && ready(events_, !events_->busy()) && ready(callTree_, !callTree_->busy()) &&
+           ready(query_, !query_->busy());
 }
 
 }  // namespace lanescope

@@ -34,6 +34,7 @@ class NoticeBar;
 class LoadingBar;
 class EventsPanel;
 class CallTreePanel;
+class QueryPanel;
 class ShortcutsOverlay;
 class ViewSession;
 
@@ -62,6 +63,9 @@ public:
     ViewSession* session() const { return session_; }
     // The time range to show once the first reports have loaded (command line --range).
     void setInitialRange(int64_t begin_ns, int64_t end_ns) { initialRange_ = {begin_ns, end_ns}; }
+    // The Query panel in front (View > Query); with `sql`, that query runs once a report is open
+    // (command line --sql).
+    void showQuery(const QString& sql = {});
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -130,6 +134,7 @@ private:
     LoadingBar* loading_;
     EventsPanel* events_;
     CallTreePanel* callTree_;
+    QueryPanel* query_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -45,6 +46,7 @@
 #include "app/gui/panels/diff/DiffPanel.h"
 #include "app/gui/panels/events/EventsPanel.h"
 #include "app/gui/panels/gaps/GapsPanel.h"
+#include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/gui/panels/rules/RulesPanel.h"
 #include "app/gui/panels/statistics/StatsPanel.h"
@@ -127,6 +129,8 @@ void MainWindow::buildDocks() {
     addBottom(diagnostics_, "Diagnostics", "diagnostics");
     callTree_ = new CallTreePanel(session_);
     addBottom(callTree_, "Call tree", "callTree");
+    query_ = new QueryPanel(session_);
+    addBottom(query_, "Query", "query");
     connect(diagnostics_, &DiagnosticsPanel::showRequested, this, [this] {
         if (auto* dock = findChild<QDockWidget*>("diagnostics")) {
             dock->show();
@@ -147,6 +151,17 @@ void MainWindow::buildDocks() {
     resizeDocks({statsDock}, {260}, Qt::Vertical);
     resizeDocks({detailsDock, markersDock}, {420, 140}, Qt::Vertical);
     resizeDocks({detailsDock}, {380}, Qt::Horizontal);
+}
+
+void MainWindow::showQuery(const QString& sql) {
+    if (auto* dock = findChild<QDockWidget*>("query")) {
+        dock->show();
+        dock->raise();
+        // The editor and the rows side by side want more than the other panels' height.
+        if (dock->height() < height() * 2 / 5) resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
+    }
+    query_->editor()->setFocus();
+    if (!sql.isEmpty()) query_->runWhenOpen(sql);
 }
 
 void MainWindow::buildMenus() {
@@ -218,6 +233,8 @@ void MainWindow::buildMenus() {
                         }
                     })
         ->setStatusTip("CPU samples of the selection as top-down and bottom-up trees, a flat list and a flame graph");
+    view->addAction("&Query (SQL)", QKeySequence("Ctrl+Shift+Q"), this, [this] { showQuery(); })
+        ->setStatusTip("SQL over the report, with the tables of an nsys SQLite export");
     view->addSeparator();
     rowOrder_ = new QActionGroup(this);
     const QString defaultOrder = QSettings().value("rows/order", "gpu-first").toString();

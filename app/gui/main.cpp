@@ -12,17 +12,19 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleReport.h"
 #include "app/gui/Theme.h"
+#include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/log/Logging.h"
 #include "importers/MemoryPolicy.h"
 
 namespace {
 
-// Saves a PNG of the window once every file has loaded, the Ranks panel has compared them (up
-// to a minute more) and the window has painted.
+// Saves a PNG of the window once every file has loaded, the Ranks panel has compared them and the
+// Query panel has run its query (up to a minute more) and the window has painted.
 void saveScreenshot(lanescope::MainWindow& window, const QString& out, bool ok, QDeadlineTimer deadline) {
     const auto* compare = window.findChild<lanescope::ComparePanel*>();
-    if (compare && compare->busy() && !deadline.hasExpired()) {
+    const auto* query = window.findChild<lanescope::QueryPanel*>();
+    if (((compare && compare->busy()) || (query && query->busy())) && !deadline.hasExpired()) {
         QTimer::singleShot(100, &window, [&window, out, ok, deadline] { saveScreenshot(window, out, ok, deadline); });
         return;
     }
@@ -50,12 +52,13 @@ struct Options {
     QCommandLineOption reader{"reader",
                               "How .nsys-rep/.qdrep files are read: native (the default) or nsys (nsys export).",
                               "native|nsys", "native"};
+    QCommandLineOption sql{"sql", "Show the Query panel and run QUERY on the report once it is open.", "QUERY"};
 
     void addTo(QCommandLineParser& parser) const {
         parser.setApplicationDescription("Timeline viewer for GPU and CPU profiler reports");
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({screenshot, size, range, theme, verbose, reader});
+        parser.addOptions({screenshot, size, range, theme, verbose, reader, sql});
         parser.addPositionalArgument(
             "files",
             "Reports, or rank summary folders (lanescope-cli summarize), to open (the bundled sample when none).",
@@ -99,7 +102,7 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     options.addTo(parser);
     parser.process(app);
-    const auto& [screenshot, size, range, theme, verbose, reader] = options;
+    const auto& [screenshot, size, range, theme, verbose, reader, sql] = options;
 
     const std::filesystem::path log = lanescope::logging::init("lanescope", true, parser.isSet(verbose));
     spdlog::info("lanescope {} starting: Qt {}, platform {}, log {}", LANESCOPE_VERSION, qVersion(),
@@ -146,6 +149,7 @@ int main(int argc, char** argv) {
         window.setInitialRange(begin, end);
     }
     window.show();
+    if (parser.isSet(sql)) window.showQuery(parser.value(sql));
     window.openFiles(files, nsysReader);
     return QApplication::exec();
 }
