@@ -307,7 +307,8 @@ protected:
     }
 };
 
-// CUPTI_ACTIVITY_KIND_RUNTIME: every CUDA runtime and driver API call of every thread.
+// CUPTI_ACTIVITY_KIND_RUNTIME: every CUDA runtime and driver API call of every thread;
+// callchainId joins CUDA_CALLCHAINS.id (NULL without a backtrace).
 class RuntimeTable : public LaneEventTable {
 public:
     enum Column { Start, End, EventClass, GlobalTid, CorrelationId, NameId, ReturnValue, CallchainId };
@@ -341,6 +342,7 @@ protected:
             case End:
                 return resultInt(ctx, lane.events.endNs(event));
             case EventClass:
+                if (callchainIdOf(report_, lane, event)) return resultInt(ctx, kCudaBacktraceClass);
                 return resultInt(ctx, isDriverCall(report_.str(lane.events.name_id[event])) ? 1 : 0);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
@@ -358,7 +360,9 @@ protected:
     }
 
 private:
-    // nsys's event classes: 0 CUDA runtime (cuda...), 1 CUDA driver (cu... but not cuda...).
+    // nsys's event classes: 67 a call recorded with its backtrace; else 0 CUDA runtime
+    // (cuda...), 1 CUDA driver (cu... but not cuda...).
+    static constexpr int64_t kCudaBacktraceClass = 67;
     static bool isDriverCall(std::string_view name) { return name.substr(0, 2) == "cu" && name.substr(0, 4) != "cuda"; }
 };
 
