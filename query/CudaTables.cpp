@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "query/CallchainTables.h"
+#include "query/GpuLaneValues.h"
 #include "query/LaneEventTable.h"
 #include "query/SqlValues.h"
 
@@ -32,9 +33,7 @@ public:
         : LaneEventTable(report, std::move(name), gpuColumns(std::move(more)), std::move(picks),
                          LaneEvents::Part::Intervals, kind) {}
 
-    bool isSegmentColumn(int column) const override {
-        return column == DeviceId || column == ContextId || column == StreamId || column == GlobalPid;
-    }
+    bool isSegmentColumn(int column) const override { return kLaneColumns.fieldOf(column).has_value(); }
     std::optional<int64_t> segmentValue(size_t segment, int column) const override {
         return laneValue(rows_.lane(segment), column);
     }
@@ -68,20 +67,10 @@ protected:
     }
 
 private:
+    static constexpr GpuLaneColumns kLaneColumns{DeviceId, ContextId, StreamId, GlobalPid};
     std::optional<int64_t> laneValue(const Lane& lane, int column) const {
-        switch (column) {
-            case DeviceId:
-                if (lane.gpu < 0) return std::nullopt;
-                return report_.gpus[size_t(lane.gpu)].device_id;
-            case ContextId:
-                return lane.context_id >= 0 ? std::optional<int64_t>(lane.context_id) : std::nullopt;
-            case StreamId:
-                return lane.stream_id >= 0 ? std::optional<int64_t>(lane.stream_id) : std::nullopt;
-            case GlobalPid:
-                return globalPidOf(report_, lane.process);
-            default:
-                return std::nullopt;
-        }
+        const auto field = kLaneColumns.fieldOf(column);
+        return field ? gpuLaneValue(report_, lane, *field) : std::nullopt;
     }
 };
 
