@@ -66,6 +66,8 @@ struct Cursor : sqlite3_vtab_cursor {
 
 // The plan xBestIndex chose, as idxStr: one token per argument of xFilter, in order:
 // "<op><column>," where op is one of the characters below.
+// idxNum: the rows are wanted in the sorted column's order across segments.
+constexpr int kMergeInOrder = 1;
 constexpr char kStartEq = 'e', kStartGt = 'g', kStartGe = 'G', kStartLt = 'l', kStartLe = 'L', kKeyEq = 'k',
                kSegmentEq = 's';
 
@@ -224,12 +226,17 @@ int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
         info->estimatedCost = estimate + (startBounds + startEquals > 0 ? std::log2(rows + 1) : 0);
     }
     info->estimatedRows = sqlite3_int64(estimate);
-    // Rows come merged in the sorted column's order (or in key order for a one-segment table
-    // keyed by row number), so an ORDER BY on that column alone needs no sort.
+    // An ORDER BY on the sorted column alone needs no sort: the rows are merged across segments
+    // in its order (kMergeInOrder; a one-segment table keyed by row number is in key order as it
+    // is). Without one, rows come segment by segment, each in its own order, which is cheaper.
     if (info->nOrderBy == 1 && !info->aOrderBy[0].desc && !byKey) {
         const int column = info->aOrderBy[0].iColumn;
-        if (column >= 0 && (column == spec.sortedColumn() || (spec.keyIsRowNumber() && column == spec.keyColumn())))
+        if (column >= 0 && column == spec.sortedColumn()) {
             info->orderByConsumed = 1;
+            info->idxNum = kMergeInOrder;
+        } else if (column >= 0 && spec.keyIsRowNumber() && column == spec.keyColumn()) {
+            info->orderByConsumed = 1;
+        }
     }
     info->idxStr = sqlite3_mprintf("%s", plan.c_str());
     info->needToFreeIdxStr = 1;
@@ -289,7 +296,7 @@ uint32_t firstAtLeast(const TableSpec& spec, size_t segment, int64_t v) {
     return low;
 }
 
-int xFilter(sqlite3_vtab_cursor* cursor, int, const char* idxStr, int argc, sqlite3_value** argv) {
+int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char* idxStr, int argc, sqlite3_value** argv) {
     auto& c = *static_cast<Cursor*>(cursor);
     auto& table = *static_cast<Table*>(cursor->pVtab);
     const TableSpec& spec = *table.spec;
@@ -351,7 +358,8 @@ int xFilter(sqlite3_vtab_cursor* cursor, int, const char* idxStr, int argc, sqli
                 if (keep(it->segment, it->row)) c.listed.push_back(*it);
         }
     } else {
-        c.mode = sorted ? Cursor::Mode::Merge : Cursor::Mode::Sequential;
+        const bool merge = sorted && (idxNum & kMergeInOrder) != 0;
+        c.mode = merge ? Cursor::Mode::Merge : Cursor::Mode::Sequential;
         for (size_t s = 0; s < spec.segmentCount(); ++s) {
             if (!segmentMatches(s)) continue;
             const uint32_t size = spec.segmentSize(s);
@@ -365,7 +373,7 @@ int xFilter(sqlite3_vtab_cursor* cursor, int, const char* idxStr, int argc, sqli
             }
             if (run.position < run.end) c.runs.push_back(run);
         }
-        if (sorted) std::make_heap(c.runs.begin(), c.runs.end(), runAfter);
+        if (merge) std::make_heap(c.runs.begin(), c.runs.end(), runAfter);
     }
     advance(c);
     return SQLITE_OK;

@@ -177,6 +177,61 @@ TEST_CASE("the SQLite export refuses to overwrite, never leaves a partial file, 
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("ranges on start, id equalities and ORDER BY start are planned on the tables and right", "[sql]") {
+    const auto model = importOk(dataFile("nsys-2025.3/cpu_1gpu.nsys-rep"));
+    std::string error;
+    auto session = sql::ReportSql::open(*model, error);
+    REQUIRE(session);
+    const auto one = [&](const std::string& q) {
+        sql::SqlResult result;
+        INFO(q);
+        REQUIRE(session->query(q, result) == "");
+        REQUIRE(result.rows.size() == 1);
+        return cellText(result.rows[0][0]);
+    };
+    const auto plan = [&](const std::string& q) {
+        sql::SqlResult result;
+        REQUIRE(session->query("EXPLAIN QUERY PLAN " + q, result) == "");
+        std::string text;
+        for (const auto& row : result.rows) text += cellText(row.back()) + "\n";
+        return text;
+    };
+    const int64_t first = std::stoll(one("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+    const int64_t last = std::stoll(one("SELECT max(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+    for (const auto& [low, high] : {std::pair{first, last},
+                                    {first + (last - first) / 3, first + (last - first) / 2},
+                                    {last, last},
+                                    {last + 1, last + 100}}) {
+        const std::string l = std::to_string(low), h = std::to_string(high);
+        // start + 0 hides the column from the planner: a plain scan and filter, the reference.
+        for (const auto& [ours, reference] :
+             {std::pair{"start >= " + l + " AND start < " + h, "start + 0 >= " + l + " AND start + 0 < " + h},
+              {"start > " + l + " AND start <= " + h, "start + 0 > " + l + " AND start + 0 <= " + h},
+              {"start = " + l, "start + 0 = " + l},
+              {"start BETWEEN " + l + ".5 AND " + h, "start + 0 BETWEEN " + l + ".5 AND " + h}})
+            CHECK(one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE " + ours) ==
+                  one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE " + reference));
+    }
+    // Equalities on the id and the thread, against the same filters hidden from the planner.
+    CHECK(one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN CUPTI_ACTIVITY_KIND_KERNEL k "
+              "ON k.correlationId = r.correlationId") ==
+          one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN CUPTI_ACTIVITY_KIND_KERNEL k "
+              "ON k.correlationId + 0 = r.correlationId + 0"));
+    const std::string tid = one("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1");
+    CHECK(one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid = " + tid) ==
+          one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid + 0 = " + tid));
+    // ORDER BY start is served by the table, in order, without a sort of SQLite's.
+    const std::string ordered = "SELECT start FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY start";
+    CHECK(plan(ordered).find("TEMP B-TREE") == std::string::npos);
+    CHECK(plan("SELECT start FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY end").find("TEMP B-TREE") != std::string::npos);
+    sql::SqlResult rows;
+    REQUIRE(session->query(ordered, rows) == "");
+    CHECK(rows.rows.size() == size_t(std::stoll(one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"))));
+    CHECK(std::is_sorted(rows.rows.begin(), rows.rows.end(), [](const auto& a, const auto& b) {
+        return std::get<int64_t>(a[0]) < std::get<int64_t>(b[0]);
+    }));
+}
+
 TEST_CASE("queries cannot write, attach or change anything, and say why in one line", "[sql]") {
     const auto model = importOk(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
     std::string error;
