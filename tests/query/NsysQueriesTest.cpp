@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,47 @@ TEST_CASE("nsys export queries on public reports of 2020 to 2024", "[sql]") {
                   inflatedXz(sharedFile("nsys-2025.3-exports/" + name + ".sqlite.xz"), dir));
     }
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("nsys export queries on a PyTorch trace answer for what it holds", "[sql]") {
+    const auto model = importOk(dataFile("kineto/train_1gpu_rank0.pt.trace.json"));
+    std::string error;
+    auto session = sql::ReportSql::open(*model, error);
+    REQUIRE(session);
+    const auto count = [&](const std::string& q) {
+        sql::SqlResult result;
+        INFO(q);
+        REQUIRE(session->query(q, result) == "");
+        return std::get<int64_t>(result.rows.at(0).at(0));
+    };
+    const EventCounts& counts = finishedCounts(*model);
+    CHECK(count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") == int64_t(counts.kernels));
+    CHECK(count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY") == int64_t(counts.memcpy));
+    CHECK(count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET") == int64_t(counts.memset));
+    CHECK(count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") == int64_t(counts.cuda_api));
+    CHECK(counts.kernels > 0);
+    // Kernels joined to their launches as a user writes it for nsys, against the model's own
+    // pairs: a kernel's correlation id among the CUDA API calls of its process.
+    std::set<std::pair<int32_t, uint32_t>> launches;  // (process, correlation id)
+    for (const Lane& lane : model->lanes)
+        if (lane.kind == LaneKind::CudaApi)
+            for (uint32_t id : lane.events.payload) launches.emplace(model->threads[size_t(lane.thread)].process, id);
+    int64_t launched = 0;
+    for (const Lane& lane : model->lanes)
+        if (lane.kind == LaneKind::GpuStream)
+            for (size_t i = 0; i < lane.events.size(); ++i)
+                if (lane.events.kind[i] == EventKind::Kernel)
+                    launched += launches.count({lane.process, model->kernels[lane.events.payload[i]].correlation_id});
+    CHECK(launched > 0);
+    CHECK(count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+                "ON r.correlationId = k.correlationId AND (r.globalTid >> 24) & 0xFFFFFF = (k.globalPid >> 24) & "
+                "0xFFFFFF") == launched);
+    // Every query written for nsys exports runs on it.
+    for (const auto& [name, q] : sql::exportQueries(model->meta.begin_ns, model->meta.end_ns)) {
+        sql::SqlResult result;
+        INFO(name);
+        CHECK(session->query(q, result) == "");
+    }
 }
 
 TEST_CASE("the SQLite export refuses to overwrite, never leaves a partial file, never writes its input", "[sql]") {
