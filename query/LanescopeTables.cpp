@@ -5,6 +5,7 @@
 
 #include "model/DiagnosticKinds.h"
 #include "model/EventDetails.h"
+#include "model/MpiRank.h"
 #include "query/FunctionTable.h"
 #include "query/LaneEventTable.h"
 #include "query/SqlValues.h"
@@ -254,11 +255,26 @@ std::unique_ptr<TableSpec> diagnosticsTable(const Report& r) {
 // report: one row about the report. file is the name of the file opened; format the reader's
 // format ("nsys-sqlite", ...); producer and version the recording tool's; reader how an Nsight
 // Systems report was read ("native" or "nsys-export"); nsys_version the version that recorded
-// it; rank the distributed rank (the one the rank comparison uses), NULL when unknown;
+// it; rank the distributed rank (the one the rank comparison uses), NULL when unknown, with
+// rank_source where it was found ("recorded", "environment", "distributedInfo", "file name",
+// model/MpiRank.h) and rank_label as the viewer titles the report ("rank 1", or the file name);
 // start_utc_ns the session's start in UTC ns since the epoch, NULL when unknown; begin_ns and
 // end_ns the report's span on its own timeline, in ns. Unknown text is NULL.
 std::unique_ptr<TableSpec> reportTable(const Report& r) {
-    enum Column { File, Format, Producer, Version, Reader, NsysVersion, Rank, StartUtcNs, BeginNs, EndNs };
+    enum Column {
+        File,
+        Format,
+        Producer,
+        Version,
+        Reader,
+        NsysVersion,
+        Rank,
+        RankSource,
+        RankLabel,
+        StartUtcNs,
+        BeginNs,
+        EndNs
+    };
     return std::make_unique<FunctionTable>(
         "report",
         std::vector<ColumnDef>{{"file", T},
@@ -268,6 +284,8 @@ std::unique_ptr<TableSpec> reportTable(const Report& r) {
                                {"reader", T},
                                {"nsys_version", T},
                                {"rank", I},
+                               {"rank_source", T},
+                               {"rank_label", T},
                                {"start_utc_ns", I},
                                {"begin_ns", I},
                                {"end_ns", I}},
@@ -289,6 +307,12 @@ std::unique_ptr<TableSpec> reportTable(const Report& r) {
                     return resultTextOrNull(ctx, m.nsys_version);
                 case Rank:
                     return resultInt(ctx, unlessNegative(rankOf(r)));
+                case RankSource: {
+                    const std::string source = rankSource(r);  // made here: copied by SQLite
+                    return source.empty() ? resultNull(ctx) : resultMadeText(ctx, source);
+                }
+                case RankLabel:
+                    return resultMadeText(ctx, rankLabel(r));
                 case StartUtcNs:
                     return resultInt(ctx, m.start_utc_ns != 0 ? std::optional<int64_t>(m.start_utc_ns) : std::nullopt);
                 case BeginNs:

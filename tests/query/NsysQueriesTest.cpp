@@ -188,6 +188,17 @@ TEST_CASE("nsys export queries on a PyTorch trace answer for what it holds", "[s
     }
 }
 
+TEST_CASE("the report table says which rank a report is and where that was found", "[sql]") {
+    const auto model = importOk(dataFile("nsys-2025.3/ddp_rank1.nsys-rep"));  // torchrun's rank 1
+    std::string error;
+    auto session = sql::ReportSql::open(*model, error);
+    REQUIRE(session);
+    sql::SqlResult result;
+    REQUIRE(session->query("SELECT file, rank, rank_source, rank_label FROM report", result) == "");
+    REQUIRE(result.rows.size() == 1);
+    CHECK(sortedRows(result) == Rows{"ddp_rank1.nsys-rep|1|environment|rank 1|"});
+}
+
 TEST_CASE("the SQLite export refuses to overwrite, never leaves a partial file, never writes its input", "[sql]") {
     const auto input = dataFile("nsys-2025.3/cuda_graphs.nsys-rep");
     const auto model = importOk(input);
