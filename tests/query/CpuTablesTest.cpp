@@ -17,29 +17,10 @@
 #include "importers/ImportHelpers.h"
 #include "model/EventDetails.h"
 #include "query/ReportSql.h"
+#include "tests/query/SqlRows.h"
 
 namespace lanescope::test {
 namespace {
-
-using Rows = std::vector<std::string>;  // each row as "cell|cell|...", sorted
-
-std::string cellText(const sql::SqlCell& cell) {
-    if (std::holds_alternative<std::monostate>(cell)) return "NULL";
-    if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
-    if (const auto* d = std::get_if<double>(&cell)) return std::to_string(*d);
-    return std::get<std::string>(cell);
-}
-
-Rows sortedRows(const sql::SqlResult& result) {
-    Rows rows;
-    for (const auto& row : result.rows) {
-        std::string line;
-        for (const auto& cell : row) line += cellText(cell) + "|";
-        rows.push_back(line);
-    }
-    std::sort(rows.begin(), rows.end());
-    return rows;
-}
 
 // A SQLite file opened read-only for the test's queries.
 class ExportDb {
@@ -60,27 +41,14 @@ public:
         const bool prepared = sqlite3_prepare_v2(db_, query.c_str(), -1, &stmt, nullptr) == SQLITE_OK;
         INFO(query << ": " << sqlite3_errmsg(db_));
         REQUIRE(prepared);
-        sql::SqlResult result;
-        result.columns.resize(size_t(sqlite3_column_count(stmt)));
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            auto& cells = result.rows.emplace_back();
-            for (int c = 0; c < int(result.columns.size()); ++c) cells.push_back(sql::cellOf(stmt, c));
-        }
+        Rows result = stepRows(stmt);
         sqlite3_finalize(stmt);
-        return sortedRows(result);
+        return result;
     }
 
 private:
     sqlite3* db_ = nullptr;
 };
-
-Rows ownRows(sql::ReportSql& session, const std::string& query) {
-    sql::SqlResult result;
-    const std::string error = session.query(query, result);
-    INFO(query << ": " << error);
-    REQUIRE(error.empty());
-    return sortedRows(result);
-}
 
 int64_t ownInt(sql::ReportSql& session, const std::string& query) {
     sql::SqlResult result;
@@ -91,15 +59,6 @@ int64_t ownInt(sql::ReportSql& session, const std::string& query) {
     const auto* value = std::get_if<int64_t>(&result.rows[0][0]);
     REQUIRE(value);
     return *value;
-}
-
-// At most five rows of `a` that `b` lacks, for a failure message short enough to read.
-std::string onlyIn(const Rows& a, const Rows& b) {
-    Rows missing;
-    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(missing));
-    std::string text = std::to_string(missing.size()) + " rows";
-    for (size_t i = 0; i < std::min<size_t>(missing.size(), 5); ++i) text += "\n  " + missing[i];
-    return text;
 }
 
 // Whether the one column of a query's rows never descends.
@@ -188,7 +147,7 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
                 continue;
             }
             const Rows expected = db.rows(q.sql);
-            const Rows got = ownRows(*session, q.sql);
+            const Rows got = lanescopeRows(*session, q.sql);
             INFO("only in Lanescope's: " << onlyIn(got, expected)
                                          << "\nonly in the export's: " << onlyIn(expected, got));
             CHECK(got == expected);
@@ -233,9 +192,10 @@ void checkOwnTables(const Report& r) {
     CHECK(ownInt(s, "SELECT count(*) FROM slices") == int64_t(events));
     CHECK(ownInt(s, "SELECT count(*) FROM instants") == int64_t(instants));
     CHECK(ownInt(s, "SELECT coalesce(sum(instants), 0) FROM lanes") == int64_t(instants));
-    CHECK(ownRows(s, "SELECT laneId, count(*), min(start), max(end), sum(duration) FROM slices GROUP BY laneId") ==
-          perLane);
-    CHECK(ownRows(s, "SELECT kind, count(*) FROM slices GROUP BY kind") == perKind);
+    CHECK(
+        lanescopeRows(s, "SELECT laneId, count(*), min(start), max(end), sum(duration) FROM slices GROUP BY laneId") ==
+        perLane);
+    CHECK(lanescopeRows(s, "SELECT kind, count(*) FROM slices GROUP BY kind") == perKind);
     CHECK(ownInt(s, "SELECT count(*) FROM slices WHERE end - start != duration OR name IS NULL") == 0);
     CHECK(ownInt(s, "SELECT count(*) FROM slices s JOIN lanes l ON l.laneId = s.laneId WHERE s.depth >= l.depths") ==
           0);
@@ -272,18 +232,18 @@ void checkOwnTables(const Report& r) {
     }
     std::sort(perCounter.begin(), perCounter.end());
     CHECK(ownInt(s, "SELECT count(*) FROM counters") == int64_t(samples));
-    CHECK(ownRows(s, "SELECT counterId, name, count(*), min(time), max(time) FROM counters GROUP BY counterId") ==
+    CHECK(lanescopeRows(s, "SELECT counterId, name, count(*), min(time), max(time) FROM counters GROUP BY counterId") ==
           perCounter);
 
     Rows diagnostics;
     for (const auto& [name, count] : r.diagnostics) diagnostics.push_back(name + "|" + std::to_string(count) + "|");
     std::sort(diagnostics.begin(), diagnostics.end());
-    CHECK(ownRows(s, "SELECT name, count FROM diagnostics") == diagnostics);
+    CHECK(lanescopeRows(s, "SELECT name, count FROM diagnostics") == diagnostics);
     CHECK(ownInt(s,
                  "SELECT count(*) FROM diagnostics WHERE severity NOT IN ('info', 'warning', 'error') "
                  "OR explanation = ''") == 0);
 
-    CHECK(ownRows(s, "SELECT file, begin_ns, end_ns FROM report") ==
+    CHECK(lanescopeRows(s, "SELECT file, begin_ns, end_ns FROM report") ==
           Rows{r.meta.fileName() + "|" + std::to_string(r.meta.begin_ns) + "|" + std::to_string(r.meta.end_ns) + "|"});
 }
 
@@ -318,7 +278,7 @@ TEST_CASE("A CPU sample's cpu is the core its thread was running on", "[sql]") {
         INFO(input.filename().string());
         const auto report = importOk(input);
         const auto session = openSql(*report);
-        CHECK(ownRows(*session, query) == expected);
+        CHECK(lanescopeRows(*session, query) == expected);
     }
 }
 
@@ -340,7 +300,7 @@ TEST_CASE("Lanescope's own tables on a PyTorch trace", "[sql]") {
     Rows expected;
     for (const auto& [name, n] : names) expected.push_back(name + "|" + std::to_string(n) + "|");
     std::sort(expected.begin(), expected.end());
-    CHECK(ownRows(*session, "SELECT name, count(*) FROM slices GROUP BY name") == expected);
+    CHECK(lanescopeRows(*session, "SELECT name, count(*) FROM slices GROUP BY name") == expected);
     CHECK(ownInt(*session, "SELECT count(*) FROM lanes WHERE kind = 'CUDA HW' AND deviceId IS NOT NULL") > 0);
     CHECK(ownInt(*session, "SELECT count(*) FROM SCHED_EVENTS") == 0);
     CHECK(ownInt(*session, "SELECT count(*) FROM report WHERE format IS NOT NULL") == 1);

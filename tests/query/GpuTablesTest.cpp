@@ -16,71 +16,10 @@
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
 #include "query/ReportSql.h"
+#include "tests/query/SqlRows.h"
 
 namespace lanescope::test {
 namespace {
-
-using Rows = std::vector<std::string>;  // each row as "cell|cell|...", sorted
-
-std::string cellText(const sql::SqlCell& cell) {
-    if (std::holds_alternative<std::monostate>(cell)) return "NULL";
-    if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
-    if (const auto* d = std::get_if<double>(&cell)) return std::to_string(*d);
-    return std::get<std::string>(cell);
-}
-
-Rows sortedRows(const sql::SqlResult& result) {
-    Rows rows;
-    for (const auto& row : result.rows) {
-        std::string line;
-        for (const auto& cell : row) line += cellText(cell) + "|";
-        rows.push_back(line);
-    }
-    std::sort(rows.begin(), rows.end());
-    return rows;
-}
-
-// The rows sqlite3 returns on a SQLite file, opened read-only; nullopt when the file has no such
-// table (nsys writes only the tables of what the report recorded).
-std::optional<Rows> exportRows(const std::filesystem::path& file, const std::string& query) {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open_v2(("file:" + file.string() + "?immutable=1").c_str(), &db,
-                            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) == SQLITE_OK);
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, query.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-        const std::string error = sqlite3_errmsg(db);
-        sqlite3_close(db);
-        INFO(query << ": " << error);
-        REQUIRE(error.rfind("no such table", 0) == 0);
-        return std::nullopt;
-    }
-    sql::SqlResult result;
-    result.columns.resize(size_t(sqlite3_column_count(stmt)));
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        auto& cells = result.rows.emplace_back();
-        for (int c = 0; c < int(result.columns.size()); ++c) cells.push_back(sql::cellOf(stmt, c));
-    }
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return sortedRows(result);
-}
-
-Rows lanescopeRows(sql::ReportSql& session, const std::string& query) {
-    sql::SqlResult result;
-    const std::string error = session.query(query, result);
-    INFO(query << ": " << error);
-    REQUIRE(error.empty());
-    return sortedRows(result);
-}
-
-// At most five rows of `a` that `b` lacks, for a failure message short enough to read.
-std::string onlyIn(const Rows& a, const Rows& b) {
-    Rows missing;
-    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(missing));
-    std::string text = std::to_string(missing.size()) + " rows";
-    for (size_t i = 0; i < std::min<size_t>(missing.size(), 5); ++i) text += "\n  " + missing[i];
-    return text;
-}
 
 // A query and the table it is about: where the export lacks that table, Lanescope's must be empty.
 struct Check {
