@@ -446,3 +446,51 @@ TEST_CASE("lanescope-cli info explains each diagnostic: severity and explanation
     const auto cleanJson = cli("info " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --format json");
     CHECK(cleanJson.out.find("\"diagnostics\": {},\n  \"diagnostic_details\": [],") != std::string::npos);
 }
+
+TEST_CASE("lanescope-cli sql: csv, json and table; the query from stdin; a bad query in one line, exit 1") {
+    const std::string file = quoted(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
+    const std::string byStream =
+        "\"SELECT streamId, count(*) AS kernels FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY streamId\"";
+    const auto csv = cli("sql " + file + " " + byStream + " --format csv");
+    REQUIRE(csv.status == 0);
+    CHECK(csv.out == "streamId,kernels\n7,1950\n");  // train_1gpu's 1,950 kernels, all on stream 7
+    const auto json = cli("sql " + file + " " + byStream + " --format json");
+    REQUIRE(json.status == 0);
+    CHECK(json.out == "[\n  {\"streamId\": 7, \"kernels\": 1950}\n]\n");
+    const auto table = cli("sql " + file + " " + byStream);
+    REQUIRE(table.status == 0);
+    CHECK(table.out.find("kernels") != std::string::npos);
+    CHECK(table.out.find("(1 row)") != std::string::npos);
+    // From stdin: a text cell with a comma and a quote is quoted as RFC 4180 says; NULL is empty.
+    const auto piped = cli("sql " + file + " - --format csv <<'EOF'\nSELECT 'a,\"b' AS t, NULL AS n;\nEOF\n");
+    REQUIRE(piped.status == 0);
+    CHECK(piped.out == "t,n\n\"a,\"\"b\",\n");
+    for (const char* bad : {"\"SELEC 1\"", "\"SELECT nope FROM StringIds\"", "\"DELETE FROM StringIds\"",
+                            "\"ATTACH DATABASE '/tmp/x' AS x\""}) {
+        const auto r = cli("sql " + file + " " + bad);
+        INFO(bad << " -> " << r.err);
+        CHECK(r.status == 1);
+        CHECK(r.out.empty());
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK(r.err.rfind("lanescope-cli sql: ", 0) == 0);
+    }
+}
+
+TEST_CASE("lanescope-cli export --to sqlite: nsys's tables in a file, never over one without --force") {
+    const auto dir = tempDir("cli-sqlite-export");
+    const auto out = dir / "train.sqlite";
+    const std::string command =
+        "export " + quoted(dataFile("nsys-2025.3/train_1gpu.nsys-rep")) + " --to sqlite --out " + quoted(out);
+    REQUIRE(cli(command).status == 0);
+    // The export answers as nsys's does: the same kernel summary from `stats` on both.
+    const auto ours = cli("stats " + quoted(out) + " --report cuda_gpu_kern_sum --format csv");
+    const auto theirs =
+        cli("stats " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --report cuda_gpu_kern_sum --format csv");
+    REQUIRE(ours.status == 0);
+    CHECK(ours.out == theirs.out);
+    const auto again = cli(command);
+    CHECK(again.status == 2);
+    CHECK(again.err.find("exists (use --force") != std::string::npos);
+    CHECK(cli(command + " --force").status == 0);
+    std::filesystem::remove_all(dir);
+}
