@@ -31,6 +31,10 @@ enum class LaneKind : uint8_t {
                         // Report::cpu_page_faults)
 };
 
+// The name of a thread's Nvtx lane that holds PyTorch operators (`cpu_op` events, `Operator` in
+// older traces) in a Kineto import, apart from its annotations and Python functions.
+inline constexpr std::string_view kPytorchOperatorLaneName = "CPU ops";
+
 // Lanes whose events are copies or projections of events kept in other lanes: counts,
 // statistics, find and correlation skip them so nothing is counted twice.
 inline bool holdsDerivedEvents(LaneKind kind) { return kind == LaneKind::Nccl || kind == LaneKind::NvtxGpuProjection; }

@@ -27,6 +27,7 @@ constexpr const char* kUsage =
     "  summarize FILE --out DIR\n"
     "  profile FILE [--range START_NS:END_NS] [--tid TID ...] [--pid PID ...]\n"
     "          [--view flat|top-down|bottom-up|threads] [--format csv|json|table]\n"
+    "  pytorch FILE --view overview|operators|kernels|memory [--format csv|json|table]\n"
     "  diff BASELINE CANDIDATE [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
     "  export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
     if (command == "stats") return runStats(argc, argv, 2);
     if (command == "analyze") return runAnalyze(argc, argv, 2);
     if (command == "profile") return runProfile(argc, argv, 2);
+    if (command == "pytorch") return runPytorch(argc, argv, 2);
     if (command == "export") return runExport(argc, argv, 2);
     if (command == "sql") return runSql(argc, argv, 2);
     if (command == "compare") return runCompare(argc, argv, 2);

@@ -29,7 +29,7 @@ Cat categoryOf(std::string_view cat, std::string_view name) {
 const char* cpuLaneName(Cat c) {
     switch (c) {
         case Cat::CpuOp:
-            return "CPU ops";
+            return kPytorchOperatorLaneName.data();
         case Cat::Python:
             return "Python";
         default:
