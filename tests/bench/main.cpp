@@ -40,6 +40,9 @@ constexpr const char* kUsage =
     "  lanescope-bench sql FILE [--export NSYS_EXPORT.sqlite] [--runs K]\n"
     "      the queries users write for nsys exports on FILE in memory, and with --export\n"
     "      by sqlite3 on nsys's export of it: first and median ms of each, same rows or not\n"
+    "  lanescope-bench pytorch FILE [--runs K]\n"
+    "      the PyTorch operators view on FILE: the first run (with the correlation index) and\n"
+    "      the median of K more (default 5), pytorch_operators_ms\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
 }  // namespace
@@ -66,6 +69,7 @@ int main(int argc, char** argv) {
     if (command == "open") return openCommand(argc, argv);
     if (command == "cache") return cacheCommand(argc, argv);
     if (command == "sql") return sqlCommand(argc, argv);
+    if (command == "pytorch") return pytorchCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;

@@ -1,0 +1,39 @@
+// lanescope-bench pytorch: the PyTorch views on a trace (docs/performance.md).
+#include <vector>
+
+#include "analysis/pytorch/Operators.h"
+#include "tests/bench/Args.h"
+#include "tests/bench/BenchInput.h"
+#include "tests/bench/Commands.h"
+#include "tests/bench/Measure.h"
+
+namespace lanescope::bench {
+
+// lanescope-bench pytorch FILE [--runs K]
+int pytorchCommand(int argc, char** argv) {
+    const Args args = parseArgs(argc, argv, 2, {"runs"});
+    if (!args.error.empty()) return usageError(args.error);
+    if (args.positional.size() != 1) return usageError("pytorch wants one FILE");
+    const auto runs = args.options.count("runs") ? parseCount(args.options.at("runs")) : 5;
+    if (!runs) return usageError("--runs needs a positive count");
+    const BenchInput input = loadBenchInput(args);
+    if (!input.report) return input.exit_code;
+    // The first run also builds the report's correlation index (kept with the report, as the
+    // viewer builds it while opening); the figure is the median of the runs after it.
+    const Stopwatch first;
+    const size_t rows = pytorchOperators(*input.report).rows.size();
+    const double firstMs = first.seconds() * 1000.0;
+    std::vector<double> ms;
+    for (uint64_t run = 0; run < *runs; ++run) {
+        const Stopwatch watch;
+        pytorchOperators(*input.report);
+        ms.push_back(watch.seconds() * 1000.0);
+    }
+    printValue("events", input.report->counts().slices);
+    printValue("pytorch_operator_names", uint64_t(rows));
+    printValue("pytorch_operators_first_ms", firstMs, 2);
+    printValue("pytorch_operators_ms", median(ms), 2);
+    return kExitOk;
+}
+
+}  // namespace lanescope::bench
