@@ -494,3 +494,81 @@ TEST_CASE("lanescope-cli export --to sqlite: nsys's tables in a file, never over
     CHECK(cli(command + " --force").status == 0);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("lanescope-cli pytorch --view operators prints one table in csv, json and table; other views are refused") {
+    const std::string trace = quoted(dataFile("kineto/train_1gpu_rank0.pt.trace.json"));
+    const auto csv = cli("pytorch " + trace + " --view operators --format csv");
+    REQUIRE(csv.status == 0);
+    CHECK(csv.err.empty());
+    CHECK(csv.out.rfind("Name,Calls,CPU Total (ns),CPU Self (ns),Device Total (ns),Device Self (ns)\n", 0) == 0);
+    CHECK(csv.out.find("\naten::copy_,200,") != std::string::npos);
+    const auto json = cli("pytorch " + trace + " --view operators --format json");
+    REQUIRE(json.status == 0);
+    CHECK(json.out.find("\"report\": \"pytorch_operators\"") != std::string::npos);
+    CHECK(json.out.find("\"Device Self (ns)\": ") != std::string::npos);
+    const auto table = cli("pytorch " + trace + " --view operators");
+    REQUIRE(table.status == 0);
+    CHECK(table.out.find("pytorch_operators") != std::string::npos);
+    CHECK(table.out.find("aten::copy_") != std::string::npos);
+
+    const auto memory = cli("pytorch " + trace + " --view memory");
+    CHECK(memory.status == 1);
+    CHECK(memory.out.empty());
+    CHECK(memory.err ==
+          "lanescope-cli pytorch: the memory view is not yet available (only operators and kernels are)\n");
+    const auto unknown = cli("pytorch " + trace + " --view steps");
+    CHECK(unknown.status == 1);
+    CHECK(unknown.err.rfind("lanescope-cli pytorch: unknown --view steps\n", 0) == 0);
+    CHECK(cli("pytorch " + trace + " --view operators --format xml").status == 1);
+}
+
+TEST_CASE("lanescope-cli pytorch --view operators on a trace without operators says so and prints no rows") {
+    const auto r =
+        cli("pytorch " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --view operators --format csv");
+    CHECK(r.status == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("records no PyTorch operators (no cpu_op or Operator events)") != std::string::npos);
+}
+
+TEST_CASE("lanescope-cli pytorch --view kernels: kernels by name in csv, json and table; none says why") {
+    const auto trace = quoted(dataFile("kineto/train_1gpu_rank0.pt.trace.json"));
+    const auto csv = cli("pytorch " + trace + " --view kernels --format csv");
+    REQUIRE(csv.status == 0);
+    CHECK(csv.err.empty());
+    CHECK(
+        csv.out.starts_with("Name,Calls,Total (ns),Mean (ns),Min (ns),Max (ns),Grid,Block,Registers Per Thread,"
+                            "Shared Memory (B),Est. Achieved Occupancy (%),Tensor Cores,Operator\n"));
+    // The fill kernel of train_1gpu: 50 launches, by aten::fill_ (TensorBoard's "zero_" steps).
+    CHECK(csv.out.find("\"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                       "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)\",50,") !=
+          std::string::npos);
+    const auto json = cli("pytorch " + trace + " --view kernels --format json");
+    REQUIRE(json.status == 0);
+    CHECK(json.out.find("\"Tensor Cores\"") != std::string::npos);
+    const auto table = cli("pytorch " + trace + " --view kernels");
+    REQUIRE(table.status == 0);
+    CHECK(table.out.find("Est. Achieved Occupancy (%)") != std::string::npos);
+
+    const auto cpuOnly = tempDir("cli-pytorch-kernels") / "cpu_only.pt.trace.json";
+    std::ofstream(cpuOnly) << R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,)"
+                              R"("ts":1,"dur":2}]})";
+    const auto none = cli("pytorch " + quoted(cpuOnly) + " --view kernels --format csv");
+    CHECK(none.status == 0);
+    CHECK(none.out.empty());
+    CHECK(none.err.find("no GPU kernels") != std::string::npos);
+}
+
+TEST_CASE("lanescope-cli pytorch --view operators on a CPU-only trace nests operators and says the device is absent") {
+    const auto trace = tempDir("cli_pytorch") / "cpu_only.json";
+    std::ofstream(trace) << R"({"traceEvents": [
+        {"ph": "X", "cat": "cpu_op", "name": "outer", "pid": 1, "tid": 2, "ts": 10.0, "dur": 10.0},
+        {"ph": "X", "cat": "cpu_op", "name": "inner", "pid": 1, "tid": 2, "ts": 12.0, "dur": 3.0005},
+        {"ph": "X", "cat": "cpu_op", "name": "inner", "pid": 1, "tid": 2, "ts": 16.0, "dur": 2.0}]})";
+    const auto r = cli("pytorch " + quoted(trace) + " --view operators --format csv");
+    CHECK(r.status == 0);
+    CHECK(r.out ==
+          "Name,Calls,CPU Total (ns),CPU Self (ns),Device Total (ns),Device Self (ns)\n"
+          "outer,1,10000,4999,0,0\n"
+          "inner,2,5001,5001,0,0\n");
+    CHECK(r.err.find("records no GPU work (kernels, memcpy, memset): the device columns are 0") != std::string::npos);
+}
