@@ -76,14 +76,15 @@ std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path) 
     const simdjson::padded_string json(traceText(path));
     od::parser parser;
     od::document doc = parser.iterate(json);
+    // A kernel event of the raw trace, in file order; duration in ns.
     struct Kernel {
         std::string name;
         int64_t duration = 0, correlation = 0;
         std::array<int64_t, 8> config{};
     };
     std::vector<Kernel> kernels;
-    std::unordered_map<int64_t, RawCall> calls;                       // by correlation id (the first)
-    std::map<std::pair<int64_t, int64_t>, std::vector<RawCall>> ops;  // by (pid, tid)
+    std::unordered_map<int64_t, RawCall> calls;                       // by correlation id: the first call with it
+    std::map<std::pair<int64_t, int64_t>, std::vector<RawCall>> ops;  // by (pid, tid), each in file order
     for (od::object event : doc["traceEvents"].get_array()) {
         std::string ph, cat, name;
         int64_t pid = 0, tid = 0, ts = 0, dur = 0, correlation = 0, registers = 0, shared = 0;
