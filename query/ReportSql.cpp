@@ -1,6 +1,7 @@
 #include "query/ReportSql.h"
 
 #include <algorithm>
+#include <cctype>
 #include <thread>
 
 #include "query/CallchainTables.h"
@@ -25,7 +26,8 @@ std::string oneLine(std::string message) {
     return message;
 }
 
-// Whether the rest of a statement list is only blanks, semicolons and comments.
+// Whether the rest of a statement list is only blanks and semicolons (a rest of comments alone
+// prepares to no statement, which run() skips).
 bool onlyBlanks(std::string_view rest) {
     return std::all_of(rest.begin(), rest.end(), [](char c) { return c == ';' || std::isspace((unsigned char)c); });
 }

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <ctime>
 #include <system_error>
 #include <utility>

@@ -88,16 +88,9 @@ int runProfile(int argc, char** argv, int first) {
         else
             table = callTreeTable(*report, counts, bottomUpTree(*report, counts), "bottom-up");
     }
-    std::string out;
-    if (format == "csv") {
-        out = toCsv(table);
-    } else if (format == "json") {
-        JsonWriter json;
-        appendJson(json, table);
-        out = json.str();
-    } else {
-        out = table.rows.empty() ? "no CPU samples or context switches in the selection\n" : textTable(table);
-    }
+    const std::string out = format == "table" && table.rows.empty()
+                                ? "no CPU samples or context switches in the selection\n"
+                                : formattedTable(table, format);
     return writeOut(out) ? kExitOk : kExitBadInput;
 }
 

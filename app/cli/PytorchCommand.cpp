@@ -2,7 +2,6 @@
 #include <cstdio>
 #include <utility>
 
-#include "analysis/JsonWriter.h"
 #include "analysis/pytorch/KernelsView.h"
 #include "analysis/pytorch/Operators.h"
 #include "app/cli/CliSupport.h"
@@ -59,17 +58,7 @@ int runPytorch(int argc, char** argv, int first) {
                          "columns are 0\n",
                          args.positional[0].c_str());
     }
-    std::string out;
-    if (format == "csv") {
-        out = toCsv(table);
-    } else if (format == "json") {
-        JsonWriter json;
-        appendJson(json, table);
-        out = json.str();
-    } else {
-        out = textTable(table);
-    }
-    return writeOut(out) ? kExitOk : kExitBadInput;
+    return writeOut(formattedTable(table, format)) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace lanescope::cli

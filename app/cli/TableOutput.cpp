@@ -38,4 +38,14 @@ std::string textTable(const StatsTable& table) {
     return table.name + "\n" + renderTextTable(table.header, rows, numeric) + "\n";
 }
 
+std::string formattedTable(const StatsTable& table, const std::string& format) {
+    if (format == "csv") return toCsv(table);
+    if (format == "json") {
+        JsonWriter json;
+        appendJson(json, table);
+        return json.str();
+    }
+    return textTable(table);
+}
+
 }  // namespace lanescope::cli
