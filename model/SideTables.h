@@ -10,7 +10,9 @@ namespace lanescope {
 // except NvtxInfo rows, which are deduplicated when they carry no per-event value.
 
 // How a kernel was launched: shared by every launch with the same configuration, so the
-// table holds one row per distinct configuration. Sizes in bytes.
+// table holds one row per distinct configuration. Sizes in bytes. The occupancy estimates
+// depend only on the launch configuration and the GPU; PyTorch (Kineto) traces record them,
+// nsys does not: negative means not recorded.
 struct KernelConfig {
     uint32_t grid[3] = {0, 0, 0};
     uint16_t block[3] = {0, 0, 0};
@@ -18,8 +20,11 @@ struct KernelConfig {
     uint32_t static_shared_bytes = 0;
     uint32_t dynamic_shared_bytes = 0;
     uint32_t local_bytes_per_thread = 0;
-    uint32_t short_name_id = 0;  // into Report::strings
-    uint8_t launch_type = 0;     // ENUM_CUDA_KERNEL_LAUNCH_TYPE: 1 regular, 2/3 cooperative
+    uint32_t short_name_id = 0;             // into Report::strings
+    float blocks_per_sm = -1;               // Kineto "blocks per SM": blocks / SMs
+    float warps_per_sm = -1;                // Kineto "warps per SM": warps / SMs
+    float est_achieved_occupancy_pct = -1;  // Kineto "est. achieved occupancy %", 0 to 100
+    uint8_t launch_type = 0;                // ENUM_CUDA_KERNEL_LAUNCH_TYPE: 1 regular, 2/3 cooperative
     bool operator==(const KernelConfig&) const = default;
 };
 

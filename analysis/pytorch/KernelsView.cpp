@@ -34,7 +34,19 @@ struct NameTotals {
     int64_t max = 0;
     std::map<Launch, uint64_t> launches;     // launches per configuration, by configuration
     std::map<uint32_t, uint64_t> operators;  // launches per operator name id, by name id
+    // Of the launches whose occupancy the trace records: their count, the sum of occupancy (%)
+    // times duration (ns), of durations (ns) and of occupancies (%).
+    uint64_t occupancyCalls = 0;
+    double occupancyTimesDuration = 0, occupancyDuration = 0, occupancySum = 0;
 };
+
+// The duration-weighted mean occupancy (%) of the launches that record one (their plain mean
+// when they all last 0 ns), or "unknown" when none does.
+StatsTable::Cell occupancyCell(const NameTotals& t) {
+    if (t.occupancyCalls == 0) return std::string("unknown");
+    if (t.occupancyDuration > 0) return StatsTable::Real{t.occupancyTimesDuration / t.occupancyDuration, 2};
+    return StatsTable::Real{t.occupancySum / static_cast<double>(t.occupancyCalls), 2};
+}
 
 // Per thread (index into Report::threads), the lane of its cpu_op events; -1 where it has none.
 std::vector<int64_t> cpuOpLanes(const Report& report) {
@@ -141,6 +153,12 @@ KernelsView pytorchKernels(const Report& report) {
             const KernelConfig& c = report.kernel_configs[report.kernels[lane.events.payload[i]].config];
             ++t.launches[{c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.registers_per_thread,
                           uint64_t{c.static_shared_bytes} + c.dynamic_shared_bytes}];
+            if (c.est_achieved_occupancy_pct >= 0) {
+                ++t.occupancyCalls;
+                t.occupancyTimesDuration += double{c.est_achieved_occupancy_pct} * static_cast<double>(duration);
+                t.occupancyDuration += static_cast<double>(duration);
+                t.occupancySum += c.est_achieved_occupancy_pct;
+            }
             const EventRef kernel{static_cast<uint32_t>(l), static_cast<uint32_t>(i)};
             if (const std::optional<uint32_t> op = launchingOperator(report, index, opLanes, kernel))
                 ++t.operators[*op];
@@ -171,7 +189,7 @@ KernelsView pytorchKernels(const Report& report) {
         view.table.rows.push_back({std::string(text), static_cast<int64_t>(t->calls), t->total,
                                    StatsTable::Real{static_cast<double>(t->total) / static_cast<double>(t->calls), 1},
                                    t->min, t->max, std::move(grid), triple(c[3], c[4], c[5]),
-                                   static_cast<int64_t>(c[6]), static_cast<int64_t>(c[7]), std::string("unknown"),
+                                   static_cast<int64_t>(c[6]), static_cast<int64_t>(c[7]), occupancyCell(*t),
                                    std::string(tensorCoresByName(text)), operatorCell(report, t->operators)});
     }
     return view;

@@ -90,6 +90,9 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
             k.registers_per_thread = static_cast<uint16_t>(std::clamp<int64_t>(e.registers, 0, UINT16_MAX));
             // Kineto reports static + dynamic shared memory as one number.
             k.static_shared_bytes = static_cast<uint32_t>(std::clamp<int64_t>(e.shared, 0, UINT32_MAX));
+            k.blocks_per_sm = e.blocksPerSm;
+            k.warps_per_sm = e.warpsPerSm;
+            k.est_achieved_occupancy_pct = e.occupancyPct;
             k.launch_type = 1;
             auto [it, inserted] = configs_.try_emplace(k, static_cast<uint32_t>(r_.kernel_configs.size()));
             if (inserted) r_.kernel_configs.push_back(k);

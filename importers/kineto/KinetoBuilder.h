@@ -1,4 +1,5 @@
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -46,10 +47,13 @@ struct ConfigHash {
         uint64_t h = 0xCBF29CE484222325ull;
         for (uint64_t v : {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]},
                            uint64_t{c.block[1]}, uint64_t{c.block[2]}, uint64_t{c.registers_per_thread},
-                           uint64_t{c.static_shared_bytes}, uint64_t{c.short_name_id}})
+                           uint64_t{c.static_shared_bytes}, uint64_t{c.short_name_id}, bitsOf(c.blocks_per_sm),
+                           bitsOf(c.warps_per_sm), bitsOf(c.est_achieved_occupancy_pct)})
             h = (h ^ v) * 0x100000001B3ull;
         return h;
     }
+    // Equal floats, equal bits: -0 hashes as 0.
+    static uint64_t bitsOf(float f) { return std::bit_cast<uint32_t>(f == 0 ? 0.0f : f); }
 };
 
 // Builds the report from a trace's events, in file order: pairs B/E per thread, files each

@@ -81,6 +81,14 @@ void readTriple(od::value v, uint32_t out[3]) {
     }
 }
 
+// A non-negative finite JSON number as a float; -1 (not recorded) otherwise.
+float nonNegative(od::value v) {
+    double d = -1;
+    if (v.type() != od::json_type::number || v.get_double().get(d) != simdjson::SUCCESS || !std::isfinite(d) || d < 0)
+        return -1;
+    return static_cast<float>(d);
+}
+
 }  // namespace
 
 void readEvent(od::object obj, Event& e) {
@@ -136,6 +144,12 @@ void readEvent(od::object obj, Event& e) {
                     e.registers = toInt(a);
                 else if (k == "shared memory")
                     e.shared = toInt(a);
+                else if (k == "blocks per SM")
+                    e.blocksPerSm = nonNegative(a);
+                else if (k == "warps per SM")
+                    e.warpsPerSm = nonNegative(a);
+                else if (k == "est. achieved occupancy %")
+                    e.occupancyPct = nonNegative(a);
                 else if (k == "grid")
                     readTriple(a, e.grid);
                 else if (k == "block")

@@ -18,6 +18,9 @@ struct Event {
     int64_t device = -1, stream = -1, context = -1, correlation = 0, bytes = 0, registers = 0, shared = 0,
             sortIndex = 0, rank = -1;
     uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    // Kernel occupancy estimates ("blocks per SM", "warps per SM", "est. achieved occupancy %");
+    // negative when absent.
+    float blocksPerSm = -1, warpsPerSm = -1, occupancyPct = -1;
     std::string_view argName;
     std::vector<std::pair<std::string_view, double>> counterValues;
 };

@@ -50,6 +50,15 @@ struct RawKernels {
     int64_t calls = 0, total = 0, min = std::numeric_limits<int64_t>::max(), max = 0;
     std::map<std::array<int64_t, 8>, int64_t> configs;  // (grid, block, registers, shared) -> launches
     std::map<std::string, int64_t> operators;           // operator name -> launches
+    // Of the launches recording "est. achieved occupancy %": their count, the sums of
+    // occupancy x duration (%·ns), of durations (ns) and of occupancies (%).
+    int64_t occupancyCalls = 0;
+    double occupancyTimesDuration = 0, occupancyDuration = 0, occupancySum = 0;
+};
+
+// A kernel's occupancy args as the trace records them; -1 where absent.
+struct RawOccupancy {
+    double blocksPerSm = -1, warpsPerSm = -1, occupancyPct = -1;
 };
 
 std::string traceText(const std::filesystem::path& path) {
@@ -72,7 +81,8 @@ int64_t intOf(od::value v) {
 // The kernels view computed from the raw events: kernels by name; the operator of a kernel is
 // the shortest cpu_op on the pid/tid of the runtime call with the kernel's correlation that
 // contains the call.
-std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path) {
+std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path,
+                                             std::unordered_map<int64_t, RawOccupancy>& occupancyByCorrelation) {
     const simdjson::padded_string json(traceText(path));
     od::parser parser;
     od::document doc = parser.iterate(json);
@@ -81,6 +91,7 @@ std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path) 
         std::string name;
         int64_t duration = 0, correlation = 0;
         std::array<int64_t, 8> config{};
+        RawOccupancy occupancy;
     };
     std::vector<Kernel> kernels;
     std::unordered_map<int64_t, RawCall> calls;                       // by correlation id: the first call with it
@@ -89,6 +100,7 @@ std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path) 
         std::string ph, cat, name;
         int64_t pid = 0, tid = 0, ts = 0, dur = 0, correlation = 0, registers = 0, shared = 0;
         std::array<int64_t, 6> dims{};
+        RawOccupancy occupancy;
         for (auto field : event) {
             const std::string_view key = field.unescaped_key();
             od::value v = field.value();
@@ -109,6 +121,12 @@ std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path) 
                         registers = intOf(a);
                     else if (k == "shared memory")
                         shared = intOf(a);
+                    else if (k == "blocks per SM")
+                        occupancy.blocksPerSm = a.get_double();
+                    else if (k == "warps per SM")
+                        occupancy.warpsPerSm = a.get_double();
+                    else if (k == "est. achieved occupancy %")
+                        occupancy.occupancyPct = a.get_double();
                     else if (k == "grid" || k == "block") {
                         size_t at = k == "grid" ? 0 : 3;
                         for (auto n : a.get_array()) dims[at++] = intOf(n.value());
@@ -117,10 +135,14 @@ std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path) 
             }
         }
         if (ph != "X") continue;
-        if (cat == "kernel")
-            kernels.push_back(
-                {name, dur, correlation, {dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], registers, shared}});
-        else if (cat == "cuda_runtime" || cat == "cuda_driver")
+        if (cat == "kernel") {
+            kernels.push_back({name,
+                               dur,
+                               correlation,
+                               {dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], registers, shared},
+                               occupancy});
+            occupancyByCorrelation[correlation] = occupancy;
+        } else if (cat == "cuda_runtime" || cat == "cuda_driver")
             calls.try_emplace(correlation, RawCall{pid, tid, ts, ts + dur, name});
         else if (cat == "cpu_op")
             ops[{pid, tid}].push_back({pid, tid, ts, ts + dur, name});
@@ -133,6 +155,12 @@ std::map<std::string, RawKernels> rawKernels(const std::filesystem::path& path) 
         r.min = std::min(r.min, k.duration);
         r.max = std::max(r.max, k.duration);
         ++r.configs[k.config];
+        if (k.occupancy.occupancyPct >= 0) {
+            ++r.occupancyCalls;
+            r.occupancyTimesDuration += k.occupancy.occupancyPct * static_cast<double>(k.duration);
+            r.occupancyDuration += static_cast<double>(k.duration);
+            r.occupancySum += k.occupancy.occupancyPct;
+        }
         const auto call = calls.find(k.correlation);
         if (k.correlation == 0 || call == calls.end()) continue;
         const RawCall* innermost = nullptr;
@@ -151,8 +179,22 @@ void checkAgainstRaw(const std::filesystem::path& path) {
     INFO(path.string());
     const auto report = test::importOk(path);
     const KernelsView view = pytorchKernels(*report);
-    const std::map<std::string, RawKernels> raw = rawKernels(path);
+    std::unordered_map<int64_t, RawOccupancy> occupancyByCorrelation;
+    const std::map<std::string, RawKernels> raw = rawKernels(path, occupancyByCorrelation);
     REQUIRE_FALSE(raw.empty());
+    // Each launch's configuration holds its kernel event's occupancy args (as floats).
+    size_t recorded = 0;
+    for (const KernelInfo& k : report->kernels) {
+        INFO("correlation " << k.correlation_id);
+        REQUIRE(occupancyByCorrelation.count(k.correlation_id) == 1);
+        const RawOccupancy& o = occupancyByCorrelation.at(k.correlation_id);
+        const KernelConfig& c = report->kernel_configs.at(k.config);
+        CHECK(c.blocks_per_sm == static_cast<float>(o.blocksPerSm));
+        CHECK(c.warps_per_sm == static_cast<float>(o.warpsPerSm));
+        CHECK(c.est_achieved_occupancy_pct == static_cast<float>(o.occupancyPct));
+        recorded += o.occupancyPct >= 0 ? 1 : 0;
+    }
+    CHECK(recorded > 0);
     CHECK(view.missing.empty());
     REQUIRE(view.table.rows.size() == raw.size());
     REQUIRE(view.table.header.size() == 13);
@@ -179,7 +221,17 @@ void checkAgainstRaw(const std::filesystem::path& path) {
         CHECK(cellText(row[7]) == std::to_string(c[3]) + "x" + std::to_string(c[4]) + "x" + std::to_string(c[5]));
         CHECK(std::get<int64_t>(row[8]) == c[6]);
         CHECK(std::get<int64_t>(row[9]) == c[7]);
-        CHECK(cellText(row[10]) == "unknown");
+        // The duration-weighted mean occupancy of the launches recording one (all integers here,
+        // so the sums are exact in any order); the plain mean when they all last 0 ns.
+        if (r.occupancyCalls == 0)
+            CHECK(cellText(row[10]) == "unknown");
+        else {
+            const StatsTable::Real occupancy = std::get<StatsTable::Real>(row[10]);
+            CHECK(occupancy.decimals == 2);
+            CHECK(occupancy.value == (r.occupancyDuration > 0
+                                          ? r.occupancyTimesDuration / r.occupancyDuration
+                                          : r.occupancySum / static_cast<double>(r.occupancyCalls)));
+        }
         CHECK(cellText(row[11]) == std::string(tensorCoresByName(name)));
         // The operator launching most, ties by name, with its count.
         std::string op = "unknown";
@@ -223,6 +275,32 @@ TEST_CASE("pytorch kernels: a trace without kernels gives no rows and says why",
     CHECK(view.table.rows.empty());
     CHECK(view.table.header.size() == 13);
     CHECK(view.missing.find("no GPU kernels") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("pytorch kernels: occupancy weighted by duration, unknown when not recorded", "[pytorch]") {
+    const std::filesystem::path dir = test::tempDir("pytorch_kernels_occupancy");
+    const std::filesystem::path path = dir / "occupancy.pt.trace.json";
+    auto kernel = [](const char* name, int correlation, const char* ts, const char* dur, const char* args) {
+        return std::string(R"({"ph":"X","cat":"kernel","name":")") + name + R"(","pid":0,"tid":7,"ts":)" + ts +
+               R"(,"dur":)" + dur + R"(,"args":{"device":0,"stream":7,"correlation":)" + std::to_string(correlation) +
+               R"(,"grid":[1,1,1],"block":[32,1,1])" + args + "}}";
+    };
+    std::ofstream(path) << R"({"traceEvents":[)"
+                        << kernel("a", 1, "1", "1", R"(,"blocks per SM":0.5,"est. achieved occupancy %":50)") << ','
+                        << kernel("a", 2, "3", "3", R"(,"blocks per SM":0.5,"est. achieved occupancy %":100)") << ','
+                        << kernel("a", 3, "7", "5", "") << ',' << kernel("b", 4, "13", "1", "") << ','
+                        << kernel("c", 5, "15", "0", R"(,"est. achieved occupancy %":20)") << ','
+                        << kernel("c", 6, "16", "0", R"(,"est. achieved occupancy %":40)") << "]}";
+    const auto report = test::importOk(path);
+    CHECK(report->kernel_configs.size() == 5);  // a's three and c's two launches differ by their occupancy args
+    const KernelsView view = pytorchKernels(*report);
+    REQUIRE(view.table.rows.size() == 3);
+    std::map<std::string, std::string> occupancy;
+    for (const auto& row : view.table.rows) occupancy[std::get<std::string>(row[0])] = cellText(row[10]);
+    CHECK(occupancy["a"] == "87.50");  // (50 x 1 + 100 x 3) / 4; the launch without one left out
+    CHECK(occupancy["b"] == "unknown");
+    CHECK(occupancy["c"] == "30.00");  // 0 ns launches: the plain mean
     std::filesystem::remove_all(dir);
 }
 

@@ -126,7 +126,8 @@ std::string dump(const Report& r) {
     for (const KernelInfo& k : r.kernels) o << "kernel " << k.config << ' ' << k.correlation_id << '\n';
     for (const KernelConfig& k : r.kernel_configs)
         o << "config " << k.grid[0] << ',' << k.grid[1] << ',' << k.grid[2] << ' ' << k.block[0] << ',' << k.block[1]
-          << ',' << k.block[2] << ' ' << k.registers_per_thread << ' ' << k.static_shared_bytes << '\n';
+          << ',' << k.block[2] << ' ' << k.registers_per_thread << ' ' << k.static_shared_bytes << ' '
+          << k.blocks_per_sm << ' ' << k.warps_per_sm << ' ' << k.est_achieved_occupancy_pct << '\n';
     for (const MemcpyInfo& m : r.memcpys)
         o << "memcpy " << m.bytes << ' ' << m.correlation_id << ' ' << static_cast<int>(m.copy_kind) << '\n';
     for (const MemsetInfo& m : r.memsets) o << "memset " << m.bytes << ' ' << m.correlation_id << '\n';

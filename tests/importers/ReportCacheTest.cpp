@@ -121,6 +121,7 @@ std::unique_ptr<Report> everyTableReport() {
     config.grid[0] = 4, config.grid[2] = 2, config.block[1] = 128, config.registers_per_thread = 32;
     config.static_shared_bytes = 1, config.dynamic_shared_bytes = 2, config.local_bytes_per_thread = 3;
     config.short_name_id = t.r.strings.intern("k"), config.launch_type = 1;
+    config.blocks_per_sm = 0.25f, config.warps_per_sm = 1.5f, config.est_achieved_occupancy_pct = 12.5f;
     t.event(stream, 250, 260, "kernel", EventKind::Kernel, t.kernel(5, config));
     t.event(stream, 270, 280, "copy", EventKind::Memcpy,
             t.memcpy({1 << 20, 9, CopyKind::UvmHtoD, MemKind::Managed, MemKind::Device}));
@@ -323,6 +324,8 @@ TEST_CASE("the comparison sees any changed field") {
         {"counters[0].value[1]", [](Report& r) { r.counters[0].value[1] = 0.3333; }},
         {"counters[0].derived", [](Report& r) { r.counters[0].derived = false; }},
         {"kernel_configs[0].launch_type", [](Report& r) { r.kernel_configs[0].launch_type = 2; }},
+        {"kernel_configs[0].est_achieved_occupancy_pct",
+         [](Report& r) { r.kernel_configs[0].est_achieved_occupancy_pct = 13; }},
         {"memcpys[0].dst_kind", [](Report& r) { r.memcpys[0].dst_kind = MemKind::Pinned; }},
         {"nvtx[1].start_end", [](Report& r) { r.nvtx[1].start_end = false; }},
         {"graph_api_events[0].node", [](Report& r) { r.graph_api_events[0].node = false; }},

@@ -30,6 +30,8 @@ template <typename T>
 bool same(const T& a, const T& b) {
     if constexpr (std::is_same_v<T, double>)
         return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+    else if constexpr (std::is_same_v<T, float>)
+        return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
     else
         return a == b;
 }
@@ -166,6 +168,9 @@ void compareGpuTables(Differ& d, const Report& a, const Report& b) {
                f("dynamic_shared_bytes", x.dynamic_shared_bytes, y.dynamic_shared_bytes);
                f("local_bytes_per_thread", x.local_bytes_per_thread, y.local_bytes_per_thread);
                f("short_name_id", x.short_name_id, y.short_name_id);
+               f("blocks_per_sm", x.blocks_per_sm, y.blocks_per_sm);
+               f("warps_per_sm", x.warps_per_sm, y.warps_per_sm);
+               f("est_achieved_occupancy_pct", x.est_achieved_occupancy_pct, y.est_achieved_occupancy_pct);
                f("launch_type", x.launch_type, y.launch_type);
            });
     d.rows("memcpys", a.memcpys, b.memcpys, [](auto f, const MemcpyInfo& x, const MemcpyInfo& y) {
