@@ -36,8 +36,9 @@ def load_events(path):
     return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
-def expected_operators(events):
-    """Per operator name: [calls, cpu total, cpu self, device total, device self] in ns."""
+def operator_instances(events):
+    """Per thread (pid, tid): its operators, each [start, end, name, cpu self, device total,
+    device self] in ns, sorted by start, longer first."""
     ops = collections.defaultdict(list)  # (pid, tid) -> [start, end, name], file order
     calls = collections.defaultdict(list)  # (pid, tid) -> [start, end, correlation]
     gpu_ns = collections.Counter()  # correlation -> GPU ns launched
@@ -55,7 +56,7 @@ def expected_operators(events):
             correlation = int(e.get("args", {}).get("correlation", 0))
             if correlation:
                 gpu_ns[correlation] += end - start
-    rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
+    instances = {}
     for thread, thread_ops in ops.items():
         # Nesting by time containment: by start, longer first; an operator's parent is the
         # innermost one still open (ending after it starts).
@@ -81,13 +82,30 @@ def expected_operators(events):
             if parent[i] is not None:
                 children_cpu[parent[i]] += thread_ops[i][1] - thread_ops[i][0]
                 device_total[parent[i]] += device_total[i]
-        for i, (start, end, name) in enumerate(thread_ops):
-            row = rows[name]
-            row[0] += 1
-            row[1] += end - start
-            row[2] += end - start - children_cpu[i]
-            row[3] += device_total[i]
-            row[4] += device_self[i]
+        instances[thread] = [
+            [start, end, name, end - start - children_cpu[i], device_total[i], device_self[i]]
+            for i, (start, end, name) in enumerate(thread_ops)
+        ]
+    return instances
+
+
+def add_instance(row, instance):
+    """Adds one operator instance of operator_instances to a row [calls, cpu total, cpu self,
+    device total, device self]."""
+    start, end, _, cpu_self, device_total, device_self = instance
+    row[0] += 1
+    row[1] += end - start
+    row[2] += cpu_self
+    row[3] += device_total
+    row[4] += device_self
+
+
+def expected_operators(events):
+    """Per operator name: [calls, cpu total, cpu self, device total, device self] in ns."""
+    rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
+    for thread_ops in operator_instances(events).values():
+        for instance in thread_ops:
+            add_instance(rows[instance[2]], instance)
     return rows
 
 

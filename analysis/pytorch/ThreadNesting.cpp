@@ -1,0 +1,46 @@
+// How the events of one thread's lanes nest: parents within a lane, containment across two.
+#include "analysis/pytorch/ThreadNesting.h"
+
+#include <algorithm>
+
+namespace lanescope {
+
+std::vector<int64_t> laneByThread(const Report& report, LaneKind kind, std::string_view name) {
+    std::vector<int64_t> lanes(report.threads.size(), -1);
+    for (size_t l = 0; l < report.lanes.size(); ++l) {
+        const Lane& lane = report.lanes[l];
+        if (lane.kind == kind && lane.thread >= 0 && (name.empty() || report.str(lane.name_id) == name))
+            lanes[static_cast<size_t>(lane.thread)] = static_cast<int64_t>(l);
+    }
+    return lanes;
+}
+
+std::vector<uint32_t> parentsByDepth(const IntervalColumns& events) {
+    std::vector<uint32_t> parent(events.size(), kNoEvent);
+    std::vector<uint32_t> open;  // the latest event at each depth, outermost first
+    for (size_t i = 0; i < events.size(); ++i) {
+        open.resize(std::min<size_t>(events.depth[i], open.size()));
+        if (!open.empty()) parent[i] = open.back();
+        open.push_back(static_cast<uint32_t>(i));
+    }
+    return parent;
+}
+
+std::vector<uint32_t> innermostContaining(const IntervalColumns& outer, const IntervalColumns& inner) {
+    std::vector<uint32_t> containing(inner.size(), kNoEvent);
+    std::vector<uint32_t> chain;  // the latest outer event at each depth, outermost first
+    size_t next = 0;
+    for (size_t c = 0; c < inner.size(); ++c) {
+        const int64_t start = inner.start_ns[c], end = inner.endNs(c);
+        for (; next < outer.size() && outer.start_ns[next] <= start; ++next) {
+            chain.resize(std::min<size_t>(outer.depth[next], chain.size()));
+            chain.push_back(static_cast<uint32_t>(next));
+        }
+        const auto innermost =
+            std::find_if(chain.rbegin(), chain.rend(), [&](uint32_t o) { return outer.endNs(o) >= end; });
+        if (innermost != chain.rend()) containing[c] = *innermost;
+    }
+    return containing;
+}
+
+}  // namespace lanescope
