@@ -3,6 +3,8 @@
 #include <utility>
 
 #include "analysis/pytorch/KernelsView.h"
+#include "analysis/pytorch/ModulesView.h"
+#include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
@@ -12,12 +14,15 @@ namespace lanescope::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: lanescope-cli pytorch FILE --view overview|operators|kernels|memory [--format csv|json|table]\n";
+    "usage: lanescope-cli pytorch FILE --view overview|operators|kernels|memory|modules [--format csv|json|table]\n"
+    "       lanescope-cli pytorch FILE --view operators --group-by name|stack [--format csv|json|table]\n"
+    "  --group-by stack: one row per operator name and Python call stack (frames innermost first, joined by\n"
+    "  \" <- \"; recorded with with_stack=True); name (the default): one row per operator name\n";
 
 }  // namespace
 
 int runPytorch(int argc, char** argv, int first) {
-    const ParsedArgs args = parseArgs(argc, argv, first, {"view", "format"});
+    const ParsedArgs args = parseArgs(argc, argv, first, {"view", "format", "group-by"});
     const std::string format = args.options.count("format") ? args.options.at("format") : "table";
     auto usage = [&](const std::string& why) {
         std::fprintf(stderr, "lanescope-cli pytorch: %s\n%s", why.c_str(), kUsage);
@@ -28,23 +33,36 @@ int runPytorch(int argc, char** argv, int first) {
     if (!args.options.count("view")) return usage("--view is required");
     if (format != "csv" && format != "json" && format != "table") return usage("unknown --format " + format);
     const std::string& view = args.options.at("view");
+    const std::string groupBy = args.options.count("group-by") ? args.options.at("group-by") : "name";
+    if (groupBy != "name" && groupBy != "stack") return usage("unknown --group-by " + groupBy);
+    if (args.options.count("group-by") && view != "operators") return usage("--group-by is for --view operators");
     if (view == "overview" || view == "memory") {
         std::fprintf(stderr,
                      "lanescope-cli pytorch: the %s view is not yet available (only operators and kernels are)\n",
                      view.c_str());
         return kExitUsage;
     }
-    if (view != "operators" && view != "kernels") return usage("unknown --view " + view);
+    if (view != "operators" && view != "kernels" && view != "modules") return usage("unknown --view " + view);
 
     auto report = loadReport(args.positional[0]);
     if (!report) return kExitBadInput;
     StatsTable table;
+    auto sayMissing = [&](const std::string& missing) {
+        if (!missing.empty())
+            std::fprintf(stderr, "lanescope-cli pytorch: %s: %s\n", args.positional[0].c_str(), missing.c_str());
+    };
     if (view == "kernels") {
         KernelsView kernels = pytorchKernels(*report);
-        if (!kernels.missing.empty())
-            std::fprintf(stderr, "lanescope-cli pytorch: %s: %s\n", args.positional[0].c_str(),
-                         kernels.missing.c_str());
+        sayMissing(kernels.missing);
         table = std::move(kernels.table);
+    } else if (view == "modules") {
+        ModulesView modules = pytorchModules(*report);
+        sayMissing(modules.missing);
+        table = std::move(modules.table);
+    } else if (groupBy == "stack") {
+        OperatorStacksView stacks = pytorchOperatorStacks(*report);
+        sayMissing(stacks.missing);
+        table = std::move(stacks.table);
     } else {
         table = pytorchOperators(*report);
         if (table.rows.empty())
