@@ -46,6 +46,7 @@
 #include "app/gui/panels/diff/DiffPanel.h"
 #include "app/gui/panels/events/EventsPanel.h"
 #include "app/gui/panels/gaps/GapsPanel.h"
+#include "app/gui/panels/pytorch/PytorchPanel.h"
 #include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/gui/panels/rules/RulesPanel.h"
@@ -186,7 +187,7 @@ bool MainWindow::shownPanelsReady() const {
     return ready(stats_, stats_->shownTableReady()) && ready(gaps_, !gaps_->busy()) && ready(rules_, !rules_->busy()) &&
            ready(utilization_, !utilization_->busy()) && ready(compare_, !compare_->busy()) &&
            ready(diff_, !diff_->busy()) && ready(events_, !events_->busy()) && ready(callTree_, !callTree_->busy()) &&
-           ready(query_, !query_->busy());
+           ready(query_, !query_->busy()) && ready(pytorch_, pytorch_->ready());
 }
 
 }  // namespace lanescope

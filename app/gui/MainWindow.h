@@ -35,6 +35,7 @@ class LoadingBar;
 class EventsPanel;
 class CallTreePanel;
 class QueryPanel;
+class PytorchPanel;
 class ShortcutsOverlay;
 class ViewSession;
 
@@ -66,6 +67,8 @@ public:
     // The Query panel in front (View > Query); with `sql`, that query runs once a report is open
     // (command line --sql).
     void showQuery(const QString& sql = {});
+    // The PyTorch panel in front (View > PyTorch), on the tab of view `view` ("operators", ...) when given.
+    void showPytorch(const QString& view = {});
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -135,6 +138,7 @@ private:
     EventsPanel* events_;
     CallTreePanel* callTree_;
     QueryPanel* query_;
+    PytorchPanel* pytorch_;
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;

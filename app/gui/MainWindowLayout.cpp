@@ -46,6 +46,7 @@
 #include "app/gui/panels/diff/DiffPanel.h"
 #include "app/gui/panels/events/EventsPanel.h"
 #include "app/gui/panels/gaps/GapsPanel.h"
+#include "app/gui/panels/pytorch/PytorchPanel.h"
 #include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/gui/panels/rules/RulesPanel.h"
@@ -131,6 +132,10 @@ void MainWindow::buildDocks() {
     addBottom(callTree_, "Call tree", "callTree");
     query_ = new QueryPanel(session_);
     addBottom(query_, "Query", "query");
+    pytorch_ = new PytorchPanel(session_);
+    addBottom(pytorch_, "PyTorch", "pytorch");
+    connect(pytorch_, &PytorchPanel::showInstances, this,
+            [this](int report, const QString& pattern) { findBar_->findLongest(pattern, report); });
     connect(diagnostics_, &DiagnosticsPanel::showRequested, this, [this] {
         if (auto* dock = findChild<QDockWidget*>("diagnostics")) {
             dock->show();
@@ -162,6 +167,14 @@ void MainWindow::showQuery(const QString& sql) {
     }
     query_->editor()->setFocus();
     if (!sql.isEmpty()) query_->runWhenOpen(sql);
+}
+
+void MainWindow::showPytorch(const QString& view) {
+    if (auto* dock = findChild<QDockWidget*>("pytorch")) {
+        dock->show();
+        dock->raise();
+    }
+    if (!view.isEmpty()) pytorch_->showView(view);
 }
 
 void MainWindow::buildMenus() {
@@ -235,6 +248,8 @@ void MainWindow::buildMenus() {
         ->setStatusTip("CPU samples of the selection as top-down and bottom-up trees, a flat list and a flame graph");
     view->addAction("&Query (SQL)", QKeySequence("Ctrl+Shift+Q"), this, [this] { showQuery(); })
         ->setStatusTip("SQL over the report, with the tables of an nsys SQLite export");
+    view->addAction("&PyTorch views", QKeySequence("Ctrl+Shift+P"), this, [this] { showPytorch(); })
+        ->setStatusTip("A PyTorch profiler trace's operators and kernels, as TensorBoard's profiler showed them");
     view->addSeparator();
     rowOrder_ = new QActionGroup(this);
     const QString defaultOrder = QSettings().value("rows/order", "gpu-first").toString();

@@ -53,12 +53,13 @@ struct Options {
                               "How .nsys-rep/.qdrep files are read: native (the default) or nsys (nsys export).",
                               "native|nsys", "native"};
     QCommandLineOption sql{"sql", "Show the Query panel and run QUERY on the report once it is open.", "QUERY"};
+    QCommandLineOption pytorch{"pytorch", "Show the PyTorch panel on VIEW (operators, kernels, ...).", "VIEW"};
 
     void addTo(QCommandLineParser& parser) const {
         parser.setApplicationDescription("Timeline viewer for GPU and CPU profiler reports");
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({screenshot, size, range, theme, verbose, reader, sql});
+        parser.addOptions({screenshot, size, range, theme, verbose, reader, sql, pytorch});
         parser.addPositionalArgument(
             "files",
             "Reports, or rank summary folders (lanescope-cli summarize), to open (the bundled sample when none).",
@@ -102,7 +103,7 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     options.addTo(parser);
     parser.process(app);
-    const auto& [screenshot, size, range, theme, verbose, reader, sql] = options;
+    const auto& [screenshot, size, range, theme, verbose, reader, sql, pytorch] = options;
 
     const std::filesystem::path log = lanescope::logging::init("lanescope", true, parser.isSet(verbose));
     spdlog::info("lanescope {} starting: Qt {}, platform {}, log {}", LANESCOPE_VERSION, qVersion(),
@@ -150,6 +151,7 @@ int main(int argc, char** argv) {
     }
     window.show();
     if (parser.isSet(sql)) window.showQuery(parser.value(sql));
+    if (parser.isSet(pytorch)) window.showPytorch(parser.value(pytorch));
     window.openFiles(files, nsysReader);
     return QApplication::exec();
 }

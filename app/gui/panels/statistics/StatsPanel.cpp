@@ -1,25 +1,13 @@
 #include "app/gui/panels/statistics/StatsPanel.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenu>
-#include <QMessageBox>
-#include <QPointer>
 #include <QRegularExpression>
-#include <QSaveFile>
-#include <QSortFilterProxyModel>
 #include <QStackedWidget>
-#include <QStandardItemModel>
 #include <QTableView>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -30,25 +18,6 @@ namespace lanescope {
 namespace {
 
 QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
-
-constexpr int kSortRole = Qt::UserRole + 1;
-
-// Sorts numbers as numbers: each cell carries its value in kSortRole.
-class NumericProxy : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    bool lessThan(const QModelIndex& a, const QModelIndex& b) const override {
-        const QVariant va = a.data(kSortRole), vb = b.data(kSortRole);
-        if (va.typeId() == QMetaType::Double && vb.typeId() == QMetaType::Double) return va.toDouble() < vb.toDouble();
-        return QString::localeAwareCompare(a.data().toString(), b.data().toString()) < 0;
-    }
-};
-
-QString csvField(const QString& text) {
-    if (!text.contains(',') && !text.contains('"') && !text.contains('\n')) return text;
-    QString quoted = text;
-    return '"' + quoted.replace("\"", "\"\"") + '"';
-}
 
 }  // namespace
 
@@ -79,39 +48,14 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
     pages_ = new QStackedWidget;
     layout->addWidget(pages_, 1);
     for (const StatsReportEntry& spec : statsReports()) {  // one page per report, in registry order
-        auto* page = new QWidget;
-        auto* pageLayout = new QVBoxLayout(page);
-        pageLayout->setContentsMargins(0, 2, 0, 0);
-        auto* filter = new QLineEdit;
-        filter->setPlaceholderText("Filter by name");
-        filter->setClearButtonEnabled(true);
-        filter->setToolTip("Show only the rows containing this text in any column (case-insensitive)");
-        auto* view = new QTableView;
-        auto* model = new QStandardItemModel(view);
-        auto* proxy = new NumericProxy(view);
-        proxy->setSourceModel(model);
-        proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-        proxy->setFilterKeyColumn(-1);
-        proxy->setSortRole(Qt::DisplayRole);
-        view->setModel(proxy);
-        view->setSortingEnabled(true);
-        view->setSelectionBehavior(QAbstractItemView::SelectRows);
-        view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-        view->setAlternatingRowColors(true);
-        view->verticalHeader()->hide();
-        view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-        view->horizontalHeader()->setStretchLastSection(true);
-        view->horizontalHeader()->setResizeContentsPrecision(40);  // size columns from 40 rows
-        view->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(filter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
-        pageLayout->addWidget(filter);
-        pageLayout->addWidget(view, 1);
+        auto* page = new StatsTableView;
         pages_->addWidget(page);
         kind_->addItem(qs(spec.title), qs(spec.name));
-        tabList_.push_back({qs(spec.name), view, model, {}});
+        tabList_.push_back({qs(spec.name), page, {}});
     }
     for (size_t i = 0; i < tabList_.size(); ++i) {
-        QTableView* view = tabList_[i].view;
+        QTableView* view = tabList_[i].page->view();
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(view, &QWidget::customContextMenuRequested, this, [this, i, view](QPoint pos) {
             const QModelIndex index = view->indexAt(pos);
             if (!index.isValid()) return;
@@ -127,20 +71,15 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
             menu.addAction("Show instances on the timeline (longest first)", this, [this, pattern] {
                 emit showInstances(std::max(0, reportChoice_->currentIndex()), pattern);
             });
-            menu.addAction("Copy rows", this, [this, i] { copySelection(tabList_[i]); });
+            menu.addAction("Copy rows", this, [this, i] { tabList_[i].page->copyRows(); });
             menu.exec(view->viewport()->mapToGlobal(pos));
         });
-        auto* copyShortcut = new QAction(view);
-        copyShortcut->setShortcut(QKeySequence::Copy);
-        copyShortcut->setShortcutContext(Qt::WidgetShortcut);
-        connect(copyShortcut, &QAction::triggered, this, [this, i] { copySelection(tabList_[i]); });
-        view->addAction(copyShortcut);
     }
     connect(copy, &QToolButton::clicked, this, [this] {
-        if (Tab* t = currentTab()) copySelection(*t);
+        if (Tab* t = currentTab()) t->page->copyRows();
     });
     connect(save, &QToolButton::clicked, this, [this] {
-        if (Tab* t = currentTab()) exportCsv(*t);
+        if (Tab* t = currentTab()) t->page->exportCsv(t->reportName);
     });
     connect(kind_, &QComboBox::currentIndexChanged, this, [this](int i) {
         pages_->setCurrentIndex(i);
@@ -173,7 +112,7 @@ StatsPanel::Tab* StatsPanel::currentTab() {
 
 const StatsTable* StatsPanel::table(const QString& reportName) const {
     for (const Tab& t : tabList_)
-        if (t.reportName == reportName) return &t.table;
+        if (t.reportName == reportName) return t.filled ? &t.page->table() : &t.table;
     return nullptr;
 }
 
@@ -286,7 +225,7 @@ void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all
         if (!result[i] && !all) continue;  // one report computed: the others stay as they are
         tab.computed = result[i].has_value();
         if (i == current && result[i]) continue;
-        tab.model->clear();
+        tab.page->setTable({});
         tab.table = result[i] ? std::move(*result[i]) : StatsTable{};
         tab.filled = false;
     }
@@ -295,56 +234,9 @@ void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all
 }
 
 void StatsPanel::fill(Tab& tab, StatsTable table) {
-    tab.model->clear();
-    QStringList header;
-    for (const auto& h : table.header) header << QString::fromStdString(h);
-    tab.model->setHorizontalHeaderLabels(header);
-    for (const auto& row : table.rows) {
-        QList<QStandardItem*> items;
-        for (const auto& cell : row) {
-            auto* item = new QStandardItem(QString::fromStdString(formatCell(cell)));
-            if (!std::holds_alternative<std::string>(cell)) {
-                const double value = std::holds_alternative<int64_t>(cell) ? double(std::get<int64_t>(cell))
-                                                                           : std::get<StatsTable::Real>(cell).value;
-                item->setData(value, kSortRole);
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            }
-            items << item;
-        }
-        tab.model->appendRow(items);
-    }
-    tab.view->resizeColumnsToContents();
-    tab.table = std::move(table);
+    tab.page->setTable(std::move(table));
+    tab.table = {};
     tab.filled = true;
-}
-
-void StatsPanel::copySelection(Tab& tab) {
-    const auto* model = tab.view->model();
-    QModelIndexList rows = tab.view->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        for (int r = 0; r < model->rowCount(); ++r) rows << model->index(r, 0);
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    QStringList lines;
-    QStringList header;
-    for (int c = 0; c < model->columnCount(); ++c) header << csvField(model->headerData(c, Qt::Horizontal).toString());
-    lines << header.join(',');
-    for (const QModelIndex& r : rows) {
-        QStringList cells;
-        for (int c = 0; c < model->columnCount(); ++c) cells << csvField(model->index(r.row(), c).data().toString());
-        lines << cells.join(',');
-    }
-    QApplication::clipboard()->setText(lines.join('\n') + '\n');
-}
-
-void StatsPanel::exportCsv(Tab& tab) {
-    const QString path =
-        QFileDialog::getSaveFileName(this, "Export statistics", tab.reportName + ".csv", "CSV (*.csv)");
-    if (path.isEmpty()) return;
-    QSaveFile file(path);
-    const std::string csv = toCsv(tab.table);
-    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) ||
-        !file.commit())
-        QMessageBox::warning(this, "Export failed", "Cannot write " + path);
 }
 
 }  // namespace lanescope

@@ -8,14 +8,13 @@
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
+#include "app/gui/panels/tables/StatsTableView.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
 
 class QComboBox;
 class QLabel;
 class QStackedWidget;
-class QTableView;
-class QStandardItemModel;
 
 namespace lanescope {
 
@@ -44,10 +43,9 @@ signals:
 private:
     struct Tab {
         QString reportName;
-        QTableView* view;
-        QStandardItemModel* model;
-        StatsTable table;
-        bool filled = false;    // table shown in model (else filled when picked)
+        StatsTableView* page;
+        StatsTable table;       // computed and not shown yet (shown tables are held by the page)
+        bool filled = false;    // table shown in page (else filled when picked)
         bool computed = false;  // table is for the current report and range (else computed when picked)
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
@@ -64,8 +62,6 @@ private:
     void computePicked();
     void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);
     void fill(Tab& tab, StatsTable table);
-    void copySelection(Tab& tab);
-    void exportCsv(Tab& tab);
     Tab* currentTab();
 
     std::vector<std::shared_ptr<const Report>> reports_;

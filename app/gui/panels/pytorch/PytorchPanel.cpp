@@ -1,0 +1,177 @@
+#include "app/gui/panels/pytorch/PytorchPanel.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <utility>
+
+#include "app/gui/panels/tables/StatsTableView.h"
+
+namespace lanescope {
+namespace {
+
+QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
+
+}  // namespace
+
+PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    report_ = new QComboBox;
+    report_->setToolTip("Report whose PyTorch views are shown");
+    report_->hide();
+    status_ = new QLabel("No report");
+    auto* copy = new QToolButton;
+    copy->setText("Copy");
+    copy->setToolTip("Copy the selected rows (or all) as CSV (Ctrl+C)");
+    auto* save = new QToolButton;
+    save->setText("Export CSV…");
+    save->setToolTip("Save the shown table as CSV");
+    top->addWidget(status_, 1);
+    top->addWidget(report_);
+    top->addWidget(copy);
+    top->addWidget(save);
+    layout->addLayout(top);
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    layout->addWidget(tabs_, 1);
+    for (const PytorchViewEntry& view : pytorchViews()) {
+        auto* page = new QWidget;
+        auto* pageLayout = new QVBoxLayout(page);
+        pageLayout->setContentsMargins(0, 2, 0, 0);
+        auto* missing = new QLabel;
+        missing->setWordWrap(true);
+        missing->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        missing->setStyleSheet("QLabel { color: palette(text); background: palette(alternate-base); padding: 4px; }");
+        missing->hide();
+        auto* table = new StatsTableView;
+        if (view.instanceNameColumn >= 0)
+            table->view()->setToolTip("Click a row to show its longest instance on the timeline (F3: the next one)");
+        pageLayout->addWidget(missing);
+        pageLayout->addWidget(table, 1);
+        tabs_->addTab(page, qs(view.title));
+        const size_t index = tabList_.size();
+        tabList_.push_back({&view, missing, table});
+        connect(table, &StatsTableView::rowActivated, this, [this, index](int row) {
+            const Tab& tab = tabList_[index];
+            const int column = tab.view->instanceNameColumn;
+            const StatsTable& t = tab.table->table();
+            if (column < 0 || size_t(row) >= t.rows.size() || size_t(column) >= t.rows[size_t(row)].size()) return;
+            const QString name = QString::fromStdString(formatCell(t.rows[size_t(row)][size_t(column)]));
+            emit showInstances(std::max(0, report_->currentIndex()), "^" + QRegularExpression::escape(name) + "$");
+        });
+    }
+    connect(copy, &QToolButton::clicked, this, [this] {
+        if (const int i = tabs_->currentIndex(); i >= 0) tabList_[size_t(i)].table->copyRows();
+    });
+    connect(save, &QToolButton::clicked, this, [this] {
+        if (const int i = tabs_->currentIndex(); i >= 0)
+            tabList_[size_t(i)].table->exportCsv("pytorch_" + qs(tabList_[size_t(i)].view->name));
+    });
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
+        if (i >= 0 && !tabList_[size_t(i)].computed) recompute();
+    });
+    connect(report_, &QComboBox::currentIndexChanged, this, [this] {
+        for (Tab& tab : tabList_) tab.computed = false;
+        recompute();
+    });
+    connect(session, &ViewSession::reportsChanged, this, [this, session] { setReports(session->reports()); });
+}
+
+void PytorchPanel::setReports(std::vector<std::shared_ptr<const Report>> reports) {
+    reports_ = std::move(reports);
+    {
+        const QSignalBlocker block(report_);
+        report_->clear();
+        for (const auto& r : reports_)
+            report_->addItem(QFileInfo(QString::fromStdString(r->meta.source_path)).fileName());
+        report_->setCurrentIndex(int(reports_.size()) - 1);
+        report_->setVisible(reports_.size() > 1);
+    }
+    for (Tab& tab : tabList_) {
+        tab.computed = false;
+        tab.table->setTable({});
+        tab.missing->hide();
+    }
+    recompute();
+}
+
+void PytorchPanel::computeShown() {
+    const int index = report_->currentIndex(), shown = tabs_->currentIndex();
+    if (index < 0 || index >= int(reports_.size()) || shown < 0) {
+        task_.cancel();
+        status_->setText("No report");
+        return;
+    }
+    const size_t tab = size_t(shown);
+    if (tabList_[tab].computed) return;
+    std::shared_ptr<const Report> report = reports_[size_t(index)];
+    const PytorchViewEntry* view = tabList_[tab].view;
+    status_->setText(QString("Computing %1…").arg(qs(view->title).toLower()));
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    task_.run(
+        [report, view, tab] {
+            return Computed{tab, view->compute(*report)};
+        },
+        [this, clock, tab](Computed computed) {
+            display(std::move(computed));
+            status_->setText(QString("%1: %2 rows in %3 ms")
+                                 .arg(qs(tabList_[tab].view->title))
+                                 .arg(tabList_[tab].table->table().rows.size())
+                                 .arg(clock->elapsed()));
+        });
+}
+
+void PytorchPanel::display(Computed computed) {
+    Tab& tab = tabList_[computed.tab];
+    tab.computed = true;
+    PytorchViewResult& result = computed.result;
+    tab.table->setTable(result.tables.empty() ? StatsTable{} : std::move(result.tables.front()));
+    tab.missing->setText(result.missing.empty() ? QString() : "This report has " + qs(result.missing));
+    tab.missing->setVisible(!result.missing.empty());
+    // The tab picked while this one computed.
+    if (const int shown = tabs_->currentIndex(); shown >= 0 && !tabList_[size_t(shown)].computed) recompute();
+}
+
+void PytorchPanel::showView(const QString& name) {
+    for (size_t i = 0; i < tabList_.size(); ++i)
+        if (qs(tabList_[i].view->name) == name) tabs_->setCurrentIndex(int(i));
+}
+
+const PytorchPanel::Tab* PytorchPanel::tabOf(const QString& name) const {
+    for (const Tab& tab : tabList_)
+        if (qs(tab.view->name) == name) return &tab;
+    return nullptr;
+}
+
+const StatsTable& PytorchPanel::table(const QString& name) const {
+    static const StatsTable kNone;
+    const Tab* tab = tabOf(name);
+    return tab ? tab->table->table() : kNone;
+}
+
+QString PytorchPanel::missingText(const QString& name) const {
+    const Tab* tab = tabOf(name);
+    return tab ? tab->missing->text() : QString();
+}
+
+StatsTableView* PytorchPanel::tableView(const QString& name) const {
+    const Tab* tab = tabOf(name);
+    return tab ? tab->table : nullptr;
+}
+
+bool PytorchPanel::ready() const {
+    const int shown = tabs_->currentIndex();
+    return !task_.busy() && (reports_.empty() || (shown >= 0 && tabList_[size_t(shown)].computed));
+}
+
+}  // namespace lanescope

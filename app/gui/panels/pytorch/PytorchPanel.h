@@ -1,0 +1,71 @@
+#pragma once
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "analysis/pytorch/PytorchViews.h"
+#include "app/gui/LatestTask.h"
+#include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
+#include "model/Report.h"
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+
+namespace lanescope {
+
+class StatsTableView;
+
+// The views PyTorch users knew from TensorBoard's profiler plugin (analysis/pytorch/PytorchViews.h:
+// operators, kernels, ...), one tab each, for the picked report. The shown tab's view is computed off
+// the GUI thread when the panel is shown, the others when picked. A tab says in a line above its
+// table what the trace lacks for it. Clicking a row whose rows are events (an operator, a kernel)
+// shows its longest instance on the timeline; the find bar then steps through the others.
+class PytorchPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PytorchPanel(ViewSession* session, QWidget* parent = nullptr);
+    // Shows the tab of view `name` ("operators", ...).
+    void showView(const QString& name);
+    // The table of view `name` as shown (empty until computed), and its line on what is missing.
+    const StatsTable& table(const QString& name) const;
+    QString missingText(const QString& name) const;
+    StatsTableView* tableView(const QString& name) const;
+    // The shown tab is computed for the picked report, and nothing is computing.
+    bool ready() const;
+    bool busy() const { return task_.busy(); }
+
+signals:
+    // Show the events of report `report` whose name matches `pattern` (a regex), longest first.
+    void showInstances(int report, const QString& pattern);
+
+private:
+    // One tab: a view's line on what is missing and its main table.
+    struct Tab {
+        const PytorchViewEntry* view;
+        QLabel* missing;
+        StatsTableView* table;
+        bool computed = false;  // for the picked report
+    };
+    struct Computed {
+        size_t tab;
+        PytorchViewResult result;
+    };
+    void setReports(std::vector<std::shared_ptr<const Report>> reports);
+    // Computes the shown tab now when the panel is shown, else once it is next shown.
+    void recompute() { whenShown_.request(); }
+    void computeShown();
+    void display(Computed computed);
+    const Tab* tabOf(const QString& name) const;
+
+    std::vector<std::shared_ptr<const Report>> reports_;
+    QComboBox* report_;
+    QLabel* status_;
+    QTabWidget* tabs_;
+    std::vector<Tab> tabList_;  // in pytorchViews() order, as the tabs
+    LatestTask<Computed> task_{this};
+    WhenShown whenShown_{this, [this] { computeShown(); }};
+};
+
+}  // namespace lanescope

@@ -1,0 +1,48 @@
+#pragma once
+#include <QString>
+#include <QWidget>
+
+#include "analysis/StatsTable.h"
+
+class QLineEdit;
+class QStandardItemModel;
+class QTableView;
+
+namespace lanescope {
+
+// A StatsTable shown as the Statistics panel shows one: a filter line over a table that sorts
+// numbers as numbers (click a header), copies the selected rows (or all) as CSV with Ctrl+C,
+// and exports as CSV. Holds the table it shows.
+class StatsTableView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatsTableView(QWidget* parent = nullptr);
+    // Shows `table`, in its own row order until a header is clicked.
+    void setTable(StatsTable table);
+    const StatsTable& table() const { return table_; }
+    QTableView* view() const { return view_; }
+    // The row of table() behind a row of the view (which may be sorted and filtered).
+    int tableRow(int viewRow) const;
+    // Copies the selected rows, or all rows, as CSV with the header.
+    void copyRows();
+    // Asks for a file and writes the whole table as CSV (`suggestedName`.csv offered).
+    void exportCsv(const QString& suggestedName);
+
+signals:
+    // A row was activated (clicked or Enter), as a row of table().
+    void rowActivated(int tableRow);
+
+private:
+    QLineEdit* filter_;
+    QTableView* view_;
+    QStandardItemModel* model_;
+    StatsTable table_;
+};
+
+// Fills `model` with `table`: a header, right-aligned numbers that sort by value, the table's
+// row index in Qt::UserRole of each row's first cell.
+void fillStatsModel(QStandardItemModel& model, const StatsTable& table);
+// The rows of `view` (the selected ones, or all) as CSV with the header, in view order.
+QString rowsAsCsv(const QTableView& view);
+
+}  // namespace lanescope
