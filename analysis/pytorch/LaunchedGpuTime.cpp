@@ -9,16 +9,14 @@ namespace lanescope {
 std::vector<int64_t> launchedGpuSelfNs(const Report& report, const Lane& ranges, uint32_t callsLane) {
     std::vector<int64_t> self(ranges.events.size(), 0);
     const IntervalColumns& calls = report.lanes[callsLane].events;
-    const std::vector<uint32_t> owner = innermostContaining(ranges.events, calls);
     const CorrelationIndex& correlation = correlationIndex(report);
     CorrelationIndex::Cursor cursor;  // the calls are looked up in time order
-    for (uint32_t c = 0; c < calls.size(); ++c) {
-        if (owner[c] == kNoEvent) continue;
-        correlation.forEachLaunched({callsLane, c}, cursor, [&](EventRef op) {
+    forEachInnermostContaining(ranges.events, calls, [&](uint32_t call, uint32_t owner) {
+        correlation.forEachLaunched({callsLane, call}, cursor, [&](EventRef op) {
             const IntervalColumns& gpu = report.lanes[op.lane].events;
-            if (gpu.kind[op.index] != EventKind::GraphExecution) self[owner[c]] += gpu.durationNs(op.index);
+            if (gpu.kind[op.index] != EventKind::GraphExecution) self[owner] += gpu.durationNs(op.index);
         });
-    }
+    });
     return self;
 }
 

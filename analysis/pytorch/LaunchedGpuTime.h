@@ -9,7 +9,7 @@ namespace lanescope {
 // Per event of `ranges` (a frozen lane of one CPU thread: operators, Python frames), by event
 // index: the GPU time (ns) of the kernels, memcpys and memsets launched (same correlation id)
 // by the CUDA API calls of the lane Report::lanes[callsLane] (the same thread's CUDA API lane)
-// for which it is the innermost event containing the call (innermostContaining). CUDA graph
+// for which it is the innermost event containing the call (forEachInnermostContaining). CUDA graph
 // launches traced as a whole are not counted.
 std::vector<int64_t> launchedGpuSelfNs(const Report& report, const Lane& ranges, uint32_t callsLane);
 

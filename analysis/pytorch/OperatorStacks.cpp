@@ -64,9 +64,8 @@ OperatorStacksView pytorchOperatorStacks(const Report& report) {
         if (pythonLane >= 0) {
             const Lane& python = report.lanes[static_cast<size_t>(pythonLane)];
             const std::vector<uint32_t> frames = framePaths(python, paths);
-            const std::vector<uint32_t> innermost = innermostContaining(python.events, ev);
-            for (size_t i = 0; i < ev.size(); ++i)
-                if (innermost[i] != kNoEvent) stackOf[i] = frames[innermost[i]];
+            forEachInnermostContaining(python.events, ev,
+                                       [&](uint32_t op, uint32_t frame) { stackOf[op] = frames[frame]; });
         }
         for (size_t i = 0; i < ev.size(); ++i) {
             StackSums& sums = byNameAndStack[{ev.name_id[i], stackOf[i]}];

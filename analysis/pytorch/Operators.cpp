@@ -35,9 +35,10 @@ void forEachOperatorLane(const Report& report, const std::function<void(const Op
                                         : std::vector<int64_t>(ev.size(), 0);
         times.deviceTotal = withDescendants(parent, times.deviceSelf);
         times.cpuSelf.resize(ev.size());
-        for (size_t i = 0; i < ev.size(); ++i) times.cpuSelf[i] = ev.durationNs(i);
-        for (size_t i = 0; i < ev.size(); ++i)
-            if (parent[i] != kNoEvent) times.cpuSelf[parent[i]] -= ev.durationNs(i);
+        for (size_t i = 0; i < ev.size(); ++i) {  // a parent precedes its children
+            times.cpuSelf[i] = ev.durationNs(i);
+            if (parent[i] != kNoEvent) times.cpuSelf[parent[i]] -= times.cpuSelf[i];
+        }
         visit(times);
     }
 }

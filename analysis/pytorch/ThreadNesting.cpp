@@ -1,4 +1,4 @@
-// How the events of one thread's lanes nest: parents within a lane, containment across two.
+// How the events of one thread's lanes nest: each thread's lane of a kind, parents within a lane.
 #include "analysis/pytorch/ThreadNesting.h"
 
 #include <algorithm>
@@ -24,23 +24,6 @@ std::vector<uint32_t> parentsByDepth(const IntervalColumns& events) {
         open.push_back(static_cast<uint32_t>(i));
     }
     return parent;
-}
-
-std::vector<uint32_t> innermostContaining(const IntervalColumns& outer, const IntervalColumns& inner) {
-    std::vector<uint32_t> containing(inner.size(), kNoEvent);
-    std::vector<uint32_t> chain;  // the latest outer event at each depth, outermost first
-    size_t next = 0;
-    for (size_t c = 0; c < inner.size(); ++c) {
-        const int64_t start = inner.start_ns[c], end = inner.endNs(c);
-        for (; next < outer.size() && outer.start_ns[next] <= start; ++next) {
-            chain.resize(std::min<size_t>(outer.depth[next], chain.size()));
-            chain.push_back(static_cast<uint32_t>(next));
-        }
-        const auto innermost =
-            std::find_if(chain.rbegin(), chain.rend(), [&](uint32_t o) { return outer.endNs(o) >= end; });
-        if (innermost != chain.rend()) containing[c] = *innermost;
-    }
-    return containing;
 }
 
 }  // namespace lanescope

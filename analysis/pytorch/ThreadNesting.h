@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -23,10 +25,24 @@ std::vector<int64_t> laneByThread(const Report& report, LaneKind kind, std::stri
 // up (the lane's events are in start order, parents first), or kNoEvent at depth 0.
 std::vector<uint32_t> parentsByDepth(const IntervalColumns& events);
 
-// Per event of `inner`, by event index: the innermost event of `outer` (a frozen lane of the
-// same thread) that contains it, starting at or before it and ending at or after it; kNoEvent
-// where none does. Both are in start order; O(outer + inner) but for the chain walked per
-// inner event, at most the outer lane's depth.
-std::vector<uint32_t> innermostContaining(const IntervalColumns& outer, const IntervalColumns& inner);
+// Calls visit(innerEvent, outerEvent) for each event of `inner` that an event of `outer` (a
+// frozen lane of the same thread) contains, starting at or before it and ending at or after it,
+// with the innermost such outer event; in inner event order. Both are in start order;
+// O(outer + inner) but for the chain walked per inner event, at most the outer lane's depth.
+template <typename Visit>
+void forEachInnermostContaining(const IntervalColumns& outer, const IntervalColumns& inner, Visit&& visit) {
+    std::vector<uint32_t> chain;  // the latest outer event at each depth, outermost first
+    size_t next = 0;
+    for (size_t c = 0; c < inner.size(); ++c) {
+        const int64_t start = inner.start_ns[c], end = inner.endNs(c);
+        for (; next < outer.size() && outer.start_ns[next] <= start; ++next) {
+            chain.resize(std::min<size_t>(outer.depth[next], chain.size()));
+            chain.push_back(static_cast<uint32_t>(next));
+        }
+        const auto innermost =
+            std::find_if(chain.rbegin(), chain.rend(), [&](uint32_t o) { return outer.endNs(o) >= end; });
+        if (innermost != chain.rend()) visit(static_cast<uint32_t>(c), *innermost);
+    }
+}
 
 }  // namespace lanescope
