@@ -101,7 +101,8 @@ def test_modules_match_the_raw_json():
     assert all(row[2] == 6 for row in got), "6 profiled steps, one forward each"
     conv = got[3]
     assert conv[3] == conv[4] and conv[5] == conv[6] > 0, "a leaf's self is its total; the convolution ran on the GPU"
-    assert got[0][5] == sum(row[5] for row in got if row[1] == 1) + got[0][6], "Net's device total: its children's plus its own"
+    children_device = sum(row[5] for row in got if row[1] == 1)
+    assert got[0][5] == children_device + got[0][6], "Net's device total: its children's plus its own"
 
 
 @pytest.mark.parametrize("trace", WITHOUT_MODULES)

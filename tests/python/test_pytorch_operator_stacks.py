@@ -60,6 +60,12 @@ def test_stacks_match_the_raw_json():
     assert conv and all("nn.Module: Conv2d_" in s and s.endswith("profiled_train.py(61): <module>") for s in conv)
     # The backward's operators run on the autograd thread, where no Python frame is recorded.
     assert got[("autograd::engine::evaluate_function: ConvolutionBackward0", "")][0] == 12
+    # A name's rows add up to its row of the view by name.
+    by_name = run_cli("pytorch", str(PROFILED), "--view", "operators", "--format", "csv")
+    sums = collections.defaultdict(lambda: [0] * len(COLUMNS))
+    for (name, _), values in got.items():
+        sums[name] = [a + b for a, b in zip(sums[name], values)]
+    assert sums == {row["Name"]: [int(row[c]) for c in COLUMNS] for row in csv.DictReader(io.StringIO(by_name.stdout))}
 
 
 @pytest.mark.parametrize("trace", WITHOUT_STACKS)
