@@ -27,12 +27,19 @@ PytorchViewResult kernelsView(const Report& report) {
     return result;
 }
 
+// A row whose first column is the name its events carry on the timeline.
+PytorchRowTarget namedByFirstColumn(const StatsTable& table, size_t row) {
+    PytorchRowTarget target;
+    if (row < table.rows.size() && !table.rows[row].empty()) target.eventName = formatCell(table.rows[row].front());
+    return target;
+}
+
 }  // namespace
 
 const std::vector<PytorchViewEntry>& pytorchViews() {
     static const std::vector<PytorchViewEntry> views = {
-        {"operators", "Operators", 0, operatorsView},
-        {"kernels", "Kernels", 0, kernelsView},
+        {"operators", "Operators", operatorsView, namedByFirstColumn},
+        {"kernels", "Kernels", kernelsView, namedByFirstColumn},
     };
     return views;
 }

@@ -17,14 +17,21 @@ struct PytorchViewResult {
     std::string missing;
 };
 
+// What a row of a view's main table points at on the timeline: the events named `eventName`
+// (an operator's, a kernel's), or else the span [begin_ns, end_ns] on the report's timeline (a
+// step, an allocation's lifetime); nothing when both are empty.
+struct PytorchRowTarget {
+    std::string eventName;
+    int64_t begin_ns = -1, end_ns = -1;
+};
+
 // One view of the PyTorch panel and of `lanescope-cli pytorch --view NAME`.
 struct PytorchViewEntry {
     std::string_view name;   // the CLI's --view value, e.g. "operators"
     std::string_view title;  // the panel's tab title, e.g. "Operators"
-    // Which column names what a row's instances are called on the timeline (the events to show
-    // when a row is picked); -1 when rows are not events (steps, allocations).
-    int instanceNameColumn;
     PytorchViewResult (*compute)(const Report& report);
+    // What row `row` of the view's main table (tables.front()) points at.
+    PytorchRowTarget (*rowTarget)(const StatsTable& table, size_t row);
 };
 
 // The views, in the panel's tab order (docs/analyses.md defines each).

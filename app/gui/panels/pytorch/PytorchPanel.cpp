@@ -21,7 +21,7 @@ QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizet
 
 }  // namespace
 
-PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
+PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -53,8 +53,9 @@ PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(pare
         missing->setStyleSheet("QLabel { color: palette(text); background: palette(alternate-base); padding: 4px; }");
         missing->hide();
         auto* table = new StatsTableView;
-        if (view.instanceNameColumn >= 0)
-            table->view()->setToolTip("Click a row to show its longest instance on the timeline (F3: the next one)");
+        table->view()->setToolTip(
+            "Click a row to show it on the timeline: an operator's or kernel's longest instance (F3: the next), "
+            "a step's or allocation's span");
         pageLayout->addWidget(missing);
         pageLayout->addWidget(table, 1);
         tabs_->addTab(page, qs(view.title));
@@ -62,11 +63,7 @@ PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(pare
         tabList_.push_back({&view, missing, table});
         connect(table, &StatsTableView::rowActivated, this, [this, index](int row) {
             const Tab& tab = tabList_[index];
-            const int column = tab.view->instanceNameColumn;
-            const StatsTable& t = tab.table->table();
-            if (column < 0 || size_t(row) >= t.rows.size() || size_t(column) >= t.rows[size_t(row)].size()) return;
-            const QString name = QString::fromStdString(formatCell(t.rows[size_t(row)][size_t(column)]));
-            emit showInstances(std::max(0, report_->currentIndex()), "^" + QRegularExpression::escape(name) + "$");
+            showOnTimeline(tab.view->rowTarget(tab.table->table(), size_t(row)));
         });
     }
     connect(copy, &QToolButton::clicked, this, [this] {
@@ -140,6 +137,20 @@ void PytorchPanel::display(Computed computed) {
     tab.missing->setVisible(!result.missing.empty());
     // The tab picked while this one computed.
     if (const int shown = tabs_->currentIndex(); shown >= 0 && !tabList_[size_t(shown)].computed) recompute();
+}
+
+void PytorchPanel::showOnTimeline(const PytorchRowTarget& target) {
+    const int report = std::max(0, report_->currentIndex());
+    if (!target.eventName.empty()) {
+        emit showInstances(report, "^" + QRegularExpression::escape(QString::fromStdString(target.eventName)) + "$");
+    } else if (target.begin_ns >= 0 && target.end_ns >= target.begin_ns) {
+        const std::vector<int64_t>& offsets = session_->offsets();
+        const int64_t offset = size_t(report) < offsets.size() ? offsets[size_t(report)] : 0;
+        const int64_t begin = target.begin_ns + offset, end = target.end_ns + offset;
+        const int64_t margin = std::max<int64_t>((end - begin) / 10, 1000);
+        session_->setSelectedRange(TimeInterval{begin, end});
+        session_->zoomTo(begin - margin, end + margin);
+    }
 }
 
 void PytorchPanel::showView(const QString& name) {

@@ -20,8 +20,8 @@ class StatsTableView;
 // The views PyTorch users knew from TensorBoard's profiler plugin (analysis/pytorch/PytorchViews.h:
 // operators, kernels, ...), one tab each, for the picked report. The shown tab's view is computed off
 // the GUI thread when the panel is shown, the others when picked. A tab says in a line above its
-// table what the trace lacks for it. Clicking a row whose rows are events (an operator, a kernel)
-// shows its longest instance on the timeline; the find bar then steps through the others.
+// table what the trace lacks for it. Clicking a row shows it on the timeline: an operator's or a
+// kernel's longest instance (the find bar then steps through the others), a step's span.
 class PytorchPanel : public QWidget {
     Q_OBJECT
 public:
@@ -58,7 +58,10 @@ private:
     void computeShown();
     void display(Computed computed);
     const Tab* tabOf(const QString& name) const;
+    // Shows what a row points at: its events' longest instance, or its span (selected, and zoomed to).
+    void showOnTimeline(const PytorchRowTarget& target);
 
+    ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> reports_;
     QComboBox* report_;
     QLabel* status_;
