@@ -6,8 +6,10 @@
 #include "analysis/pytorch/ModulesView.h"
 #include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
+#include "analysis/pytorch/StepOverview.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/PytorchOverviewOutput.h"
 #include "app/cli/TableOutput.h"
 
 namespace lanescope::cli {
@@ -17,7 +19,10 @@ constexpr const char* kUsage =
     "usage: lanescope-cli pytorch FILE --view overview|operators|kernels|memory|modules [--format csv|json|table]\n"
     "       lanescope-cli pytorch FILE --view operators --group-by name|stack [--format csv|json|table]\n"
     "  --group-by stack: one row per operator name and Python call stack (frames innermost first, joined by\n"
-    "  \" <- \"; recorded with with_stack=True); name (the default): one row per operator name\n";
+    "  \" <- \"; recorded with with_stack=True); name (the default): one row per operator name\n"
+    "  --view overview: one row per ProfilerStep#N, its span split into Kernel, Memcpy, Memset, Runtime,\n"
+    "  DataLoader, CPU Exec and Other ns by that priority, then a summary (min, median, max, slowest step;\n"
+    "  on stderr with --format csv)\n";
 
 }  // namespace
 
@@ -36,13 +41,14 @@ int runPytorch(int argc, char** argv, int first) {
     const std::string groupBy = args.options.count("group-by") ? args.options.at("group-by") : "name";
     if (groupBy != "name" && groupBy != "stack") return usage("unknown --group-by " + groupBy);
     if (args.options.count("group-by") && view != "operators") return usage("--group-by is for --view operators");
-    if (view == "overview" || view == "memory") {
+    if (view == "memory") {
         std::fprintf(stderr,
                      "lanescope-cli pytorch: the %s view is not yet available (only operators and kernels are)\n",
                      view.c_str());
         return kExitUsage;
     }
-    if (view != "operators" && view != "kernels" && view != "modules") return usage("unknown --view " + view);
+    if (view != "overview" && view != "operators" && view != "kernels" && view != "modules")
+        return usage("unknown --view " + view);
 
     auto report = loadReport(args.positional[0]);
     if (!report) return kExitBadInput;
@@ -51,6 +57,14 @@ int runPytorch(int argc, char** argv, int first) {
         if (!missing.empty())
             std::fprintf(stderr, "lanescope-cli pytorch: %s: %s\n", args.positional[0].c_str(), missing.c_str());
     };
+    if (view == "overview") {
+        const StepOverview overview = pytorchStepOverview(*report);
+        sayMissing(overview.missing);
+        if (format == "csv" && !overview.summary.rows.empty())
+            std::fprintf(stderr, "lanescope-cli pytorch: %s: %s\n", args.positional[0].c_str(),
+                         overviewSummaryLine(overview).c_str());
+        return writeOut(formattedOverview(overview, format)) ? kExitOk : kExitBadInput;
+    }
     if (view == "kernels") {
         KernelsView kernels = pytorchKernels(*report);
         sayMissing(kernels.missing);
