@@ -60,6 +60,12 @@ std::string_view threadRunStateName(ThreadRunState state) {
     return "Not running";
 }
 
+std::string pytorchDeviceLabel(uint8_t deviceType, int16_t deviceId) {
+    if (deviceType == kPytorchDeviceCpu) return "CPU";
+    if (deviceType == kPytorchDeviceCuda) return "CUDA " + std::to_string(deviceId);
+    return "device type " + std::to_string(deviceType) + " " + std::to_string(deviceId);
+}
+
 const char* copyKindLabel(CopyKind kind) {
     static const char* const labels[] = {"Unknown",
                                          "Host-to-Device",
@@ -184,17 +190,17 @@ size_t Report::memoryBytes() const {
     for (const Counter& counter : counters)
         bytes +=
             sizeof(Counter) + counter.time_ns.capacity() * sizeof(int64_t) + counter.value.capacity() * sizeof(double);
-    bytes += kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) +
-             memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
-             syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
-             profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
-             backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
-             nvtx_other_starts_ns.capacity() * sizeof(int64_t) +
-             graph_executions.capacity() * sizeof(GraphExecutionInfo) + cuda_events.capacity() * sizeof(CudaEventInfo) +
-             gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
-             cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
-             kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
-             graph_api_events.capacity() * sizeof(GraphApiEvent) + nsys_messages.capacity() * sizeof(NsysMessage);
+    bytes +=
+        kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) +
+        memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
+        syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
+        profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
+        backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
+        nvtx_other_starts_ns.capacity() * sizeof(int64_t) + graph_executions.capacity() * sizeof(GraphExecutionInfo) +
+        cuda_events.capacity() * sizeof(CudaEventInfo) + gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
+        cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
+        kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) + graph_api_events.capacity() * sizeof(GraphApiEvent) +
+        nsys_messages.capacity() * sizeof(NsysMessage) + pytorch_memory.capacity() * sizeof(PytorchMemoryEvent);
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
 }

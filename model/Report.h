@@ -7,6 +7,7 @@
 #include "model/CallStacks.h"
 #include "model/DerivedCache.h"
 #include "model/Lane.h"
+#include "model/PytorchMemory.h"
 #include "model/SideTables.h"
 #include "model/StringPool.h"
 
@@ -123,6 +124,10 @@ struct Report {
     std::vector<KernelGraphNode> kernel_graph_nodes;  // sorted by kernel row; kernels not in a graph are absent
     std::vector<GraphApiEvent> graph_api_events;      // sorted by start_ns
     std::vector<NsysMessage> nsys_messages;           // in the report's order
+    // PyTorch's allocations and frees (the "[memory]" events of a Kineto trace made with
+    // profile_memory=True), sorted by time_ns, ties in file order; empty for other formats.
+    // 48 bytes an event (model/PytorchMemory.h).
+    std::vector<PytorchMemoryEvent> pytorch_memory;
     // The whole-CPU utilization counter (percent of the cores running a thread) made from the
     // CPU core lanes, an index into counters; -1 when the report has no context switches.
     int32_t cpu_utilization_counter = -1;

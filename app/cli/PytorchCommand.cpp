@@ -3,12 +3,14 @@
 #include <utility>
 
 #include "analysis/pytorch/KernelsView.h"
+#include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/ModulesView.h"
 #include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
 #include "analysis/pytorch/StepOverview.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/PytorchMemoryOutput.h"
 #include "app/cli/PytorchOverviewOutput.h"
 #include "app/cli/TableOutput.h"
 
@@ -22,7 +24,10 @@ constexpr const char* kUsage =
     "  \" <- \"; recorded with with_stack=True); name (the default): one row per operator name\n"
     "  --view overview: one row per ProfilerStep#N, its span split into Kernel, Memcpy, Memset, Runtime,\n"
     "  DataLoader, CPU Exec and Other ns by that priority, then a summary (min, median, max, slowest step;\n"
-    "  on stderr with --format csv)\n";
+    "  on stderr with --format csv)\n"
+    "  --view memory (traces recorded with profile_memory=True): per device the peak allocated and reserved\n"
+    "  bytes and the allocation and free counts, then one row per allocation with its free and operator;\n"
+    "  with --format csv the allocations, the devices on stderr\n";
 
 }  // namespace
 
@@ -41,13 +46,7 @@ int runPytorch(int argc, char** argv, int first) {
     const std::string groupBy = args.options.count("group-by") ? args.options.at("group-by") : "name";
     if (groupBy != "name" && groupBy != "stack") return usage("unknown --group-by " + groupBy);
     if (args.options.count("group-by") && view != "operators") return usage("--group-by is for --view operators");
-    if (view == "memory") {
-        std::fprintf(stderr,
-                     "lanescope-cli pytorch: the %s view is not yet available (only operators and kernels are)\n",
-                     view.c_str());
-        return kExitUsage;
-    }
-    if (view != "overview" && view != "operators" && view != "kernels" && view != "modules")
+    if (view != "overview" && view != "operators" && view != "kernels" && view != "modules" && view != "memory")
         return usage("unknown --view " + view);
 
     auto report = loadReport(args.positional[0]);
@@ -57,6 +56,13 @@ int runPytorch(int argc, char** argv, int first) {
         if (!missing.empty())
             std::fprintf(stderr, "lanescope-cli pytorch: %s: %s\n", args.positional[0].c_str(), missing.c_str());
     };
+    if (view == "memory") {
+        const MemoryView memory = pytorchMemory(*report);
+        sayMissing(memory.missing);
+        if (!memory.missing.empty()) return kExitOk;
+        if (format == "csv") std::fputs(devicesSummary(memory).c_str(), stderr);
+        return writeOut(formattedMemoryView(*report, memory, format)) ? kExitOk : kExitBadInput;
+    }
     if (view == "overview") {
         const StepOverview overview = pytorchStepOverview(*report);
         sayMissing(overview.missing);

@@ -59,6 +59,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "stacks.node_frame",
     "stacks.node_parent",
     "backtraces",
+    "pytorch_memory",
 };
 
 template <typename T>

@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 4;
+inline constexpr uint32_t kModelFormatVersion = 5;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -103,6 +103,7 @@ enum class Section : uint32_t {
     StackNodeFrame,
     StackNodeParent,
     Backtraces,
+    PytorchMemory,
     Count
 };
 inline constexpr size_t kSectionCount = size_t(Section::Count);
@@ -228,6 +229,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::StackNodeFrame, node_frame);
     visit(Section::StackNodeParent, node_parent);
     visit(Section::Backtraces, r.backtraces);
+    visit(Section::PytorchMemory, r.pytorch_memory);
 }
 
 // A hash of the sizes, alignments and member places of every struct stored raw (RawLayout.h)

@@ -209,6 +209,8 @@ bool Checker::sideTables() {
     for (size_t i = 0; i < r.nsys_messages.size(); ++i)
         if (!row(r.nsys_messages[i].process, r.processes.size(), "processes", "nsys_messages", i, "process"))
             return false;
+    for (size_t i = 0; i < r.pytorch_memory.size(); ++i)
+        if (!row(r.pytorch_memory[i].thread, r.threads.size(), "threads", "pytorch_memory", i, "thread")) return false;
     return true;
 }
 
@@ -293,7 +295,7 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
                     r.memcpys.size() + r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
                     r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
                     r.kernel_graph_nodes.size() + r.graph_api_events.size() + r.cuda_api_results.size() +
-                    r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size();
+                    r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;

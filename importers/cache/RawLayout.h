@@ -77,6 +77,10 @@ inline auto members(const CallResult& x) {
 inline auto members(const OverheadRange& x) {
     const auto& [start, end, process, name, thread] = x; return std::tie(start, end, process, name, thread);
 }
+inline auto members(const PytorchMemoryEvent& x) {
+    const auto& [time_ns, address, bytes, total_allocated, total_reserved, thread, device_id, device_type] = x;
+    return std::tie(time_ns, address, bytes, total_allocated, total_reserved, thread, device_id, device_type);
+}
 inline auto members(const CallBacktrace& x) {
     const auto& [thread, lane_kind, start, stack] = x; return std::tie(thread, lane_kind, start, stack);
 }
@@ -88,7 +92,7 @@ struct TypeList {};
 using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             KernelGraphNode, GraphApiEvent, CallResult, OverheadRange, CallBacktrace>;
+             KernelGraphNode, GraphApiEvent, CallResult, OverheadRange, CallBacktrace, PytorchMemoryEvent>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

@@ -201,6 +201,8 @@ void Builder::add(Event& e) {
             p.instants.time_ns.push_back(e.ts);
             p.instants.name_id.push_back(r_.strings.intern(e.name));
             p.instants.payload.push_back(nvtxRow());
+            // An allocation or free stays a marker there, and is kept for the memory view too.
+            if (e.memory.hasMemory && e.name == "[memory]") memory_.push_back({e.ts, pid, tid, e.memory});
             return;
         }
         case 'C': {
@@ -245,6 +247,46 @@ void Builder::add(Event& e) {
             countDiagnostic(r_.diagnostics, Diag::JsonUnsupportedPhase, {std::string_view(&e.ph, e.ph ? 1 : 0)});
             return;
     }
+}
+
+void Builder::keepMemoryEvents(int64_t origin) {
+    std::stable_sort(memory_.begin(), memory_.end(),
+                     [](const PendingMemory& a, const PendingMemory& b) { return a.ts < b.ts; });
+    r_.pytorch_memory.reserve(memory_.size());
+    // Per device (type, id): the rows of its allocated and reserved counters.
+    std::map<std::pair<uint8_t, int16_t>, std::pair<size_t, size_t>> countersOf;
+    for (const PendingMemory& m : memory_) {
+        PytorchMemoryEvent event;
+        event.time_ns = m.ts - origin;
+        event.address = m.args.address;
+        event.bytes = m.args.bytes;
+        event.total_allocated = m.args.totalAllocated;
+        event.total_reserved = m.args.totalReserved;
+        event.thread = thread(m.pid, m.tid);
+        event.device_id = static_cast<int16_t>(std::clamp<int64_t>(m.args.deviceId, INT16_MIN, INT16_MAX));
+        event.device_type = static_cast<uint8_t>(std::clamp<int64_t>(m.args.deviceType, 0, UINT8_MAX));
+        r_.pytorch_memory.push_back(event);
+        auto [it, inserted] = countersOf.try_emplace({event.device_type, event.device_id});
+        if (inserted) {
+            it->second = {r_.counters.size(), r_.counters.size() + 1};
+            const std::string device = pytorchDeviceLabel(event.device_type, event.device_id);
+            for (const char* what : {"Allocated memory (", "Reserved memory ("}) {
+                Counter c;
+                c.name_id = r_.strings.intern(what + device + ")");
+                c.unit_id = r_.strings.intern("bytes");
+                c.gpu = event.device_type == kPytorchDeviceCuda ? gpu(event.device_id) : -1;
+                c.process = process(m.pid);
+                r_.counters.push_back(std::move(c));
+            }
+        }
+        for (const auto& [row, value] :
+             {std::pair{it->second.first, event.total_allocated}, std::pair{it->second.second, event.total_reserved}}) {
+            r_.counters[row].time_ns.push_back(event.time_ns);
+            r_.counters[row].value.push_back(static_cast<double>(value));
+        }
+    }
+    memory_.clear();
+    memory_.shrink_to_fit();
 }
 
 void Builder::finish() {
@@ -306,6 +348,7 @@ void Builder::finish() {
         r_.counters[i].process = process(counterPids_[i]);
         for (int64_t& t : r_.counters[i].time_ns) t -= origin;
     }
+    keepMemoryEvents(origin);
     for (OverheadRange& o : r_.profiler_overhead) {
         o.start_ns -= origin;
         o.end_ns -= origin;

@@ -78,6 +78,9 @@ private:
         p.events.append(start, end, name, payload, kind);
     }
     void complete(const Event& e, Cat c, int64_t start, int64_t end);
+    // Report::pytorch_memory from memory_, on the timeline that starts at `origin`, and the
+    // allocated and reserved counters of each device.
+    void keepMemoryEvents(int64_t origin);
     uint32_t nvtxRow() {
         if (nvtxRow_ == UINT32_MAX) {
             nvtxRow_ = static_cast<uint32_t>(r_.nvtx.size());
@@ -120,6 +123,13 @@ private:
     std::map<std::tuple<int64_t, std::string, std::string>, size_t> counters_;
     std::vector<int64_t> counterPids_;  // parallel to Report::counters
     std::unordered_map<KernelConfig, uint32_t, ConfigHash> configs_;
+    // The "[memory]" events in file order, until finish() knows their threads: ts as read (ns),
+    // pid and tid keys.
+    struct PendingMemory {
+        int64_t ts, pid, tid;
+        Event::Memory args;
+    };
+    std::vector<PendingMemory> memory_;
     uint32_t nvtxRow_ = UINT32_MAX, startEndRow_ = UINT32_MAX;
 };
 

@@ -144,6 +144,18 @@ void readEvent(od::object obj, Event& e) {
                     e.registers = toInt(a);
                 else if (k == "shared memory")
                     e.shared = toInt(a);
+                else if (k == "Bytes")
+                    e.memory.bytes = toInt(a), e.memory.hasMemory = true;
+                else if (k == "Addr")
+                    e.memory.address = toInt(a);
+                else if (k == "Total Allocated")
+                    e.memory.totalAllocated = toInt(a);
+                else if (k == "Total Reserved")
+                    e.memory.totalReserved = toInt(a);
+                else if (k == "Device Id")
+                    e.memory.deviceId = toInt(a);
+                else if (k == "Device Type")
+                    e.memory.deviceType = toInt(a);
                 else if (k == "blocks per SM")
                     e.blocksPerSm = nonNegative(a);
                 else if (k == "warps per SM")

@@ -21,6 +21,12 @@ struct Event {
     // Kernel occupancy estimates ("blocks per SM", "warps per SM", "est. achieved occupancy %");
     // negative when absent.
     float blocksPerSm = -1, warpsPerSm = -1, occupancyPct = -1;
+    // A "[memory]" event's args ("Bytes" negative for a free; "Device Type" 0 CPU, 1 CUDA);
+    // hasMemory once "Bytes" is read.
+    struct Memory {
+        int64_t bytes = 0, address = 0, totalAllocated = 0, totalReserved = 0, deviceId = -1, deviceType = 0;
+        bool hasMemory = false;
+    } memory;
     std::string_view argName;
     std::vector<std::pair<std::string_view, double>> counterValues;
 };

@@ -1,6 +1,7 @@
 // lanescope-bench pytorch: the PyTorch views on a trace (docs/performance.md).
 #include <vector>
 
+#include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/Operators.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/BenchInput.h"
@@ -33,6 +34,22 @@ int pytorchCommand(int argc, char** argv) {
     printValue("pytorch_operator_names", uint64_t(rows));
     printValue("pytorch_operators_first_ms", firstMs, 2);
     printValue("pytorch_operators_ms", median(ms), 2);
+    // The memory view (devices, allocations paired with their frees and operators), then its
+    // allocations as a table (the command line's rows): the median of the runs of each.
+    std::vector<double> memoryMs, memoryTableMs;
+    size_t allocations = 0;
+    for (uint64_t run = 0; run < *runs; ++run) {
+        Stopwatch watch;
+        const MemoryView memory = pytorchMemory(*input.report);
+        memoryMs.push_back(watch.seconds() * 1000.0);
+        watch = Stopwatch();
+        allocations = memoryAllocationsTable(*input.report, memory).rows.size();
+        memoryTableMs.push_back(watch.seconds() * 1000.0);
+    }
+    printValue("pytorch_memory_events", uint64_t(input.report->pytorch_memory.size()));
+    printValue("pytorch_memory_allocations", uint64_t(allocations));
+    printValue("pytorch_memory_ms", median(memoryMs), 2);
+    printValue("pytorch_memory_table_ms", median(memoryTableMs), 2);
     return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "Absent.h"
@@ -131,6 +132,9 @@ std::string dump(const Report& r) {
     for (const MemcpyInfo& m : r.memcpys)
         o << "memcpy " << m.bytes << ' ' << m.correlation_id << ' ' << static_cast<int>(m.copy_kind) << '\n';
     for (const MemsetInfo& m : r.memsets) o << "memset " << m.bytes << ' ' << m.correlation_id << '\n';
+    for (const PytorchMemoryEvent& m : r.pytorch_memory)
+        o << "memory " << m.time_ns << ' ' << m.address << ' ' << m.bytes << ' ' << m.total_allocated << ' '
+          << m.total_reserved << ' ' << m.thread << ' ' << m.device_id << ' ' << int{m.device_type} << '\n';
     return o.str();
 }
 
@@ -288,6 +292,50 @@ TEST_CASE("kineto: Chrome trace features (B/E, instants, counters, string pids)"
     bool named = false;
     for (const Thread& t : r->threads) named |= r->str(t.name_id) == "worker";
     CHECK(named);
+}
+
+TEST_CASE("kineto: memory events make pytorch_memory, device counters and stay markers") {
+    const auto path = writeFile("memory.json", R"({"traceEvents": [
+      {"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 2, "ts": 10, "dur": 10},
+      {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 2, "ts": 15,
+       "args": {"Total Reserved": 2097152, "Total Allocated": 512, "Bytes": 512, "Device Id": 0,
+                "Device Type": 1, "Addr": 139637976727552, "finished": false, "Ev Idx": 2}},
+      {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 2, "ts": 12.5,
+       "args": {"Total Reserved": 0, "Total Allocated": 256, "Bytes": 256, "Device Id": -1,
+                "Device Type": 0, "Addr": 94000000, "finished": false, "Ev Idx": 1}},
+      {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 3, "ts": 18,
+       "args": {"Total Reserved": 2097152, "Total Allocated": 0, "Bytes": -512, "Device Id": 0,
+                "Device Type": 1, "Addr": 139637976727552, "finished": false, "Ev Idx": 3}}
+    ]})");
+    auto r = importOk(path);
+    // Sorted by time, on the timeline that starts at the operator (10 us).
+    REQUIRE(r->pytorch_memory.size() == 3);
+    const PytorchMemoryEvent &cpu = r->pytorch_memory[0], &alloc = r->pytorch_memory[1], &freed = r->pytorch_memory[2];
+    CHECK(cpu.time_ns == 2500);
+    CHECK((cpu.device_type == kPytorchDeviceCpu && cpu.device_id == -1 && cpu.bytes == 256 && cpu.address == 94000000));
+    CHECK(alloc.time_ns == 5000);
+    CHECK((alloc.device_type == kPytorchDeviceCuda && alloc.device_id == 0 && alloc.bytes == 512));
+    CHECK((alloc.address == 139637976727552 && alloc.total_allocated == 512 && alloc.total_reserved == 2097152));
+    CHECK((freed.time_ns == 8000 && freed.bytes == -512 && freed.total_allocated == 0));
+    REQUIRE((alloc.thread >= 0 && freed.thread >= 0));
+    CHECK(r->threads[size_t(alloc.thread)].tid == 2);
+    CHECK(r->threads[size_t(freed.thread)].tid == 3);
+    // Two counters per device, in bytes, a CUDA device's under its GPU.
+    std::map<std::string, const Counter*> counters;
+    for (const Counter& c : r->counters) counters[std::string(r->str(c.name_id))] = &c;
+    REQUIRE(counters.size() == 4);
+    const Counter* allocated = counters.at("Allocated memory (CUDA 0)");
+    CHECK(allocated->time_ns == std::vector<int64_t>{5000, 8000});
+    CHECK(allocated->value == std::vector<double>{512, 0});
+    CHECK(counters.at("Reserved memory (CUDA 0)")->value == std::vector<double>{2097152, 2097152});
+    CHECK(r->str(allocated->unit_id) == "bytes");
+    REQUIRE(allocated->gpu >= 0);
+    CHECK(r->gpus[size_t(allocated->gpu)].device_id == 0);
+    CHECK(counters.at("Allocated memory (CPU)")->gpu == -1);
+    CHECK(counters.at("Allocated memory (CPU)")->process >= 0);
+    CHECK(counters.at("Reserved memory (CPU)")->value == std::vector<double>{0});
+    // Still markers on their threads' lanes.
+    CHECK(r->counts().instants == 3);
 }
 
 TEST_CASE("kineto: broken inputs") {
@@ -449,6 +497,7 @@ TEST_CASE("kineto: streamed imports equal the whole-buffer import") {
                          {{4099, 1000, 1 << 20}, {65536, 1, 1 << 20}});
         checkSameAsWhole(dataFile("kineto/ddp_rank0.pt.trace.json.gz"),
                          {{4099, 1000, 1 << 20}, {1 << 20, 1 << 16, 1 << 20}});
+        checkSameAsWhole(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"), {{4099, 1000, 1 << 20}});
     }
 }
 

@@ -154,6 +154,7 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.counters.push_back(counter);
     t.r.cpu_utilization_counter = 0;
     t.r.nsys_messages.push_back({-5, 1, 2, 3, process, "a message from nsys"});
+    t.r.pytorch_memory.push_back({150, 0x7f0000001000, 4096, 8192, 2 << 20, thread, 0, kPytorchDeviceCuda});
     t.r.diagnostics = {{"a_problem", 3}, {"b_problem", 1}};
     t.r.meta = {"nsys-sqlite", "NVIDIA Nsight Systems",  "2025.3", 1700000000, 0, 6'000'000'400, 3, "native",
                 "2025.3.2",    "/tmp/every-table.sqlite"};
@@ -239,6 +240,7 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
         dataFile("nsys-2022.4/openmp_loops.nsys-rep"),
         dataFile("kineto/train_1gpu_rank0.pt.trace.json"),
         dataFile("kineto/ddp_rank0.pt.trace.json.gz"),
+        dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"),  // with memory events
         dataFile("fuzz/small.pftrace"),
         dataFile("fuzz/small_kinds.pftrace"),
     };
@@ -272,14 +274,16 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
             {"memsets", !r.memsets.empty()},
             {"nvtx", !r.nvtx.empty()},
             {"recorded names", !r.recorded_names.empty()},
+            {"pytorch memory", !r.pytorch_memory.empty()},
         };
         for (const auto& [what, held] : holds)
             if (held) seen.insert(what);
         seen.insert("format " + r.meta.format);
     }
-    for (const char* what : {"cpu samples", "backtraces", "counters", "graph api events", "kernel graph nodes",
-                             "graph executions", "migrations", "gpu page faults", "cpu page faults", "nsys messages",
-                             "diagnostics", "cuda events", "syncs", "memsets", "nvtx", "recorded names"}) {
+    for (const char* what :
+         {"cpu samples", "backtraces", "counters", "graph api events", "kernel graph nodes", "graph executions",
+          "migrations", "gpu page faults", "cpu page faults", "nsys messages", "diagnostics", "cuda events", "syncs",
+          "memsets", "nvtx", "recorded names", "pytorch memory"}) {
         INFO(what);
         CHECK(seen.count(what));
     }
@@ -337,6 +341,7 @@ TEST_CASE("the comparison sees any changed field") {
         {"stacks.node_parent[1]", [](Report& r) { r.stacks.node_parent[1] = kNoStack; }},
         {"backtraces[0].stack", [](Report& r) { r.backtraces[0].stack = 0; }},
         {"nsys_messages[0].text", [](Report& r) { r.nsys_messages[0].text += "!"; }},
+        {"pytorch_memory[0].bytes", [](Report& r) { r.pytorch_memory[0].bytes = -4096; }},
         {"diagnostics[b_problem]", [](Report& r) { r.diagnostics["b_problem"] = 2; }},
         {"cpu_utilization_counter", [](Report& r) { r.cpu_utilization_counter = -1; }},
     };

@@ -277,6 +277,17 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
         f("start_ns", x.start_ns, y.start_ns);
         f("stack", x.stack, y.stack);
     });
+    d.rows("pytorch_memory", a.pytorch_memory, b.pytorch_memory,
+           [](auto f, const PytorchMemoryEvent& x, const PytorchMemoryEvent& y) {
+               f("time_ns", x.time_ns, y.time_ns);
+               f("address", x.address, y.address);
+               f("bytes", x.bytes, y.bytes);
+               f("total_allocated", x.total_allocated, y.total_allocated);
+               f("total_reserved", x.total_reserved, y.total_reserved);
+               f("thread", x.thread, y.thread);
+               f("device_id", x.device_id, y.device_id);
+               f("device_type", x.device_type, y.device_type);
+           });
 }
 
 void compareMessages(Differ& d, const Report& a, const Report& b) {
