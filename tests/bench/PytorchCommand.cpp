@@ -3,6 +3,7 @@
 
 #include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/Operators.h"
+#include "analysis/pytorch/StepOverview.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/BenchInput.h"
 #include "tests/bench/Commands.h"
@@ -30,10 +31,20 @@ int pytorchCommand(int argc, char** argv) {
         pytorchOperators(*input.report);
         ms.push_back(watch.seconds() * 1000.0);
     }
+    // The overview (its steps' spans read the correlation index built above): the median of the runs.
+    std::vector<double> overviewMs;
+    size_t steps = 0;
+    for (uint64_t run = 0; run < *runs; ++run) {
+        const Stopwatch watch;
+        steps = pytorchStepOverview(*input.report).steps.rows.size();
+        overviewMs.push_back(watch.seconds() * 1000.0);
+    }
     printValue("events", input.report->counts().slices);
     printValue("pytorch_operator_names", uint64_t(rows));
     printValue("pytorch_operators_first_ms", firstMs, 2);
     printValue("pytorch_operators_ms", median(ms), 2);
+    printValue("pytorch_overview_steps", uint64_t(steps));
+    printValue("pytorch_overview_ms", median(overviewMs), 2);
     // The memory view (devices, allocations paired with their frees and operators), then its
     // allocations as a table (the command line's rows): the median of the runs of each.
     std::vector<double> memoryMs, memoryTableMs;
