@@ -2,6 +2,8 @@
 #include <vector>
 
 #include "analysis/pytorch/MemoryView.h"
+#include "analysis/pytorch/ModulesView.h"
+#include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
 #include "analysis/pytorch/StepOverview.h"
 #include "tests/bench/Args.h"
@@ -61,6 +63,21 @@ int pytorchCommand(int argc, char** argv) {
     printValue("pytorch_memory_allocations", uint64_t(allocations));
     printValue("pytorch_memory_ms", median(memoryMs), 2);
     printValue("pytorch_memory_table_ms", median(memoryTableMs), 2);
+    // The modules view and the operators by call stack: the median of the runs of each.
+    auto timeView = [&](const char* rowsKey, const char* msKey, auto&& view) {
+        size_t viewRows = 0;
+        ms.clear();
+        for (uint64_t run = 0; run < *runs; ++run) {
+            const Stopwatch watch;
+            viewRows = view().table.rows.size();
+            ms.push_back(watch.seconds() * 1000.0);
+        }
+        printValue(rowsKey, uint64_t(viewRows));
+        printValue(msKey, median(ms), 2);
+    };
+    timeView("pytorch_module_paths", "pytorch_modules_ms", [&] { return pytorchModules(*input.report); });
+    timeView("pytorch_operator_stack_rows", "pytorch_operator_stacks_ms",
+             [&] { return pytorchOperatorStacks(*input.report); });
     return kExitOk;
 }
 
