@@ -1,10 +1,14 @@
 // The PyTorch views by name: what the panel's tabs and `lanescope-cli pytorch` run.
 #include "analysis/pytorch/PytorchViews.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "analysis/pytorch/KernelsView.h"
+#include "analysis/pytorch/MemoryView.h"
+#include "analysis/pytorch/ModulesView.h"
 #include "analysis/pytorch/Operators.h"
+#include "analysis/pytorch/StepOverview.h"
 
 namespace lanescope {
 namespace {
@@ -27,6 +31,56 @@ PytorchViewResult kernelsView(const Report& report) {
     return result;
 }
 
+PytorchViewResult overviewView(const Report& report) {
+    StepOverview overview = pytorchStepOverview(report);
+    return {{std::move(overview.steps), std::move(overview.summary)}, std::move(overview.missing)};
+}
+
+PytorchViewResult memoryView(const Report& report) {
+    MemoryView memory = pytorchMemory(report);
+    return {{memoryAllocationsTable(report, memory), memoryDevicesTable(memory)}, std::move(memory.missing)};
+}
+
+PytorchViewResult modulesView(const Report& report) {
+    ModulesView modules = pytorchModules(report);
+    return {{std::move(modules.table)}, std::move(modules.missing)};
+}
+
+// The integer in column `header` of row `row`, or -1.
+int64_t integerCell(const StatsTable& table, size_t row, std::string_view header) {
+    const auto column = std::find(table.header.begin(), table.header.end(), header);
+    if (row >= table.rows.size() || column == table.header.end()) return -1;
+    const auto* value = std::get_if<int64_t>(&table.rows[row][size_t(column - table.header.begin())]);
+    return value ? *value : -1;
+}
+
+// A step: its span.
+PytorchRowTarget stepSpan(const StatsTable& table, size_t row) {
+    PytorchRowTarget target;
+    const int64_t start = integerCell(table, row, "Start (ns)"), duration = integerCell(table, row, "Duration (ns)");
+    if (start >= 0 && duration >= 0) target.begin_ns = start, target.end_ns = start + duration;
+    return target;
+}
+
+// An allocation: its lifetime, or its moment when no free is recorded.
+PytorchRowTarget allocationSpan(const StatsTable& table, size_t row) {
+    PytorchRowTarget target;
+    target.begin_ns = integerCell(table, row, "Allocated At (ns)");
+    const int64_t freed = integerCell(table, row, "Freed At (ns)");
+    target.end_ns = freed >= 0 ? freed : target.begin_ns;
+    return target;
+}
+
+// A module path ("Net_0/Sequential_0/Conv2d_0"): the calls of its last module, named
+// "nn.Module: Conv2d_0" on the timeline.
+PytorchRowTarget moduleCalls(const StatsTable& table, size_t row) {
+    PytorchRowTarget target;
+    if (row >= table.rows.size() || table.rows[row].empty()) return target;
+    const std::string path = formatCell(table.rows[row].front());
+    target.eventName = "nn.Module: " + path.substr(path.rfind('/') + 1);
+    return target;
+}
+
 // A row whose first column is the name its events carry on the timeline.
 PytorchRowTarget namedByFirstColumn(const StatsTable& table, size_t row) {
     PytorchRowTarget target;
@@ -38,8 +92,11 @@ PytorchRowTarget namedByFirstColumn(const StatsTable& table, size_t row) {
 
 const std::vector<PytorchViewEntry>& pytorchViews() {
     static const std::vector<PytorchViewEntry> views = {
+        {"overview", "Overview", overviewView, stepSpan},
         {"operators", "Operators", operatorsView, namedByFirstColumn},
         {"kernels", "Kernels", kernelsView, namedByFirstColumn},
+        {"memory", "Memory", memoryView, allocationSpan},
+        {"modules", "Modules", modulesView, moduleCalls},
     };
     return views;
 }

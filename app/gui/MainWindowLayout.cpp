@@ -173,6 +173,8 @@ void MainWindow::showPytorch(const QString& view) {
     if (auto* dock = findChild<QDockWidget*>("pytorch")) {
         dock->show();
         dock->raise();
+        // A chart beside a table wants more than the other panels' height.
+        if (dock->height() < height() * 2 / 5) resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
     }
     if (!view.isEmpty()) pytorch_->showView(view);
 }

@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QTableView>
 #include <QTest>
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -10,7 +11,9 @@
 #include "TestPaths.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/panels/pytorch/MemoryChart.h"
 #include "app/gui/panels/pytorch/PytorchPanel.h"
+#include "app/gui/panels/pytorch/StepChart.h"
 #include "app/gui/panels/tables/StatsTableView.h"
 
 using namespace lanescope;
@@ -98,7 +101,24 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return panel_->isVisible(); }, 5000));
     }
 
+    void theOverviewOpensFirstWithABarPerStep() {
+        QVERIFY(ready());
+        const StatsTable& steps = panel_->table("overview");
+        QCOMPARE(steps.rows.size(), size_t(6));  // ProfilerStep#2..#7
+        QCOMPARE(formatCell(steps.rows.front()[0]), std::string("ProfilerStep#2"));
+        QCOMPARE(panel_->stepChart()->barCount(), 6);
+        QVERIFY2(panel_->summaryText("overview").contains("Slowest"), qPrintable(panel_->summaryText("overview")));
+        // A bar clicked selects its step's span.
+        emit panel_->stepChart()->stepClicked(3);
+        const auto selected = session_->selectedRange();
+        QVERIFY(selected.has_value());
+        const int64_t start = std::get<int64_t>(steps.rows[3][1]), duration = std::get<int64_t>(steps.rows[3][2]);
+        QCOMPARE(selected->first, start);
+        QCOMPARE(selected->second, start + duration);
+    }
+
     void theOperatorsTabHasOneRowPerOperatorName() {
+        panel_->showView("operators");
         QVERIFY(ready());
         const Report& report = *session_->reports()[0];
         const auto operators = eventNames(0, [&](const Lane& lane, size_t) { return isOperator(report, lane); });
@@ -154,10 +174,46 @@ private slots:
         QCOMPARE(kernels->tableRow(0), 0);
     }
 
+    void theMemoryTabDrawsEachDevicesCurvesAndShowsAnAllocation() {
+        panel_->showView("memory");
+        QVERIFY(ready());
+        const Report& report = *session_->reports()[0];
+        QVERIFY(report.pytorch_memory.size() > 500);
+        int64_t allocations = 0;
+        for (const PytorchMemoryEvent& e : report.pytorch_memory) allocations += e.bytes > 0;
+        QCOMPARE(int64_t(panel_->table("memory").rows.size()), allocations);
+        QVERIFY(panel_->memoryChart()->pointCount() > 100);
+        QVERIFY2(panel_->summaryText("memory").contains("CUDA 0"), qPrintable(panel_->summaryText("memory")));
+        session_->setSelectedRange(std::nullopt);
+        clickTableRow(panel_->tableView("memory"), 0);
+        const auto selected = session_->selectedRange();
+        QVERIFY(selected.has_value());
+        const auto first = std::find_if(report.pytorch_memory.begin(), report.pytorch_memory.end(),
+                                        [](const PytorchMemoryEvent& e) { return e.bytes > 0; });
+        QCOMPARE(selected->first, first->time_ns);  // the first allocation's lifetime
+        QVERIFY(selected->second >= selected->first);
+    }
+
+    void aModuleRowShowsItsCalls() {
+        panel_->showView("modules");
+        QVERIFY(ready());
+        const StatsTable& modules = panel_->table("modules");
+        QVERIFY(modules.rows.size() >= 9);  // Net_0 and the modules under it
+        QCOMPARE(formatCell(modules.rows.front()[0]), std::string("Net_0"));
+        session_->selectEvent(std::nullopt);
+        clickTableRow(panel_->tableView("modules"), 0);
+        QVERIFY(QTest::qWaitFor([&] { return session_->selectedEvent().has_value(); }, 5000));
+        const ViewEvent picked = *session_->selectedEvent();
+        const Report& report = *session_->reports()[0];
+        QCOMPARE(std::string(report.strings.str(report.lanes[picked.lane].events.name_id[picked.event])),
+                 std::string("nn.Module: Net_0"));
+    }
+
     void aCpuOnlyTraceSaysWhatItLacks() {
         QVERIFY(open("kineto/pytorch_profiled_cpu.pt.trace.json"));
         QCOMPARE(session_->reports().size(), size_t(2));
-        QVERIFY(ready());  // the kernels tab, of the report opened last
+        panel_->showView("kernels");
+        QVERIFY(ready());  // of the report opened last
         QVERIFY(panel_->table("kernels").rows.empty());
         QVERIFY2(panel_->missingText("kernels").contains("no GPU kernels"), qPrintable(panel_->missingText("kernels")));
         panel_->showView("operators");
@@ -165,6 +221,14 @@ private slots:
         QVERIFY(!panel_->table("operators").rows.empty());
         QVERIFY2(panel_->missingText("operators").contains("no GPU work"),
                  qPrintable(panel_->missingText("operators")));
+        for (const char* view : {"memory", "modules", "overview"}) {
+            panel_->showView(view);
+            QVERIFY(ready());
+            QVERIFY2(!panel_->missingText(view).isEmpty(), view);
+        }
+        QVERIFY(panel_->table("memory").rows.empty());
+        QCOMPARE(panel_->memoryChart()->pointCount(), 0);
+        QCOMPARE(panel_->table("overview").rows.size(), size_t(1));  // no steps: the whole trace
     }
 };
 

@@ -6,18 +6,36 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <utility>
 
+#include "app/gui/panels/pytorch/MemoryChart.h"
+#include "app/gui/panels/pytorch/StepChart.h"
 #include "app/gui/panels/tables/StatsTableView.h"
 
 namespace lanescope {
 namespace {
 
 QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
+
+// A small table as lines of "Header value · Header value" (an overview's step spread, the
+// memory view's devices).
+QString asLines(const StatsTable& table) {
+    QStringList lines;
+    for (const auto& row : table.rows) {
+        QStringList cells;
+        for (size_t c = 0; c < row.size() && c < table.header.size(); ++c)
+            if (const std::string text = formatCell(row[c]); !text.empty())
+                cells << QString::fromStdString(table.header[c]) + " <b>" +
+                             QString::fromStdString(text).toHtmlEscaped() + "</b>";
+        lines << cells.join(" · ");
+    }
+    return lines.join("<br>");
+}
 
 }  // namespace
 
@@ -52,15 +70,47 @@ PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(pare
         missing->setTextInteractionFlags(Qt::TextSelectableByMouse);
         missing->setStyleSheet("QLabel { color: palette(text); background: palette(alternate-base); padding: 4px; }");
         missing->hide();
+        auto* summary = new QLabel;
+        summary->setWordWrap(true);
+        summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        summary->hide();
         auto* table = new StatsTableView;
         table->view()->setToolTip(
             "Click a row to show it on the timeline: an operator's or kernel's longest instance (F3: the next), "
             "a step's or allocation's span");
         pageLayout->addWidget(missing);
-        pageLayout->addWidget(table, 1);
+        pageLayout->addWidget(summary);
+        Tab tab{&view, missing, summary, table};
+        if (view.name == "overview") tab.steps = new StepChart;
+        if (view.name == "memory") tab.memory = new MemoryChart;
+        if (QWidget* chart = tab.steps ? static_cast<QWidget*>(tab.steps) : tab.memory) {
+            auto* split = new QSplitter(Qt::Horizontal);
+            split->addWidget(chart);
+            split->addWidget(table);
+            split->setStretchFactor(0, 2);
+            split->setStretchFactor(1, 3);
+            split->setSizes({400, 600});  // scaled to the splitter's width
+            pageLayout->addWidget(split, 1);
+        } else {
+            pageLayout->addWidget(table, 1);
+        }
         tabs_->addTab(page, qs(view.title));
         const size_t index = tabList_.size();
-        tabList_.push_back({&view, missing, table});
+        tabList_.push_back(tab);
+        if (tab.steps)
+            connect(tab.steps, &StepChart::stepClicked, this, [this, index](int row) {
+                const Tab& t = tabList_[index];
+                showOnTimeline(t.view->rowTarget(t.table->table(), size_t(row)));
+            });
+        if (tab.memory)
+            connect(tab.memory, &MemoryChart::timeClicked, this, [this](int64_t time_ns) {
+                const int report = std::max(0, report_->currentIndex());
+                const std::vector<int64_t>& offsets = session_->offsets();
+                const int64_t t = time_ns + (size_t(report) < offsets.size() ? offsets[size_t(report)] : 0);
+                const auto [begin, end] = session_->visibleRange();
+                const int64_t half = std::max<int64_t>((end - begin) / 2, 1000);
+                session_->zoomTo(t - half, t + half);
+            });
         connect(table, &StatsTableView::rowActivated, this, [this, index](int row) {
             const Tab& tab = tabList_[index];
             showOnTimeline(tab.view->rowTarget(tab.table->table(), size_t(row)));
@@ -97,6 +147,9 @@ void PytorchPanel::setReports(std::vector<std::shared_ptr<const Report>> reports
         tab.computed = false;
         tab.table->setTable({});
         tab.missing->hide();
+        tab.summary->hide();
+        if (tab.steps) tab.steps->setSteps({});
+        if (tab.memory) tab.memory->clear();
     }
     recompute();
 }
@@ -135,6 +188,14 @@ void PytorchPanel::display(Computed computed) {
     tab.table->setTable(result.tables.empty() ? StatsTable{} : std::move(result.tables.front()));
     tab.missing->setText(result.missing.empty() ? QString() : "This report has " + qs(result.missing));
     tab.missing->setVisible(!result.missing.empty());
+    QStringList summaries;
+    for (size_t t = 1; t < result.tables.size(); ++t)
+        if (!result.tables[t].rows.empty()) summaries << asLines(result.tables[t]);
+    tab.summary->setText(summaries.join("<br>"));
+    tab.summary->setVisible(!summaries.isEmpty());
+    if (tab.steps) tab.steps->setSteps(tab.table->table());
+    if (const int report = report_->currentIndex(); tab.memory && report >= 0 && report < int(reports_.size()))
+        tab.memory->setReport(*reports_[size_t(report)]);
     // The tab picked while this one computed.
     if (const int shown = tabs_->currentIndex(); shown >= 0 && !tabList_[size_t(shown)].computed) recompute();
 }
@@ -178,6 +239,23 @@ QString PytorchPanel::missingText(const QString& name) const {
 StatsTableView* PytorchPanel::tableView(const QString& name) const {
     const Tab* tab = tabOf(name);
     return tab ? tab->table : nullptr;
+}
+
+QString PytorchPanel::summaryText(const QString& name) const {
+    const Tab* tab = tabOf(name);
+    return tab ? tab->summary->text() : QString();
+}
+
+StepChart* PytorchPanel::stepChart() const {
+    for (const Tab& tab : tabList_)
+        if (tab.steps) return tab.steps;
+    return nullptr;
+}
+
+MemoryChart* PytorchPanel::memoryChart() const {
+    for (const Tab& tab : tabList_)
+        if (tab.memory) return tab.memory;
+    return nullptr;
 }
 
 bool PytorchPanel::ready() const {

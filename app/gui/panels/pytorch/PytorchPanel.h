@@ -15,7 +15,9 @@ class QTabWidget;
 
 namespace lanescope {
 
+class MemoryChart;
 class StatsTableView;
+class StepChart;
 
 // The views PyTorch users knew from TensorBoard's profiler plugin (analysis/pytorch/PytorchViews.h:
 // operators, kernels, ...), one tab each, for the picked report. The shown tab's view is computed off
@@ -32,6 +34,9 @@ public:
     const StatsTable& table(const QString& name) const;
     QString missingText(const QString& name) const;
     StatsTableView* tableView(const QString& name) const;
+    QString summaryText(const QString& name) const;
+    StepChart* stepChart() const;
+    MemoryChart* memoryChart() const;
     // The shown tab is computed for the picked report, and nothing is computing.
     bool ready() const;
     bool busy() const { return task_.busy(); }
@@ -41,11 +46,15 @@ signals:
     void showInstances(int report, const QString& pattern);
 
 private:
-    // One tab: a view's line on what is missing and its main table.
+    // One tab: a view's line on what is missing, its other tables as lines of text, a chart
+    // for the overview and memory views, and its main table.
     struct Tab {
         const PytorchViewEntry* view;
         QLabel* missing;
+        QLabel* summary;
         StatsTableView* table;
+        StepChart* steps = nullptr;
+        MemoryChart* memory = nullptr;
         bool computed = false;  // for the picked report
     };
     struct Computed {
