@@ -6,6 +6,7 @@ test_pytorch_operators.py."""
 import collections
 import csv
 import io
+import json
 
 import pytest
 
@@ -103,6 +104,67 @@ def test_modules_match_the_raw_json():
     assert conv[3] == conv[4] and conv[5] == conv[6] > 0, "a leaf's self is its total; the convolution ran on the GPU"
     children_device = sum(row[5] for row in got if row[1] == 1)
     assert got[0][5] == children_device + got[0][6], "Net's device total: its children's plus its own"
+
+
+def write_synthetic_trace(path):
+    """A trace with what the profiled workload lacks: the same model called on two threads, a
+    module called from two places (Shared_0 under Net_0 and under Block_0), a module without
+    GPU work, an operator outside every module and one outside every Python frame. Times in µs."""
+    events = []
+
+    def frame(tid, ident, parent, name, ts, dur):
+        events.append({"ph": "X", "cat": "python_function", "name": name, "pid": 1, "tid": tid, "ts": ts,
+                       "dur": dur, "args": {"Python id": ident, "Python parent id": parent}})
+
+    def launch(tid, ts, correlation, kernel_dur):
+        events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": tid,
+                       "ts": ts, "dur": 1, "args": {"correlation": correlation}})
+        events.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 200 + correlation * 10,
+                       "dur": kernel_dur, "args": {"device": 0, "stream": 7, "correlation": correlation}})
+
+    def op(tid, name, ts, dur):
+        events.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur})
+
+    frame(1, 1, None, "train.py(10): step", 0, 100)
+    frame(1, 2, 1, "nn.Module: Net_0", 5, 85)
+    frame(1, 3, 2, "module.py(1784): _call_impl", 10, 30)
+    frame(1, 4, 3, "nn.Module: Linear_0", 12, 26)
+    frame(1, 5, 2, "nn.Module: Shared_0", 45, 10)
+    frame(1, 6, 2, "nn.Module: Block_0", 60, 28)
+    frame(1, 7, 6, "nn.Module: Shared_0", 62, 8)
+    frame(1, 8, 6, "nn.Module: Idle_0", 72, 4.25)
+    frame(2, 9, None, "nn.Module: Net_0", 20, 10.5)
+    op(1, "aten::linear", 13, 24)
+    op(1, "aten::mm", 14, 22)
+    op(1, "aten::add", 46, 8)
+    op(1, "aten::add", 63, 6)
+    op(1, "aten::zero_", 94, 3)
+    op(1, "aten::empty", 101, 1)
+    op(2, "aten::add", 21, 2)
+    launch(1, 15, 1, 4.5)
+    launch(1, 50, 2, 2)
+    launch(1, 65, 3, 3)
+    launch(1, 80, 4, 1.25)
+    launch(1, 95, 5, 7)
+    path.write_text(json.dumps({"traceEvents": events}))
+
+
+def test_modules_of_a_synthetic_trace(tmp_path):
+    path = tmp_path / "modules.pt.trace.json"
+    write_synthetic_trace(path)
+    result = run_cli("pytorch", str(path), "--view", "modules", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    got = [[row["Module"], *(int(row[c]) for c in COLUMNS)] for row in csv.DictReader(io.StringIO(result.stdout))]
+    assert got == expected_modules(load_events(path))
+    # Net_0 on two threads; Shared_0 at two places; then by first call; Idle_0 without GPU work.
+    assert got == [
+        ["Net_0", 0, 2, 95500, 95500 - 26000 - 10000 - 28000, 10750, 0],
+        ["Net_0/Linear_0", 1, 1, 26000, 26000, 4500, 4500],
+        ["Net_0/Shared_0", 1, 1, 10000, 10000, 2000, 2000],
+        ["Net_0/Block_0", 1, 1, 28000, 28000 - 8000 - 4250, 4250, 1250],
+        ["Net_0/Block_0/Shared_0", 2, 1, 8000, 8000, 3000, 3000],
+        ["Net_0/Block_0/Idle_0", 2, 1, 4250, 4250, 0, 0],
+    ]
 
 
 @pytest.mark.parametrize("trace", WITHOUT_MODULES)

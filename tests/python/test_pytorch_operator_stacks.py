@@ -9,6 +9,7 @@ import io
 
 import pytest
 
+from test_pytorch_modules import write_synthetic_trace
 from test_pytorch_operators import DATA, add_instance, load_events, ns, operator_instances, run_cli
 
 PROFILED = DATA / "kineto" / "pytorch_profiled_gpu.pt.trace.json.gz"
@@ -66,6 +67,29 @@ def test_stacks_match_the_raw_json():
     for (name, _), values in got.items():
         sums[name] = [a + b for a, b in zip(sums[name], values)]
     assert sums == {row["Name"]: [int(row[c]) for c in COLUMNS] for row in csv.DictReader(io.StringIO(by_name.stdout))}
+
+
+def test_stacks_of_a_synthetic_trace(tmp_path):
+    path = tmp_path / "stacks.pt.trace.json"
+    write_synthetic_trace(path)
+    result = run_cli("pytorch", str(path), "--view", "operators", "--group-by", "stack", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    got = {(row["Name"], row["Call Stack"]): [int(row[c]) for c in COLUMNS]
+           for row in csv.DictReader(io.StringIO(result.stdout))}
+    assert got == dict(expected_stacks(load_events(path)))
+    step = "train.py(10): step"
+    assert got == {
+        ("aten::linear", f"nn.Module: Linear_0 <- module.py(1784): _call_impl <- nn.Module: Net_0 <- {step}"):
+            [1, 24000, 2000, 4500, 0],
+        ("aten::mm", f"nn.Module: Linear_0 <- module.py(1784): _call_impl <- nn.Module: Net_0 <- {step}"):
+            [1, 22000, 22000, 4500, 4500],
+        ("aten::add", f"nn.Module: Shared_0 <- nn.Module: Net_0 <- {step}"): [1, 8000, 8000, 2000, 2000],
+        ("aten::add", f"nn.Module: Shared_0 <- nn.Module: Block_0 <- nn.Module: Net_0 <- {step}"):
+            [1, 6000, 6000, 3000, 3000],
+        ("aten::add", "nn.Module: Net_0"): [1, 2000, 2000, 0, 0],  # the second thread
+        ("aten::zero_", step): [1, 3000, 3000, 7000, 7000],  # in the step, outside every module
+        ("aten::empty", ""): [1, 1000, 1000, 0, 0],  # outside every Python frame
+    }
 
 
 @pytest.mark.parametrize("trace", WITHOUT_STACKS)
