@@ -19,7 +19,7 @@ struct CpuStep {
 };
 
 // The ProfilerStep#N ranges of every Nvtx lane (Kineto: user_annotation, cpu_op and
-// python_function events), sorted by start, then end, then name id.
+// python_function events), sorted by start, then end, then name id, each once.
 std::vector<CpuStep> cpuSteps(const Report& report) {
     OverviewNames names(report);
     std::vector<CpuStep> steps;
@@ -33,6 +33,13 @@ std::vector<CpuStep> cpuSteps(const Report& report) {
     std::sort(steps.begin(), steps.end(), [](const CpuStep& a, const CpuStep& b) {
         return std::tie(a.start_ns, a.end_ns, a.name_id) < std::tie(b.start_ns, b.end_ns, b.name_id);
     });
+    // A step recorded twice (as user_annotation and cpu_op, or on two lanes) is one step.
+    steps.erase(std::unique(steps.begin(), steps.end(),
+                            [](const CpuStep& a, const CpuStep& b) {
+                                return std::tie(a.start_ns, a.end_ns, a.name_id) ==
+                                       std::tie(b.start_ns, b.end_ns, b.name_id);
+                            }),
+                steps.end());
     return steps;
 }
 

@@ -142,7 +142,7 @@ def expected_overview(events):
                 gpu_by_correlation[int(args["correlation"])].append(end)
             if gpu_category(cat, name) == "Kernel":
                 kernels.append((start, end, args.get("blocks per SM"), args.get("est. achieved occupancy %")))
-    cpu_steps.sort()
+    cpu_steps = sorted(set(cpu_steps))  # a step recorded twice is one step
     calls.sort()
     if cpu_steps:
         spans = step_spans(cpu_steps, calls, gpu_by_correlation)
@@ -258,3 +258,61 @@ def test_cpu_only_trace_is_one_step_without_gpu_work():
     assert row["Step"] == "(whole trace)" and row["Start (ns)"] == 0
     assert row["Kernel (ns)"] == 0 and row["CPU Exec (ns)"] > 0 and row["DataLoader (ns)"] > 0
     assert row["Est. SM Efficiency (%)"] is None and row["Est. Achieved Occupancy (%)"] is None
+
+
+def made_up_trace():
+    """Two steps, times in µs: step 1 recorded twice (user_annotation and cpu_op), step 2 as an
+    old trace's cpu_op; a kernel launched in step 1 running past it to 150, one of step 2 to 260;
+    an old trace's copy filed as Kernel; DataLoader as user_annotation and cpu_op; operators on
+    two threads; the GPU's copy of step 1, which must not count."""
+
+    def x(cat, name, ts, dur, tid=1, pid=1, **args):
+        return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid, "ts": ts, "dur": dur, "args": args}
+
+    gpu = {"pid": 0, "tid": 7}
+    loader = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+    return [
+        x("user_annotation", "ProfilerStep#1", 0, 100),
+        x("cpu_op", "ProfilerStep#1", 0, 100),
+        x("cpu_op", "ProfilerStep#2", 100, 100),
+        x("user_annotation", loader, 5, 25),
+        x("cpu_op", loader, 105, 15),
+        x("cpu_op", "aten::mm", 40, 20),
+        x("cpu_op", "autograd::engine::evaluate_function: MmBackward0", 50, 40, tid=2),
+        x("cuda_runtime", "cudaLaunchKernel", 45, 5, correlation=1),
+        x("cuda_runtime", "cudaMemcpyAsync", 52, 1, correlation=3),
+        x("cuda_runtime", "cudaLaunchKernel", 160, 5, correlation=2),
+        x("kernel", "gemm", 55, 95, **gpu, correlation=1, **{"blocks per SM": 0.5, "est. achieved occupancy %": 40}),
+        x("Kernel", "Memcpy HtoD (Pageable -> Device)", 58, 12, **gpu, correlation=3),
+        x("gpu_memset", "Memset (Device)", 140, 5, **gpu),
+        x("kernel", "reduce", 170, 90, **gpu, correlation=2, **{"blocks per SM": 2}),
+        x("gpu_user_annotation", "ProfilerStep#1", 55, 95, **gpu),
+        {"ph": "i", "cat": "cpu_instant_event", "name": "Record Window End", "pid": 1, "tid": 1, "ts": 300, "s": "t"},
+    ]
+
+
+def test_a_made_up_trace_by_hand(tmp_path):
+    events = made_up_trace()
+    path = tmp_path / "made_up.pt.trace.json"
+    path.write_text(json.dumps({"schemaVersion": 1, "traceEvents": events}))
+    result = run_cli("pytorch", str(path), "--view", "overview", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    got = [{k: parse_cell(v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(result.stdout))]
+    assert_rows_match(got, expected_overview(load_events(path)))
+    us = 1000
+    # Step 1 runs to its kernel's end; step 2 starts there. Step 1: the kernel 55-150 hides the
+    # copy and the memset; runtime 45-50 and 52-53; DataLoader 5-30; operators 40-90 outside
+    # those: 40-45, 50-52, 53-55; Other 0-5 and 30-40. Step 2: runtime 160-165, kernel 170-260,
+    # its cpu_op ProfilerStep#2 and the DataLoader before it count nothing.
+    assert [(r["Step"], r["Start (ns)"], r["Duration (ns)"]) for r in got] == [
+        ("ProfilerStep#1", 0, 150 * us),
+        ("ProfilerStep#2", 150 * us, 110 * us),
+    ]
+    split_columns = [f"{c} (ns)" for c in CATEGORIES + ["Other"]]
+    assert [r[c] for c in split_columns for r in got[:1]] == [95 * us, 0, 0, 6 * us, 25 * us, 9 * us, 15 * us]
+    assert [r[c] for c in split_columns for r in got[1:]] == [90 * us, 0, 0, 5 * us, 0, 0, 15 * us]
+    assert got[0]["GPU Utilization (%)"] == pytest.approx(100 * 95 / 150, abs=0.006)
+    assert got[0]["Est. SM Efficiency (%)"] == pytest.approx(100 * 0.5 * 95 / 150, abs=0.006)
+    assert got[0]["Est. Achieved Occupancy (%)"] == 40
+    assert got[1]["Est. SM Efficiency (%)"] == pytest.approx(100 * 90 / 110, abs=0.006)
+    assert got[1]["Est. Achieved Occupancy (%)"] is None
