@@ -19,14 +19,26 @@ struct OperatorSums {
 
 }  // namespace
 
+bool operatorsAreNvtxRanges(const Report& report) {
+    return report.meta.format != "kineto-json" && report.meta.format != "perfetto" &&
+           report.strings.find(kPytorchOperatorLaneName) == UINT32_MAX;
+}
+
+std::string_view operatorName(std::string_view rangeText) {
+    for (const std::string_view field : {", seq = ", ", op_id = ", ", sizes = "})
+        rangeText = rangeText.substr(0, rangeText.find(field));
+    return rangeText;
+}
+
 void forEachOperatorLane(const Report& report, const std::function<void(const OperatorLaneTimes&)>& visit) {
+    const bool nvtx = operatorsAreNvtxRanges(report);
     const uint32_t laneName = report.strings.find(kPytorchOperatorLaneName);
-    if (laneName == UINT32_MAX) return;
+    if (!nvtx && laneName == UINT32_MAX) return;
     const std::vector<int64_t> apiLaneOf = laneByThread(report, LaneKind::CudaApi);
     OperatorLaneTimes times;
     for (uint32_t l = 0; l < report.lanes.size(); ++l) {
         const Lane& lane = report.lanes[l];
-        if (lane.kind != LaneKind::Nvtx || lane.name_id != laneName) continue;
+        if (lane.kind != LaneKind::Nvtx || (nvtx ? lane.thread < 0 : lane.name_id != laneName)) continue;
         const IntervalColumns& ev = lane.events;
         const std::vector<uint32_t> parent = parentsByDepth(ev);
         times.lane = l;
@@ -47,11 +59,12 @@ StatsTable pytorchOperators(const Report& report) {
     StatsTable table;
     table.name = "pytorch_operators";
     table.header = {"Name", "Calls", "CPU Total (ns)", "CPU Self (ns)", "Device Total (ns)", "Device Self (ns)"};
-    std::unordered_map<uint32_t, OperatorSums> byName;  // by name string id
+    // By operator name: views into the report's strings (a range's text up to emit_nvtx's fields).
+    std::unordered_map<std::string_view, OperatorSums> byName;
     forEachOperatorLane(report, [&](const OperatorLaneTimes& times) {
         const IntervalColumns& ev = report.lanes[times.lane].events;
         for (size_t i = 0; i < ev.size(); ++i) {
-            OperatorSums& sums = byName[ev.name_id[i]];
+            OperatorSums& sums = byName[operatorName(report.strings.str(ev.name_id[i]))];
             ++sums.calls;
             sums.cpuTotal += ev.durationNs(i);
             sums.cpuSelf += times.cpuSelf[i];
@@ -62,7 +75,7 @@ StatsTable pytorchOperators(const Report& report) {
 
     std::vector<std::pair<std::string_view, OperatorSums>> rows;
     rows.reserve(byName.size());
-    for (const auto& [name, sums] : byName) rows.emplace_back(report.strings.str(name), sums);
+    for (const auto& [name, sums] : byName) rows.emplace_back(name, sums);
     std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
         return a.second.cpuTotal != b.second.cpuTotal ? a.second.cpuTotal > b.second.cpuTotal : a.first < b.first;
     });

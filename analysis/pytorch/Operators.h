@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "analysis/StatsTable.h"
@@ -17,11 +18,22 @@ struct OperatorLaneTimes {
     std::vector<int64_t> cpuSelf, deviceTotal, deviceSelf;
 };
 
-// Calls `visit` once for each operator lane of the report, in lane order.
+// Whether the report's operators are its NVTX push/pop ranges: an Nsight Systems report of a
+// PyTorch run under torch.autograd.profiler.emit_nvtx, which records each operator as a range
+// ("aten::conv2d, seq = 12, sizes = [[64, 3, 32, 32], ...]"). True for a report of neither
+// Kineto's nor Perfetto's format without Kineto operator lanes.
+bool operatorsAreNvtxRanges(const Report& report);
+// An operator's name from its event's text: emit_nvtx's ", seq = ", ", op_id = " and
+// ", sizes = " fields cut off ("aten::conv2d"); a `cpu_op` name unchanged.
+std::string_view operatorName(std::string_view rangeText);
+
+// Calls `visit` once for each operator lane of the report, in lane order: the lanes named
+// kPytorchOperatorLaneName, or where operatorsAreNvtxRanges, every thread's Nvtx lane.
 void forEachOperatorLane(const Report& report, const std::function<void(const OperatorLaneTimes&)>& visit);
 
 // PyTorch's operators view (docs/analyses.md, "PyTorch operators"): the `cpu_op` events of a
-// Kineto import (the Nvtx lanes named kPytorchOperatorLaneName) grouped by name, one row per
+// Kineto import (the Nvtx lanes named kPytorchOperatorLaneName), or an nsys report's NVTX ranges
+// (operatorsAreNvtxRanges), grouped by operatorName, one row per
 // name: Name, Calls, CPU Total (ns), CPU Self (ns), Device Total (ns), Device Self (ns), sorted
 // by CPU Total descending, then by name. No rows when the report holds no operators.
 StatsTable pytorchOperators(const Report& report);

@@ -16,10 +16,18 @@ namespace {
 PytorchViewResult operatorsView(const Report& report) {
     PytorchViewResult result;
     result.tables.push_back(pytorchOperators(report));
+    const bool nvtx = operatorsAreNvtxRanges(report);
     if (result.tables.front().rows.empty())
-        result.missing = "no PyTorch operators: the trace records no cpu_op or Operator events";
+        result.missing =
+            nvtx ? "no PyTorch operators: the report records no NVTX ranges (an nsys report shows "
+                   "operators when PyTorch ran under torch.autograd.profiler.emit_nvtx, traced with -t nvtx)"
+                 : "no PyTorch operators: the trace records no cpu_op or Operator events";
     else if (report.kernels.empty() && report.memcpys.empty() && report.memsets.empty())
         result.missing = "no GPU work: the trace records no kernels, memcpy or memset, so the device columns are 0";
+    else if (nvtx)
+        result.missing =
+            "no PyTorch cpu_op events: the report's NVTX ranges are shown as the operators, as "
+            "torch.autograd.profiler.emit_nvtx records them";
     return result;
 }
 

@@ -6,7 +6,7 @@
 #include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/ModulesView.h"
 #include "analysis/pytorch/OperatorStacks.h"
-#include "analysis/pytorch/Operators.h"
+#include "analysis/pytorch/PytorchViews.h"
 #include "analysis/pytorch/StepOverview.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
@@ -84,17 +84,9 @@ int runPytorch(int argc, char** argv, int first) {
         sayMissing(stacks.missing);
         table = std::move(stacks.table);
     } else {
-        table = pytorchOperators(*report);
-        if (table.rows.empty())
-            std::fprintf(stderr,
-                         "lanescope-cli pytorch: %s records no PyTorch operators (no cpu_op or Operator events): "
-                         "the operators table is empty\n",
-                         args.positional[0].c_str());
-        else if (report->kernels.empty() && report->memcpys.empty() && report->memsets.empty())
-            std::fprintf(stderr,
-                         "lanescope-cli pytorch: %s records no GPU work (kernels, memcpy, memset): the device "
-                         "columns are 0\n",
-                         args.positional[0].c_str());
+        PytorchViewResult operators = findPytorchView("operators")->compute(*report);
+        sayMissing(operators.missing);
+        table = std::move(operators.tables.front());
     }
     return writeOut(formattedTable(table, format)) ? kExitOk : kExitBadInput;
 }

@@ -521,12 +521,23 @@ TEST_CASE("lanescope-cli pytorch --view operators prints one table in csv, json 
     CHECK(cli("pytorch " + trace + " --view operators --format xml").status == 1);
 }
 
-TEST_CASE("lanescope-cli pytorch --view operators on a trace without operators says so and prints no rows") {
+TEST_CASE("lanescope-cli pytorch --view operators on a report without operators says so and prints no rows") {
+    const auto r =
+        cli("pytorch " + quoted(dataFile("nsys-2022.4/openmp_loops.sqlite")) + " --view operators --format csv");
+    CHECK(r.status == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("no PyTorch operators: the report records no NVTX ranges") != std::string::npos);
+}
+
+TEST_CASE("lanescope-cli pytorch --view operators on an nsys report shows its NVTX ranges as the operators") {
     const auto r =
         cli("pytorch " + quoted(dataFile("nsys-2025.3/train_1gpu.sqlite")) + " --view operators --format csv");
     CHECK(r.status == 0);
-    CHECK(r.out.empty());
-    CHECK(r.err.find("records no PyTorch operators (no cpu_op or Operator events)") != std::string::npos);
+    CHECK(r.err.find("the report's NVTX ranges are shown as the operators") != std::string::npos);
+    // train.py's ranges: "step N" once each, "forward", "backward", "data"... 15 times.
+    CHECK(r.out.rfind("Name,Calls,CPU Total (ns),CPU Self (ns),Device Total (ns),Device Self (ns)\n", 0) == 0);
+    CHECK(r.out.find("\nforward,15,") != std::string::npos);
+    CHECK(r.out.find("\nstep 0,1,") != std::string::npos);
 }
 
 TEST_CASE("lanescope-cli pytorch --view kernels: kernels by name in csv, json and table; none says why") {
@@ -571,5 +582,6 @@ TEST_CASE("lanescope-cli pytorch --view operators on a CPU-only trace nests oper
           "Name,Calls,CPU Total (ns),CPU Self (ns),Device Total (ns),Device Self (ns)\n"
           "outer,1,10000,4999,0,0\n"
           "inner,2,5001,5001,0,0\n");
-    CHECK(r.err.find("records no GPU work (kernels, memcpy, memset): the device columns are 0") != std::string::npos);
+    CHECK(r.err.find("no GPU work: the trace records no kernels, memcpy or memset, so the device columns are 0") !=
+          std::string::npos);
 }
