@@ -32,6 +32,23 @@ void addGraphApiEvents(const Report& report, bool node, uint64_t id, std::vector
     }
 }
 
+// The PyTorch memory event an instant named "[memory]" of a thread's lane stands for: the one
+// of Report::pytorch_memory on the lane's thread at the instant's time (the k-th such when k
+// instants of that name and time come before it), or null.
+const PytorchMemoryEvent* pytorchMemoryOf(const Report& report, const Lane& lane, size_t index) {
+    const InstantColumns& in = lane.instants;
+    if (lane.thread < 0 || report.pytorch_memory.empty() || report.str(in.name_id[index]) != "[memory]") return nullptr;
+    const int64_t time = in.time_ns[index];
+    size_t before = 0;
+    for (size_t j = index; j-- > 0 && in.time_ns[j] == time;) before += in.name_id[j] == in.name_id[index] ? 1 : 0;
+    const auto& events = report.pytorch_memory;
+    auto it = std::lower_bound(events.begin(), events.end(), time,
+                               [](const PytorchMemoryEvent& e, int64_t t) { return e.time_ns < t; });
+    for (; it != events.end() && it->time_ns == time; ++it)
+        if (it->thread == lane.thread && before-- == 0) return &*it;
+    return nullptr;
+}
+
 }  // namespace
 
 std::string hexAddress(uint64_t address) {
@@ -215,6 +232,10 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
                 add("Local memory/thread", detailBytes(c.local_bytes_per_thread));
                 add("Launch type", launchTypeLabel(c.launch_type));
                 add("Short name", str(c.short_name_id));
+                if (c.blocks_per_sm >= 0) add("Blocks/SM", printf3("%g", c.blocks_per_sm));
+                if (c.warps_per_sm >= 0) add("Warps/SM", printf3("%g", c.warps_per_sm));
+                if (c.est_achieved_occupancy_pct >= 0)
+                    add("Est. achieved occupancy", printf3("%g %%", c.est_achieved_occupancy_pct));
             }
             add("Correlation id", std::to_string(k.correlation_id));
             const auto& nodes = report.kernel_graph_nodes;
@@ -354,6 +375,13 @@ std::vector<DetailField> instantDetails(const Report& report, InstantRef ref) {
         add("Address", hexAddress(p.address));
         add("CPU instruction", hexAddress(p.fault_pc));
         if (p.source_file_id != 0) add("Source", str(p.source_file_id) + ":" + std::to_string(p.source_line));
+    } else if (const PytorchMemoryEvent* m = pytorchMemoryOf(report, lane, ref.index)) {
+        add("Device", pytorchDeviceLabel(m->device_type, m->device_id));
+        add("Bytes", m->bytes < 0 ? "-" + detailBytes(static_cast<uint64_t>(-m->bytes)) + " (a free)"
+                                  : detailBytes(static_cast<uint64_t>(m->bytes)));
+        add("Address", hexAddress(static_cast<uint64_t>(m->address)));
+        add("Total allocated", detailBytes(static_cast<uint64_t>(std::max<int64_t>(m->total_allocated, 0))));
+        add("Total reserved", detailBytes(static_cast<uint64_t>(std::max<int64_t>(m->total_reserved, 0))));
     }
     return f;
 }

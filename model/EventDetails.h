@@ -19,7 +19,8 @@ struct DetailField {
 //   Lane, Process ("name [pid]"), then Thread ("name [tid]") for CPU lanes or GPU and Stream
 //   for GPU lanes, Depth; then per kind:
 //   Kernel: Grid, Block ("x × y × z"), Registers/thread, Static shared memory, Dynamic shared
-//           memory, Local memory/thread, Launch type, Short name, Correlation id.
+//           memory, Local memory/thread, Launch type, Short name, then where recorded (PyTorch
+//           traces) Blocks/SM, Warps/SM, Est. achieved occupancy ("50 %"); Correlation id.
 //   Memcpy: Bytes, Throughput, Kind, Source memory, Destination memory, Correlation id.
 //   Memset: Bytes, Throughput, Value, Memory kind, Correlation id.
 //           In a graph traced per node: Graph node id and the node's CPU-side events.
@@ -47,7 +48,9 @@ struct InstantRef {
 // Every field of one instant, in display order: Name ("CPU sample" for samples), Kind (its
 // lane's kind), Time ("123456789 ns", on the report's timeline), Lane, Process, Thread (CPU
 // lanes); for a CUDA event record Stream, Event id, Event sync id, Correlation id; for a CPU
-// page fault Address, CPU instruction, Source (when resolved). An invalid ref gives no fields.
+// page fault Address, CPU instruction, Source (when resolved); for a PyTorch "[memory]" marker
+// its Report::pytorch_memory event: Device, Bytes ("-512 B (a free)" for a free), Address,
+// Total allocated, Total reserved. An invalid ref gives no fields.
 std::vector<DetailField> instantDetails(const Report& report, InstantRef ref);
 // The stack of a CPU sample (an instant of a CpuSamples lane), kNoStack for anything else.
 uint32_t sampleStackOf(const Report& report, InstantRef ref);

@@ -60,7 +60,7 @@ struct BlockEvent {
     }
 };
 
-std::string hexAddress(int64_t address) {
+std::string addressText(int64_t address) {
     char text[24];
     std::snprintf(text, sizeof text, "0x%" PRIx64, static_cast<uint64_t>(address));
     return text;
@@ -157,7 +157,7 @@ StatsTable memoryAllocationsTable(const Report& report, const MemoryView& view) 
         std::vector<StatsTable::Cell>& row = table.rows.emplace_back();
         row.reserve(7);
         row.emplace_back(pytorchDeviceLabel(m.device_type, m.device_id));
-        row.emplace_back(hexAddress(m.address));
+        row.emplace_back(addressText(m.address));
         row.emplace_back(m.bytes);
         row.emplace_back(m.time_ns);
         if (a.freed_ns >= 0) {

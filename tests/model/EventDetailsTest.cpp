@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "model/EventDetails.h"
@@ -179,4 +180,48 @@ TEST_CASE("eventDetails of an invalid ref is empty") {
     CHECK(eventDetails(t.r, {api, 1}).empty());
     CHECK(eventDetails(t.r, {api + 1, 0}).empty());
     CHECK_FALSE(eventDetails(t.r, {api, 0}).empty());
+}
+
+TEST_CASE("eventDetails of a PyTorch kernel adds its occupancy estimates; instantDetails a memory marker's event") {
+    TinyReport t;
+    const int32_t p = t.process(611, "python3");
+    const int32_t th = t.thread(p, 644, "main");
+    const int32_t other = t.thread(p, 645, "worker");
+    const int32_t g = t.gpu(0, "NVIDIA H200");
+    const uint32_t s = t.gpuLane(LaneKind::GpuStream, p, g, 7, "Stream 7");
+    KernelConfig c;
+    c.blocks_per_sm = 0.030303f, c.warps_per_sm = 0.121212f, c.est_achieved_occupancy_pct = 24;
+    t.event(s, 100, 200, "softmax", EventKind::Kernel, t.kernel(1, c));
+    const uint32_t plain = t.gpuLane(LaneKind::GpuStream, p, g, 8, "Stream 8");
+    t.event(plain, 100, 200, "gemm", EventKind::Kernel, t.kernel(2));
+    const uint32_t marks = t.cpuLane(LaneKind::Nvtx, th, "Annotations");
+    for (int64_t time : {500, 500, 900}) {
+        t.r.lanes[marks].instants.time_ns.push_back(time);
+        t.r.lanes[marks].instants.name_id.push_back(t.r.strings.intern("[memory]"));
+        t.r.lanes[marks].instants.payload.push_back(0);
+    }
+    // At 500: one of another thread, then this thread's two (an allocation, then its free).
+    t.r.pytorch_memory = {{500, 0x7f0000001000, 64, 64, 2 << 20, other, 0, kPytorchDeviceCuda},
+                          {500, 0x7f0000002000, 512, 576, 2 << 20, th, 0, kPytorchDeviceCuda},
+                          {500, 0x7f0000002000, -512, 64, 2 << 20, th, 0, kPytorchDeviceCuda},
+                          {900, 0x5000, 8, 8, 0, th, -1, kPytorchDeviceCpu}};
+    t.freeze();
+
+    const auto d = eventDetails(t.r, {s, 0});
+    CHECK(value(d, "Blocks/SM") == "0.030303");
+    CHECK(value(d, "Warps/SM") == "0.121212");
+    CHECK(value(d, "Est. achieved occupancy") == "24 %");
+    const auto labelsOfPlain = labels(eventDetails(t.r, {plain, 0}));
+    CHECK(std::count(labelsOfPlain.begin(), labelsOfPlain.end(), "Est. achieved occupancy") == 0);
+
+    const auto allocation = instantDetails(t.r, {marks, 0});
+    CHECK(value(allocation, "Device") == "CUDA 0");
+    CHECK(value(allocation, "Bytes") == "512 B");
+    CHECK(value(allocation, "Address") == "0x7F0000002000");
+    CHECK(value(allocation, "Total allocated") == "576 B");
+    CHECK(value(allocation, "Total reserved") == "2,097,152 B (2.10 MB)");
+    CHECK(value(instantDetails(t.r, {marks, 1}), "Bytes") == "-512 B (a free)");
+    const auto cpu = instantDetails(t.r, {marks, 2});
+    CHECK(value(cpu, "Device") == "CPU");
+    CHECK(value(cpu, "Address") == "0x5000");
 }
