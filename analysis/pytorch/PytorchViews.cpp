@@ -7,6 +7,7 @@
 #include "analysis/pytorch/KernelsView.h"
 #include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/ModulesView.h"
+#include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
 #include "analysis/pytorch/StepOverview.h"
 
@@ -29,6 +30,11 @@ PytorchViewResult operatorsView(const Report& report) {
             "no PyTorch cpu_op events: the report's NVTX ranges are shown as the operators, as "
             "torch.autograd.profiler.emit_nvtx records them";
     return result;
+}
+
+PytorchViewResult operatorStacksView(const Report& report) {
+    OperatorStacksView stacks = pytorchOperatorStacks(report);
+    return {{std::move(stacks.table)}, std::move(stacks.missing)};
 }
 
 PytorchViewResult kernelsView(const Report& report) {
@@ -101,7 +107,9 @@ PytorchRowTarget namedByFirstColumn(const StatsTable& table, size_t row) {
 const std::vector<PytorchViewEntry>& pytorchViews() {
     static const std::vector<PytorchViewEntry> views = {
         {"overview", "Overview", overviewView, stepSpan},
-        {"operators", "Operators", operatorsView, namedByFirstColumn},
+        {"operators", "Operators", operatorsView, namedByFirstColumn, {}, "name"},
+        {"operators-by-stack", "Operators by call stack", operatorStacksView, namedByFirstColumn, "operators",
+         "call stack"},
         {"kernels", "Kernels", kernelsView, namedByFirstColumn},
         {"memory", "Memory", memoryView, allocationSpan},
         {"modules", "Modules", modulesView, moduleCalls},

@@ -32,9 +32,13 @@ struct PytorchViewEntry {
     PytorchViewResult (*compute)(const Report& report);
     // What row `row` of the view's main table (tables.front()) points at.
     PytorchRowTarget (*rowTarget)(const StatsTable& table, size_t row);
+    // A grouping of another view's rows ("operators" by call stack) names that view, and its
+    // tab offers it as a "Group by" choice labelled `grouping`; empty for a view of its own tab.
+    std::string_view variantOf = {};
+    std::string_view grouping = {};  // e.g. "name", "call stack"
 };
 
-// The views, in the panel's tab order (docs/analyses.md defines each).
+// The views, in the panel's tab order, a view's groupings after it (docs/analyses.md defines each).
 const std::vector<PytorchViewEntry>& pytorchViews();
 // The view named `name`, or nullptr.
 const PytorchViewEntry* findPytorchView(std::string_view name);

@@ -144,6 +144,22 @@ private slots:
         checkLongestSelected("aten::conv2d", [&](const Lane& lane, size_t) { return isOperator(report, lane); });
     }
 
+    void theOperatorsGroupByCallStackAddsUpToTheViewByName() {
+        const StatsTable byName = panel_->table("operators");
+        panel_->showView("operators-by-stack");
+        QVERIFY(ready());
+        const StatsTable& byStack = panel_->table("operators-by-stack");
+        QCOMPARE(byStack.header.at(1), std::string("Call Stack"));
+        QVERIFY(byStack.rows.size() > byName.rows.size());
+        int64_t calls = 0, expected = 0;
+        for (const auto& row : byStack.rows) calls += std::get<int64_t>(row[2]);
+        for (const auto& row : byName.rows) expected += std::get<int64_t>(row[1]);
+        QCOMPARE(calls, expected);
+        panel_->showView("operators");
+        QVERIFY(ready());
+        QCOMPARE(panel_->table("operators").rows.size(), byName.rows.size());
+    }
+
     void theKernelsTabComputesWhenPickedAndShowsKernels() {
         QVERIFY(panel_->table("kernels").rows.empty());  // not computed before it is shown
         panel_->showView("kernels");

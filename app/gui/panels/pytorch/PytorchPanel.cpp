@@ -62,6 +62,7 @@ PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(pare
     tabs_->setDocumentMode(true);
     layout->addWidget(tabs_, 1);
     for (const PytorchViewEntry& view : pytorchViews()) {
+        if (!view.variantOf.empty()) continue;  // a grouping, offered by its view's tab
         auto* page = new QWidget;
         auto* pageLayout = new QVBoxLayout(page);
         pageLayout->setContentsMargins(0, 2, 0, 0);
@@ -78,9 +79,23 @@ PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(pare
         table->view()->setToolTip(
             "Click a row to show it on the timeline: an operator's or kernel's longest instance (F3: the next), "
             "a step's or allocation's span");
+        Tab tab{&view, missing, summary, table};
+        for (const PytorchViewEntry& variant : pytorchViews())
+            if (variant.variantOf == view.name) {
+                if (!tab.groupBy) {
+                    tab.groupBy = new QComboBox;
+                    tab.groupBy->setToolTip("How the rows group the instances");
+                    tab.groupBy->addItem(qs(view.grouping), qs(view.name));
+                    auto* row = new QHBoxLayout;
+                    row->addWidget(new QLabel("Group by"));
+                    row->addWidget(tab.groupBy);
+                    row->addStretch(1);
+                    pageLayout->addLayout(row);
+                }
+                tab.groupBy->addItem(qs(variant.grouping), qs(variant.name));
+            }
         pageLayout->addWidget(missing);
         pageLayout->addWidget(summary);
-        Tab tab{&view, missing, summary, table};
         if (view.name == "overview") tab.steps = new StepChart;
         if (view.name == "memory") tab.memory = new MemoryChart;
         if (QWidget* chart = tab.steps ? static_cast<QWidget*>(tab.steps) : tab.memory) {
@@ -101,6 +116,14 @@ PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(pare
             connect(tab.steps, &StepChart::stepClicked, this, [this, index](int row) {
                 const Tab& t = tabList_[index];
                 showOnTimeline(t.view->rowTarget(t.table->table(), size_t(row)));
+            });
+        if (tab.groupBy)
+            connect(tab.groupBy, &QComboBox::currentIndexChanged, this, [this, index] {
+                Tab& t = tabList_[index];
+                t.view = findPytorchView(t.groupBy->currentData().toString().toStdString());
+                t.computed = false;
+                t.table->setTable({});
+                recompute();
             });
         if (tab.memory)
             connect(tab.memory, &MemoryChart::timeClicked, this, [this](int64_t time_ns) {
@@ -215,10 +238,19 @@ void PytorchPanel::showOnTimeline(const PytorchRowTarget& target) {
 }
 
 void PytorchPanel::showView(const QString& name) {
-    for (size_t i = 0; i < tabList_.size(); ++i)
-        if (qs(tabList_[i].view->name) == name) tabs_->setCurrentIndex(int(i));
+    const PytorchViewEntry* view = findPytorchView(name.toStdString());
+    if (!view) return;
+    const QString tabName = view->variantOf.empty() ? name : qs(view->variantOf);
+    for (size_t i = 0; i < tabList_.size(); ++i) {
+        Tab& tab = tabList_[i];
+        if (tab.groupBy && tab.groupBy->findData(tabName) >= 0)
+            tab.groupBy->setCurrentIndex(tab.groupBy->findData(name));
+        if (tab.groupBy ? tab.groupBy->findData(tabName) >= 0 : qs(tab.view->name) == tabName)
+            tabs_->setCurrentIndex(int(i));
+    }
 }
 
+// The tab showing view `name` now.
 const PytorchPanel::Tab* PytorchPanel::tabOf(const QString& name) const {
     for (const Tab& tab : tabList_)
         if (qs(tab.view->name) == name) return &tab;

@@ -28,9 +28,10 @@ class PytorchPanel : public QWidget {
     Q_OBJECT
 public:
     explicit PytorchPanel(ViewSession* session, QWidget* parent = nullptr);
-    // Shows the tab of view `name` ("operators", ...).
+    // Shows the tab of view `name` ("operators", ...), or of the view it groups ("operators-by-stack").
     void showView(const QString& name);
-    // The table of view `name` as shown (empty until computed), and its line on what is missing.
+    // The table of view `name` as shown (empty until computed, or while another grouping is
+    // picked), and its line on what is missing.
     const StatsTable& table(const QString& name) const;
     QString missingText(const QString& name) const;
     StatsTableView* tableView(const QString& name) const;
@@ -49,13 +50,14 @@ private:
     // One tab: a view's line on what is missing, its other tables as lines of text, a chart
     // for the overview and memory views, and its main table.
     struct Tab {
-        const PytorchViewEntry* view;
+        const PytorchViewEntry* view;  // the grouping picked in groupBy, else the tab's view
         QLabel* missing;
         QLabel* summary;
         StatsTableView* table;
         StepChart* steps = nullptr;
         MemoryChart* memory = nullptr;
-        bool computed = false;  // for the picked report
+        QComboBox* groupBy = nullptr;  // the view's groupings (operators by name, by call stack), if any
+        bool computed = false;         // for the picked report
     };
     struct Computed {
         size_t tab;

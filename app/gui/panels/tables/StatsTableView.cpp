@@ -45,6 +45,7 @@ void fillStatsModel(QStandardItemModel& model, const StatsTable& table) {
         QList<QStandardItem*> items;
         for (const auto& cell : table.rows[r]) {
             auto* item = new QStandardItem(QString::fromStdString(formatCell(cell)));
+            if (item->text().size() > 60) item->setToolTip(item->text());
             if (!std::holds_alternative<std::string>(cell)) {
                 const double value = std::holds_alternative<int64_t>(cell) ? double(std::get<int64_t>(cell))
                                                                            : std::get<StatsTable::Real>(cell).value;
@@ -118,6 +119,11 @@ void StatsTableView::setTable(StatsTable table) {
     table_ = std::move(table);
     fillStatsModel(*model_, table_);
     view_->resizeColumnsToContents();
+    // A long text column (a call stack, a kernel's name) leaves room for the numbers after it;
+    // its cells' tooltips hold the whole text.
+    const int widest = std::max(view_->fontMetrics().averageCharWidth() * 60, 240);
+    for (int c = 0; c + 1 < model_->columnCount(); ++c)
+        if (view_->columnWidth(c) > widest) view_->setColumnWidth(c, widest);
 }
 
 int StatsTableView::tableRow(int viewRow) const {
