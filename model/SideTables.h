@@ -105,12 +105,18 @@ struct CallResult {
 };
 
 // NVTX range or marker attributes. color is 0xAARRGGBB; has_color false means the default.
+// A PyTorch operator (a Kineto `cpu_op` event, on a lane named kPytorchOperatorLaneName) also
+// carries its input shapes as the trace records them (Kineto's "Input Dims" arg, present with
+// record_shapes=True), in one canonical text: the JSON without whitespace except one space
+// after each comma outside strings, e.g. "[[64, 3, 32, 32], [32], []]". Rows are deduplicated
+// by content, so operators of the same shapes share one and the table stays small.
 struct NvtxInfo {
     uint32_t color = 0;
     uint32_t domain_name_id = 0;  // into Report::strings; 0 = default domain
     uint32_t category = 0;
     bool has_color = false;
-    bool start_end = false;  // true for start/end ranges, false for push/pop
+    bool start_end = false;        // true for start/end ranges, false for push/pop
+    uint32_t input_shapes_id = 0;  // into Report::strings; 0 = none (not an operator, or not recorded)
 };
 
 // One execution of a CUDA graph traced as a whole (nsys --cuda-graph-trace=graph,

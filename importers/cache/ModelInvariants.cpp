@@ -182,7 +182,9 @@ bool Checker::sideTables() {
     for (size_t i = 0; i < r.kernel_configs.size(); ++i)
         if (!string(r.kernel_configs[i].short_name_id, "kernel_configs", i, "short_name_id")) return false;
     for (size_t i = 0; i < r.nvtx.size(); ++i)
-        if (!string(r.nvtx[i].domain_name_id, "nvtx", i, "domain_name_id")) return false;
+        if (!string(r.nvtx[i].domain_name_id, "nvtx", i, "domain_name_id") ||
+            !string(r.nvtx[i].input_shapes_id, "nvtx", i, "input_shapes_id"))
+            return false;
     for (size_t i = 0; i < r.cpu_page_faults.size(); ++i)
         if (!string(r.cpu_page_faults[i].instruction_id, "cpu_page_faults", i, "instruction_id") ||
             !string(r.cpu_page_faults[i].source_file_id, "cpu_page_faults", i, "source_file_id"))

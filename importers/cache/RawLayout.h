@@ -45,8 +45,8 @@ inline auto members(const SyncInfo& x) {
     const auto& [correlation, sync_type, event_sync] = x; return std::tie(correlation, sync_type, event_sync);
 }
 inline auto members(const NvtxInfo& x) {
-    const auto& [color, domain, category, has_color, start_end] = x;
-    return std::tie(color, domain, category, has_color, start_end);
+    const auto& [color, domain, category, has_color, start_end, input_shapes] = x;
+    return std::tie(color, domain, category, has_color, start_end, input_shapes);
 }
 inline auto members(const GraphExecutionInfo& x) {
     const auto& [correlation, graph, graph_exec] = x; return std::tie(correlation, graph, graph_exec);

@@ -44,6 +44,7 @@ void EventBatch::clear() {
 void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
     batch.clear();
     try {
+        std::string canonical;  // scratch for canonicalJson
         od::document doc = parser.iterate(piece.data(), piece.size(), piece.size() + simdjson::SIMDJSON_PADDING);
         for (auto element : doc.get_array()) {
             od::value ev = element.value();
@@ -53,7 +54,9 @@ void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
             }
             Event e;
             readEvent(ev.get_object(), e);
-            for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName}) *s = batch.text.keep(*s);
+            e.inputDims = canonicalJson(e.inputDims, canonical);
+            for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims})
+                *s = batch.text.keep(*s);
             for (auto& [series, value] : e.counterValues) series = batch.text.keep(series);
             batch.events.push_back(std::move(e));
         }

@@ -72,10 +72,14 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
     switch (c) {
         case Cat::CpuOp:
         case Cat::Annotation:
-        case Cat::Python:
-            interval({LaneKind::Nvtx, static_cast<uint8_t>(c), pid, tid}, start, end, r_.strings.intern(e.name),
-                     nvtxRow(), EventKind::NvtxRange);
+        case Cat::Python: {
+            // An operator's input shapes (record_shapes=True) make its row its own.
+            const uint32_t row =
+                c == Cat::CpuOp && !e.inputDims.empty() ? shapesRow(r_.strings.intern(e.inputDims)) : nvtxRow();
+            interval({LaneKind::Nvtx, static_cast<uint8_t>(c), pid, tid}, start, end, r_.strings.intern(e.name), row,
+                     EventKind::NvtxRange);
             break;
+        }
         case Cat::CudaApi:
             ++apiCallsOfPid_[pid];
             interval({LaneKind::CudaApi, 0, pid, tid}, start, end, r_.strings.intern(e.name),

@@ -88,6 +88,16 @@ private:
         }
         return nvtxRow_;
     }
+    // The row of an operator with input shapes (a string id): one per distinct shapes.
+    uint32_t shapesRow(uint32_t inputShapesId) {
+        auto [it, inserted] = shapesRows_.try_emplace(inputShapesId, static_cast<uint32_t>(r_.nvtx.size()));
+        if (inserted) {
+            NvtxInfo info;
+            info.input_shapes_id = inputShapesId;
+            r_.nvtx.push_back(info);
+        }
+        return it->second;
+    }
     uint32_t startEndRow() {
         if (startEndRow_ == UINT32_MAX) {
             startEndRow_ = static_cast<uint32_t>(r_.nvtx.size());
@@ -131,6 +141,7 @@ private:
     };
     std::vector<PendingMemory> memory_;
     uint32_t nvtxRow_ = UINT32_MAX, startEndRow_ = UINT32_MAX;
+    std::unordered_map<uint32_t, uint32_t> shapesRows_;  // input shapes string id -> nvtx row
 };
 
 }  // namespace lanescope::kineto

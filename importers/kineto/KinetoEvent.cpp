@@ -72,6 +72,38 @@ int64_t toInt(od::value v) {
 
 namespace {
 
+bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Writes `json` canonically (canonicalJson) through `put(char)`; returns whether the text
+// written differs from `json`.
+template <typename Put>
+bool writeCanonical(std::string_view json, Put&& put) {
+    bool changed = false, inString = false, escaped = false;
+    for (size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            put(c);
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == ',') {
+            put(',');
+            put(' ');
+            changed |= i + 1 >= json.size() || json[i + 1] != ' ' || (i + 2 < json.size() && isJsonSpace(json[i + 2]));
+            while (i + 1 < json.size() && isJsonSpace(json[i + 1])) ++i;
+        } else if (isJsonSpace(c)) {
+            changed = true;
+        } else {
+            put(c);
+            inString = c == '"';
+        }
+    }
+    return changed;
+}
+
 void readTriple(od::value v, uint32_t out[3]) {
     if (v.type() != od::json_type::array) return;
     int i = 0;
@@ -90,6 +122,13 @@ float nonNegative(od::value v) {
 }
 
 }  // namespace
+
+std::string_view canonicalJson(std::string_view json, std::string& scratch) {
+    if (!writeCanonical(json, [](char) {})) return json;
+    scratch.clear();
+    writeCanonical(json, [&](char c) { scratch.push_back(c); });
+    return scratch;
+}
 
 void readEvent(od::object obj, Event& e) {
     for (auto field : obj) {
@@ -168,6 +207,12 @@ void readEvent(od::object obj, Event& e) {
                     readTriple(a, e.block);
                 else if (k == "name" && a.type() == od::json_type::string)
                     e.argName = a.get_string();
+                else if (k == "Input Dims" && a.type() == od::json_type::array) {
+                    od::array dims;
+                    std::string_view text;
+                    if (a.get_array().get(dims) == simdjson::SUCCESS && dims.raw_json().get(text) == simdjson::SUCCESS)
+                        e.inputDims = text;
+                }
             }
         }
     }

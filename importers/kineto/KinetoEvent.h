@@ -28,6 +28,9 @@ struct Event {
         bool hasMemory = false;
     } memory;
     std::string_view argName;
+    // A cpu_op's "Input Dims" (record_shapes=True) as its JSON text, whitespace as in the file;
+    // empty when absent or not an array. canonicalJson gives the text the model keeps.
+    std::string_view inputDims;
     std::vector<std::pair<std::string_view, double>> counterValues;
 };
 
@@ -37,6 +40,11 @@ bool microsToNs(std::string_view text, int64_t& ns);
 
 // An integer from a JSON number (truncated) or a string of digits; 0 otherwise.
 int64_t toInt(simdjson::ondemand::value v);
+
+// `json` (the text of one JSON value) without whitespace outside strings except one space
+// after each comma: "[[64, 3], [], [32]]". Returns `json` itself when it is already so written
+// (as PyTorch writes it), else the text built in `scratch`.
+std::string_view canonicalJson(std::string_view json, std::string& scratch);
 
 // Reads the fields of one trace event in document order (on-demand parsing cannot go back).
 void readEvent(simdjson::ondemand::object obj, Event& e);

@@ -19,7 +19,8 @@ inline int64_t globalPidOf(int64_t globalTid) { return globalTid & ~int64_t{0xFF
 inline int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
 inline int64_t tidOf(int64_t globalTid) { return globalTid & 0xFFFFFF; }
 
-// Exact identity of an NvtxInfo row, for deduplication.
+// Exact identity of an NvtxInfo row as nsys fills it, for deduplication (input_shapes_id, a
+// PyTorch trace's, stays 0 here).
 struct NvtxKey {
     uint64_t colorAndCategory;
     uint64_t domainAndFlags;

@@ -117,6 +117,7 @@ uint32_t SliceDetailsReader::nvtxRow(const SliceFields& f) {
     }
     n.category = number<uint32_t>(f, Key::NvtxCategory);
     n.start_end = f.boolean(Key::NvtxStartEnd).value_or(false);
+    // Every field that is set (input_shapes_id, a Kineto trace's, stays 0).
     std::string key;
     append(key, n.color);
     append(key, (uint64_t{n.has_color} << 1) | uint64_t{n.start_end});

@@ -294,6 +294,66 @@ TEST_CASE("kineto: Chrome trace features (B/E, instants, counters, string pids)"
     CHECK(named);
 }
 
+namespace {
+
+// Per operator event of the report's "CPU ops" lanes, by name: its input shapes text ("" for
+// none), in lane order.
+std::map<std::string, std::vector<std::string>> shapesByOperator(const Report& r) {
+    std::map<std::string, std::vector<std::string>> shapes;
+    for (const Lane& l : r.lanes) {
+        if (l.kind != LaneKind::Nvtx || r.str(l.name_id) != kPytorchOperatorLaneName) continue;
+        for (size_t i = 0; i < l.events.size(); ++i) {
+            REQUIRE(l.events.payload[i] < r.nvtx.size());
+            const uint32_t id = r.nvtx[l.events.payload[i]].input_shapes_id;
+            shapes[std::string(r.str(l.events.name_id[i]))].push_back(id ? std::string(r.str(id)) : "");
+        }
+    }
+    return shapes;
+}
+
+}  // namespace
+
+TEST_CASE("kineto: an operator's input shapes, from Input Dims in one canonical text") {
+    SECTION("the profiled GPU trace, as the JSON holds them") {
+        const auto r = importOk(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"));
+        const auto shapes = shapesByOperator(*r);
+        // In the file: "Input Dims": [[64, 4096], [10, 4096], [10]] on each of 6 calls.
+        CHECK(shapes.at("aten::linear") == std::vector<std::string>(6, "[[64, 4096], [10, 4096], [10]]"));
+        // A list of tensors nests one level deeper.
+        CHECK(shapes.at("aten::_foreach_add_").front() ==
+              "[[[32, 3, 3, 3], [32], [32], [32], [64, 32, 3, 3], [64], [64], [64], [10, 4096], [10]], "
+              "[[32, 3, 3, 3], [32], [32], [32], [64, 32, 3, 3], [64], [64], [64], [10, 4096], [10]], []]");
+        // The autograd engine's functions record no Input Dims.
+        CHECK(shapes.at("autograd::engine::evaluate_function: AddmmBackward0") == std::vector<std::string>(6, ""));
+        // One row per distinct shapes: 79 in the file, and the rows of annotations and frames.
+        uint32_t withShapes = 0;
+        for (const NvtxInfo& n : r->nvtx) withShapes += n.input_shapes_id != 0;
+        CHECK(withShapes == 79);
+        CHECK(r->nvtx.size() <= 79 + 2);
+    }
+    SECTION("whitespace outside strings goes, one space follows each comma") {
+        const auto path = writeFile("shapes.json", R"({"traceEvents": [
+          {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 2, "ts": 10, "dur": 10,
+           "args": {"Input Dims": [ [64,3 ,  32],
+                                    [ ],[ "x ,y"] ] , "Ev Idx": 1}},
+          {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 2, "ts": 30, "dur": 10,
+           "args": {"Input Dims": [[64, 3, 32], [], ["x ,y"]]}},
+          {"ph": "X", "cat": "cpu_op", "name": "c", "pid": 1, "tid": 2, "ts": 50, "dur": 1,
+           "args": {"Input Dims": "[[1]]"}},
+          {"ph": "X", "cat": "user_annotation", "name": "d", "pid": 1, "tid": 2, "ts": 60, "dur": 1,
+           "args": {"Input Dims": [[2]]}}
+        ]})");
+        const auto r = importOk(path);
+        const auto shapes = shapesByOperator(*r);
+        CHECK(shapes.at("a") == std::vector<std::string>{R"([[64, 3, 32], [], ["x ,y"]])"});
+        CHECK(shapes.at("b") == shapes.at("a"));
+        CHECK(shapes.at("c") == std::vector<std::string>{""});  // not an array
+        // a and b share a row; c and the annotation share the row without shapes.
+        REQUIRE(r->nvtx.size() == 2);
+        for (const NvtxInfo& n : r->nvtx) CHECK((n.color == 0 && !n.has_color && !n.start_end && n.category == 0));
+    }
+}
+
 TEST_CASE("kineto: memory events make pytorch_memory, device counters and stay markers") {
     const auto path = writeFile("memory.json", R"({"traceEvents": [
       {"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 2, "ts": 10, "dur": 10},
@@ -635,7 +695,7 @@ std::string dumpAll(const Report& r) {
     std::ostringstream o;
     o << dump(r) << r.meta.producer << ' ' << r.meta.source_path << ' ' << r.meta.version << '\n';
     for (uint32_t id = 0; id < r.strings.size(); ++id) o << "string " << r.str(id) << '\n';
-    for (const NvtxInfo& n : r.nvtx) o << "nvtx " << n.start_end << '\n';
+    for (const NvtxInfo& n : r.nvtx) o << "nvtx " << n.start_end << ' ' << n.input_shapes_id << '\n';
     for (const OverheadRange& v : r.profiler_overhead) o << "overhead " << v.start_ns << ' ' << v.end_ns << '\n';
     for (const Lane& l : r.lanes)
         for (size_t i = 0; i < l.events.size(); ++i) o << l.events.name_id[i] << ' ';

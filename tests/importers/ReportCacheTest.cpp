@@ -115,7 +115,8 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.lanes[stream].context_id = 1;
     t.event(api, 100, 200, "cudaLaunchKernel", EventKind::CudaApiCall, 5);
     t.event(api, 300, 300 + 6'000'000'000, "cudaDeviceSynchronize", EventKind::CudaApiCall, 6);  // a long one
-    t.event(nvtx, 50, 5000, "step", EventKind::NvtxRange, t.nvtx({0xFF00FF00, 0, 3, true, false}));
+    const uint32_t shapes = t.r.strings.intern("[[64, 3], []]");
+    t.event(nvtx, 50, 5000, "step", EventKind::NvtxRange, t.nvtx({0xFF00FF00, 0, 3, true, false, shapes}));
     t.event(nvtx, 60, 400, "inner", EventKind::NvtxRange, t.nvtx({0, 0, 0, false, true}));
     KernelConfig config;
     config.grid[0] = 4, config.grid[2] = 2, config.block[1] = 128, config.registers_per_thread = 32;
@@ -332,6 +333,7 @@ TEST_CASE("the comparison sees any changed field") {
          [](Report& r) { r.kernel_configs[0].est_achieved_occupancy_pct = 13; }},
         {"memcpys[0].dst_kind", [](Report& r) { r.memcpys[0].dst_kind = MemKind::Pinned; }},
         {"nvtx[1].start_end", [](Report& r) { r.nvtx[1].start_end = false; }},
+        {"nvtx[0].input_shapes_id", [](Report& r) { r.nvtx[0].input_shapes_id = 0; }},
         {"graph_api_events[0].node", [](Report& r) { r.graph_api_events[0].node = false; }},
         {"cpu_page_faults[0].source_line", [](Report& r) { r.cpu_page_faults[0].source_line = 1; }},
         {"migrations[0].cause", [](Report& r) { r.migrations[0].cause = 3; }},

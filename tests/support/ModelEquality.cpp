@@ -249,6 +249,7 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
         f("category", x.category, y.category);
         f("has_color", x.has_color, y.has_color);
         f("start_end", x.start_end, y.start_end);
+        f("input_shapes_id", x.input_shapes_id, y.input_shapes_id);
     });
     d.value("cpu_utilization_counter", a.cpu_utilization_counter, b.cpu_utilization_counter);
     d.rows("cuda_api_results", a.cuda_api_results, b.cuda_api_results,
