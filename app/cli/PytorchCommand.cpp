@@ -5,6 +5,7 @@
 #include "analysis/pytorch/KernelsView.h"
 #include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/ModulesView.h"
+#include "analysis/pytorch/OperatorShapes.h"
 #include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/PytorchViews.h"
 #include "analysis/pytorch/StepOverview.h"
@@ -19,9 +20,10 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: lanescope-cli pytorch FILE --view overview|operators|kernels|memory|modules [--format csv|json|table]\n"
-    "       lanescope-cli pytorch FILE --view operators --group-by name|stack [--format csv|json|table]\n"
+    "       lanescope-cli pytorch FILE --view operators --group-by name|stack|shapes [--format csv|json|table]\n"
     "  --group-by stack: one row per operator name and Python call stack (frames innermost first, joined by\n"
-    "  \" <- \"; recorded with with_stack=True); name (the default): one row per operator name\n"
+    "  \" <- \"; recorded with with_stack=True); shapes: one row per operator name and input shapes (Input\n"
+    "  Dims, recorded with record_shapes=True); name (the default): one row per operator name\n"
     "  --view overview: one row per ProfilerStep#N, its span split into Kernel, Memcpy, Memset, Runtime,\n"
     "  DataLoader, CPU Exec and Other ns by that priority, then a summary (min, median, max, slowest step;\n"
     "  on stderr with --format csv)\n"
@@ -44,7 +46,7 @@ int runPytorch(int argc, char** argv, int first) {
     if (format != "csv" && format != "json" && format != "table") return usage("unknown --format " + format);
     const std::string& view = args.options.at("view");
     const std::string groupBy = args.options.count("group-by") ? args.options.at("group-by") : "name";
-    if (groupBy != "name" && groupBy != "stack") return usage("unknown --group-by " + groupBy);
+    if (groupBy != "name" && groupBy != "stack" && groupBy != "shapes") return usage("unknown --group-by " + groupBy);
     if (args.options.count("group-by") && view != "operators") return usage("--group-by is for --view operators");
     if (view != "overview" && view != "operators" && view != "kernels" && view != "modules" && view != "memory")
         return usage("unknown --view " + view);
@@ -83,6 +85,10 @@ int runPytorch(int argc, char** argv, int first) {
         OperatorStacksView stacks = pytorchOperatorStacks(*report);
         sayMissing(stacks.missing);
         table = std::move(stacks.table);
+    } else if (groupBy == "shapes") {
+        OperatorShapesView shapes = pytorchOperatorShapes(*report);
+        sayMissing(shapes.missing);
+        table = std::move(shapes.table);
     } else {
         PytorchViewResult operators = findPytorchView("operators")->compute(*report);
         sayMissing(operators.missing);

@@ -3,6 +3,7 @@
 
 #include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/ModulesView.h"
+#include "analysis/pytorch/OperatorShapes.h"
 #include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
 #include "analysis/pytorch/StepOverview.h"
@@ -63,7 +64,8 @@ int pytorchCommand(int argc, char** argv) {
     printValue("pytorch_memory_allocations", uint64_t(allocations));
     printValue("pytorch_memory_ms", median(memoryMs), 2);
     printValue("pytorch_memory_table_ms", median(memoryTableMs), 2);
-    // The modules view and the operators by call stack: the median of the runs of each.
+    // The modules view and the operators by call stack and by input shapes: the median of the
+    // runs of each.
     auto timeView = [&](const char* rowsKey, const char* msKey, auto&& view) {
         size_t viewRows = 0;
         ms.clear();
@@ -78,6 +80,8 @@ int pytorchCommand(int argc, char** argv) {
     timeView("pytorch_module_paths", "pytorch_modules_ms", [&] { return pytorchModules(*input.report); });
     timeView("pytorch_operator_stack_rows", "pytorch_operator_stacks_ms",
              [&] { return pytorchOperatorStacks(*input.report); });
+    timeView("pytorch_operator_shape_rows", "pytorch_operator_shapes_ms",
+             [&] { return pytorchOperatorShapes(*input.report); });
     return kExitOk;
 }
 

@@ -44,8 +44,8 @@ constexpr const char* kUsage =
     "      the PyTorch operators view on FILE: the first run (with the correlation index) and\n"
     "      the median of K more (default 5), pytorch_operators_ms; then the median of K runs of\n"
     "      the memory view and of its allocations table (pytorch_memory_ms, pytorch_memory_table_ms),\n"
-    "      of the modules view (pytorch_modules_ms) and of the operators by call stack\n"
-    "      (pytorch_operator_stacks_ms)\n"
+    "      of the modules view (pytorch_modules_ms), of the operators by call stack\n"
+    "      (pytorch_operator_stacks_ms) and by input shapes (pytorch_operator_shapes_ms)\n"
     "      the overview: the median of K runs, pytorch_overview_ms\n"
     "exit status: 0 done, 1 bad arguments, 2 input that cannot be imported or written\n";
 
