@@ -7,6 +7,7 @@
 #include "analysis/pytorch/KernelsView.h"
 #include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/ModulesView.h"
+#include "analysis/pytorch/OperatorShapes.h"
 #include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
 #include "analysis/pytorch/StepOverview.h"
@@ -35,6 +36,11 @@ PytorchViewResult operatorsView(const Report& report) {
 PytorchViewResult operatorStacksView(const Report& report) {
     OperatorStacksView stacks = pytorchOperatorStacks(report);
     return {{std::move(stacks.table)}, std::move(stacks.missing)};
+}
+
+PytorchViewResult operatorShapesView(const Report& report) {
+    OperatorShapesView shapes = pytorchOperatorShapes(report);
+    return {{std::move(shapes.table)}, std::move(shapes.missing)};
 }
 
 PytorchViewResult kernelsView(const Report& report) {
@@ -110,6 +116,8 @@ const std::vector<PytorchViewEntry>& pytorchViews() {
         {"operators", "Operators", operatorsView, namedByFirstColumn, {}, "name"},
         {"operators-by-stack", "Operators by call stack", operatorStacksView, namedByFirstColumn, "operators",
          "call stack"},
+        {"operators-by-shapes", "Operators by input shapes", operatorShapesView, namedByFirstColumn, "operators",
+         "input shapes"},
         {"kernels", "Kernels", kernelsView, namedByFirstColumn},
         {"memory", "Memory", memoryView, allocationSpan},
         {"modules", "Modules", modulesView, moduleCalls},

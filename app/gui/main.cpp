@@ -12,6 +12,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleReport.h"
 #include "app/gui/Theme.h"
+#include "app/gui/panels/pytorch/PytorchPanel.h"
 #include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/log/Logging.h"
@@ -19,12 +20,15 @@
 
 namespace {
 
-// Saves a PNG of the window once every file has loaded, the Ranks panel has compared them and the
-// Query panel has run its query (up to a minute more) and the window has painted.
+// Saves a PNG of the window once every file has loaded, the Ranks panel has compared them, the
+// Query panel has run its query and the PyTorch panel, when shown, has filled its tab (up to a
+// minute more), and the window has painted.
 void saveScreenshot(lanescope::MainWindow& window, const QString& out, bool ok, QDeadlineTimer deadline) {
     const auto* compare = window.findChild<lanescope::ComparePanel*>();
     const auto* query = window.findChild<lanescope::QueryPanel*>();
-    if (((compare && compare->busy()) || (query && query->busy())) && !deadline.hasExpired()) {
+    const auto* pytorch = window.findChild<lanescope::PytorchPanel*>();
+    const bool pytorchBusy = pytorch && pytorch->isVisible() && !pytorch->ready();
+    if (((compare && compare->busy()) || (query && query->busy()) || pytorchBusy) && !deadline.hasExpired()) {
         QTimer::singleShot(100, &window, [&window, out, ok, deadline] { saveScreenshot(window, out, ok, deadline); });
         return;
     }

@@ -115,7 +115,7 @@ std::jthread stallWatchdog(pthread_t gui) {
 
 }  // namespace
 
-// lanescope-bench open FILE [--after-ms M] [--from-cache]: the viewer's own way from File > Open
+// lanescope-bench open FILE [--after-ms M] [--from-cache] [--pytorch VIEW]: the viewer's own way from File > Open
 // to a filled window, offscreen, against the import alone of the same file (run first, in a
 // child). The report cache is a new temporary folder: the viewer imports the file and saves its
 // model after, as on a first open. --from-cache: a child saves the model there first, and the
@@ -126,8 +126,10 @@ std::jthread stallWatchdog(pthread_t gui) {
 // and for M ms after the window is complete (default 3000). Prints first_paint_s (start to the
 // first frame showing rows), open_s (start to a frame with the report's rows drawn and every
 // panel on screen filled), report_ready_s (start to the report handed to the window).
+// --pytorch VIEW: the PyTorch panel shown on that view's tab, which is then one of the panels
+// filled (MainWindow::showPytorch).
 int openCommand(int argc, char** argv) {
-    const Args args = parseArgs(argc, argv, 2, {"after-ms"}, {"from-cache"});
+    const Args args = parseArgs(argc, argv, 2, {"after-ms", "pytorch"}, {"from-cache"});
     if (!args.error.empty()) return usageError(args.error);
     if (args.positional.size() != 1) return usageError("open needs one FILE");
     const auto afterMs = args.options.count("after-ms") ? parseCount(args.options.at("after-ms")) : 3000;
@@ -160,6 +162,7 @@ int openCommand(int argc, char** argv) {
     MainWindow window;
     window.resize(1600, 1000);
     window.show();
+    if (args.options.count("pytorch")) window.showPytorch(QString::fromStdString(args.options.at("pytorch")));
 
     // Gaps between ticks of a 5 ms timer, beyond its 5 ms: the GUI thread's stalls.
     constexpr int kTickMs = 5;

@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "  lanescope-bench events [--events N | FILE] [--runs K]\n"
     "      the Events table: open (row index + first frame), sort, filter and scroll over N events\n"
     "      (default 10,000,000, built in memory) or FILE's largest lane; merge of several rows\n"
-    "  lanescope-bench open FILE [--after-ms M] [--from-cache]\n"
+    "  lanescope-bench open FILE [--after-ms M] [--from-cache] [--pytorch VIEW]\n"
     "      the viewer opening FILE offscreen against the import alone: first_paint_s, open_s,\n"
     "      peak RSS, and how long the GUI thread stalls while it loads and for M ms after\n"
     "      (default 3000); --from-cache: reopening it from its saved model\n"

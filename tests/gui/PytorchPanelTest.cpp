@@ -144,7 +144,7 @@ private slots:
         checkLongestSelected("aten::conv2d", [&](const Lane& lane, size_t) { return isOperator(report, lane); });
     }
 
-    void theOperatorsGroupByCallStackAddsUpToTheViewByName() {
+    void theOperatorsGroupByCallStackAndShapes() {
         const StatsTable byName = panel_->table("operators");
         panel_->showView("operators-by-stack");
         QVERIFY(ready());
@@ -155,6 +155,11 @@ private slots:
         for (const auto& row : byStack.rows) calls += std::get<int64_t>(row[2]);
         for (const auto& row : byName.rows) expected += std::get<int64_t>(row[1]);
         QCOMPARE(calls, expected);
+        panel_->showView("operators-by-shapes");
+        QVERIFY(ready());
+        const StatsTable& byShapes = panel_->table("operators-by-shapes");
+        QCOMPARE(byShapes.header.at(1), std::string("Input Shapes"));
+        QVERIFY(byShapes.rows.size() > byName.rows.size());
         panel_->showView("operators");
         QVERIFY(ready());
         QCOMPARE(panel_->table("operators").rows.size(), byName.rows.size());

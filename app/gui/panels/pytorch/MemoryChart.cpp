@@ -26,7 +26,7 @@ void addStep(QList<QPointF>& points, double ms, double mb) {
 }
 
 // `rows`: one device's rows of `all` (Report::pytorch_memory), in time order.
-DeviceCurves curvesOf(const std::vector<PytorchMemoryEvent>& all, const std::vector<uint32_t>& rows) {
+DeviceCurves deviceCurves(const std::vector<PytorchMemoryEvent>& all, const std::vector<uint32_t>& rows) {
     auto at = [&](size_t i) -> const PytorchMemoryEvent& { return all[rows[i]]; };
     DeviceCurves curves;
     const size_t buckets = std::max<size_t>(1, MemoryChart::kMaxPoints / 2);
@@ -76,13 +76,27 @@ void MemoryChart::clear() {
     for (QAbstractAxis* axis : chart_->axes()) chart_->removeAxis(axis);
 }
 
-void MemoryChart::setReport(const Report& report) {
-    clear();
+MemoryCurves MemoryChart::curvesOf(const Report& report) {
+    MemoryCurves result;
     // Each device's events in time order, by (device type, id).
     std::map<std::pair<uint8_t, int16_t>, std::vector<uint32_t>> byDevice;  // rows of pytorch_memory
     for (uint32_t i = 0; i < report.pytorch_memory.size(); ++i)
         byDevice[{report.pytorch_memory[i].device_type, report.pytorch_memory[i].device_id}].push_back(i);
-    if (byDevice.empty()) return;
+    if (byDevice.empty()) return result;
+    for (const auto& [device, rows] : byDevice) {
+        DeviceCurves curves = deviceCurves(report.pytorch_memory, rows);
+        const QString label = QString::fromStdString(pytorchDeviceLabel(device.first, device.second));
+        result.curves.push_back({label + " allocated", std::move(curves.allocated)});
+        result.curves.push_back({label + " reserved", std::move(curves.reserved)});
+    }
+    result.begin_ms = double(report.pytorch_memory.front().time_ns) / 1e6;
+    result.end_ms = double(report.pytorch_memory.back().time_ns) / 1e6;
+    return result;
+}
+
+void MemoryChart::setCurves(const MemoryCurves& curves) {
+    clear();
+    if (curves.curves.empty()) return;
     auto* x = new QValueAxis;
     x->setTitleText("ms");
     x->setLabelFormat("%.1f");
@@ -92,24 +106,18 @@ void MemoryChart::setReport(const Report& report) {
     chart_->addAxis(x, Qt::AlignBottom);
     chart_->addAxis(y, Qt::AlignLeft);
     double top = 0;
-    for (const auto& [device, rows] : byDevice) {
-        const DeviceCurves curves = curvesOf(report.pytorch_memory, rows);
-        const QString label = QString::fromStdString(pytorchDeviceLabel(device.first, device.second));
-        for (const auto& [points, name] :
-             {std::pair{&curves.allocated, label + " allocated"}, std::pair{&curves.reserved, label + " reserved"}}) {
-            auto* series = new QLineSeries;
-            series->setName(name);
-            series->replace(*points);
-            chart_->addSeries(series);
-            series->attachAxis(x);
-            series->attachAxis(y);
-            connect(series, &QLineSeries::clicked, this,
-                    [this](const QPointF& point) { emit timeClicked(int64_t(point.x() * 1e6)); });
-            for (const QPointF& p : *points) top = std::max(top, p.y());
-        }
+    for (const MemoryCurves::Curve& curve : curves.curves) {
+        auto* series = new QLineSeries;
+        series->setName(curve.name);
+        series->replace(curve.points);
+        chart_->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        connect(series, &QLineSeries::clicked, this,
+                [this](const QPointF& point) { emit timeClicked(int64_t(point.x() * 1e6)); });
+        for (const QPointF& p : curve.points) top = std::max(top, p.y());
     }
-    x->setRange(double(report.pytorch_memory.front().time_ns) / 1e6,
-                double(report.pytorch_memory.back().time_ns) / 1e6);
+    x->setRange(curves.begin_ms, curves.end_ms);
     y->setRange(0, top * 1.05 + 1);
 }
 

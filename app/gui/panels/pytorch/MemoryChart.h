@@ -1,12 +1,28 @@
 #pragma once
+#include <QList>
+#include <QPointF>
+#include <QString>
 #include <QWidget>
 #include <cstdint>
+#include <vector>
 
 #include "model/Report.h"
 
 class QChart;
 
 namespace lanescope {
+
+// The chart's curves, made off the GUI thread (MemoryChart::curvesOf): per device its allocated
+// and reserved bytes as step points (ms, MB), thinned to at most MemoryChart::kMaxPoints each,
+// peaks kept; the x range is that of Report::pytorch_memory.
+struct MemoryCurves {
+    struct Curve {
+        QString name;  // "CUDA 0 allocated"
+        QList<QPointF> points;
+    };
+    std::vector<Curve> curves;
+    double begin_ms = 0, end_ms = 0;
+};
 
 // The Memory view's curves as TensorBoard drew them: per device, the bytes PyTorch's allocator
 // had allocated and reserved over time (Report::pytorch_memory's running totals), in MB against
@@ -16,7 +32,9 @@ class MemoryChart : public QWidget {
     Q_OBJECT
 public:
     explicit MemoryChart(QWidget* parent = nullptr);
-    void setReport(const Report& report);
+    // The curves of a report; thread-safe, for a worker thread.
+    static MemoryCurves curvesOf(const Report& report);
+    void setCurves(const MemoryCurves& curves);
     void clear();
     // Points drawn over all curves (each curve keeps at most kMaxPoints, peaks kept).
     qsizetype pointCount() const;

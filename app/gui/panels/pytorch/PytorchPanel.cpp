@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
@@ -191,16 +192,23 @@ void PytorchPanel::computeShown() {
     status_->setText(QString("Computing %1…").arg(qs(view->title).toLower()));
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
+    const bool memoryChart = tabList_[tab].memory != nullptr;
     task_.run(
-        [report, view, tab] {
-            return Computed{tab, view->compute(*report)};
+        [report, view, tab, memoryChart] {
+            return Computed{tab, view->compute(*report), memoryChart ? MemoryChart::curvesOf(*report) : MemoryCurves{}};
         },
         [this, clock, tab](Computed computed) {
             display(std::move(computed));
-            status_->setText(QString("%1: %2 rows in %3 ms")
+            const StatsTableView* shown = tabList_[tab].table;
+            const QString cut = shown->hiddenRows()
+                                    ? QString(" (the first %1 shown; Export CSV writes all)")
+                                          .arg(QLocale().toString(qulonglong(StatsTableView::kShownRows)))
+                                    : QString();
+            status_->setText(QString("%1: %2 rows in %3 ms%4")
                                  .arg(qs(tabList_[tab].view->title))
-                                 .arg(tabList_[tab].table->table().rows.size())
-                                 .arg(clock->elapsed()));
+                                 .arg(QLocale().toString(qulonglong(shown->table().rows.size())))
+                                 .arg(clock->elapsed())
+                                 .arg(cut));
         });
 }
 
@@ -217,8 +225,7 @@ void PytorchPanel::display(Computed computed) {
     tab.summary->setText(summaries.join("<br>"));
     tab.summary->setVisible(!summaries.isEmpty());
     if (tab.steps) tab.steps->setSteps(tab.table->table());
-    if (const int report = report_->currentIndex(); tab.memory && report >= 0 && report < int(reports_.size()))
-        tab.memory->setReport(*reports_[size_t(report)]);
+    if (tab.memory) tab.memory->setCurves(computed.memory);
     // The tab picked while this one computed.
     if (const int shown = tabs_->currentIndex(); shown >= 0 && !tabList_[size_t(shown)].computed) recompute();
 }

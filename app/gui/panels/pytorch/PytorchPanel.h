@@ -7,6 +7,7 @@
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
+#include "app/gui/panels/pytorch/MemoryChart.h"
 #include "model/Report.h"
 
 class QComboBox;
@@ -15,7 +16,6 @@ class QTabWidget;
 
 namespace lanescope {
 
-class MemoryChart;
 class StatsTableView;
 class StepChart;
 
@@ -62,6 +62,7 @@ private:
     struct Computed {
         size_t tab;
         PytorchViewResult result;
+        MemoryCurves memory;  // for the tab with a memory chart
     };
     void setReports(std::vector<std::shared_ptr<const Report>> reports);
     // Computes the shown tab now when the panel is shown, else once it is next shown.

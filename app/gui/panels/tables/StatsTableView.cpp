@@ -9,17 +9,17 @@
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
-#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <utility>
 
+#include "app/gui/panels/tables/StatsTableModel.h"
+
 namespace lanescope {
 namespace {
 
-constexpr int kSortRole = Qt::UserRole + 1;
-constexpr int kTableRowRole = Qt::UserRole + 2;
+constexpr int kSortRole = StatsTableModel::kSortRole;
 
 // Sorts numbers as numbers: each numeric cell carries its value in kSortRole.
 class NumericProxy : public QSortFilterProxyModel {
@@ -35,29 +35,6 @@ public:
 QString csvCell(const QString& text) { return QString::fromStdString(csvField(text.toStdString())); }
 
 }  // namespace
-
-void fillStatsModel(QStandardItemModel& model, const StatsTable& table) {
-    model.clear();
-    QStringList header;
-    for (const auto& h : table.header) header << QString::fromStdString(h);
-    model.setHorizontalHeaderLabels(header);
-    for (size_t r = 0; r < table.rows.size(); ++r) {
-        QList<QStandardItem*> items;
-        for (const auto& cell : table.rows[r]) {
-            auto* item = new QStandardItem(QString::fromStdString(formatCell(cell)));
-            if (item->text().size() > 60) item->setToolTip(item->text());
-            if (!std::holds_alternative<std::string>(cell)) {
-                const double value = std::holds_alternative<int64_t>(cell) ? double(std::get<int64_t>(cell))
-                                                                           : std::get<StatsTable::Real>(cell).value;
-                item->setData(value, kSortRole);
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            }
-            items << item;
-        }
-        if (!items.isEmpty()) items.front()->setData(qulonglong(r), kTableRowRole);
-        model.appendRow(items);
-    }
-}
 
 QString rowsAsCsv(const QTableView& view) {
     const auto* model = view.model();
@@ -85,7 +62,7 @@ StatsTableView::StatsTableView(QWidget* parent) : QWidget(parent) {
     filter_->setClearButtonEnabled(true);
     filter_->setToolTip("Show only the rows containing this text in any column (case-insensitive)");
     view_ = new QTableView;
-    model_ = new QStandardItemModel(view_);
+    model_ = new StatsTableModel(view_);
     auto* proxy = new NumericProxy(view_);
     proxy->setSourceModel(model_);
     proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -116,8 +93,7 @@ StatsTableView::StatsTableView(QWidget* parent) : QWidget(parent) {
 }
 
 void StatsTableView::setTable(StatsTable table) {
-    table_ = std::move(table);
-    fillStatsModel(*model_, table_);
+    model_->setTable(std::move(table), kShownRows);
     view_->resizeColumnsToContents();
     // A long text column (a call stack, a kernel's name) leaves room for the numbers after it;
     // its cells' tooltips hold the whole text.
@@ -126,8 +102,10 @@ void StatsTableView::setTable(StatsTable table) {
         if (view_->columnWidth(c) > widest) view_->setColumnWidth(c, widest);
 }
 
+const StatsTable& StatsTableView::table() const { return model_->table(); }
+
 int StatsTableView::tableRow(int viewRow) const {
-    const QVariant row = view_->model()->index(viewRow, 0).data(kTableRowRole);
+    const QVariant row = view_->model()->index(viewRow, 0).data(StatsTableModel::kTableRowRole);
     return row.isValid() ? int(row.toULongLong()) : -1;
 }
 
@@ -137,7 +115,7 @@ void StatsTableView::exportCsv(const QString& suggestedName) {
     const QString path = QFileDialog::getSaveFileName(this, "Export as CSV", suggestedName + ".csv", "CSV (*.csv)");
     if (path.isEmpty()) return;
     QSaveFile file(path);
-    const std::string csv = toCsv(table_);
+    const std::string csv = toCsv(model_->table());
     if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) ||
         !file.commit())
         QMessageBox::warning(this, "Export failed", "Cannot write " + path);

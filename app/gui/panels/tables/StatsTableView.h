@@ -1,14 +1,17 @@
 #pragma once
 #include <QString>
 #include <QWidget>
+#include <algorithm>
+#include <cstdint>
 
 #include "analysis/StatsTable.h"
 
 class QLineEdit;
-class QStandardItemModel;
 class QTableView;
 
 namespace lanescope {
+
+class StatsTableModel;
 
 // A StatsTable shown as the Statistics panel shows one: a filter line over a table that sorts
 // numbers as numbers (click a header), copies the selected rows (or all) as CSV with Ctrl+C,
@@ -17,9 +20,13 @@ class StatsTableView : public QWidget {
     Q_OBJECT
 public:
     explicit StatsTableView(QWidget* parent = nullptr);
-    // Shows `table`, in its own row order until a header is clicked.
+    // Shows `table`, in its own row order until a header is clicked: its first kShownRows rows
+    // (a header click sorts those), all of them copied by Export CSV.
     void setTable(StatsTable table);
-    const StatsTable& table() const { return table_; }
+    static constexpr size_t kShownRows = 20000;
+    // Rows of table() left out of the view.
+    size_t hiddenRows() const { return table().rows.size() - std::min(table().rows.size(), kShownRows); }
+    const StatsTable& table() const;
     QTableView* view() const { return view_; }
     // The row of table() behind a row of the view (which may be sorted and filtered).
     int tableRow(int viewRow) const;
@@ -35,13 +42,9 @@ signals:
 private:
     QLineEdit* filter_;
     QTableView* view_;
-    QStandardItemModel* model_;
-    StatsTable table_;
+    StatsTableModel* model_;  // holds the table
 };
 
-// Fills `model` with `table`: a header, right-aligned numbers that sort by value, the table's
-// row index in Qt::UserRole of each row's first cell.
-void fillStatsModel(QStandardItemModel& model, const StatsTable& table);
 // The rows of `view` (the selected ones, or all) as CSV with the header, in view order.
 QString rowsAsCsv(const QTableView& view);
 
