@@ -34,6 +34,9 @@ enum class LaneKind : uint8_t {
 // The name of a thread's Nvtx lane that holds PyTorch operators (`cpu_op` events, `Operator` in
 // older traces) in a Kineto import, apart from its annotations and Python functions.
 inline constexpr std::string_view kPytorchOperatorLaneName = "CPU ops";
+// The name of a thread's Nvtx lane that holds its Python frames and nn.Module calls
+// (`python_function` events) in a Kineto import.
+inline constexpr std::string_view kPytorchPythonLaneName = "Python";
 
 // Lanes whose events are copies or projections of events kept in other lanes: counts,
 // statistics, find and correlation skip them so nothing is counted twice.

@@ -12,11 +12,6 @@ namespace lanescope {
 // No event: the parent of an outermost event, or no event containing another.
 inline constexpr uint32_t kNoEvent = UINT32_MAX;
 
-// The name of a thread's Nvtx lane that holds its Python frames and nn.Module calls
-// (`python_function` events) in a Kineto import: the Kineto importer's name for it
-// (importers/kineto/KinetoBuilder.cpp), beside kPytorchOperatorLaneName's "CPU ops".
-inline constexpr std::string_view kPytorchPythonLaneName = "Python";
-
 // Per thread (index into Report::threads), the index into Report::lanes of its lane of kind
 // `kind` named `name` (any name when empty); -1 where it has none.
 std::vector<int64_t> laneByThread(const Report& report, LaneKind kind, std::string_view name = {});

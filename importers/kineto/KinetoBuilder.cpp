@@ -31,7 +31,7 @@ const char* cpuLaneName(Cat c) {
         case Cat::CpuOp:
             return kPytorchOperatorLaneName.data();
         case Cat::Python:
-            return "Python";
+            return kPytorchPythonLaneName.data();
         default:
             return "Annotations";
     }
