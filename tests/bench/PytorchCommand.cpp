@@ -1,6 +1,7 @@
 // lanescope-bench pytorch: the PyTorch views on a trace (docs/performance.md).
 #include <vector>
 
+#include "analysis/pytorch/KernelsView.h"
 #include "analysis/pytorch/MemoryView.h"
 #include "analysis/pytorch/ModulesView.h"
 #include "analysis/pytorch/OperatorShapes.h"
@@ -64,8 +65,8 @@ int pytorchCommand(int argc, char** argv) {
     printValue("pytorch_memory_allocations", uint64_t(allocations));
     printValue("pytorch_memory_ms", median(memoryMs), 2);
     printValue("pytorch_memory_table_ms", median(memoryTableMs), 2);
-    // The modules view and the operators by call stack and by input shapes: the median of the
-    // runs of each.
+    // The kernels view, the modules view and the operators by call stack and by input shapes: the
+    // median of the runs of each.
     auto timeView = [&](const char* rowsKey, const char* msKey, auto&& view) {
         size_t viewRows = 0;
         ms.clear();
@@ -77,6 +78,7 @@ int pytorchCommand(int argc, char** argv) {
         printValue(rowsKey, uint64_t(viewRows));
         printValue(msKey, median(ms), 2);
     };
+    timeView("pytorch_kernel_names", "pytorch_kernels_ms", [&] { return pytorchKernels(*input.report); });
     timeView("pytorch_module_paths", "pytorch_modules_ms", [&] { return pytorchModules(*input.report); });
     timeView("pytorch_operator_stack_rows", "pytorch_operator_stacks_ms",
              [&] { return pytorchOperatorStacks(*input.report); });
