@@ -251,7 +251,9 @@ void MainWindow::buildMenus() {
     view->addAction("&Query (SQL)", QKeySequence("Ctrl+Shift+Q"), this, [this] { showQuery(); })
         ->setStatusTip("SQL over the report, with the tables of an nsys SQLite export");
     view->addAction("&PyTorch views", QKeySequence("Ctrl+Shift+P"), this, [this] { showPytorch(); })
-        ->setStatusTip("A PyTorch profiler trace's operators and kernels, as TensorBoard's profiler showed them");
+        ->setStatusTip(
+            "A PyTorch trace's overview, operators, kernels, memory and modules, as TensorBoard's profiler showed "
+            "them");
     view->addSeparator();
     rowOrder_ = new QActionGroup(this);
     const QString defaultOrder = QSettings().value("rows/order", "gpu-first").toString();

@@ -39,7 +39,7 @@ const std::vector<ShortcutLine>& shortcutLines() {
         {"Ctrl+Return, Ctrl+Enter, Esc", "run the query, stop it"},
         {"Click, Return on a result row", "show its event or time range on the timeline"},
         {"", "PyTorch"},
-        {"Ctrl+Shift+P", "show the PyTorch panel: operators, kernels of a PyTorch trace"},
+        {"Ctrl+Shift+P", "show the PyTorch panel: overview, operators, kernels, memory, modules"},
         {"Click a row", "show its longest instance on the timeline; F3 the next"},
         {"", "Files and help"},
         {"Ctrl+O", "open reports"},
