@@ -11,15 +11,6 @@
 #include "analysis/pytorch/Operators.h"
 
 namespace lanescope {
-namespace {
-
-// One (operator name, input shapes)'s sums over its instances, in nanoseconds.
-struct ShapeSums {
-    int64_t calls = 0, cpuTotal = 0, cpuSelf = 0, deviceTotal = 0, deviceSelf = 0;
-};
-
-}  // namespace
-
 OperatorShapesView pytorchOperatorShapes(const Report& report) {
     OperatorShapesView view;
     view.table.name = "pytorch_operator_shapes";
@@ -32,22 +23,17 @@ OperatorShapesView pytorchOperatorShapes(const Report& report) {
             "the trace records no input shapes (Input Dims of cpu_op events): record with record_shapes=True";
         return view;
     }
-    std::map<std::pair<uint32_t, uint32_t>, ShapeSums> byNameAndShapes;  // by (name id, shapes id)
+    std::map<std::pair<uint32_t, uint32_t>, OperatorSums> byNameAndShapes;  // by (name id, shapes id)
     forEachOperatorLane(report, [&](const OperatorLaneTimes& times) {
         const IntervalColumns& ev = report.lanes[times.lane].events;
         for (size_t i = 0; i < ev.size(); ++i) {
             const uint32_t shapes = ev.payload[i] < report.nvtx.size() ? report.nvtx[ev.payload[i]].input_shapes_id : 0;
-            ShapeSums& sums = byNameAndShapes[{ev.name_id[i], shapes}];
-            ++sums.calls;
-            sums.cpuTotal += ev.durationNs(i);
-            sums.cpuSelf += times.cpuSelf[i];
-            sums.deviceTotal += times.deviceTotal[i];
-            sums.deviceSelf += times.deviceSelf[i];
+            byNameAndShapes[{ev.name_id[i], shapes}].add(ev, i, times);
         }
     });
 
     // (name, shapes text, sums), sorted below; string id 0 is the empty string.
-    std::vector<std::tuple<std::string_view, std::string_view, const ShapeSums*>> rows;
+    std::vector<std::tuple<std::string_view, std::string_view, const OperatorSums*>> rows;
     rows.reserve(byNameAndShapes.size());
     for (const auto& [key, sums] : byNameAndShapes)
         rows.emplace_back(report.str(key.first), report.str(key.second), &sums);

@@ -14,11 +14,6 @@
 namespace lanescope {
 namespace {
 
-// One (operator name, call stack)'s sums over its instances, in nanoseconds.
-struct StackSums {
-    int64_t calls = 0, cpuTotal = 0, cpuSelf = 0, deviceTotal = 0, deviceSelf = 0;
-};
-
 // Per event of a Python lane, by event index: the node in `paths` of its frames from the
 // outermost down to itself.
 std::vector<uint32_t> framePaths(const Lane& python, NamePaths& paths) {
@@ -55,7 +50,7 @@ OperatorStacksView pytorchOperatorStacks(const Report& report) {
         return view;
     }
     NamePaths paths;
-    std::map<std::pair<uint32_t, uint32_t>, StackSums> byNameAndStack;  // by (name id, stack node)
+    std::map<std::pair<uint32_t, uint32_t>, OperatorSums> byNameAndStack;  // by (name id, stack node)
     forEachOperatorLane(report, [&](const OperatorLaneTimes& times) {
         const Lane& ops = report.lanes[times.lane];
         const IntervalColumns& ev = ops.events;
@@ -68,19 +63,14 @@ OperatorStacksView pytorchOperatorStacks(const Report& report) {
                                        [&](uint32_t op, uint32_t frame) { stackOf[op] = frames[frame]; });
         }
         for (size_t i = 0; i < ev.size(); ++i) {
-            StackSums& sums = byNameAndStack[{ev.name_id[i], stackOf[i]}];
-            ++sums.calls;
-            sums.cpuTotal += ev.durationNs(i);
-            sums.cpuSelf += times.cpuSelf[i];
-            sums.deviceTotal += times.deviceTotal[i];
-            sums.deviceSelf += times.deviceSelf[i];
+            byNameAndStack[{ev.name_id[i], stackOf[i]}].add(ev, i, times);
         }
     });
     if (byNameAndStack.empty())
         view.missing = "the trace records no PyTorch operators (no cpu_op or Operator events): the table is empty";
 
     // (name, stack text, sums), sorted below.
-    std::vector<std::tuple<std::string_view, std::string, const StackSums*>> rows;
+    std::vector<std::tuple<std::string_view, std::string, const OperatorSums*>> rows;
     rows.reserve(byNameAndStack.size());
     for (const auto& [key, sums] : byNameAndStack)
         rows.emplace_back(report.str(key.first), stackText(report, paths, key.second), &sums);

@@ -10,15 +10,6 @@
 #include "analysis/pytorch/ThreadNesting.h"
 
 namespace lanescope {
-namespace {
-
-// One operator name's sums over its instances, in nanoseconds.
-struct OperatorSums {
-    int64_t calls = 0, cpuTotal = 0, cpuSelf = 0, deviceTotal = 0, deviceSelf = 0;
-};
-
-}  // namespace
-
 bool operatorsAreNvtxRanges(const Report& report) {
     return report.meta.format != "kineto-json" && report.meta.format != "perfetto" &&
            report.strings.find(kPytorchOperatorLaneName) == UINT32_MAX;
@@ -64,12 +55,7 @@ StatsTable pytorchOperators(const Report& report) {
     forEachOperatorLane(report, [&](const OperatorLaneTimes& times) {
         const IntervalColumns& ev = report.lanes[times.lane].events;
         for (size_t i = 0; i < ev.size(); ++i) {
-            OperatorSums& sums = byName[operatorName(report.strings.str(ev.name_id[i]))];
-            ++sums.calls;
-            sums.cpuTotal += ev.durationNs(i);
-            sums.cpuSelf += times.cpuSelf[i];
-            sums.deviceTotal += times.deviceTotal[i];
-            sums.deviceSelf += times.deviceSelf[i];
+            byName[operatorName(report.strings.str(ev.name_id[i]))].add(ev, i, times);
         }
     });
 

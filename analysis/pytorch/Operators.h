@@ -27,6 +27,19 @@ bool operatorsAreNvtxRanges(const Report& report);
 // ", sizes = " fields cut off ("aten::conv2d"); a `cpu_op` name unchanged.
 std::string_view operatorName(std::string_view rangeText);
 
+// One group of operators' times (a name's, a name and stack's...), summed over its instances, in ns.
+struct OperatorSums {
+    int64_t calls = 0, cpuTotal = 0, cpuSelf = 0, deviceTotal = 0, deviceSelf = 0;
+    // Adds event `i` of the operator lane of `times`.
+    void add(const IntervalColumns& events, size_t i, const OperatorLaneTimes& times) {
+        ++calls;
+        cpuTotal += events.durationNs(i);
+        cpuSelf += times.cpuSelf[i];
+        deviceTotal += times.deviceTotal[i];
+        deviceSelf += times.deviceSelf[i];
+    }
+};
+
 // Calls `visit` once for each operator lane of the report, in lane order: the lanes named
 // kPytorchOperatorLaneName, or where operatorsAreNvtxRanges, every thread's Nvtx lane.
 void forEachOperatorLane(const Report& report, const std::function<void(const OperatorLaneTimes&)>& visit);

@@ -7,8 +7,6 @@ test_pytorch_operators.py); the CLI's times are on the report's timeline, which 
 trace's first event, so the test finds that offset once and checks every time against it."""
 import collections
 import csv
-import decimal
-import gzip
 import io
 import json
 import os
@@ -17,21 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from test_pytorch_operators import load_events, ns
+
 CLI = os.environ.get("LANESCOPE_CLI")
 DATA = Path(os.environ.get("LANESCOPE_TEST_DATA", Path(__file__).resolve().parents[1] / "data")) / "kineto"
 WITH_MEMORY = "pytorch_profiled_gpu.pt.trace.json.gz"
 WITHOUT_MEMORY = ["pytorch_profiled_cpu.pt.trace.json", "train_1gpu_rank0.pt.trace.json"]
-
-
-def ns(micros):
-    return int((decimal.Decimal(micros) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
-
-
-def load_events(path):
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt") as f:
-        doc = json.load(f, parse_float=decimal.Decimal)
-    return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
 # The categories of complete events the importer draws on the timeline (its lanes); others (the

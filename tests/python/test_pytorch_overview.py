@@ -13,8 +13,6 @@ unites each category's intervals and subtracts cumulative unions instead)."""
 import bisect
 import collections
 import csv
-import decimal
-import gzip
 import io
 import json
 import os
@@ -22,6 +20,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from test_pytorch_operators import load_events, ns
 
 CLI = os.environ.get("LANESCOPE_CLI")
 DATA = Path(os.environ.get("LANESCOPE_TEST_DATA", Path(__file__).resolve().parents[1] / "data"))
@@ -43,17 +43,6 @@ MEMCPY_CATS = {"gpu_memcpy", "Memcpy"}
 MEMSET_CATS = {"gpu_memset", "Memset"}
 LANE_CATS = RANGE_CATS | CALL_CATS | KERNEL_CATS | MEMCPY_CATS | MEMSET_CATS | {"gpu_user_annotation"}
 CATEGORIES = ["Kernel", "Memcpy", "Memset", "Runtime", "DataLoader", "CPU Exec"]  # by priority; Other the rest
-
-
-def ns(micros):
-    return int((decimal.Decimal(micros) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
-
-
-def load_events(path):
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt") as f:
-        doc = json.load(f, parse_float=decimal.Decimal)
-    return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
 def gpu_category(cat, name):
