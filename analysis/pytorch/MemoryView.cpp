@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
-#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -50,13 +51,15 @@ std::vector<OperatorCursor> operatorCursors(const Report& report) {
     return cursors;
 }
 
-// A memory event by its block, for pairing: device (type << 16 | id), address, event index.
-struct BlockEvent {
+// A block of memory: its device (type << 16 | id) and address.
+struct BlockKey {
     uint32_t device;
-    uint32_t event;  // index into Report::pytorch_memory
     int64_t address;
-    bool operator<(const BlockEvent& o) const {
-        return std::tie(device, address, event) < std::tie(o.device, o.address, o.event);
+    bool operator==(const BlockKey&) const = default;
+};
+struct BlockKeyHash {
+    size_t operator()(const BlockKey& b) const {
+        return std::hash<uint64_t>()(static_cast<uint64_t>(b.address) * 0x9E3779B97F4A7C15ull ^ b.device);
     }
 };
 
@@ -79,18 +82,24 @@ MemoryView pytorchMemory(const Report& report) {
     }
 
     std::vector<OperatorCursor> operators = operatorCursors(report);
-    std::map<std::pair<uint8_t, int16_t>, MemoryDevice> byDevice;  // by (device type, id)
-    std::vector<uint32_t> rowOf(events.size(), kNoRow);            // per event, its allocation row
+    std::map<std::pair<uint8_t, int16_t>, MemoryDevice> byDevice;                  // by (device type, id)
+    std::vector<uint32_t> rowOf(events.size(), kNoRow);                            // per event, its allocation row
+    std::pair<const std::pair<uint8_t, int16_t>, MemoryDevice>* device = nullptr;  // in byDevice (map: stable)
     for (size_t e = 0; e < events.size(); ++e) {
         if ((e & 0xFFFF) == 0xFFFF) cancellationPoint();
         const PytorchMemoryEvent& m = events[e];
-        auto [at, inserted] = byDevice.try_emplace({m.device_type, m.device_id});
-        MemoryDevice& d = at->second;
-        if (inserted) {
-            d.device_type = m.device_type, d.device_id = m.device_id;
-            d.peak_allocated = m.total_allocated, d.peak_allocated_ns = m.time_ns;
-            d.peak_reserved = m.total_reserved, d.peak_reserved_ns = m.time_ns;
+        // The device of the event before, most often this one's too.
+        if (!device || device->first != std::pair{m.device_type, m.device_id}) {
+            auto [at, inserted] = byDevice.try_emplace({m.device_type, m.device_id});
+            device = &*at;
+            if (inserted) {
+                MemoryDevice& d = at->second;
+                d.device_type = m.device_type, d.device_id = m.device_id;
+                d.peak_allocated = m.total_allocated, d.peak_allocated_ns = m.time_ns;
+                d.peak_reserved = m.total_reserved, d.peak_reserved_ns = m.time_ns;
+            }
         }
+        MemoryDevice& d = device->second;
         if (m.total_allocated > d.peak_allocated) d.peak_allocated = m.total_allocated, d.peak_allocated_ns = m.time_ns;
         if (m.total_reserved > d.peak_reserved) d.peak_reserved = m.total_reserved, d.peak_reserved_ns = m.time_ns;
         if (m.bytes > 0) {
@@ -108,23 +117,22 @@ MemoryView pytorchMemory(const Report& report) {
             ++d.frees;
         }
     }
-    // Each free closes the latest earlier allocation of its block still open: the events by
-    // block, in time order within one (event order is time order). O(n log n).
-    std::vector<BlockEvent> byBlock(events.size());
-    for (size_t e = 0; e < events.size(); ++e)
-        byBlock[e] = {uint32_t{events[e].device_type} << 16 | static_cast<uint16_t>(events[e].device_id),
-                      static_cast<uint32_t>(e), events[e].address};
-    std::sort(byBlock.begin(), byBlock.end());
-    std::vector<uint32_t> open;  // allocation rows of the current block not yet freed, latest last
-    for (size_t k = 0; k < byBlock.size(); ++k) {
-        if (k > 0 && (byBlock[k].device != byBlock[k - 1].device || byBlock[k].address != byBlock[k - 1].address))
-            open.clear();
-        const PytorchMemoryEvent& m = events[byBlock[k].event];
+    // Each free closes the latest earlier allocation of its block still open (event order is
+    // time order). Per block (device, address), the open allocations as a stack: the top's row in
+    // `top`, each row's next one down in `below`. O(n) expected.
+    std::unordered_map<BlockKey, uint32_t, BlockKeyHash> top;
+    top.reserve(view.allocations.size());
+    std::vector<uint32_t> below(view.allocations.size(), kNoRow);
+    for (size_t e = 0; e < events.size(); ++e) {
+        const PytorchMemoryEvent& m = events[e];
+        if (m.bytes == 0) continue;
+        const BlockKey block{uint32_t{m.device_type} << 16 | static_cast<uint16_t>(m.device_id), m.address};
         if (m.bytes > 0) {
-            open.push_back(rowOf[byBlock[k].event]);
-        } else if (m.bytes < 0 && !open.empty()) {  // none open: allocated before the trace began
-            view.allocations[open.back()].freed_ns = m.time_ns;
-            open.pop_back();
+            auto [it, inserted] = top.try_emplace(block, rowOf[e]);
+            if (!inserted) below[rowOf[e]] = std::exchange(it->second, rowOf[e]);
+        } else if (auto it = top.find(block); it != top.end() && it->second != kNoRow) {
+            view.allocations[it->second].freed_ns = m.time_ns;  // none open: allocated before the trace began
+            it->second = below[it->second];
         }
     }
     for (const auto& [device, d] : byDevice) view.devices.push_back(d);
@@ -147,12 +155,14 @@ StatsTable memoryDevicesTable(const MemoryView& view) {
     return table;
 }
 
-StatsTable memoryAllocationsTable(const Report& report, const MemoryView& view) {
+StatsTable memoryAllocationsTable(const Report& report, const MemoryView& view, size_t maxRows) {
     StatsTable table;
     table.name = "pytorch_memory_allocations";
     table.header = {"Device", "Address", "Bytes", "Allocated At (ns)", "Freed At (ns)", "Lifetime (ns)", "Operator"};
-    table.rows.reserve(view.allocations.size());
-    for (const MemoryAllocation& a : view.allocations) {
+    const size_t rows = std::min(view.allocations.size(), maxRows);
+    table.rows.reserve(rows);
+    for (size_t r = 0; r < rows; ++r) {
+        const MemoryAllocation& a = view.allocations[r];
         const PytorchMemoryEvent& m = report.pytorch_memory[a.event];
         std::vector<StatsTable::Cell>& row = table.rows.emplace_back();
         row.reserve(7);

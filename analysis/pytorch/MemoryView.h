@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,6 +46,7 @@ StatsTable memoryDevicesTable(const MemoryView& view);
 // Allocated At (ns), Freed At (ns), Lifetime (ns), Operator. Freed At and Lifetime are "" when
 // no free is recorded; Operator "" when no cpu_op on the allocating thread contains the
 // allocation.
-StatsTable memoryAllocationsTable(const Report& report, const MemoryView& view);
+// Only the first `maxRows` allocations when given (a viewer shows the first rows).
+StatsTable memoryAllocationsTable(const Report& report, const MemoryView& view, size_t maxRows = SIZE_MAX);
 
 }  // namespace lanescope

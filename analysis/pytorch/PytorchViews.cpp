@@ -15,7 +15,16 @@
 namespace lanescope {
 namespace {
 
-PytorchViewResult operatorsView(const Report& report) {
+// Counts the main table's rows, then keeps its first `maxRows`.
+PytorchViewResult cut(PytorchViewResult result, size_t maxRows) {
+    if (result.tables.empty()) return result;
+    std::vector<std::vector<StatsTable::Cell>>& rows = result.tables.front().rows;
+    result.mainRows = std::max(result.mainRows, rows.size());
+    if (rows.size() > maxRows) rows.resize(maxRows);
+    return result;
+}
+
+PytorchViewResult operatorsView(const Report& report, size_t maxRows) {
     PytorchViewResult result;
     result.tables.push_back(pytorchOperators(report));
     const bool nvtx = operatorsAreNvtxRanges(report);
@@ -30,40 +39,43 @@ PytorchViewResult operatorsView(const Report& report) {
         result.missing =
             "no PyTorch cpu_op events: the report's NVTX ranges are shown as the operators, as "
             "torch.autograd.profiler.emit_nvtx records them";
-    return result;
+    return cut(std::move(result), maxRows);
 }
 
-PytorchViewResult operatorStacksView(const Report& report) {
+PytorchViewResult operatorStacksView(const Report& report, size_t maxRows) {
     OperatorStacksView stacks = pytorchOperatorStacks(report);
-    return {{std::move(stacks.table)}, std::move(stacks.missing)};
+    return cut({{std::move(stacks.table)}, std::move(stacks.missing)}, maxRows);
 }
 
-PytorchViewResult operatorShapesView(const Report& report) {
+PytorchViewResult operatorShapesView(const Report& report, size_t maxRows) {
     OperatorShapesView shapes = pytorchOperatorShapes(report);
-    return {{std::move(shapes.table)}, std::move(shapes.missing)};
+    return cut({{std::move(shapes.table)}, std::move(shapes.missing)}, maxRows);
 }
 
-PytorchViewResult kernelsView(const Report& report) {
+PytorchViewResult kernelsView(const Report& report, size_t maxRows) {
     KernelsView kernels = pytorchKernels(report);
     PytorchViewResult result;
     result.tables.push_back(std::move(kernels.table));
     result.missing = std::move(kernels.missing);
-    return result;
+    return cut(std::move(result), maxRows);
 }
 
-PytorchViewResult overviewView(const Report& report) {
+PytorchViewResult overviewView(const Report& report, size_t maxRows) {
     StepOverview overview = pytorchStepOverview(report);
-    return {{std::move(overview.steps), std::move(overview.summary)}, std::move(overview.missing)};
+    return cut({{std::move(overview.steps), std::move(overview.summary)}, std::move(overview.missing)}, maxRows);
 }
 
-PytorchViewResult memoryView(const Report& report) {
+PytorchViewResult memoryView(const Report& report, size_t maxRows) {
     MemoryView memory = pytorchMemory(report);
-    return {{memoryAllocationsTable(report, memory), memoryDevicesTable(memory)}, std::move(memory.missing)};
+    PytorchViewResult result{{memoryAllocationsTable(report, memory, maxRows), memoryDevicesTable(memory)},
+                             std::move(memory.missing),
+                             memory.allocations.size()};
+    return cut(std::move(result), maxRows);
 }
 
-PytorchViewResult modulesView(const Report& report) {
+PytorchViewResult modulesView(const Report& report, size_t maxRows) {
     ModulesView modules = pytorchModules(report);
-    return {{std::move(modules.table)}, std::move(modules.missing)};
+    return cut({{std::move(modules.table)}, std::move(modules.missing)}, maxRows);
 }
 
 // The integer in column `header` of row `row`, or -1.

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@ namespace lanescope {
 struct PytorchViewResult {
     std::vector<StatsTable> tables;
     std::string missing;
+    size_t mainRows = 0;  // rows of the main table before a row limit cut it
 };
 
 // What a row of a view's main table points at on the timeline: the events named `eventName`
@@ -29,7 +31,9 @@ struct PytorchRowTarget {
 struct PytorchViewEntry {
     std::string_view name;   // the CLI's --view value, e.g. "operators"
     std::string_view title;  // the panel's tab title, e.g. "Operators"
-    PytorchViewResult (*compute)(const Report& report);
+    // The view, its main table cut to its first `maxRows` rows (a viewer shows the first rows;
+    // a view that builds many rows builds only those).
+    PytorchViewResult (*compute)(const Report& report, size_t maxRows);
     // What row `row` of the view's main table (tables.front()) points at.
     PytorchRowTarget (*rowTarget)(const StatsTable& table, size_t row);
     // A grouping of another view's rows ("operators" by call stack) names that view, and its

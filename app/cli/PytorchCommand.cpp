@@ -1,4 +1,5 @@
 // lanescope-cli pytorch: the views PyTorch users know from TensorBoard's profiler (CLI.md).
+#include <cstdint>
 #include <cstdio>
 #include <utility>
 
@@ -90,7 +91,7 @@ int runPytorch(int argc, char** argv, int first) {
         sayMissing(shapes.missing);
         table = std::move(shapes.table);
     } else {
-        PytorchViewResult operators = findPytorchView("operators")->compute(*report);
+        PytorchViewResult operators = findPytorchView("operators")->compute(*report, SIZE_MAX);
         sayMissing(operators.missing);
         table = std::move(operators.tables.front());
     }

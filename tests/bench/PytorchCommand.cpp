@@ -7,6 +7,7 @@
 #include "analysis/pytorch/OperatorShapes.h"
 #include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/Operators.h"
+#include "analysis/pytorch/PytorchViews.h"
 #include "analysis/pytorch/StepOverview.h"
 #include "tests/bench/Args.h"
 #include "tests/bench/BenchInput.h"
@@ -14,6 +15,12 @@
 #include "tests/bench/Measure.h"
 
 namespace lanescope::bench {
+namespace {
+
+// The rows a tab of the viewer's PyTorch panel shows (app/gui/panels/tables/StatsTableView.h).
+constexpr size_t kPanelRows = 20000;
+
+}  // namespace
 
 // lanescope-bench pytorch FILE [--runs K]
 int pytorchCommand(int argc, char** argv) {
@@ -65,6 +72,14 @@ int pytorchCommand(int argc, char** argv) {
     printValue("pytorch_memory_allocations", uint64_t(allocations));
     printValue("pytorch_memory_ms", median(memoryMs), 2);
     printValue("pytorch_memory_table_ms", median(memoryTableMs), 2);
+    // The memory tab of the viewer's PyTorch panel: the view with the rows it shows.
+    std::vector<double> panelMs;
+    for (uint64_t run = 0; run < *runs; ++run) {
+        const Stopwatch watch;
+        findPytorchView("memory")->compute(*input.report, kPanelRows);
+        panelMs.push_back(watch.seconds() * 1000.0);
+    }
+    printValue("pytorch_memory_panel_ms", median(panelMs), 2);
     // The kernels view, the modules view and the operators by call stack and by input shapes: the
     // median of the runs of each.
     auto timeView = [&](const char* rowsKey, const char* msKey, auto&& view) {

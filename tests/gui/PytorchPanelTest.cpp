@@ -204,6 +204,17 @@ private slots:
         for (const PytorchMemoryEvent& e : report.pytorch_memory) allocations += e.bytes > 0;
         QCOMPARE(int64_t(panel_->table("memory").rows.size()), allocations);
         QVERIFY(panel_->memoryChart()->pointCount() > 100);
+        // A viewer's row limit: the view builds only the rows shown, and counts them all.
+        const PytorchViewResult firstRows = findPytorchView("memory")->compute(report, 10);
+        QCOMPARE(firstRows.tables.front().rows.size(), size_t(10));
+        QCOMPARE(int64_t(firstRows.mainRows), allocations);
+        StatsTableView cut;
+        cut.setTable(firstRows.tables.front());
+        cut.setWhole(firstRows.mainRows, [] { return StatsTable{}; });
+        QCOMPARE(int64_t(cut.wholeRows()), allocations);
+        QCOMPARE(int64_t(cut.hiddenRows()), allocations - 10);
+        cut.setTable(firstRows.tables.front());  // a new table is whole again
+        QCOMPARE(cut.hiddenRows(), size_t(0));
         QVERIFY2(panel_->summaryText("memory").contains("CUDA 0"), qPrintable(panel_->summaryText("memory")));
         session_->setSelectedRange(std::nullopt);
         clickTableRow(panel_->tableView("memory"), 0);

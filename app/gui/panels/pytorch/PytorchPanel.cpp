@@ -195,7 +195,8 @@ void PytorchPanel::computeShown() {
     const bool memoryChart = tabList_[tab].memory != nullptr;
     task_.run(
         [report, view, tab, memoryChart] {
-            return Computed{tab, view->compute(*report), memoryChart ? MemoryChart::curvesOf(*report) : MemoryCurves{}};
+            return Computed{tab, view->compute(*report, StatsTableView::kShownRows),
+                            memoryChart ? MemoryChart::curvesOf(*report) : MemoryCurves{}};
         },
         [this, clock, tab](Computed computed) {
             display(std::move(computed));
@@ -206,7 +207,7 @@ void PytorchPanel::computeShown() {
                                     : QString();
             status_->setText(QString("%1: %2 rows in %3 ms%4")
                                  .arg(qs(tabList_[tab].view->title))
-                                 .arg(QLocale().toString(qulonglong(shown->table().rows.size())))
+                                 .arg(QLocale().toString(qulonglong(shown->wholeRows())))
                                  .arg(clock->elapsed())
                                  .arg(cut));
         });
@@ -217,6 +218,15 @@ void PytorchPanel::display(Computed computed) {
     tab.computed = true;
     PytorchViewResult& result = computed.result;
     tab.table->setTable(result.tables.empty() ? StatsTable{} : std::move(result.tables.front()));
+    if (result.mainRows > tab.table->table().rows.size()) {  // the first rows only: Export CSV makes all
+        const int report = report_->currentIndex();
+        std::shared_ptr<const Report> shown =
+            report >= 0 && report < int(reports_.size()) ? reports_[size_t(report)] : nullptr;
+        const PytorchViewEntry* view = tab.view;
+        if (shown)
+            tab.table->setWhole(result.mainRows,
+                                [shown, view] { return view->compute(*shown, SIZE_MAX).tables.front(); });
+    }
     tab.missing->setText(result.missing.empty() ? QString() : "This report has " + qs(result.missing));
     tab.missing->setVisible(!result.missing.empty());
     QStringList summaries;

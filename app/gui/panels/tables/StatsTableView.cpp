@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -11,9 +12,11 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <utility>
 
+#include "app/gui/WorkPool.h"
 #include "app/gui/panels/tables/StatsTableModel.h"
 
 namespace lanescope {
@@ -94,6 +97,8 @@ StatsTableView::StatsTableView(QWidget* parent) : QWidget(parent) {
 
 void StatsTableView::setTable(StatsTable table) {
     model_->setTable(std::move(table), kShownRows);
+    wholeRows_ = 0;
+    whole_ = nullptr;
     view_->resizeColumnsToContents();
     // A long text column (a call stack, a kernel's name) leaves room for the numbers after it;
     // its cells' tooltips hold the whole text.
@@ -111,14 +116,44 @@ int StatsTableView::tableRow(int viewRow) const {
 
 void StatsTableView::copyRows() { QApplication::clipboard()->setText(rowsAsCsv(*view_)); }
 
+void StatsTableView::setWhole(size_t rows, std::function<StatsTable()> whole) {
+    wholeRows_ = rows;
+    whole_ = std::move(whole);
+}
+
+size_t StatsTableView::hiddenRows() const { return wholeRows() - std::min(table().rows.size(), kShownRows); }
+
+namespace {
+
+void writeCsv(QWidget* parent, const QString& path, const StatsTable& table) {
+    QSaveFile file(path);
+    const std::string csv = toCsv(table);
+    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) ||
+        !file.commit())
+        QMessageBox::warning(parent, "Export failed", "Cannot write " + path);
+}
+
+}  // namespace
+
 void StatsTableView::exportCsv(const QString& suggestedName) {
     const QString path = QFileDialog::getSaveFileName(this, "Export as CSV", suggestedName + ".csv", "CSV (*.csv)");
     if (path.isEmpty()) return;
-    QSaveFile file(path);
-    const std::string csv = toCsv(model_->table());
-    if (!file.open(QIODevice::WriteOnly) || file.write(csv.data(), qint64(csv.size())) != qint64(csv.size()) ||
-        !file.commit())
-        QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+    if (!whole_) {
+        writeCsv(this, path, model_->table());
+        return;
+    }
+    // The whole table, made and written off the GUI thread.
+    auto* watcher = new QFutureWatcher<bool>(this);
+    connect(watcher, &QFutureWatcher<bool>::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        if (!watcher->result()) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+    });
+    watcher->setFuture(QtConcurrent::run(workPool(), [whole = whole_, path] {
+        QSaveFile file(path);
+        const std::string csv = toCsv(whole());
+        return file.open(QIODevice::WriteOnly) && file.write(csv.data(), qint64(csv.size())) == qint64(csv.size()) &&
+               file.commit();
+    }));
 }
 
 }  // namespace lanescope

@@ -3,6 +3,7 @@
 #include <QWidget>
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 
 #include "analysis/StatsTable.h"
 
@@ -24,8 +25,13 @@ public:
     // (a header click sorts those), all of them copied by Export CSV.
     void setTable(StatsTable table);
     static constexpr size_t kShownRows = 20000;
-    // Rows of table() left out of the view.
-    size_t hiddenRows() const { return table().rows.size() - std::min(table().rows.size(), kShownRows); }
+    // The table shown is the start of a whole one of `rows` rows, which `whole` makes (off the
+    // GUI thread) when Export CSV asks for it. Reset by setTable.
+    void setWhole(size_t rows, std::function<StatsTable()> whole);
+    // Rows of the whole table left out of the view.
+    size_t hiddenRows() const;
+    // The rows of the whole table.
+    size_t wholeRows() const { return std::max(wholeRows_, table().rows.size()); }
     const StatsTable& table() const;
     QTableView* view() const { return view_; }
     // The row of table() behind a row of the view (which may be sorted and filtered).
@@ -43,6 +49,8 @@ private:
     QLineEdit* filter_;
     QTableView* view_;
     StatsTableModel* model_;  // holds the table
+    size_t wholeRows_ = 0;
+    std::function<StatsTable()> whole_;  // empty: the table held is whole
 };
 
 // The rows of `view` (the selected ones, or all) as CSV with the header, in view order.
