@@ -56,20 +56,24 @@ int pytorchCommand(int argc, char** argv) {
     printValue("pytorch_operators_ms", median(ms), 2);
     printValue("pytorch_overview_steps", uint64_t(steps));
     printValue("pytorch_overview_ms", median(overviewMs), 2);
-    // The memory view (devices, allocations paired with their frees and operators), then its
-    // allocations as a table (the command line's rows): the median of the runs of each.
+    // The memory view (devices, allocations paired with their frees and operators): its first run
+    // and the median of the runs; then its allocations as a table (the command line's rows).
     std::vector<double> memoryMs, memoryTableMs;
+    MemoryView memory;
+    for (uint64_t run = 0; run < *runs; ++run) {
+        const Stopwatch watch;
+        memory = pytorchMemory(*input.report);
+        memoryMs.push_back(watch.seconds() * 1000.0);
+    }
     size_t allocations = 0;
     for (uint64_t run = 0; run < *runs; ++run) {
-        Stopwatch watch;
-        const MemoryView memory = pytorchMemory(*input.report);
-        memoryMs.push_back(watch.seconds() * 1000.0);
-        watch = Stopwatch();
+        const Stopwatch watch;
         allocations = memoryAllocationsTable(*input.report, memory).rows.size();
         memoryTableMs.push_back(watch.seconds() * 1000.0);
     }
     printValue("pytorch_memory_events", uint64_t(input.report->pytorch_memory.size()));
     printValue("pytorch_memory_allocations", uint64_t(allocations));
+    printValue("pytorch_memory_first_ms", memoryMs.front(), 2);
     printValue("pytorch_memory_ms", median(memoryMs), 2);
     printValue("pytorch_memory_table_ms", median(memoryTableMs), 2);
     // The memory tab of the viewer's PyTorch panel: the view with the rows it shows.
