@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -51,16 +49,38 @@ std::vector<OperatorCursor> operatorCursors(const Report& report) {
     return cursors;
 }
 
-// A block of memory: its device (type << 16 | id) and address.
-struct BlockKey {
-    uint32_t device;
-    int64_t address;
-    bool operator==(const BlockKey&) const = default;
-};
-struct BlockKeyHash {
-    size_t operator()(const BlockKey& b) const {
-        return std::hash<uint64_t>()(static_cast<uint64_t>(b.address) * 0x9E3779B97F4A7C15ull ^ b.device);
+// The open allocations of each block of memory (device, address), as a stack per block: an
+// open-addressing table (linear probing, a power of two of slots, at most half full) from a
+// block to the allocation row on top of its stack. One allocation, no node per block.
+class OpenBlocks {
+public:
+    explicit OpenBlocks(size_t blocks) {
+        size_t slots = 16;
+        while (slots < 2 * blocks) slots *= 2;
+        slots_.resize(slots);
     }
+    // The slot of block (device, address): its own, or the empty one where it would go.
+    uint32_t& topOf(uint32_t device, int64_t address) {
+        const size_t mask = slots_.size() - 1;
+        size_t at = (static_cast<uint64_t>(address) * 0x9E3779B97F4A7C15ull ^ device) >> 20 & mask;
+        for (;; at = (at + 1) & mask) {
+            Slot& slot = slots_[at];
+            if (slot.top == kUnused) {
+                slot = {address, device, kNoRow};
+                return slot.top;
+            }
+            if (slot.address == address && slot.device == device) return slot.top;
+        }
+    }
+
+private:
+    static constexpr uint32_t kUnused = kNoRow - 1;  // a slot holding no block
+    struct Slot {                                    // 16 bytes
+        int64_t address = 0;
+        uint32_t device = 0;
+        uint32_t top = kUnused;  // allocation row on top of the block's stack; kNoRow: none open
+    };
+    std::vector<Slot> slots_;
 };
 
 std::string addressText(int64_t address) {
@@ -118,21 +138,19 @@ MemoryView pytorchMemory(const Report& report) {
         }
     }
     // Each free closes the latest earlier allocation of its block still open (event order is
-    // time order). Per block (device, address), the open allocations as a stack: the top's row in
-    // `top`, each row's next one down in `below`. O(n) expected.
-    std::unordered_map<BlockKey, uint32_t, BlockKeyHash> top;
-    top.reserve(view.allocations.size());
+    // time order): per block a stack of open allocation rows, its top in `open`, each row's next
+    // one down in `below`. O(n) expected.
+    OpenBlocks open(view.allocations.size());
     std::vector<uint32_t> below(view.allocations.size(), kNoRow);
     for (size_t e = 0; e < events.size(); ++e) {
         const PytorchMemoryEvent& m = events[e];
         if (m.bytes == 0) continue;
-        const BlockKey block{uint32_t{m.device_type} << 16 | static_cast<uint16_t>(m.device_id), m.address};
+        uint32_t& top = open.topOf(uint32_t{m.device_type} << 16 | static_cast<uint16_t>(m.device_id), m.address);
         if (m.bytes > 0) {
-            auto [it, inserted] = top.try_emplace(block, rowOf[e]);
-            if (!inserted) below[rowOf[e]] = std::exchange(it->second, rowOf[e]);
-        } else if (auto it = top.find(block); it != top.end() && it->second != kNoRow) {
-            view.allocations[it->second].freed_ns = m.time_ns;  // none open: allocated before the trace began
-            it->second = below[it->second];
+            below[rowOf[e]] = std::exchange(top, rowOf[e]);
+        } else if (top != kNoRow) {  // none open: allocated before the trace began
+            view.allocations[top].freed_ns = m.time_ns;
+            top = below[top];
         }
     }
     for (const auto& [device, d] : byDevice) view.devices.push_back(d);
