@@ -255,6 +255,8 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
     applyRowPreset(int(reports().size()) - 1, *reports().back(), !replaces);
     if (reports().size() == 2 && !compare_->fromSummaries())  // several ranks: show how they compare
         raiseRanks();
+    else if (reports().size() == 1 && reports().front()->meta.format == "kineto-json")  // a PyTorch trace
+        showPytorch();
     showWhatIsOpen();
     showDetails(std::nullopt);
 }
