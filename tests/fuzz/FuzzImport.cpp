@@ -1,5 +1,6 @@
 // Fuzz target: any bytes, written to a file with the extension of one format, then imported.
-// The importer must return a report or a one-line error, never crash or hang.
+// The importer must return a report or a one-line error, never crash or hang; on a report, the
+// PyTorch views (analysis/pytorch/PytorchViews.h) must not either.
 // Built in every build: under clang with -DLANESCOPE_LIBFUZZER=ON it is a libFuzzer target;
 // otherwise MutationDriver.cpp runs it over seeds and deterministic mutations of them.
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "analysis/pytorch/PytorchViews.h"
 #include "importers/Importer.h"
 
 #ifndef LANESCOPE_FUZZ_EXTENSION
@@ -33,7 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::fprintf(stderr, "multi-line error: %s\n", result.error().message.c_str());
         __builtin_trap();  // errors are one line
     }
-    if (result.ok()) (void)result.report()->counts();
+    if (result.ok()) {
+        (void)result.report()->counts();
+        // What a damaged file gives must also hold for the analyses a user opens on it first.
+        for (const lanescope::PytorchViewEntry& view : lanescope::pytorchViews())
+            (void)view.compute(*result.report(), SIZE_MAX);
+    }
     std::filesystem::remove(file);  // a run may be the last: leave nothing in the temp folder
     return 0;
 }
