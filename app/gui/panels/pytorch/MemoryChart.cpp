@@ -73,7 +73,10 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
 
 void MemoryChart::clear() {
     chart_->removeAllSeries();
-    for (QAbstractAxis* axis : chart_->axes()) chart_->removeAxis(axis);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);  // gives up ownership
+        delete axis;
+    }
 }
 
 MemoryCurves MemoryChart::curvesOf(const Report& report) {

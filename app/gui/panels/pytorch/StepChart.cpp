@@ -58,7 +58,10 @@ StepChart::StepChart(QWidget* parent) : QWidget(parent) {
 
 void StepChart::setSteps(const StatsTable& steps) {
     chart_->removeAllSeries();
-    for (QAbstractAxis* axis : chart_->axes()) chart_->removeAxis(axis);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);  // gives up ownership
+        delete axis;
+    }
     bars_ = 0;
     const int stepColumn = columnOf(steps, "Step");
     if (stepColumn < 0 || steps.rows.empty()) return;
