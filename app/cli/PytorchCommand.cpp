@@ -3,11 +3,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "analysis/pytorch/KernelsView.h"
 #include "analysis/pytorch/MemoryView.h"
-#include "analysis/pytorch/ModulesView.h"
-#include "analysis/pytorch/OperatorShapes.h"
-#include "analysis/pytorch/OperatorStacks.h"
 #include "analysis/pytorch/PytorchViews.h"
 #include "analysis/pytorch/StepOverview.h"
 #include "app/cli/CliSupport.h"
@@ -54,7 +50,6 @@ int runPytorch(int argc, char** argv, int first) {
 
     auto report = loadReport(args.positional[0]);
     if (!report) return kExitBadInput;
-    StatsTable table;
     auto sayMissing = [&](const std::string& missing) {
         if (!missing.empty())
             std::fprintf(stderr, "lanescope-cli pytorch: %s: %s\n", args.positional[0].c_str(), missing.c_str());
@@ -74,28 +69,12 @@ int runPytorch(int argc, char** argv, int first) {
                          overviewSummaryLine(overview).c_str());
         return writeOut(formattedOverview(overview, format)) ? kExitOk : kExitBadInput;
     }
-    if (view == "kernels") {
-        KernelsView kernels = pytorchKernels(*report);
-        sayMissing(kernels.missing);
-        table = std::move(kernels.table);
-    } else if (view == "modules") {
-        ModulesView modules = pytorchModules(*report);
-        sayMissing(modules.missing);
-        table = std::move(modules.table);
-    } else if (groupBy == "stack") {
-        OperatorStacksView stacks = pytorchOperatorStacks(*report);
-        sayMissing(stacks.missing);
-        table = std::move(stacks.table);
-    } else if (groupBy == "shapes") {
-        OperatorShapesView shapes = pytorchOperatorShapes(*report);
-        sayMissing(shapes.missing);
-        table = std::move(shapes.table);
-    } else {
-        PytorchViewResult operators = findPytorchView("operators")->compute(*report, SIZE_MAX);
-        sayMissing(operators.missing);
-        table = std::move(operators.tables.front());
-    }
-    return writeOut(formattedTable(table, format)) ? kExitOk : kExitBadInput;
+    // The views of one table: through the registry the PyTorch panel uses, a grouping of the
+    // operators by its entry's name.
+    const PytorchViewResult result =
+        findPytorchView(groupBy == "name" ? view : view + "-by-" + groupBy)->compute(*report, SIZE_MAX);
+    sayMissing(result.missing);
+    return writeOut(formattedTable(result.tables.front(), format)) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace lanescope::cli

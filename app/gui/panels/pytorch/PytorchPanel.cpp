@@ -128,9 +128,7 @@ PytorchPanel::PytorchPanel(ViewSession* session, QWidget* parent) : QWidget(pare
             });
         if (tab.memory)
             connect(tab.memory, &MemoryChart::timeClicked, this, [this](int64_t time_ns) {
-                const int report = std::max(0, report_->currentIndex());
-                const std::vector<int64_t>& offsets = session_->offsets();
-                const int64_t t = time_ns + (size_t(report) < offsets.size() ? offsets[size_t(report)] : 0);
+                const int64_t t = time_ns + pickedOffset();
                 const auto [begin, end] = session_->visibleRange();
                 const int64_t half = std::max<int64_t>((end - begin) / 2, 1000);
                 session_->zoomTo(t - half, t + half);
@@ -240,14 +238,18 @@ void PytorchPanel::display(Computed computed) {
     if (const int shown = tabs_->currentIndex(); shown >= 0 && !tabList_[size_t(shown)].computed) recompute();
 }
 
+int64_t PytorchPanel::pickedOffset() const {
+    const size_t report = size_t(std::max(0, report_->currentIndex()));
+    const std::vector<int64_t>& offsets = session_->offsets();
+    return report < offsets.size() ? offsets[report] : 0;
+}
+
 void PytorchPanel::showOnTimeline(const PytorchRowTarget& target) {
-    const int report = std::max(0, report_->currentIndex());
     if (!target.eventName.empty()) {
-        emit showInstances(report, "^" + QRegularExpression::escape(QString::fromStdString(target.eventName)) + "$");
+        emit showInstances(std::max(0, report_->currentIndex()),
+                           "^" + QRegularExpression::escape(QString::fromStdString(target.eventName)) + "$");
     } else if (target.begin_ns >= 0 && target.end_ns >= target.begin_ns) {
-        const std::vector<int64_t>& offsets = session_->offsets();
-        const int64_t offset = size_t(report) < offsets.size() ? offsets[size_t(report)] : 0;
-        const int64_t begin = target.begin_ns + offset, end = target.end_ns + offset;
+        const int64_t begin = target.begin_ns + pickedOffset(), end = target.end_ns + pickedOffset();
         const int64_t margin = std::max<int64_t>((end - begin) / 10, 1000);
         session_->setSelectedRange(TimeInterval{begin, end});
         session_->zoomTo(begin - margin, end + margin);

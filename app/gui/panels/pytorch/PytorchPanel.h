@@ -70,6 +70,8 @@ private:
     void computeShown();
     void display(Computed computed);
     const Tab* tabOf(const QString& name) const;
+    // Where the picked report's timeline starts on the session's shared one (ns).
+    int64_t pickedOffset() const;
     // Shows what a row points at: its events' longest instance, or its span (selected, and zoomed to).
     void showOnTimeline(const PytorchRowTarget& target);
 
