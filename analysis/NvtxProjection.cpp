@@ -148,13 +148,12 @@ void computeHierarchy(const Report& report, const ThreadRanges& flat, std::vecto
     }
 }
 
-// The projections of one thread's ranges (unsorted, appended to `out`): the GPU work its CUDA
-// API calls launched, gathered by every range of the thread that contains the call.
-void projectThread(const Report& report, const CorrelationIndex& index, const ThreadRanges& flat,
-                   const std::vector<uint32_t>& apiLanes, ProjectionDetail detail, std::vector<ProjectedRange>& out) {
-    const bool full = detail == ProjectionDetail::Full;
-    std::vector<Accumulator> acc(flat.size);
-    std::vector<std::pair<uint32_t, uint32_t>> idsInRange;  // (local id, correlation id)
+// The GPU work of one thread's ranges, by local id (`acc`): what the CUDA API calls each range
+// contains launched. With `pairs`, also every (local id, correlation id) of such a call.
+void gatherThreadWork(const Report& report, const CorrelationIndex& index, const ThreadRanges& flat,
+                      const std::vector<uint32_t>& apiLanes, std::vector<Accumulator>& acc,
+                      std::vector<std::pair<uint32_t, uint32_t>>* pairs) {
+    acc.assign(flat.size, Accumulator{});
     for (uint32_t li : apiLanes) {
         const Lane& api = report.lanes[li];
         CorrelationIndex::Cursor cursor;
@@ -181,19 +180,20 @@ void projectThread(const Report& report, const CorrelationIndex& index, const Th
                                          a.start = std::min(a.start, work.start);
                                          a.end = std::max(a.end, work.end);
                                          a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
-                                         if (full) idsInRange.emplace_back(id, correlation);
+                                         if (pairs) pairs->emplace_back(id, correlation);
                                      });
             }
         }
     }
-    if (!full) {
-        // Reserved exactly: growing by doubling would hold two copies at once.
-        out.reserve(out.size() +
-                    size_t(std::count_if(acc.begin(), acc.end(), [](const Accumulator& a) { return a.any(); })));
-        for (uint32_t id = 0; id < flat.size; ++id)
-            if (acc[id].any()) out.push_back({flat.ref(id), acc[id].start, acc[id].end, 0, acc[id].gpu});
-        return;
-    }
+}
+
+// The projections of one thread's ranges (unsorted, appended to `out`): the GPU work its CUDA
+// API calls launched, gathered by every range of the thread that contains the call.
+void projectThread(const Report& report, const CorrelationIndex& index, const ThreadRanges& flat,
+                   const std::vector<uint32_t>& apiLanes, std::vector<ProjectedRange>& out) {
+    std::vector<Accumulator> acc;
+    std::vector<std::pair<uint32_t, uint32_t>> idsInRange;  // (local id, correlation id)
+    gatherThreadWork(report, index, flat, apiLanes, acc, &idsInRange);
     if (idsInRange.empty()) return;
 
     // Operations counted as distinct correlation ids per range, as nsys counts them.
@@ -225,11 +225,10 @@ bool projectedBefore(const ProjectedRange& a, const ProjectedRange& b) {
            std::tie(b.gpu_start_ns, da, b.range.lane, b.range.index);
 }
 
-}  // namespace
-
-void forEachThreadProjection(const Report& report,
-                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread, unsigned workers,
-                             ProjectionDetail detail) {
+// Runs project(thread, slot) for each thread with NVTX ranges and CUDA calls, `workers` threads
+// at once into slots 0 .. workers - 1, and then deliver(thread, slot) for each, in thread order.
+template <typename Project, typename Deliver>
+void forEachProjectableThread(const Report& report, unsigned workers, const Project& project, const Deliver& deliver) {
     // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
     // hold millions of ranges).
     if (std::none_of(report.lanes.begin(), report.lanes.end(),
@@ -240,22 +239,37 @@ void forEachThreadProjection(const Report& report,
     std::vector<size_t> threads;  // those with NVTX ranges and CUDA calls, in thread order
     for (size_t t = 0; t < report.threads.size(); ++t)
         if (!by.nvtx[t].empty() && !by.api[t].empty()) threads.push_back(t);
-    // Batches of `workers` threads projected at once; onThread sees them in thread order.
     workers = std::max(1u, workers);
-    std::vector<std::vector<ProjectedRange>> batch(workers);
+    std::vector<ThreadRanges> flat(workers);
     for (size_t first = 0; first < threads.size(); first += workers) {
         const size_t count = std::min<size_t>(workers, threads.size() - first);
         std::atomic<size_t> next{0};
         runOnThreads(unsigned(count), [&] {
             for (size_t k; (k = next.fetch_add(1)) < count;) {
-                batch[k].clear();
                 const size_t t = threads[first + k];
-                projectThread(report, index, threadRanges(report, by.nvtx[t]), by.api[t], detail, batch[k]);
+                flat[k] = threadRanges(report, by.nvtx[t]);
+                project(index, flat[k], by.api[t], k);
             }
         });
-        for (size_t k = 0; k < count; ++k)
-            if (!batch[k].empty()) onThread(batch[k]);
+        for (size_t k = 0; k < count; ++k) deliver(flat[k], k);
     }
+}
+
+}  // namespace
+
+void forEachThreadProjection(const Report& report,
+                             const std::function<void(const std::vector<ProjectedRange>&)>& onThread,
+                             unsigned workers) {
+    std::vector<std::vector<ProjectedRange>> out(std::max(1u, workers));
+    forEachProjectableThread(
+        report, workers,
+        [&](const CorrelationIndex& index, const ThreadRanges& flat, const std::vector<uint32_t>& apiLanes, size_t k) {
+            out[k].clear();
+            projectThread(report, index, flat, apiLanes, out[k]);
+        },
+        [&](const ThreadRanges&, size_t k) {
+            if (!out[k].empty()) onThread(out[k]);
+        });
 }
 
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report) {
@@ -353,72 +367,56 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
 }
 
 void addNvtxProjectionLanes(Report& report, unsigned workers) {
-    // One projected range on its lane: the span of its GPU work and the range it projects.
-    struct Projected {
-        int64_t start, end;
-        EventRef range;
-    };
-    // Per (process, GPU), the ranges whose work ran on that GPU alone, gathered thread by
-    // thread: only one thread's projection is held at a time.
-    std::map<std::pair<int32_t, int32_t>, std::vector<Projected>> byLane;
-    // Each is reserved for every NVTX range of its process at once: pages of a large
-    // reservation that are never written are never resident, and growing by doubling would
-    // hold the old and the new copy together (33 MB more at 10 M events).
+    // Per (process, GPU), the lane of the ranges whose work ran on that GPU alone, filled thread
+    // by thread from each range's GPU span (unsorted until frozen): only the spans of `workers`
+    // threads are held beside the lanes. Each lane is reserved for every NVTX range of its
+    // process at once: pages of a large reservation that are never written are never resident,
+    // and growing by doubling would hold the old and the new copy together.
+    std::map<std::pair<int32_t, int32_t>, Lane> byKey;
     std::map<int32_t, size_t> rangesOfProcess;
     for (const Lane& lane : report.lanes)
-        if (lane.kind == LaneKind::Nvtx || lane.kind == LaneKind::NvtxStartEnd)
-            rangesOfProcess[lane.process] += lane.events.size();
-    forEachThreadProjection(
-        report,
-        [&](const std::vector<ProjectedRange>& ofThread) {
-            for (const ProjectedRange& p : ofThread) {
-                if (p.gpu < 0) continue;
-                const int32_t process = report.lanes[p.range.lane].process;
-                auto [at, added] = byLane.try_emplace({process, p.gpu});
-                if (added) at->second.reserve(rangesOfProcess[process]);
-                at->second.push_back({p.gpu_start_ns, p.gpu_end_ns, p.range});
-            }
+        if (isNvtxLane(lane.kind)) rangesOfProcess[lane.process] += lane.events.size();
+    std::vector<std::vector<Accumulator>> spans(std::max(1u, workers));
+    forEachProjectableThread(
+        report, workers,
+        [&](const CorrelationIndex& index, const ThreadRanges& flat, const std::vector<uint32_t>& apiLanes, size_t k) {
+            gatherThreadWork(report, index, flat, apiLanes, spans[k], nullptr);
         },
-        workers, ProjectionDetail::Spans);
+        [&](const ThreadRanges& flat, size_t k) {
+            for (size_t l = 0; l < flat.lanes.size(); ++l) {
+                const Lane& source = report.lanes[flat.lanes[l]];
+                for (uint32_t i = 0; i < source.events.size(); ++i) {
+                    const Accumulator& a = spans[k][flat.base[l] + i];
+                    if (!a.any() || a.gpu < 0) continue;
+                    auto [at, added] = byKey.try_emplace({source.process, a.gpu});
+                    if (added) at->second.events.reserve(rangesOfProcess[source.process]);
+                    at->second.events.append(a.start, a.end, source.events.name_id[i], source.events.payload[i],
+                                             EventKind::NvtxRange);
+                }
+            }
+            spans[k] = {};
+        });
     // The new lanes are built apart and appended at the end: report.lanes does not grow while
-    // its events are read (a reference into it would dangle once it reallocates).
-    // The projection's order (projectedBefore), so that ties keep (lane, index) order; lanes
-    // come in the order of their first range.
-    auto before = [](const Projected& a, const Projected& b) {
-        return std::tie(a.start, b.end, a.range.lane, a.range.index) <
-               std::tie(b.start, a.end, b.range.lane, b.range.index);
-    };
-    std::vector<std::pair<std::pair<int32_t, int32_t>, std::vector<Projected>>> lanes;
-    for (auto& [key, ranges] : byLane) {
-        std::sort(ranges.begin(), ranges.end(), before);
-        lanes.emplace_back(key, std::move(ranges));
-    }
-    byLane.clear();
-    std::sort(lanes.begin(), lanes.end(),
-              [&](const auto& a, const auto& b) { return before(a.second[0], b.second[0]); });
+    // its events are read (a reference into it would dangle once it reallocates). They come in
+    // the order of their first range (by start, the longer first), then by (process, GPU).
     std::vector<Lane> added;
-    for (auto& [key, ranges] : lanes) {
+    for (auto& [key, lane] : byKey) {
         const auto [process, gpu] = key;
-        Lane lane;
         lane.kind = LaneKind::NvtxGpuProjection;
         lane.name_id =
             report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) + " [" +
                                   std::to_string(report.processes[process].pid) + "]");
         lane.process = process;
         lane.gpu = gpu;
-        lane.events.reserve(ranges.size());
-        for (const Projected& p : ranges) {
-            const IntervalColumns& source = report.lanes[p.range.lane].events;
-            lane.events.append(p.start, p.end, source.name_id[p.range.index], source.payload[p.range.index],
-                               EventKind::NvtxRange);
-        }
-        ranges = {};
+        freezeLane(lane, report.diagnostics);
         added.push_back(std::move(lane));
     }
-    for (Lane& lane : added) {
-        freezeLane(lane, report.diagnostics);
-        report.lanes.push_back(std::move(lane));
-    }
+    byKey.clear();
+    std::stable_sort(added.begin(), added.end(), [](const Lane& a, const Lane& b) {
+        return std::make_tuple(a.events.start_ns[0], -a.events.durationNs(0)) <
+               std::make_tuple(b.events.start_ns[0], -b.events.durationNs(0));
+    });
+    for (Lane& lane : added) report.lanes.push_back(std::move(lane));
 }
 
 StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range) {

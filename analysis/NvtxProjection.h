@@ -49,21 +49,18 @@ struct ProjectedRange {
 // id 0 is never linked (nsys would join it to calls with id 0).
 // Uses the report's kept CorrelationIndex (correlationIndex(), built if needed).
 std::vector<ProjectedRange> projectNvtxToGpu(const Report& report);
-// What a projection computes: every field of ProjectedRange (Full), or only the range, its GPU
-// span and its GPU (Spans: gpu_ops, level and children 0, no parent), which is all a timeline
-// lane shows and costs neither the (range, call) pairs nor the hierarchy.
-enum class ProjectionDetail : uint8_t { Full, Spans };
 // The same ranges thread by thread, without sorting or holding them all: onThread is called
 // once per thread with ranges projected, in thread order, with that thread's projections (in
 // no set order). `workers` threads are projected at once; memory beyond the report's
 // CorrelationIndex is that of the `workers` largest threads' ranges.
 void forEachThreadProjection(const Report& report,
                              const std::function<void(const std::vector<ProjectedRange>&)>& onThread,
-                             unsigned workers = 1, ProjectionDetail detail = ProjectionDetail::Full);
+                             unsigned workers = 1);
 
 // Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
-// as an NVTX event spanning its GPU work (name and colour of the range), frozen, computed thread
-// by thread (forEachThreadProjection) and not kept otherwise. Called once
+// as an NVTX event spanning its GPU work (name and colour of the range), frozen. Computed thread
+// by thread, each range's GPU span only (not its operations, level or children), appended
+// straight to its lane; nothing else is kept. Called once
 // by what shows a timeline (the viewer's import worker, `render`), not by the importers, so
 // the command line and statistics do not pay for it; ranges whose work ran on several GPUs
 // are left out. `workers` threads project at once.

@@ -1,6 +1,7 @@
 // NVTX GPU projection: hand-built reports, and nsys stats' own nvtx_gpu_proj_sum on the corpus.
 #include <algorithm>
 #include <sstream>
+#include <string>
 #include <tuple>
 
 #include "Absent.h"
@@ -341,6 +342,23 @@ TEST_CASE("the projection on several workers equals the projection on one, rows 
         }
     }
     CHECK(projectionLanes == 2);  // one per GPU
+    // Each lane holds exactly the full projection's spans on its GPU, in start order.
+    for (const Lane& lane : three.r.lanes) {
+        if (lane.kind != LaneKind::NvtxGpuProjection) continue;
+        std::vector<std::tuple<int64_t, int64_t, std::string>> expected, shown;
+        for (const ProjectedRange& p : projectNvtxToGpu(one.r))
+            if (p.gpu == lane.gpu && one.r.lanes[p.range.lane].process == lane.process)
+                expected.emplace_back(p.gpu_start_ns, p.gpu_end_ns,
+                                      one.r.str(one.r.lanes[p.range.lane].events.name_id[p.range.index]));
+        for (uint32_t i = 0; i < lane.events.size(); ++i) {
+            if (i > 0) CHECK(lane.events.start_ns[i - 1] <= lane.events.start_ns[i]);
+            shown.emplace_back(lane.events.start_ns[i], lane.events.endNs(i), three.r.str(lane.events.name_id[i]));
+        }
+        std::sort(expected.begin(), expected.end());
+        std::sort(shown.begin(), shown.end());
+        CHECK(shown == expected);
+        CHECK(!shown.empty());
+    }
     std::vector<ProjectedRange> viaWorkers;
     forEachThreadProjection(
         three.r,
