@@ -32,6 +32,7 @@
 
 #include "app/gui/Theme.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "app/gui/WorkPool.h"
 #include "app/gui/bars/FindBar.h"
 #include "app/gui/bars/LoadingBar.h"
@@ -183,7 +184,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 bool MainWindow::shownPanelsReady() const {
-    auto ready = [](const QWidget* panel, bool done) { return !panel->isVisible() || done; };
+    auto ready = [](const QWidget* panel, bool done) { return !onScreen(panel) || done; };
     return ready(stats_, stats_->shownTableReady()) && ready(gaps_, !gaps_->busy()) && ready(rules_, !rules_->busy()) &&
            ready(utilization_, !utilization_->busy()) && ready(compare_, !compare_->busy()) &&
            ready(diff_, !diff_->busy()) && ready(events_, !events_->busy()) && ready(callTree_, !callTree_->busy()) &&

@@ -12,6 +12,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleReport.h"
 #include "app/gui/Theme.h"
+#include "app/gui/WhenShown.h"
 #include "app/gui/panels/pytorch/PytorchPanel.h"
 #include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
@@ -27,7 +28,7 @@ void saveScreenshot(lanescope::MainWindow& window, const QString& out, bool ok, 
     const auto* compare = window.findChild<lanescope::ComparePanel*>();
     const auto* query = window.findChild<lanescope::QueryPanel*>();
     const auto* pytorch = window.findChild<lanescope::PytorchPanel*>();
-    const bool pytorchBusy = pytorch && pytorch->isVisible() && !pytorch->ready();
+    const bool pytorchBusy = pytorch && lanescope::onScreen(pytorch) && !pytorch->ready();
     if (((compare && compare->busy()) || (query && query->busy()) || pytorchBusy) && !deadline.hasExpired()) {
         QTimer::singleShot(100, &window, [&window, out, ok, deadline] { saveScreenshot(window, out, ok, deadline); });
         return;

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "GuiTestMain.h"
+#include "RaiseDock.h"
 #include "TestPaths.h"
 #include "analysis/CpuProfile.h"
 #include "app/gui/MainWindow.h"
@@ -127,6 +128,7 @@ private slots:
         window_->resize(1400, 900);
         window_->show();
         panel_ = window_->findChild<CallTreePanel*>();
+        raiseDockOf(panel_);
         QVERIFY(panel_);
         QVERIFY(open(test::dataFile("nsys-2025.3/cpu_1gpu.sqlite")));
         report_ = window_->session()->reports().at(0);

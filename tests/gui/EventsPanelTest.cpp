@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "GuiTestMain.h"
+#include "RaiseDock.h"
 #include "TestPaths.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
@@ -63,6 +64,7 @@ private slots:
         window_->show();
         panel_ = window_->findChild<EventsPanel*>();
         QVERIFY(panel_);
+        raiseDockOf(panel_);
         session_ = window_->session();
         bool done = false, ok = false;
         window_->setAllLoadedCallback([&](bool allOk) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "GuiTestMain.h"
+#include "RaiseDock.h"
 #include "TestPaths.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
@@ -244,6 +245,7 @@ private slots:
     void aCpuOnlyTraceSaysWhatItLacks() {
         QVERIFY(open("kineto/pytorch_profiled_cpu.pt.trace.json"));
         QCOMPARE(session_->reports().size(), size_t(2));
+        raiseDockOf(panel_);  // a second report brings the Ranks panel to the front
         panel_->showView("kernels");
         QVERIFY(ready());  // of the report opened last
         QVERIFY(panel_->table("kernels").rows.empty());
