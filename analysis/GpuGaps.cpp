@@ -278,26 +278,36 @@ private:
     }
 
     // Time within [g0, g1) that the lane spends in its outermost (depth 0) events, which never
-    // overlap: prefix sums over the depth's events, built once per lane, and two binary searches.
+    // overlap: two binary searches, and the durations between from sums per block of
+    // kBlockEvents events (built once per lane: 8 bytes per block, not per event) plus at most
+    // 2 * kBlockEvents events at the ends.
     int64_t outermostBusy(uint32_t l, int64_t g0, int64_t g1) {
         const Lane& lane = r_.lanes[l];
         const DepthEvents top = lane.atDepth(0);
         if (top.empty()) return 0;
         const DepthEvents::Iterator order = top.begin();
         const size_t n = top.size();
-        std::vector<int64_t>& prefix = prefix_[l];
-        if (prefix.size() != n + 1) {
-            prefix.assign(n + 1, 0);
-            for (size_t k = 0; k < n; ++k)
-                prefix[k + 1] = prefix[k] + lane.events.endNs(order[k]) - lane.events.start_ns[order[k]];
-        }
         const auto& ev = lane.events;
+        auto duration = [&](size_t k) { return ev.endNs(order[k]) - ev.start_ns[order[k]]; };
+        std::vector<int64_t>& blocks = blockSums_[l];  // [b]: the durations of events 0 .. b * kBlockEvents - 1
+        if (blocks.empty()) {
+            blocks.assign(n / kBlockEvents + 1, 0);
+            for (size_t b = 1; b < blocks.size(); ++b) {
+                blocks[b] = blocks[b - 1];
+                for (size_t k = (b - 1) * kBlockEvents; k < b * kBlockEvents; ++k) blocks[b] += duration(k);
+            }
+        }
+        auto durationsBefore = [&](size_t k) {  // of events 0 .. k - 1
+            int64_t sum = blocks[k / kBlockEvents];
+            for (size_t j = k / kBlockEvents * kBlockEvents; j < k; ++j) sum += duration(j);
+            return sum;
+        };
         const size_t lo = static_cast<size_t>(
             std::partition_point(order, order + n, [&](uint32_t i) { return ev.endNs(i) <= g0; }) - order);
         const size_t hi = static_cast<size_t>(
             std::partition_point(order, order + n, [&](uint32_t i) { return ev.start_ns[i] < g1; }) - order);
         if (lo >= hi) return 0;
-        int64_t busy = prefix[hi] - prefix[lo];
+        int64_t busy = durationsBefore(hi) - durationsBefore(lo);
         if (ev.start_ns[order[lo]] < g0) busy -= g0 - ev.start_ns[order[lo]];
         if (ev.endNs(order[hi - 1]) > g1) busy -= ev.endNs(order[hi - 1]) - g1;
         return busy;
@@ -312,7 +322,8 @@ private:
     const Report& r_;
     std::vector<Lanes> byProcess_;
     std::unordered_map<uint32_t, bool> blockingName_;
-    std::unordered_map<uint32_t, std::vector<int64_t>> prefix_;
+    static constexpr size_t kBlockEvents = 64;
+    std::unordered_map<uint32_t, std::vector<int64_t>> blockSums_;  // per CUDA API lane, see outermostBusy
     std::vector<Candidate> found_;
 };
 

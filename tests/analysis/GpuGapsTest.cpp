@@ -410,6 +410,22 @@ TEST_CASE("gap causes: blocking CUDA call, blocking OS call, launch bound, unkno
         CHECK_FALSE(g.blocking_call);
         CHECK(g.cause_text == "CPU thread 'python' busy in CUDA API calls for 60% of the gap");
     }
+    SECTION("the same among hundreds of launches before and after the gap") {
+        Built b;
+        for (int64_t at = 0; at < 380; ++at)  // 380 x 0.1 ms, 0.25 ms apart, before the gap
+            b.t.event(b.api, at * kMs / 4, at * kMs / 4 + kMs / 10, "cudaLaunchKernel_v7000", EventKind::CudaApiCall,
+                      1);
+        for (int64_t at = 110; at < 190; at += 10)
+            b.t.event(b.api, at * kMs, (at + 6) * kMs, "cudaLaunchKernel_v7000", EventKind::CudaApiCall, 1);
+        b.t.event(b.api, 96 * kMs, 102 * kMs, "cudaLaunchKernel_v7000", EventKind::CudaApiCall, 1);
+        b.t.event(b.api, 190 * kMs, 205 * kMs, "cudaLaunchKernel_v7000", EventKind::CudaApiCall, 1);
+        for (int64_t at = 0; at < 300; ++at)  // and 300 after it
+            b.t.event(b.api, 206 * kMs + at * kMs / 4, 206 * kMs + at * kMs / 4 + kMs / 10, "cudaLaunchKernel_v7000",
+                      EventKind::CudaApiCall, 1);
+        const GpuGap g = b.gap();
+        CHECK(g.cause == GapCause::LaunchBound);
+        CHECK(g.cause_text == "CPU thread 'python' busy in CUDA API calls for 60% of the gap");
+    }
     SECTION("launches covering less than half, a short sync, nothing else: unknown") {
         Built b;
         for (int64_t at = 100; at < 200; at += 10)
