@@ -8,11 +8,13 @@ namespace lanescope {
 
 using namespace nsysstats;
 
-StatsTable cudaApiTrace(const Report& report, TimeRange range) {
+StatsTable cudaApiTrace(const Report& report, TimeRange range, const StatsOptions& options) {
     StatsTable table;
     table.name = "cuda_api_trace";
     table.header = {"Start (ns)", "Duration (ns)", "Name", "Result", "CorrID", "Pid", "Tid", "T-Pri", "Thread Name"};
+    TraceRows rows(table, options);
     forEachEventByStart(report, {EventKind::CudaApiCall}, range, [&](const Lane& lane, size_t i) {
+        if (!rows.wanted()) return;
         const IntervalColumns& ev = lane.events;
         const Thread* thread = lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()
                                    ? &report.threads[static_cast<size_t>(lane.thread)]
@@ -22,10 +24,10 @@ StatsTable cudaApiTrace(const Report& report, TimeRange range) {
         const bool recorded = thread && thread->priority != kNoPriority;
         StatsTable::Cell priority = std::string();
         if (recorded) priority = int64_t{thread->priority};
-        table.rows.push_back({ev.start_ns[i], ev.endNs(i) - ev.start_ns[i], apiDisplayName(report.str(ev.name_id[i])),
-                              int64_t{cudaApiResult(report, lane, i)}, int64_t{ev.payload[i]}, pidOf(report, lane),
-                              tidOf(report, lane), std::move(priority),
-                              recorded ? std::string(report.str(thread->name_id)) : std::string()});
+        rows.add({ev.start_ns[i], ev.endNs(i) - ev.start_ns[i], apiDisplayName(report.str(ev.name_id[i])),
+                  int64_t{cudaApiResult(report, lane, i)}, int64_t{ev.payload[i]}, pidOf(report, lane),
+                  tidOf(report, lane), std::move(priority),
+                  recorded ? std::string(report.str(thread->name_id)) : std::string()});
     });
     return table;
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include "analysis/StatsOptions.h"
 #include "analysis/StatsTable.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
@@ -10,6 +11,6 @@ namespace lanescope {
 // (ns), the name as the summaries show it (apiDisplayName), result code, correlation id, PID, TID, the
 // thread's priority and name (both empty for a thread without a recorded priority: nsys has
 // no ThreadNames row for it).
-StatsTable cudaApiTrace(const Report& report, TimeRange range);
+StatsTable cudaApiTrace(const Report& report, TimeRange range, const StatsOptions& options = {});
 
 }  // namespace lanescope

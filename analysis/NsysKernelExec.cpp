@@ -75,7 +75,9 @@ StatsTable cudaKernExecTrace(const Report& report, TimeRange range, const StatsO
                     "GridXYZ",
                     "BlockXYZ",
                     "Kernel Name"};
+    TraceRows rows(table, options);
     forEachLaunch(report, range, [&](const Launch& l) {
+        if (!rows.wanted()) return;
         const IntervalColumns& r = l.api->events;
         const KernelConfig* c = kernelConfigOf(report, *l.gpu, l.kernel);
         const KernelConfig config = c ? *c : KernelConfig{};
@@ -93,7 +95,7 @@ StatsTable cudaKernExecTrace(const Report& report, TimeRange range, const StatsO
                     xyz(config.grid[0], config.grid[1], config.grid[2]),
                     xyz(config.block[0], config.block[1], config.block[2]),
                     std::string(report.str(kernelNameId(report, *l.gpu, l.kernel, options)))});
-        table.rows.push_back(std::move(row));
+        rows.add(std::move(row));
     });
     return table;
 }

@@ -63,7 +63,7 @@ Cell idOrNull(uint32_t id) { return id == kNone ? Cell{std::string()} : Cell{int
 
 }  // namespace
 
-StatsTable nvtxPushPopTrace(const Report& report, TimeRange range) {
+StatsTable nvtxPushPopTrace(const Report& report, TimeRange range, const StatsOptions& options) {
     StatsTable table;
     table.name = "nvtx_pushpop_trace";
     table.header = {"Start (ns)", "End (ns)", "Duration (ns)", "DurChild (ns)", "DurNonChild (ns)",
@@ -77,8 +77,9 @@ StatsTable nvtxPushPopTrace(const Report& report, TimeRange range) {
     for (size_t li = 0; li < report.lanes.size(); ++li)
         if (report.lanes[li].kind == LaneKind::Nvtx) nesting[li] = nestingOf(report.lanes[li]);
 
+    TraceRows rows(table, options);
     forEachEventByStart(report, {EventKind::NvtxRange}, range, [&](const Lane& lane, size_t i) {
-        if (lane.kind != LaneKind::Nvtx) return;
+        if (lane.kind != LaneKind::Nvtx || !rows.wanted()) return;
         const size_t li = static_cast<size_t>(&lane - report.lanes.data());
         const Nesting& n = nesting[li];
         const std::vector<uint32_t>& laneIds = ids[li];
@@ -90,15 +91,15 @@ StatsTable nvtxPushPopTrace(const Report& report, TimeRange range) {
         for (uint32_t at = static_cast<uint32_t>(i); at != kNone; at = n.parent[at])
             stack.insert(0, ':' + std::to_string(laneIds[at]));
         const uint32_t parent = n.parent[i];
-        table.rows.push_back({ev.start_ns[i], ev.endNs(i), duration, n.childTime[i], duration - n.childTime[i], name,
-                              pidOf(report, lane), tidOf(report, lane), int64_t{n.level[i]}, int64_t{n.children[i]},
-                              int64_t{laneIds[i]}, idOrNull(parent == kNone ? kNone : laneIds[parent]),
-                              std::move(stack), std::string(2 * n.level[i], '-') + name});
+        rows.add({ev.start_ns[i], ev.endNs(i), duration, n.childTime[i], duration - n.childTime[i], name,
+                  pidOf(report, lane), tidOf(report, lane), int64_t{n.level[i]}, int64_t{n.children[i]},
+                  int64_t{laneIds[i]}, idOrNull(parent == kNone ? kNone : laneIds[parent]), std::move(stack),
+                  std::string(2 * n.level[i], '-') + name});
     });
     return table;
 }
 
-StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range) {
+StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range, const StatsOptions& options) {
     StatsTable table;
     table.name = "nvtx_gpu_proj_trace";
     table.header = {"Name",
@@ -122,21 +123,21 @@ StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range) {
     // RangeId -> ParentId of every projected range (their ancestors are projected too).
     std::unordered_map<uint32_t, uint32_t> parentOf;
     for (const ProjectedRange& p : projected) parentOf.emplace(idOf(p.range), idOf(p.parent));
+    TraceRows rows(table, options);
     for (const ProjectedRange& p : projected) {
         const Lane& lane = report.lanes[p.range.lane];
         const IntervalColumns& ev = lane.events;
         const size_t i = p.range.index;
-        if (!range.contains(ev.start_ns[i], ev.endNs(i))) continue;
+        if (!range.contains(ev.start_ns[i], ev.endNs(i)) || !rows.wanted()) continue;
         const NvtxInfo info = nvtxInfoOf(report, lane, i);
         const uint32_t id = idOf(p.range);
-        table.rows.push_back({nvtxLabel(report, info, ev.name_id[i]), p.gpu_start_ns, p.gpu_end_ns - p.gpu_start_ns,
-                              ev.start_ns[i], ev.endNs(i) - ev.start_ns[i],
-                              std::string(info.start_end ? "StartEnd" : "PushPop"), pidOf(report, lane),
-                              tidOf(report, lane), int64_t{p.gpu_ops}, int64_t{p.level}, int64_t{p.children},
-                              int64_t{id}, idOrNull(idOf(p.parent)), rangeStack(id, [&](uint32_t at) {
-                                  const auto it = parentOf.find(at);
-                                  return it == parentOf.end() ? kNone : it->second;
-                              })});
+        rows.add({nvtxLabel(report, info, ev.name_id[i]), p.gpu_start_ns, p.gpu_end_ns - p.gpu_start_ns, ev.start_ns[i],
+                  ev.endNs(i) - ev.start_ns[i], std::string(info.start_end ? "StartEnd" : "PushPop"),
+                  pidOf(report, lane), tidOf(report, lane), int64_t{p.gpu_ops}, int64_t{p.level}, int64_t{p.children},
+                  int64_t{id}, idOrNull(idOf(p.parent)), rangeStack(id, [&](uint32_t at) {
+                      const auto it = parentOf.find(at);
+                      return it == parentOf.end() ? kNone : it->second;
+                  })});
     }
     return table;
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include "analysis/StatsOptions.h"
 #include "analysis/StatsTable.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
@@ -10,13 +11,13 @@ namespace lanescope {
 // "<domain>:<name>", PID, TID, level (0 outermost), number of children, RangeId, ParentId,
 // RangeStack (":id:id..." from the outermost) and the name indented by "--" per level. The
 // nesting is that of the thread's push/pop stack, taken from the whole report.
-StatsTable nvtxPushPopTrace(const Report& report, TimeRange range);
+StatsTable nvtxPushPopTrace(const Report& report, TimeRange range, const StatsOptions& options = {});
 
 // nvtx_gpu_proj_trace: one row per NVTX range (push/pop or start/end) lying wholly inside
 // `range` that launched GPU work (analysis/NvtxProjection.h), sorted by projected start (ns)
 // ascending, longer projections first: projected start and duration, the range's own start and
 // duration (ns), style, PID, TID, GPU operations, level, projected children, RangeId, ParentId,
 // RangeStack.
-StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range);
+StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range, const StatsOptions& options = {});
 
 }  // namespace lanescope

@@ -133,6 +133,29 @@ std::string xyz(uint32_t x, uint32_t y, uint32_t z);
 
 // What nsys prints for SQL NULL: an empty cell.
 inline const StatsTable::Cell kNull = std::string();
+
+// Where a trace report's rows go, as its options ask: into the table, up to
+// StatsOptions::trace_rows of them (the rest only counted), or each to on_trace_row.
+class TraceRows {
+public:
+    TraceRows(StatsTable& table, const StatsOptions& options) : table_(table), options_(options) {}
+    // Whether the next row is to be made; when not, it is counted in rows_left_out.
+    bool wanted() {
+        if (options_.on_trace_row || !options_.trace_rows || table_.rows.size() < *options_.trace_rows) return true;
+        ++table_.rows_left_out;
+        return false;
+    }
+    void add(std::vector<StatsTable::Cell>&& row) {
+        if (options_.on_trace_row)
+            options_.on_trace_row(table_, std::move(row));
+        else
+            table_.rows.push_back(std::move(row));
+    }
+
+private:
+    StatsTable& table_;
+    const StatsOptions& options_;
+};
 // Bytes as MB (10^6 bytes), 3 decimals, rounded as nsys's Python rounds its unit conversions
 // (half to even).
 inline StatsTable::Cell megabytes(uint64_t bytes) {

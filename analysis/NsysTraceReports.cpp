@@ -20,8 +20,10 @@ StatsTable cudaGpuTrace(const Report& report, TimeRange range, const StatsOption
         "Start (ns)", "Duration (ns)", "CorrId",  "GrdX",         "GrdY",         "GrdZ",       "BlkX",
         "BlkY",       "BlkZ",          "Reg/Trd", "StcSMem (MB)", "DymSMem (MB)", "Bytes (MB)", "Throughput (MB/s)",
         "SrcMemKd",   "DstMemKd",      "Device",  "Ctx",          "GreenCtx",     "Strm",       "Name"};
+    TraceRows rows(table, options);
     forEachEventByStart(
         report, {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset}, range, [&](const Lane& lane, size_t i) {
+            if (!rows.wanted()) return;
             const IntervalColumns& ev = lane.events;
             const int64_t duration = ev.endNs(i) - ev.start_ns[i];
             std::vector<Cell> row;
@@ -74,7 +76,7 @@ StatsTable cudaGpuTrace(const Report& report, TimeRange range, const StatsOption
             row.push_back(kNull);  // green contexts: not recorded in the corpus, not in the model
             row.push_back(migration ? kNull : Cell(lane.stream_id));
             row.emplace_back(std::string(report.str(nameId)));
-            table.rows.push_back(std::move(row));
+            rows.add(std::move(row));
         });
     return table;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
+#include <utility>
 
 #include "analysis/Cancellation.h"
 #include "analysis/GpuGaps.h"
@@ -38,10 +40,10 @@ const std::vector<StatsReportEntry>& statsReports() {
         {"cuda_kern_exec_trace", "Kernel launch and execution (trace)", cudaKernExecTrace, "base"},
         {"cuda_gpu_trace", "GPU trace", cudaGpuTrace, "base"},
         {"nvtx_pushpop_sum", "NVTX push/pop", LANESCOPE_PLAIN(nvtxPushPopSum)},
-        {"nvtx_pushpop_trace", "NVTX push/pop (trace)", LANESCOPE_PLAIN(nvtxPushPopTrace)},
-        {"nvtx_gpu_proj_trace", "NVTX on GPU (trace)", LANESCOPE_PLAIN(nvtxGpuProjTrace)},
+        {"nvtx_pushpop_trace", "NVTX push/pop (trace)", nvtxPushPopTrace},
+        {"nvtx_gpu_proj_trace", "NVTX on GPU (trace)", nvtxGpuProjTrace},
         {"nvtx_kern_sum", "NVTX ranges by kernel", nvtxKernSum, "base"},
-        {"cuda_api_trace", "CUDA API (trace)", LANESCOPE_PLAIN(cudaApiTrace)},
+        {"cuda_api_trace", "CUDA API (trace)", cudaApiTrace},
         {"nvtx_startend_sum", "NVTX start/end", LANESCOPE_PLAIN(nvtxStartEndSum)},
         {"mpi_event_sum", "MPI events", LANESCOPE_PLAIN(mpiEventSum)},
         {"mpi_event_trace", "MPI events (trace)", LANESCOPE_PLAIN(mpiEventTrace)},
@@ -108,15 +110,29 @@ std::optional<StatsTable> computeStats(const Report& report, std::string_view na
 }
 
 std::vector<std::optional<StatsTable>> computeSomeStats(const Report& report, TimeRange range,
-                                                        const std::vector<bool>& wanted, unsigned threads) {
+                                                        const std::vector<bool>& wanted, unsigned threads,
+                                                        const StatsOptions& options) {
     const auto& all = statsReports();
     std::vector<std::optional<StatsTable>> tables(all.size());
     std::atomic<size_t> next{0};
     runOnThreads(threads, [&] {
         for (size_t i; (i = next.fetch_add(1)) < all.size();)
-            if (i < wanted.size() && wanted[i]) tables[i] = all[i].compute(report, range, {});
+            if (i < wanted.size() && wanted[i]) tables[i] = all[i].compute(report, range, options);
     });
     return tables;
+}
+
+bool writeStatsCsv(const StatsReportEntry& entry, const Report& report, TimeRange range, StatsOptions options,
+                   const std::function<bool(std::string_view text)>& write) {
+    std::string pending;
+    bool header = false, written = true;
+    options.on_trace_row = [&](const StatsTable& table, std::vector<StatsTable::Cell>&& row) {
+        if (!std::exchange(header, true)) pending += csvLine(table.header);
+        pending += csvLine(row);
+        if (pending.size() > (size_t{4} << 20)) written = written && write(std::exchange(pending, {}));
+    };
+    pending += toCsv(entry.compute(report, range, options));  // a summary's rows
+    return written && write(pending);
 }
 
 std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range, unsigned threads) {

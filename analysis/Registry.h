@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,9 +57,15 @@ StatsRequest parseStatsRequest(std::string_view nameWithOptions);
 std::optional<StatsTable> computeStats(const Report& report, std::string_view name, TimeRange range = TimeRange::all());
 std::vector<StatsTable> computeAllStats(const Report& report, TimeRange range = TimeRange::all(), unsigned threads = 2);
 // The reports whose entry in `wanted` (statsReports() order) is true, on up to `threads`
-// threads; the others left empty.
+// threads, each with `options`; the others left empty.
 std::vector<std::optional<StatsTable>> computeSomeStats(const Report& report, TimeRange range,
-                                                        const std::vector<bool>& wanted, unsigned threads = 2);
+                                                        const std::vector<bool>& wanted, unsigned threads = 2,
+                                                        const StatsOptions& options = {});
+// Computes report `entry` with `options` and writes it as CSV (toCsv's text) through `write`,
+// in pieces of about 4 MB: a trace's rows as they are made, so that it is never held whole.
+// False once a write fails.
+bool writeStatsCsv(const StatsReportEntry& entry, const Report& report, TimeRange range, StatsOptions options,
+                   const std::function<bool(std::string_view text)>& write);
 // A summary report (its name ends in "_sum"), as opposed to a trace listing every event.
 inline bool isSummaryReport(const StatsReportEntry& e) { return e.name.ends_with("_sum"); }
 // A report whose rows grow with the events: a trace (one row per event) or nvtx_kern_sum (one

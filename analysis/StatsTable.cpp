@@ -47,21 +47,29 @@ std::string formatCell(const StatsTable::Cell& cell) {
     return std::get<std::string>(cell);
 }
 
+std::string csvLine(const std::vector<std::string>& header) {
+    std::string out;
+    for (size_t i = 0; i < header.size(); ++i) {
+        if (i) out += ',';
+        out += csvField(header[i]);
+    }
+    return out += '\n';
+}
+
+std::string csvLine(const std::vector<StatsTable::Cell>& row) {
+    std::string out;
+    for (size_t i = 0; i < row.size(); ++i) {
+        if (i) out += ',';
+        out += csvField(formatCell(row[i]));
+    }
+    return out += '\n';
+}
+
 std::string toCsv(const StatsTable& table) {
     std::string out;
     if (table.rows.empty()) return out;  // nsys prints nothing for a report without rows
-    for (size_t i = 0; i < table.header.size(); ++i) {
-        if (i) out += ',';
-        out += csvField(table.header[i]);
-    }
-    out += '\n';
-    for (const auto& row : table.rows) {
-        for (size_t i = 0; i < row.size(); ++i) {
-            if (i) out += ',';
-            out += csvField(formatCell(row[i]));
-        }
-        out += '\n';
-    }
+    out += csvLine(table.header);
+    for (const auto& row : table.rows) out += csvLine(row);
     return out;
 }
 

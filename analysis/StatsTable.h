@@ -22,7 +22,13 @@ struct StatsTable {
     std::string name;                 // e.g. "cuda_gpu_kern_sum"
     std::vector<std::string> header;  // e.g. "Total Time (ns)"
     std::vector<std::vector<Cell>> rows;
+    // Rows of a trace report made beyond StatsOptions::trace_rows: counted, not kept.
+    uint64_t rows_left_out = 0;
 };
+
+// The CSV line (with its line break) of a header or of a row of cells, as toCsv writes it.
+std::string csvLine(const std::vector<std::string>& header);
+std::string csvLine(const std::vector<StatsTable::Cell>& row);
 
 // One CSV field: quoted (inner quotes doubled) when it holds a comma, quote or line break.
 std::string csvField(const std::string& text);

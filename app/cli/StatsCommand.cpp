@@ -62,10 +62,15 @@ int runStats(int argc, char** argv, int first) {
     JsonWriter json;
     if (format == "json") json.beginArray();
     for (const StatsRequest& request : requests) {
+        if (format == "csv") {  // a trace's rows written as they are made, never held all at once
+            if (requests.size() > 1 && !writeOut("# " + std::string(request.entry->name) + "\n")) return kExitBadInput;
+            if (!writeStatsCsv(*request.entry, *report, range, request.options,
+                               [](std::string_view text) { return writeOut(std::string(text)); }))
+                return kExitBadInput;
+            continue;
+        }
         const StatsTable table = request.entry->compute(*report, range, request.options);
-        if (format == "csv")
-            out += (requests.size() > 1 ? "# " + std::string(request.entry->name) + "\n" : "") + toCsv(table);
-        else if (format == "json")
+        if (format == "json")
             appendJson(json, table);
         else
             out += textTable(table);

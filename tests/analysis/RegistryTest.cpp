@@ -91,3 +91,46 @@ TEST_CASE("registry: statistics stop when their cancellation flag is set") {
     CHECK_NOTHROW(cancellationPoint());  // the scope is gone with its flag
     CHECK(computeStats(*report, "cuda_gpu_kern_sum")->rows.size() > 0);
 }
+
+TEST_CASE("registry: a trace's first rows only, or each row handed over as made, and its CSV written in pieces") {
+    const auto report = train1gpu();
+    size_t traces = 0;
+    for (const StatsReportEntry& entry : statsReports()) {
+        INFO(entry.name);
+        const StatsTable whole = entry.compute(*report, TimeRange::all(), {});
+        // Cut at its first 100 rows: those rows, and the rest counted.
+        StatsOptions firstRows;
+        firstRows.trace_rows = 100;
+        const StatsTable cut = entry.compute(*report, TimeRange::all(), firstRows);
+        CHECK(cut.header == whole.header);
+        CHECK(cut.rows.size() + cut.rows_left_out == whole.rows.size());
+        if (!isSummaryReport(entry) && whole.rows.size() > 100) {
+            ++traces;
+            CHECK(cut.rows.size() == 100);
+            CHECK(toCsv(cut) ==
+                  toCsv(StatsTable{whole.name, whole.header, {whole.rows.begin(), whole.rows.begin() + 100}}));
+        }
+        // Handed over row by row: the same rows, none kept.
+        StatsTable handed{whole.name, whole.header, {}};
+        StatsOptions eachRow;
+        eachRow.on_trace_row = [&](const StatsTable& table, std::vector<StatsTable::Cell>&& row) {
+            CHECK(table.header == whole.header);
+            handed.rows.push_back(std::move(row));
+        };
+        const StatsTable streamed = entry.compute(*report, TimeRange::all(), eachRow);
+        if (!isSummaryReport(entry)) {
+            CHECK(streamed.rows.empty());
+            CHECK(toCsv(handed) == toCsv(whole));
+        }
+        // The CSV written in pieces is toCsv of the whole table.
+        std::string written;
+        CHECK(writeStatsCsv(entry, *report, TimeRange::all(), {}, [&](std::string_view text) {
+            written += text;
+            return true;
+        }));
+        CHECK(written == toCsv(whole));
+        CHECK_FALSE(writeStatsCsv(entry, *report, TimeRange::all(), {}, [](std::string_view) { return false; }));
+    }
+    CHECK(traces ==
+          5);  // cuda_gpu_trace, cuda_kern_exec_trace, nvtx_pushpop_trace, nvtx_gpu_proj_trace, cuda_api_trace
+}

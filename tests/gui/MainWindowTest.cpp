@@ -2,8 +2,10 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
@@ -372,6 +374,21 @@ private slots:
         qInfo("import of 600,000 events took %lld ms; GUI thread at most %.1f ms of CPU between ticks (%d ticks)",
               clock.elapsed(), worst, ticks);
         QVERIFY2(worst < 100, qPrintable(QString("GUI thread busy %1 ms at once").arg(worst)));
+
+        // A trace of more events than the panel shows: its first rows, and the count of all.
+        auto* stats = window.findChild<StatsPanel*>();
+        auto* picker = stats->findChild<QComboBox*>("statsReportPicker");
+        picker->setCurrentText("GPU trace");
+        QVERIFY(QTest::qWaitFor([&] { return stats->shownTableReady() && !stats->busy(); }, 60000));
+        const StatsTable whole = *computeStats(*window.session()->reports()[0], "cuda_gpu_trace");
+        QVERIFY(whole.rows.size() > StatsTableView::kShownRows);
+        const StatsTable* shown = stats->table("cuda_gpu_trace");
+        QCOMPARE(shown->rows.size(), StatsTableView::kShownRows);
+        QCOMPARE(shown->rows.size() + shown->rows_left_out, whole.rows.size());
+        QCOMPARE(formatCell(shown->rows.back()[0]), formatCell(whole.rows[StatsTableView::kShownRows - 1][0]));
+        auto* scope = stats->findChild<QLabel*>("statsScope");
+        QVERIFY2(scope->text().contains(QLocale().toString(qulonglong(whole.rows.size())) + " rows shown"),
+                 qPrintable(scope->text()));
         std::filesystem::remove_all(dir);
     }
 

@@ -3,13 +3,16 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QIODevice>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <string_view>
 
 #include "analysis/Registry.h"
 #include "timeline/TimeFormat.h"
@@ -26,6 +29,7 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
     scope_ = new QLabel("No report");
+    scope_->setObjectName("statsScope");
     reportChoice_ = new QComboBox;
     reportChoice_->setToolTip("Report whose statistics are shown");
     reportChoice_->hide();
@@ -87,6 +91,7 @@ StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) 
             computePicked();
         else if (t && !t->filled)
             fill(*t, std::move(t->table));
+        showScope();
     });
     connect(reportChoice_, &QComboBox::currentIndexChanged, this, [this] {
         pickFirstWithRows_ = true;
@@ -149,16 +154,17 @@ TimeRange StatsPanel::rangeOf(int index) const {
 void StatsPanel::computeNow() {
     const int index = reportChoice_->currentIndex();
     if (index < 0 || index >= int(reports_.size())) {
+        scopeText_ = "No report";
         for (Tab& t : tabList_) fill(t, {});
-        scope_->setText("No report");
         shownPending_ = false;
         return;
     }
     std::shared_ptr<const Report> report = reports_[index];
     const TimeRange range = rangeOf(index);
-    scope_->setText(range_ ? QString("Selection: %1, events lying wholly inside it")
-                                 .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
-                           : QString("Whole report"));
+    scopeText_ = range_ ? QString("Selection: %1, events lying wholly inside it")
+                              .arg(QString::fromStdString(formatDuration(range_->second - range_->first)))
+                        : QString("Whole report");
+    showScope();
     // Only the shown table, on both threads; the others are computed when picked, so that
     // memory holds one table's values at a time and nothing competes with drawing. A newly
     // opened report whose shown table is empty looks, in registry order, for the first summary with rows (a report
@@ -167,13 +173,13 @@ void StatsPanel::computeNow() {
     const size_t picked = size_t(std::max(0, kind_->currentIndex()));
     const bool findRows = pickFirstWithRows_;
     task_.run(
-        [report, range, picked, findRows] {
+        [report, range, picked, findRows, options = shownRowsOnly()] {
             const std::vector<StatsReportEntry>& all = statsReports();
             std::vector<std::optional<StatsTable>> tables(all.size());
             auto compute = [&](size_t i) {
                 std::vector<bool> wanted(all.size(), false);
                 wanted[i] = true;
-                tables[i] = std::move(computeSomeStats(*report, range, wanted, 2)[i]);
+                tables[i] = std::move(computeSomeStats(*report, range, wanted, 2, options)[i]);
                 return tables[i] && !tables[i]->rows.empty();
             };
             if (compute(picked) || !findRows) return tables;
@@ -197,7 +203,8 @@ void StatsPanel::computePicked() {
     std::vector<bool> wanted(statsReports().size(), false);
     wanted[size_t(picked)] = true;
     shownPending_ = true;
-    task_.run([report, range, wanted] { return computeSomeStats(*report, range, wanted, 1); },
+    task_.run([report, range, wanted,
+               options = shownRowsOnly()] { return computeSomeStats(*report, range, wanted, 1, options); },
               [this](std::vector<std::optional<StatsTable>> tables) {
                   fillAll(std::move(tables), false);
                   shownPending_ = false;
@@ -234,9 +241,37 @@ void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all
 }
 
 void StatsPanel::fill(Tab& tab, StatsTable table) {
+    const uint64_t kept = table.rows.size(), leftOut = table.rows_left_out;
     tab.page->setTable(std::move(table));
+    const int index = reportChoice_->currentIndex();
+    if (leftOut && index >= 0 && index < int(reports_.size())) {
+        // A trace cut at its first rows: Export CSV writes all of it as it is made again.
+        const StatsReportEntry& entry = statsReports()[size_t(&tab - tabList_.data())];
+        tab.page->setWholeCsv(kept + leftOut,
+                              [&entry, report = reports_[size_t(index)], range = rangeOf(index)](QIODevice& file) {
+                                  return writeStatsCsv(entry, *report, range, {}, [&](std::string_view text) {
+                                      return file.write(text.data(), qint64(text.size())) == qint64(text.size());
+                                  });
+                              });
+    }
     tab.table = {};
     tab.filled = true;
+    showScope();
+}
+
+StatsOptions StatsPanel::shownRowsOnly() {
+    StatsOptions options;
+    options.trace_rows = StatsTableView::kShownRows;
+    return options;
+}
+
+void StatsPanel::showScope() {
+    const Tab* tab = currentTab();
+    const size_t hidden = tab && tab->filled ? tab->page->hiddenRows() : 0;
+    scope_->setText(hidden ? scopeText_ + QString(" (the first %1 of %2 rows shown; Export CSV writes all)")
+                                              .arg(QLocale().toString(qulonglong(StatsTableView::kShownRows)),
+                                                   QLocale().toString(qulonglong(tab->page->wholeRows())))
+                           : scopeText_);
 }
 
 }  // namespace lanescope

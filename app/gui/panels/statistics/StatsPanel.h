@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/StatsOptions.h"
 #include "analysis/StatsTable.h"
 #include "app/gui/LatestTask.h"
 #include "app/gui/ViewSession.h"
@@ -63,12 +64,17 @@ private:
     void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);
     void fill(Tab& tab, StatsTable table);
     Tab* currentTab();
+    // The options the panel computes with: a trace's first StatsTableView::kShownRows rows only.
+    static StatsOptions shownRowsOnly();
+    // Shows the scope of the tables and, for a trace cut at its first rows, how many it has.
+    void showScope();
 
     std::vector<std::shared_ptr<const Report>> reports_;
     std::optional<std::pair<int64_t, int64_t>> range_;
     std::vector<int64_t> offsets_;  // per report, ns
     QComboBox* reportChoice_;
     QLabel* scope_;
+    QString scopeText_;      // what the tables cover: the whole report or the selection
     QComboBox* kind_;        // the report picker: one entry per registry report, by title
     QStackedWidget* pages_;  // one page (filter and table) per report, in registry order
     std::vector<Tab> tabList_;

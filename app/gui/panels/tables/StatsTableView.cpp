@@ -98,7 +98,7 @@ StatsTableView::StatsTableView(QWidget* parent) : QWidget(parent) {
 void StatsTableView::setTable(StatsTable table) {
     model_->setTable(std::move(table), kShownRows);
     wholeRows_ = 0;
-    whole_ = nullptr;
+    wholeCsv_ = nullptr;
     view_->resizeColumnsToContents();
     // A long text column (a call stack, a kernel's name) leaves room for the numbers after it;
     // its cells' tooltips hold the whole text.
@@ -117,8 +117,15 @@ int StatsTableView::tableRow(int viewRow) const {
 void StatsTableView::copyRows() { QApplication::clipboard()->setText(rowsAsCsv(*view_)); }
 
 void StatsTableView::setWhole(size_t rows, std::function<StatsTable()> whole) {
+    setWholeCsv(rows, [whole = std::move(whole)](QIODevice& file) {
+        const std::string csv = toCsv(whole());
+        return file.write(csv.data(), qint64(csv.size())) == qint64(csv.size());
+    });
+}
+
+void StatsTableView::setWholeCsv(size_t rows, std::function<bool(QIODevice& file)> writeCsv) {
     wholeRows_ = rows;
-    whole_ = std::move(whole);
+    wholeCsv_ = std::move(writeCsv);
 }
 
 size_t StatsTableView::hiddenRows() const { return wholeRows() - std::min(table().rows.size(), kShownRows); }
@@ -138,7 +145,7 @@ void writeCsv(QWidget* parent, const QString& path, const StatsTable& table) {
 void StatsTableView::exportCsv(const QString& suggestedName) {
     const QString path = QFileDialog::getSaveFileName(this, "Export as CSV", suggestedName + ".csv", "CSV (*.csv)");
     if (path.isEmpty()) return;
-    if (!whole_) {
+    if (!wholeCsv_) {
         writeCsv(this, path, model_->table());
         return;
     }
@@ -148,11 +155,9 @@ void StatsTableView::exportCsv(const QString& suggestedName) {
         watcher->deleteLater();
         if (!watcher->result()) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
     });
-    watcher->setFuture(QtConcurrent::run(workPool(), [whole = whole_, path] {
+    watcher->setFuture(QtConcurrent::run(workPool(), [writeWhole = wholeCsv_, path] {
         QSaveFile file(path);
-        const std::string csv = toCsv(whole());
-        return file.open(QIODevice::WriteOnly) && file.write(csv.data(), qint64(csv.size())) == qint64(csv.size()) &&
-               file.commit();
+        return file.open(QIODevice::WriteOnly) && writeWhole(file) && file.commit();
     }));
 }
 

@@ -7,6 +7,7 @@
 
 #include "analysis/StatsTable.h"
 
+class QIODevice;
 class QLineEdit;
 class QTableView;
 
@@ -28,6 +29,9 @@ public:
     // The table shown is the start of a whole one of `rows` rows, which `whole` makes (off the
     // GUI thread) when Export CSV asks for it. Reset by setTable.
     void setWhole(size_t rows, std::function<StatsTable()> whole);
+    // The same, for a whole table too large to hold: `writeCsv` writes it as CSV to the file
+    // (off the GUI thread) as it makes its rows, and says whether every write succeeded.
+    void setWholeCsv(size_t rows, std::function<bool(QIODevice& file)> writeCsv);
     // Rows of the whole table left out of the view.
     size_t hiddenRows() const;
     // The rows of the whole table.
@@ -50,7 +54,7 @@ private:
     QTableView* view_;
     StatsTableModel* model_;  // holds the table
     size_t wholeRows_ = 0;
-    std::function<StatsTable()> whole_;  // empty: the table held is whole
+    std::function<bool(QIODevice&)> wholeCsv_;  // empty: the table held is whole
 };
 
 // The rows of `view` (the selected ones, or all) as CSV with the header, in view order.
