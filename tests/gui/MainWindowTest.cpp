@@ -389,6 +389,8 @@ private slots:
         auto* scope = stats->findChild<QLabel*>("statsScope");
         QVERIFY2(scope->text().contains(QLocale().toString(qulonglong(whole.rows.size())) + " rows shown"),
                  qPrintable(scope->text()));
+        if (const QString shots = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !shots.isEmpty())
+            window.grab().save(shots + "/trace_first_rows.png");
         std::filesystem::remove_all(dir);
     }
 
