@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -13,12 +14,14 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "analysis/NvtxProjection.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/WhenShown.h"
 #include "app/gui/import/ImportTask.h"
 #include "app/log/Logging.h"
 #include "importers/Importer.h"
@@ -128,8 +131,11 @@ std::jthread stallWatchdog(pthread_t gui) {
 // panel on screen filled), report_ready_s (start to the report handed to the window).
 // --pytorch VIEW: the PyTorch panel shown on that view's tab, which is then one of the panels
 // filled (MainWindow::showPytorch).
+// --panels: then each bottom panel brought to the front in turn, as a click on its tab does
+// (panels behind a tab compute nothing until then): panel_NAME_s, the time until it is filled,
+// and panel_NAME_max_stall_ms, the GUI thread's longest stall meanwhile.
 int openCommand(int argc, char** argv) {
-    const Args args = parseArgs(argc, argv, 2, {"after-ms", "pytorch"}, {"from-cache"});
+    const Args args = parseArgs(argc, argv, 2, {"after-ms", "pytorch"}, {"from-cache", "panels"});
     if (!args.error.empty()) return usageError(args.error);
     if (args.positional.size() != 1) return usageError("open needs one FILE");
     const auto afterMs = args.options.count("after-ms") ? parseCount(args.options.at("after-ms")) : 3000;
@@ -171,13 +177,54 @@ int openCommand(int argc, char** argv) {
     double reportReadyS = 0, firstPaintS = 0, openS = 0, peakAtOpenMb = 0;
     QElapsedTimer clock, sinceTick;
     auto now = [&] { return clock.nsecsElapsed() / 1e9; };
-    // Complete: the report's rows drawn and the panels on screen filled; then M ms more.
+    // --panels: each bottom dock raised in turn once the window is complete.
+    struct PanelFigures {
+        QString dock;
+        double startS = -1, onScreenS = -1, seconds = -1, maxStallMs = 0;
+    };
+    std::vector<PanelFigures> panels;
+    if (args.flags.count("panels"))
+        for (const char* dock : {"events", "gaps", "rules", "utilization", "ranks", "diff", "diagnostics", "callTree",
+                                 "query", "pytorch", "statistics"})
+            panels.push_back({dock});
+    size_t panelAt = 0;  // the panel raised last, while it fills
+    QTimer panelPoll;
+    QObject::connect(&panelPoll, &QTimer::timeout, [&] {
+        if (panelAt < panels.size() && panels[panelAt].startS >= 0) {  // raised: filled yet?
+            PanelFigures& panel = panels[panelAt];
+            const auto* dock = window.findChild<QDockWidget*>(panel.dock);
+            if (panel.onScreenS < 0 && dock && onScreen(dock->widget())) panel.onScreenS = now();
+            // Filled: in front for 50 ms (its computation starts when Qt says it is shown) with
+            // nothing on screen busy; at most 300 s.
+            const bool filled = panel.onScreenS >= 0 && now() - panel.onScreenS > 0.05 && window.shownPanelsReady();
+            if (!filled && now() - panel.startS < 300) return;
+            panel.seconds = now() - panel.startS;
+            ++panelAt;
+        }
+        if (panelAt == panels.size()) {
+            panelPoll.stop();
+            QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
+            return;
+        }
+        if (auto* dock = window.findChild<QDockWidget*>(panels[panelAt].dock)) {
+            panels[panelAt].startS = now();
+            dock->show();
+            dock->raise();
+        } else {
+            ++panelAt;
+        }
+    });
+    // Complete: the report's rows drawn and the panels on screen filled; then M ms more (or the
+    // panels in turn).
     auto checkComplete = [&] {
         if (complete || !paintedReport || !window.shownPanelsReady()) return;
         complete = true;
         openS = now();
         peakAtOpenMb = peakRssMb();
-        QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
+        if (!panels.empty())
+            panelPoll.start(10);
+        else
+            QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
     };
     QObject::connect(window.timeline(), &TimelineView::framePainted, [&](int rows) {
         if (rows == 0) return;
@@ -199,6 +246,8 @@ int openCommand(int argc, char** argv) {
         lastTickNs = std::chrono::steady_clock::now().time_since_epoch().count();
         if (debug) traceRss(now());
         (complete ? after : loading).push_back(stall);
+        if (complete && panelAt < panels.size())
+            panels[panelAt].maxStallMs = std::max(panels[panelAt].maxStallMs, stall);
         checkComplete();
     });
     window.setAllLoadedCallback([&](bool allOk) {
@@ -244,6 +293,11 @@ int openCommand(int argc, char** argv) {
     printValue("peak_rss_mb_at_open", peakAtOpenMb, 1);
     printValue("peak_rss_mb", peakRssMb(), 1);
     printValue("rss_over_import", peakRssMb() / alone.peak_rss_mb, 2);
+    for (const PanelFigures& panel : panels) {
+        // The time to fill, less the 50 ms it must have been on screen.
+        printValue(("panel_" + panel.dock.toStdString() + "_s").c_str(), std::max(0.0, panel.seconds - 0.05), 3);
+        printValue(("panel_" + panel.dock.toStdString() + "_max_stall_ms").c_str(), panel.maxStallMs, 1);
+    }
     // What the viewer keeps beside the model, per report part, in MB.
     for (const auto& report : window.session()->reports()) {
         printValue("model_mb", double(report->memoryBytes()) / kBytesPerMb, 1);
