@@ -130,6 +130,10 @@ int statsCommand(int argc, char** argv) {
     std::printf("stats_slowest_report=%.*s\n", int(slowest.size()), slowest.data());
     printValue("stats_slowest_ms", slowestMs, 2);
     printValue("stats_traces_ms", timeReports(report, TimeRange::all(), isTraceReport), 2);
+    // Last, as it adds lanes to the report: the viewer's "NVTX on GPU" rows, on every core.
+    const Stopwatch lanes;
+    addNvtxProjectionLanes(*input.report, std::max(1u, std::thread::hardware_concurrency()));
+    printValue("nvtx_projection_lanes_ms", lanes.seconds() * 1000.0, 2);
     return kExitOk;
 }
 
