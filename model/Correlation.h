@@ -39,6 +39,10 @@ public:
     struct Cursor {
         size_t bucket = SIZE_MAX;
         std::vector<size_t> positions;  // per ops lane of the bucket, a position in its correlation order
+        // Per ops lane, the correlation ids just before and at that position (kNoneBefore before
+        // the first, kPastLast past the last): the position of an id between the two is known
+        // without reading the lane, which is so for every lane but the one that ran the call.
+        std::vector<uint64_t> id_before, id_at;
     };
     // launchedBy() without the vector: visit(EventRef) for each operation, in (lane, index) order.
     template <typename Visit>
@@ -49,11 +53,19 @@ public:
         if (cursor.bucket != key->first) {
             cursor.bucket = key->first;
             cursor.positions.assign(lanes.size(), 0);
+            cursor.id_before.assign(lanes.size(), kPastLast);  // unknown: searched on first use
+            cursor.id_at.assign(lanes.size(), kNoneBefore);
         }
+        const uint64_t id = key->second;  // >= 1: calls without an id have no key
         for (size_t k = 0; k < lanes.size(); ++k) {
             const LaneOrder& lane = lanes[k];
             size_t& at = cursor.positions[k];
-            at = lowerBoundFrom(lane, at, key->second);
+            if (!(cursor.id_before[k] < id && id <= cursor.id_at[k])) {  // else `at` is its lower bound
+                at = lowerBoundFrom(lane, at, key->second);
+                cursor.id_before[k] = at > 0 ? correlationAt(lane, at - 1) : kNoneBefore;
+                cursor.id_at[k] = at < lane.count ? correlationAt(lane, at) : kPastLast;
+            }
+            if (cursor.id_at[k] != id) continue;
             for (size_t p = at; p < lane.count && correlationAt(lane, p) == key->second; ++p)
                 visit(EventRef{lane.lane, lane.eventAt(p)});
         }
@@ -80,6 +92,8 @@ public:
     };
 
 private:
+    static constexpr uint64_t kNoneBefore = 0;                // below every indexed id (ids are >= 1)
+    static constexpr uint64_t kPastLast = uint64_t{1} << 32;  // above every id
     uint32_t correlationAt(const LaneOrder& lane, size_t position) const;
     // The first position at or after `correlation`, searched outwards from `hint`.
     size_t lowerBoundFrom(const LaneOrder& lane, size_t hint, uint32_t correlation) const;

@@ -161,3 +161,51 @@ TEST_CASE("correlation: lanes whose ids ascend are searched in place; others in 
         }
     }
 }
+
+TEST_CASE(
+    "correlation: one cursor over several GPU lanes gives what a fresh search gives, ids jumping back and forth") {
+    TinyReport t;
+    const int32_t p = t.process(1, "p");
+    const int32_t th = t.thread(p, 10, "main");
+    const int32_t g = t.gpu(0, "GPU");
+    const uint32_t api = t.cpuLane(LaneKind::CudaApi, th, "CUDA API");
+    const uint32_t streams[3] = {t.gpuLane(LaneKind::GpuStream, p, g, 7, "Stream 7"),
+                                 t.gpuLane(LaneKind::GpuStream, p, g, 13, "Stream 13"),
+                                 t.gpuLane(LaneKind::GpuStream, p, g, 17, "Stream 17")};
+    // Kernels of ids 1..900 spread over the streams (id % 3), some ids without work and some
+    // with two kernels; calls of mostly ascending ids, with jumps back, repeats and ids past
+    // every kernel.
+    int64_t at = 0;
+    for (uint32_t id = 1; id <= 900; ++id) {
+        if (id % 11 == 0) continue;
+        const uint32_t stream = streams[id % 3];
+        t.event(stream, at, at + 2, "k", EventKind::Kernel, t.kernel(id));
+        if (id % 13 == 0) t.event(stream, at + 3, at + 4, "k2", EventKind::Kernel, t.kernel(id));
+        at += 10;
+    }
+    uint32_t state = 12345;
+    std::vector<uint32_t> ids;
+    for (uint32_t i = 0; i < 2000; ++i) {
+        state = state * 1103515245u + 12345u;
+        const uint32_t r = (state >> 16) % 100;
+        const uint32_t id = r < 80 ? i / 2 + 1 : r < 90 ? (state >> 8) % 900 + 1 : r < 95 ? 950 + r : i / 2;
+        ids.push_back(id);
+    }
+    for (uint32_t i = 0; i < ids.size(); ++i)
+        t.event(api, 10 * i, 10 * i + 5, "cudaLaunchKernel", EventKind::CudaApiCall, ids[i]);
+    t.freeze();
+    const CorrelationIndex index(t.r);
+    CorrelationIndex::Cursor cursor;
+    size_t found = 0;
+    for (uint32_t i = 0; i < ids.size(); ++i) {
+        std::vector<EventRef> viaCursor;
+        index.forEachLaunched({api, i}, cursor, [&](EventRef op) { viaCursor.push_back(op); });
+        const std::vector<EventRef> fresh = index.launchedBy({api, i});
+        CHECK(viaCursor == fresh);
+        const uint32_t id = ids[i];
+        const size_t expected = id == 0 || id > 900 || id % 11 == 0 ? 0 : id % 13 == 0 ? 2 : 1;
+        CHECK(viaCursor.size() == expected);
+        found += viaCursor.size();
+    }
+    CHECK(found > 1500);
+}
