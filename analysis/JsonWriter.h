@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace lanescope {
 
@@ -21,6 +22,9 @@ public:
     void value(std::string_view key, double number, int decimals);
     void raw(std::string_view key, std::string_view json);
     const std::string& str() const { return out_; }
+    // The text written so far, handed over and cleared; what follows continues it (to write a
+    // long document out in pieces).
+    std::string take() { return std::exchange(out_, {}); }
 
     static std::string quote(std::string_view text);
 

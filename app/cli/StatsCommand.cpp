@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "analysis/JsonWriter.h"
 #include "analysis/Registry.h"
@@ -69,11 +71,23 @@ int runStats(int argc, char** argv, int first) {
                 return kExitBadInput;
             continue;
         }
-        const StatsTable table = request.entry->compute(*report, range, request.options);
-        if (format == "json")
-            appendJson(json, table);
-        else
-            out += textTable(table);
+        if (format == "json") {  // a trace's rows written as they are made, as for CSV
+            StatsOptions options = request.options;
+            bool begun = false, written = true;
+            options.on_trace_row = [&](const StatsTable& table, std::vector<StatsTable::Cell>&& row) {
+                if (!std::exchange(begun, true)) beginJsonTable(json, table);
+                appendJsonRow(json, table.header, row);
+                if (json.str().size() > (size_t{4} << 20)) written = written && writeOut(json.take());
+            };
+            const StatsTable table = request.entry->compute(*report, range, options);
+            if (begun)
+                endJsonTable(json);
+            else
+                appendJson(json, table);  // a summary, or a trace without rows
+            if (!written) return kExitBadInput;
+            continue;
+        }
+        out += textTable(request.entry->compute(*report, range, request.options));  // needs every row's width
     }
     if (format == "json") {
         json.endArray();

@@ -4,25 +4,35 @@
 
 namespace lanescope::cli {
 
-void appendJson(JsonWriter& j, const StatsTable& table) {
+void beginJsonTable(JsonWriter& j, const StatsTable& table) {
     j.beginObject();
     j.value("report", table.name);
     j.beginArray("rows");
-    for (const auto& row : table.rows) {
-        j.beginObject();
-        for (size_t c = 0; c < row.size(); ++c) {
-            const auto& cell = row[c];
-            if (const auto* i = std::get_if<int64_t>(&cell))
-                j.value(table.header[c], *i);
-            else if (const auto* real = std::get_if<StatsTable::Real>(&cell))
-                j.value(table.header[c], real->value, real->decimals);
-            else
-                j.value(table.header[c], std::get<std::string>(cell));
-        }
-        j.endObject();
+}
+
+void appendJsonRow(JsonWriter& j, const std::vector<std::string>& header, const std::vector<StatsTable::Cell>& row) {
+    j.beginObject();
+    for (size_t c = 0; c < row.size(); ++c) {
+        const auto& cell = row[c];
+        if (const auto* i = std::get_if<int64_t>(&cell))
+            j.value(header[c], *i);
+        else if (const auto* real = std::get_if<StatsTable::Real>(&cell))
+            j.value(header[c], real->value, real->decimals);
+        else
+            j.value(header[c], std::get<std::string>(cell));
     }
+    j.endObject();
+}
+
+void endJsonTable(JsonWriter& j) {
     j.endArray();
     j.endObject();
+}
+
+void appendJson(JsonWriter& j, const StatsTable& table) {
+    beginJsonTable(j, table);
+    for (const auto& row : table.rows) appendJsonRow(j, table.header, row);
+    endJsonTable(j);
 }
 
 std::string textTable(const StatsTable& table) {

@@ -103,6 +103,27 @@ TEST_CASE("lanescope-cli stats with several reports prefixes each with # NAME; j
     CHECK(table.out.find("NCCL:ncclAllReduce") != std::string::npos);
 }
 
+TEST_CASE("lanescope-cli stats writes a trace as its rows are made: the same rows in csv and json") {
+    const auto file = quoted(dataFile("nsys-2025.3/train_1gpu.sqlite"));
+    const auto csv = cli("stats " + file + " --report cuda_api_trace --format csv");
+    const auto json = cli("stats " + file + " --report cuda_api_trace,cuda_api_sum --format json");
+    REQUIRE(csv.status == 0);
+    REQUIRE(json.status == 0);
+    auto count = [](const std::string& text, const std::string& what) {
+        size_t n = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+    };
+    const size_t rows = count(csv.out, "\n") - 1;
+    CHECK(rows == 4067);  // every CUDA API call of train_1gpu
+    CHECK(count(json.out, "\"Thread Name\": ") == rows);
+    CHECK(json.out.starts_with("[\n  {\n    \"report\": \"cuda_api_trace\""));
+    CHECK(json.out.find("\"report\": \"cuda_api_sum\"") != std::string::npos);
+    CHECK(json.out.ends_with("]\n"));
+    const auto none = cli("stats " + file + " --report cuda_api_trace --format json --range 0:1");
+    CHECK(none.out.find("\"rows\": []") != std::string::npos);
+}
+
 TEST_CASE("lanescope-cli exit codes: 1 for usage, 2 with one line for unreadable input") {
     CHECK(cli("").status == 1);
     CHECK(cli("frobnicate").status == 1);
