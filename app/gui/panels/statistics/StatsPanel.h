@@ -21,13 +21,15 @@ namespace lanescope {
 
 // nsys-style statistics (every report of analysis/Registry.h, picked by title in a combo box) of
 // the whole report or the session's selected time range, computed off the GUI thread whenever
-// the selection (or the reports, or their offsets) change. Tables sort and filter; rows copy and export as CSV; a row's
+// the selection (or the reports, or their offsets) change; a trace's first rows only, Export CSV
+// writing all of it. Tables sort and filter; rows copy and export as CSV; a row's
 // context menu shows its instances on the timeline.
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit StatsPanel(ViewSession* session, QWidget* parent = nullptr);
-    // The table of a report, as computed last (for tests and export).
+    // The table of a report, as computed last (for tests and export): of a trace, its first
+    // StatsTableView::kShownRows rows, the others counted in rows_left_out.
     const StatsTable* table(const QString& reportName) const;
     // The nsys name of the report picked in the report picker, e.g. "cuda_gpu_kern_sum".
     QString currentReportName() const;
