@@ -4,9 +4,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
@@ -83,6 +86,9 @@ StatsTableView::StatsTableView(QWidget* parent) : QWidget(parent) {
     connect(filter_, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
     layout->addWidget(filter_);
     layout->addWidget(view_, 1);
+    exporting_ = new QLabel;
+    exporting_->hide();
+    layout->addWidget(exporting_);
     auto* copy = new QAction(view_);
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetShortcut);
@@ -99,6 +105,7 @@ void StatsTableView::setTable(StatsTable table) {
     model_->setTable(std::move(table), kShownRows);
     wholeRows_ = 0;
     wholeCsv_ = nullptr;
+    exporting_->hide();  // an export still running shows its outcome when done
     view_->resizeColumnsToContents();
     // A long text column (a call stack, a kernel's name) leaves room for the numbers after it;
     // its cells' tooltips hold the whole text.
@@ -149,10 +156,16 @@ void StatsTableView::exportCsv(const QString& suggestedName) {
         writeCsv(this, path, model_->table());
         return;
     }
-    // The whole table, made and written off the GUI thread.
+    // The whole table, made and written off the GUI thread; a line under the table says so
+    // while it runs (a trace of millions of rows takes seconds).
+    const QString name = QFileInfo(path).fileName();
+    exporting_->setText(QString("Writing %1 rows to %2…").arg(QLocale().toString(qulonglong(wholeRows())), name));
+    exporting_->show();
     auto* watcher = new QFutureWatcher<bool>(this);
-    connect(watcher, &QFutureWatcher<bool>::finished, this, [this, watcher, path] {
+    connect(watcher, &QFutureWatcher<bool>::finished, this, [this, watcher, path, name] {
         watcher->deleteLater();
+        exporting_->setText(watcher->result() ? "Wrote " + name : "Could not write " + name);
+        exporting_->show();
         if (!watcher->result()) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
     });
     watcher->setFuture(QtConcurrent::run(workPool(), [writeWhole = wholeCsv_, path] {

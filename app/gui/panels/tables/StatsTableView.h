@@ -8,6 +8,7 @@
 #include "analysis/StatsTable.h"
 
 class QIODevice;
+class QLabel;
 class QLineEdit;
 class QTableView;
 
@@ -52,6 +53,7 @@ signals:
 private:
     QLineEdit* filter_;
     QTableView* view_;
+    QLabel* exporting_;       // under the table while a whole table is written, and its outcome
     StatsTableModel* model_;  // holds the table
     size_t wholeRows_ = 0;
     std::function<bool(QIODevice&)> wholeCsv_;  // empty: the table held is whole
