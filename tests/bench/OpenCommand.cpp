@@ -182,11 +182,10 @@ int openCommand(int argc, char** argv) {
         QString dock;
         double startS = -1, onScreenS = -1, seconds = -1, maxStallMs = 0;
     };
-    std::vector<PanelFigures> panels;
+    std::vector<PanelFigures> panels;  // the window's bottom docks, in the window's order
     if (args.flags.count("panels"))
-        for (const char* dock : {"events", "gaps", "rules", "utilization", "ranks", "diff", "diagnostics", "callTree",
-                                 "query", "pytorch", "statistics"})
-            panels.push_back({dock});
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (window.dockWidgetArea(dock) == Qt::BottomDockWidgetArea) panels.push_back({dock->objectName()});
     size_t panelAt = 0;  // the panel raised last, while it fills
     QTimer panelPoll;
     QObject::connect(&panelPoll, &QTimer::timeout, [&] {

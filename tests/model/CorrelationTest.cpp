@@ -8,6 +8,13 @@ using lanescope::test::TinyReport;
 
 namespace {
 
+// The operations a call launched, looked up through `cursor` (in call order, as the viewer does).
+std::vector<EventRef> launchedThrough(const CorrelationIndex& index, CorrelationIndex::Cursor& cursor, EventRef call) {
+    std::vector<EventRef> launched;
+    index.forEachLaunched(call, cursor, [&](EventRef op) { launched.push_back(op); });
+    return launched;
+}
+
 // Two processes that reuse the same correlation ids (ids are per process), a graph launch
 // that gives two kernels, an API call with correlation id 0 and an NCCL copy.
 struct CorrelationFixture {
@@ -118,8 +125,7 @@ TEST_CASE("correlation: one cursor through calls in any order finds what launche
     CorrelationIndex::Cursor cursor;
     size_t found = 0;
     for (uint32_t i = 0; i < ids.size(); ++i) {
-        std::vector<EventRef> viaCursor;
-        index.forEachLaunched({api, i}, cursor, [&](EventRef op) { viaCursor.push_back(op); });
+        const std::vector<EventRef> viaCursor = launchedThrough(index, cursor, {api, i});
         CHECK(viaCursor == index.launchedBy({api, i}));
         CHECK(viaCursor.size() == (ids[i] % 5 == 0 ? 0u : ids[i] % 7 == 0 ? 2u : 1u));
         for (EventRef op : viaCursor) CHECK(op.lane == stream);
@@ -155,9 +161,7 @@ TEST_CASE("correlation: lanes whose ids ascend are searched in place; others in 
         CorrelationIndex::Cursor cursor;
         for (uint32_t i = 0; i < kCalls; ++i) {
             CHECK(index.launcherOf({stream, i}) == EventRef{api, i});
-            std::vector<EventRef> launched;
-            index.forEachLaunched({api, i}, cursor, [&](EventRef op) { launched.push_back(op); });
-            CHECK(launched == std::vector<EventRef>{{stream, i}});
+            CHECK(launchedThrough(index, cursor, {api, i}) == std::vector<EventRef>{{stream, i}});
         }
     }
 }
@@ -198,10 +202,8 @@ TEST_CASE(
     CorrelationIndex::Cursor cursor;
     size_t found = 0;
     for (uint32_t i = 0; i < ids.size(); ++i) {
-        std::vector<EventRef> viaCursor;
-        index.forEachLaunched({api, i}, cursor, [&](EventRef op) { viaCursor.push_back(op); });
-        const std::vector<EventRef> fresh = index.launchedBy({api, i});
-        CHECK(viaCursor == fresh);
+        const std::vector<EventRef> viaCursor = launchedThrough(index, cursor, {api, i});
+        CHECK(viaCursor == index.launchedBy({api, i}));
         const uint32_t id = ids[i];
         const size_t expected = id == 0 || id > 900 || id % 11 == 0 ? 0 : id % 13 == 0 ? 2 : 1;
         CHECK(viaCursor.size() == expected);

@@ -199,15 +199,11 @@ void PytorchPanel::computeShown() {
         [this, clock, tab](Computed computed) {
             display(std::move(computed));
             const StatsTableView* shown = tabList_[tab].table;
-            const QString cut = shown->hiddenRows()
-                                    ? QString(" (the first %1 shown; Export CSV writes all)")
-                                          .arg(QLocale().toString(qulonglong(StatsTableView::kShownRows)))
-                                    : QString();
             status_->setText(QString("%1: %2 rows in %3 ms%4")
                                  .arg(qs(tabList_[tab].view->title))
                                  .arg(QLocale().toString(qulonglong(shown->wholeRows())))
                                  .arg(clock->elapsed())
-                                 .arg(cut));
+                                 .arg(shown->hiddenRowsNote()));
         });
 }
 

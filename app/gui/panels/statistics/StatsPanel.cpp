@@ -5,7 +5,6 @@
 #include <QHBoxLayout>
 #include <QIODevice>
 #include <QLabel>
-#include <QLocale>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QStackedWidget>
@@ -267,11 +266,7 @@ StatsOptions StatsPanel::shownRowsOnly() {
 
 void StatsPanel::showScope() {
     const Tab* tab = currentTab();
-    const size_t hidden = tab && tab->filled ? tab->page->hiddenRows() : 0;
-    scope_->setText(hidden ? scopeText_ + QString(" (the first %1 of %2 rows shown; Export CSV writes all)")
-                                              .arg(QLocale().toString(qulonglong(StatsTableView::kShownRows)),
-                                                   QLocale().toString(qulonglong(tab->page->wholeRows())))
-                           : scopeText_);
+    scope_->setText(scopeText_ + (tab && tab->filled ? tab->page->hiddenRowsNote() : QString()));
 }
 
 }  // namespace lanescope

@@ -137,6 +137,12 @@ void StatsTableView::setWholeCsv(size_t rows, std::function<bool(QIODevice& file
 
 size_t StatsTableView::hiddenRows() const { return wholeRows() - std::min(table().rows.size(), kShownRows); }
 
+QString StatsTableView::hiddenRowsNote() const {
+    if (!hiddenRows()) return {};
+    return QString(" (the first %1 of %2 rows shown; Export CSV writes all)")
+        .arg(QLocale().toString(qulonglong(kShownRows)), QLocale().toString(qulonglong(wholeRows())));
+}
+
 namespace {
 
 void writeCsv(QWidget* parent, const QString& path, const StatsTable& table) {

@@ -35,6 +35,8 @@ public:
     void setWholeCsv(size_t rows, std::function<bool(QIODevice& file)> writeCsv);
     // Rows of the whole table left out of the view.
     size_t hiddenRows() const;
+    // " (the first N of M rows shown; Export CSV writes all)" when rows are left out, else empty.
+    QString hiddenRowsNote() const;
     // The rows of the whole table.
     size_t wholeRows() const { return std::max(wholeRows_, table().rows.size()); }
     const StatsTable& table() const;
