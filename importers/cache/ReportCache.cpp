@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "importers/cache/ContentNotes.h"
 #include "importers/cache/FastHash.h"
 #include "importers/cache/ModelFile.h"
 #include "importers/cache/ModelFormat.h"
@@ -124,10 +125,20 @@ const std::string& buildIdentity() {
     return identity;
 }
 
+// The key of a file of `size` bytes whose content hashes to `content`, its model made the way
+// `variant` says (ReportCache::key).
+std::string keyOf(uint64_t content, uint64_t size, std::string_view variant) {
+    std::string version = LANESCOPE_VERSION;
+    for (char& c : version)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
+    return hex(content) + "-" + hex(size) + "-" + version + "+" + buildIdentity() + "-m" +
+           std::to_string(cache::kModelFormatVersion) + "-" + hex(fastHash(variant.data(), variant.size()));
+}
+
 }  // namespace
 
-ReportCache::ReportCache(std::filesystem::path dir, uint64_t max_bytes)
-    : dir_(dir.empty() ? defaultCacheDir() / "models" : std::move(dir)), maxBytes_(max_bytes) {}
+ReportCache::ReportCache(std::filesystem::path dir, uint64_t max_bytes, int64_t racy_ns)
+    : dir_(dir.empty() ? defaultCacheDir() / "models" : std::move(dir)), maxBytes_(max_bytes), racyNs_(racy_ns) {}
 
 bool ReportCache::enabled() {
     const char* setting = std::getenv("LANESCOPE_CACHE");
@@ -180,11 +191,23 @@ std::optional<std::string> ReportCache::key(const std::filesystem::path& file, s
     uint64_t size = 0;
     const std::optional<uint64_t> content = contentHash(file, size, stop);
     if (!content) return std::nullopt;
-    std::string version = LANESCOPE_VERSION;
-    for (char& c : version)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
-    return hex(*content) + "-" + hex(size) + "-" + version + "+" + buildIdentity() + "-m" +
-           std::to_string(cache::kModelFormatVersion) + "-" + hex(fastHash(variant.data(), variant.size()));
+    return keyOf(*content, size, variant);
+}
+
+std::optional<std::string> ReportCache::keyFor(const std::filesystem::path& file, std::string_view variant,
+                                               std::stop_token stop) const {
+    const std::optional<cache::FileIdentity> before = cache::identityOf(file);
+    if (!before) return std::nullopt;
+    const cache::ContentNotes notes(dir_, racyNs_);
+    if (const std::optional<uint64_t> noted = notes.find(*before)) return keyOf(*noted, before->size, variant);
+    const int64_t hashedAt = cache::wallClockNs();
+    uint64_t size = 0;
+    const std::optional<uint64_t> content = contentHash(file, size, stop);
+    if (!content) return std::nullopt;
+    std::string ignored;
+    if (size == before->size && cache::identityOf(file) == before && makePrivateDir(dir_, ignored))
+        notes.note(*before, *content, hashedAt);
+    return keyOf(*content, size, variant);
 }
 
 std::filesystem::path ReportCache::entryPath(const std::string& key) const {

@@ -23,9 +23,13 @@ namespace lanescope {
 class ReportCache {
 public:
     static constexpr uint64_t kDefaultMaxBytes = uint64_t{4} << 30;
+    static constexpr int64_t kDefaultRacyNs = 2'000'000'000;
 
-    // `dir` empty: defaultCacheDir() / "models" (~/.cache/lanescope/models).
-    explicit ReportCache(std::filesystem::path dir = {}, uint64_t max_bytes = kDefaultMaxBytes);
+    // `dir` empty: defaultCacheDir() / "models" (~/.cache/lanescope/models). `racy_ns`: how
+    // long after its last change a file's content hash is noted for keyFor()
+    // (cache/ContentNotes.h); other than the default, for tests.
+    explicit ReportCache(std::filesystem::path dir = {}, uint64_t max_bytes = kDefaultMaxBytes,
+                         int64_t racy_ns = kDefaultRacyNs);
 
     // False when the environment has LANESCOPE_CACHE=off: callers then neither load nor store.
     static bool enabled();
@@ -39,6 +43,12 @@ public:
     // Reads the whole file (contentHash). nullopt when it cannot be read or `stop` is requested.
     static std::optional<std::string> key(const std::filesystem::path& file, std::string_view variant,
                                           std::stop_token stop = {});
+    // key(), reading the file only when it changed since its content hash was noted in this
+    // cache's folder (cache/ContentNotes.h): a file unchanged since then (same device, inode,
+    // size, modification and change times, the times older than the note by racy_ns) takes
+    // its noted hash; any other is hashed and noted. What the viewer uses.
+    std::optional<std::string> keyFor(const std::filesystem::path& file, std::string_view variant,
+                                      std::stop_token stop = {}) const;
     // The content part of key(): the file cut into blocks of `block_bytes` (the last one
     // shorter), each hashed with XXH64 on one of `threads` threads (0: every core; each reads
     // its blocks with pread), then the XXH64 of the blocks' digests in order, as 8-byte
@@ -76,6 +86,7 @@ private:
 
     std::filesystem::path dir_;
     uint64_t maxBytes_;
+    int64_t racyNs_;
 };
 
 }  // namespace lanescope

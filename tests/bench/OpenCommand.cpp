@@ -81,8 +81,8 @@ ChildRun saveForReopening(const std::string& file) {
         options.add_view_lanes = [threads = options.threads](Report& r) { addNvtxProjectionLanes(r, threads); };
         NullProgress progress;
         ImportResult result = importFile(file, options, progress);
-        const auto key = ReportCache::key(file, ImportTask::cacheVariant(NsysReader::Native, ""));
         const ReportCache cache;
+        const auto key = cache.keyFor(file, ImportTask::cacheVariant(NsysReader::Native, ""));
         std::string error;
         if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);

@@ -2,6 +2,7 @@
 // equal field by field on reports of every format; the comparison itself sees a changed field;
 // damaged, stale and invariant-breaking entries are deleted, never used; the folder stays within
 // its bound, least recently used first; folder and files are private; keys follow the content.
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 
 #include "ImportHelpers.h"
 #include "TestPaths.h"
+#include "importers/cache/ContentNotes.h"
 #include "importers/cache/FastHash.h"
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ReportCache.h"
@@ -746,6 +748,74 @@ TEST_CASE("the key's content hash is the hash of its blocks' hashes, on any numb
     std::stop_source stop;
     stop.request_stop();
     CHECK_FALSE(ReportCache::contentHash(file, size, stop.get_token(), 4096, 2));
+}
+
+TEST_CASE("a file's content hash is noted and used while the file is unchanged; a change is hashed again") {
+    const auto root = tempDir("cache-notes");
+    std::filesystem::create_directories(root);
+    const auto file = root / "report.sqlite";
+    std::filesystem::copy_file(dataFile("nsys-2025.3/cuda_graphs.sqlite"), file);
+    const ReportCache cache(root / "models", ReportCache::kDefaultMaxBytes, 0);  // notes trusted at once
+    const cache::ContentNotes notes(cache.dir(), 0);
+    const auto key = ReportCache::key(file, "native");
+    REQUIRE(key);
+    uint64_t size = 0;
+    const auto content = ReportCache::contentHash(file, size);
+
+    // The first key hashes the file and notes its hash; the next ones take it from the note.
+    CHECK(cache.keyFor(file, "native") == key);
+    const auto identity = cache::identityOf(file);
+    REQUIRE(identity);
+    CHECK(notes.find(*identity) == content);
+    CHECK(mode(notes.notePath(*identity)) == 0600);
+    notes.note(*identity, 0x1234, cache::wallClockNs());  // a note the file does not match
+    const auto fromNote = cache.keyFor(file, "native");
+    REQUIRE(fromNote);
+    CHECK(fromNote->starts_with("0000000000001234-"));  // so the file was not read
+
+    // One byte changed, same size, the modification time set back: its change time differs,
+    // so it is hashed again.
+    std::string bytes = readFile(file);
+    bytes[bytes.size() / 3] ^= 1;
+    writeBytes(file, bytes);
+    const timespec times[2] = {{0, UTIME_OMIT},
+                               {identity->modified_ns / 1'000'000'000, long(identity->modified_ns % 1'000'000'000)}};
+    REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+    CHECK(cache::identityOf(file)->modified_ns == identity->modified_ns);
+    const auto changed = cache.keyFor(file, "native");
+    CHECK(changed == ReportCache::key(file, "native"));
+    CHECK(changed != key);
+
+    // A damaged note is not used.
+    const auto now = cache::identityOf(file);
+    REQUIRE(now);
+    std::string note = readFile(notes.notePath(*now));
+    note[note.size() / 2] ^= 1;
+    writeBytes(notes.notePath(*now), note);
+    CHECK_FALSE(notes.find(*now));
+    CHECK(cache.keyFor(file, "native") == changed);
+
+    // A note taken within racy_ns of the file's last change is not trusted.
+    const cache::ContentNotes racy(cache.dir(), 2'000'000'000);
+    const int64_t changedAt = std::max(now->modified_ns, now->changed_ns);
+    racy.note(*now, 0x5678, changedAt + 1'000'000'000);
+    CHECK_FALSE(racy.find(*now));
+    racy.note(*now, 0x5678, changedAt + 2'000'000'000);
+    CHECK(racy.find(*now) == 0x5678);
+    std::filesystem::remove_all(root);
+}
+
+TEST_CASE("the cache notes at most kMaxNotes files, dropping the oldest notes") {
+    const auto root = tempDir("cache-notes-bound");
+    std::filesystem::create_directories(root);
+    const cache::ContentNotes notes(root, 0);
+    const size_t count = cache::ContentNotes::kMaxNotes + 5;
+    for (uint64_t i = 0; i < count; ++i) notes.note({1, i, 10, 0, 0}, i, 1);
+    size_t files = 0;
+    for ([[maybe_unused]] const auto& item : std::filesystem::directory_iterator(root)) ++files;
+    CHECK(files == cache::ContentNotes::kMaxNotes);
+    CHECK(notes.find({1, count - 1, 10, 0, 0}) == count - 1);  // the newest is kept
+    std::filesystem::remove_all(root);
 }
 
 TEST_CASE("LANESCOPE_CACHE=off turns the cache off") {
