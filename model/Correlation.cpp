@@ -1,6 +1,9 @@
 #include "model/Correlation.h"
 
 #include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <thread>
 
 namespace lanescope {
 namespace {
@@ -49,47 +52,72 @@ std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref) {
     return std::nullopt;
 }
 
-CorrelationIndex::CorrelationIndex(const Report& report) : report_(&report) {
+namespace {
+
+// One lane's CUDA API calls (or GPU operations) with a correlation id in correlation order;
+// nullopt when it has none. Copies in derived lanes are not indexed.
+std::optional<CorrelationIndex::LaneOrder> orderOf(const Report& report, uint32_t li, bool calls) {
+    const Lane& lane = report.lanes[li];
+    if (holdsDerivedEvents(lane.kind)) return std::nullopt;  // copies of events indexed in their own lanes
+    const IntervalColumns& ev = lane.events;
+    auto idOf = [&](uint32_t i) -> uint32_t {
+        const EventKind k = ev.kind[i];
+        if (calls ? k != EventKind::CudaApiCall : !isGpuOp(k)) return 0;
+        return correlationIdOf(report, {li, i}).value_or(0);
+    };
+    // How many there are, and whether their ids ascend.
+    uint32_t count = 0, last = 0;
+    bool ascending = true;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+        const uint32_t correlation = idOf(i);
+        if (correlation == 0) continue;
+        ascending = ascending && correlation >= last;
+        last = correlation;
+        ++count;
+    }
+    if (count == 0) return std::nullopt;
+    CorrelationIndex::LaneOrder order{li, count, {}};
+    if (!ascending || count != ev.size()) {
+        // Only here a second pass gathers them: event indexes ascend already, so a stable sort
+        // by id gives (id, index) order.
+        order.order.reserve(count);
+        for (uint32_t i = 0; i < ev.size(); ++i)
+            if (idOf(i) != 0) order.order.push_back(i);
+        std::stable_sort(order.order.begin(), order.order.end(),
+                         [&](uint32_t a, uint32_t b) { return idOf(a) < idOf(b); });
+    }
+    return order;
+}
+
+}  // namespace
+
+CorrelationIndex::CorrelationIndex(const Report& report, unsigned threads) : report_(&report) {
+    // Each lane's two orders (calls, operations), lanes taken largest first by `threads`
+    // threads, then put in their buckets in lane order.
+    const size_t laneCount = report.lanes.size();
+    std::vector<std::optional<LaneOrder>> calls(laneCount), ops(laneCount);
+    std::vector<uint32_t> largestFirst(laneCount);
+    std::iota(largestFirst.begin(), largestFirst.end(), 0u);
+    std::sort(largestFirst.begin(), largestFirst.end(),
+              [&](uint32_t a, uint32_t b) { return report.lanes[a].events.size() > report.lanes[b].events.size(); });
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t k = next++; k < laneCount; k = next++) {
+            const uint32_t li = largestFirst[k];
+            calls[li] = orderOf(report, li, true);
+            ops[li] = orderOf(report, li, false);
+        }
+    };
+    {
+        std::vector<std::jthread> helpers;
+        for (unsigned t = 1; t < std::min<size_t>(std::max(1u, threads), laneCount); ++t) helpers.emplace_back(work);
+        work();
+    }
     buckets_.resize(report.processes.size() + 1);
-    for (uint32_t li = 0; li < report.lanes.size(); ++li) {
-        const Lane& lane = report.lanes[li];
-        if (holdsDerivedEvents(lane.kind)) continue;  // copies of events indexed in their own lanes
-        const IntervalColumns& ev = lane.events;
-        // The lane's calls and operations with an id: how many, and whether their ids ascend.
-        struct Found {
-            uint32_t count = 0, last = 0;
-            bool ascending = true;
-        } calls, ops;
-        auto idOf = [&](uint32_t i, EventKind k) -> uint32_t {
-            return k == EventKind::CudaApiCall || isGpuOp(k) ? correlationIdOf(report, {li, i}).value_or(0) : 0;
-        };
-        for (uint32_t i = 0; i < ev.size(); ++i) {
-            const EventKind k = ev.kind[i];
-            const uint32_t correlation = idOf(i, k);
-            if (correlation == 0) continue;
-            Found& found = k == EventKind::CudaApiCall ? calls : ops;
-            found.ascending = found.ascending && correlation >= found.last;
-            found.last = correlation;
-            ++found.count;
-        }
-        Bucket& bucket = buckets_[bucketOf(lane.process)];
-        for (const bool isCalls : {true, false}) {
-            const Found& found = isCalls ? calls : ops;
-            if (found.count == 0) continue;
-            LaneOrder order{li, found.count, {}};
-            if (!found.ascending || found.count != ev.size()) {
-                // Only here a second pass gathers them: event indexes ascend already, so a
-                // stable sort by id gives (id, index) order.
-                order.order.reserve(found.count);
-                for (uint32_t i = 0; i < ev.size(); ++i)
-                    if (const EventKind k = ev.kind[i]; (k == EventKind::CudaApiCall) == isCalls && idOf(i, k) != 0)
-                        order.order.push_back(i);
-                std::stable_sort(order.order.begin(), order.order.end(), [&](uint32_t a, uint32_t b) {
-                    return correlationIdOf(report, {li, a}).value_or(0) < correlationIdOf(report, {li, b}).value_or(0);
-                });
-            }
-            (isCalls ? bucket.calls : bucket.ops).push_back(std::move(order));
-        }
+    for (uint32_t li = 0; li < laneCount; ++li) {
+        Bucket& bucket = buckets_[bucketOf(report.lanes[li].process)];
+        if (calls[li]) bucket.calls.push_back(std::move(*calls[li]));
+        if (ops[li]) bucket.ops.push_back(std::move(*ops[li]));
     }
 }
 
@@ -191,8 +219,8 @@ size_t CorrelationIndex::memoryBytes() const {
     return bytes;
 }
 
-const CorrelationIndex& correlationIndex(const Report& report) {
-    return report.derived.get<CorrelationIndex>([&] { return CorrelationIndex(report); });
+const CorrelationIndex& correlationIndex(const Report& report, unsigned threads) {
+    return report.derived.get<CorrelationIndex>([&] { return CorrelationIndex(report, threads); });
 }
 
 }  // namespace lanescope

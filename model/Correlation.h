@@ -23,7 +23,8 @@ namespace lanescope {
 // for such a copy (it reads the copy's own side-table row).
 class CorrelationIndex {
 public:
-    explicit CorrelationIndex(const Report& report);
+    // Built on `threads` threads (each lane on one).
+    explicit CorrelationIndex(const Report& report, unsigned threads = 1);
 
     // The API call that launched a GPU operation (Kernel, Memcpy, Memset or GraphExecution event) of the same
     // process with the same correlation id, if any. Should several calls share the id, the
@@ -109,7 +110,8 @@ private:
 // for other kinds, an invalid ref, a missing side-table row or an API call without one.
 std::optional<uint32_t> correlationIdOf(const Report& report, EventRef ref);
 
-// The report's correlation index, built on first use and kept with the report.
-const CorrelationIndex& correlationIndex(const Report& report);
+// The report's correlation index, built on first use (on `threads` threads) and kept with the
+// report.
+const CorrelationIndex& correlationIndex(const Report& report, unsigned threads = 1);
 
 }  // namespace lanescope

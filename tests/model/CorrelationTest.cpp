@@ -211,3 +211,21 @@ TEST_CASE(
     }
     CHECK(found > 1500);
 }
+
+TEST_CASE("correlation: an index built on several threads answers as one built on one") {
+    CorrelationFixture f;  // apiA and streamA need orders of their own; apiB and streamB do not
+    TinyReport& t = f.t;
+    const CorrelationIndex one(t.r, 1);
+    for (const unsigned threads : {2u, 3u, 16u}) {
+        CAPTURE(threads);
+        const CorrelationIndex many(t.r, threads);
+        CHECK(many.apiCallCount() == one.apiCallCount());
+        CHECK(many.gpuOpCount() == one.gpuOpCount());
+        CHECK(many.memoryBytes() == one.memoryBytes());
+        for (uint32_t lane = 0; lane < t.r.lanes.size(); ++lane)
+            for (uint32_t i = 0; i < t.r.lanes[lane].events.size(); ++i) {
+                CHECK(many.launcherOf({lane, i}) == one.launcherOf({lane, i}));
+                CHECK(many.launchedBy({lane, i}) == one.launchedBy({lane, i}));
+            }
+    }
+}
