@@ -19,7 +19,7 @@ EventRows EventRows::collect(std::vector<EventSource> sources, int64_t begin_ns,
     rows.sources_ = std::move(kept);
     for (const EventSource& s : rows.sources_) {
         const Lane& lane = s.report->lanes[s.lane];
-        const std::vector<int64_t>& start = lane.events.start_ns;
+        const Column<int64_t>& start = lane.events.start_ns;
         const int64_t b = begin_ns - s.offset_ns, e = end_ns - s.offset_ns;  // the lane's own times
         LaneRun run;
         if (e > b) {

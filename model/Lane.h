@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/Column.h"
+
 namespace lanescope {
 
 // What one row of the timeline shows.
@@ -108,16 +110,16 @@ void pushDuration(DurationColumn& durations, std::vector<LongDuration>& longs, i
 // start). An event's end is start_ns + its duration, never before its start. Frozen after
 // import.
 struct IntervalColumns {
-    std::vector<int64_t> start_ns;
+    Column<int64_t> start_ns;
     // The duration in ns, or kLongDuration for an event of 4.29 s or more, whose duration is in
     // long_durations (sorted by index, one entry for each such event). Events are added with
     // append(), which keeps the two together.
-    std::vector<uint32_t> duration_ns;
+    Column<uint32_t> duration_ns;
     std::vector<LongDuration> long_durations;
-    std::vector<uint32_t> name_id;  // into Report::strings
-    std::vector<uint32_t> payload;  // meaning depends on kind, see EventKind
-    std::vector<EventKind> kind;
-    std::vector<uint8_t> depth;  // 0 = outermost
+    Column<uint32_t> name_id;  // into Report::strings
+    Column<uint32_t> payload;  // meaning depends on kind, see EventKind
+    Column<EventKind> kind;
+    Column<uint8_t> depth;  // 0 = outermost
 
     size_t size() const { return start_ns.size(); }
     size_t memoryBytes() const;
@@ -143,9 +145,9 @@ private:
 // (GpuStream) a row of Report::cuda_events; CPU page faults (UmCpuPageFaults) a row of
 // Report::cpu_page_faults; else kNoPayload.
 struct InstantColumns {
-    std::vector<int64_t> time_ns;
-    std::vector<uint32_t> name_id;  // into Report::strings
-    std::vector<uint32_t> payload;  // see above
+    Column<int64_t> time_ns;
+    Column<uint32_t> name_id;  // into Report::strings
+    Column<uint32_t> payload;  // see above
 
     size_t size() const { return time_ns.size(); }
     size_t memoryBytes() const;
@@ -216,8 +218,8 @@ struct Lane {
     // order (events at one depth never overlap). depth_begin has depth_count + 1 entries once
     // frozen. depth_order[position] is the event there; it is empty when the lane has at most
     // one depth, where position and event index are the same.
-    std::vector<uint32_t> depth_order;
-    std::vector<uint32_t> depth_begin;
+    Column<uint32_t> depth_order;
+    Column<uint32_t> depth_begin;
     InstantColumns instants;
 
     // This lane's row without its events: kind, name and owners, as the row skeletons a window

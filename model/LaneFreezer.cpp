@@ -21,9 +21,9 @@ bool isSorted(const IntervalColumns& ev) {
     return true;
 }
 
-template <typename T>
-void permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
-    std::vector<T> sorted(column.size());
+template <typename T, typename Allocator>
+void permute(std::vector<T, Allocator>& column, const std::vector<uint32_t>& order) {
+    std::vector<T, Allocator> sorted(column.size());
     for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
     column.swap(sorted);
 }

@@ -315,7 +315,7 @@ void TimelineView::paintMarkedSamples(QPainter& p, const LayoutRow& row, int top
         if (marked.report != row.report ||
             std::find(row.lanes.begin(), row.lanes.end(), int(marked.lane)) == row.lanes.end())
             continue;
-        const std::vector<int64_t>& time = report.lanes[marked.lane].instants.time_ns;
+        const Column<int64_t>& time = report.lanes[marked.lane].instants.time_ns;
         const auto before = [&](int64_t t) { return [&time, t](uint32_t i) { return time[i] < t; }; };
         // Jump from pixel column to pixel column: O(columns x log n) however many are marked.
         auto it = std::partition_point(marked.instants.begin(), marked.instants.end(), before(map.begin_ns));

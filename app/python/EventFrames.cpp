@@ -22,8 +22,8 @@ py::array viewOf(const T* data, size_t n, const py::object& owner) {
     py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
     return view;
 }
-template <typename T>
-py::array viewOf(const std::vector<T>& column, const py::object& owner) {
+template <typename T, typename Allocator>
+py::array viewOf(const std::vector<T, Allocator>& column, const py::object& owner) {
     return viewOf(column.data(), column.size(), owner);
 }
 py::array kindsOf(const IntervalColumns& events, const py::object& owner) {
@@ -48,8 +48,8 @@ void gather(T* out, const S* column, size_t n, const LanePart& part) {
     }
     for (size_t k = 0; k < part.rows.size(); ++k) out[k] = column[part.rows[k]];
 }
-template <typename T, typename S>
-void gather(T* out, const std::vector<S>& column, const LanePart& part) {
+template <typename T, typename S, typename Allocator>
+void gather(T* out, const std::vector<S, Allocator>& column, const LanePart& part) {
     gather(out, column.data(), column.size(), part);
 }
 

@@ -53,7 +53,7 @@ std::vector<LanePart> tableParts(const Report& report, const EventTableSpec& tab
         } else if (!table.event) {
             if (!lane.events.size()) continue;
         } else {
-            const std::vector<EventKind>& kinds = lane.events.kind;
+            const Column<EventKind>& kinds = lane.events.kind;
             const size_t matching = static_cast<size_t>(std::count(kinds.begin(), kinds.end(), *table.event));
             if (matching == 0) continue;
             part.whole = matching == kinds.size();

@@ -21,8 +21,8 @@ constexpr size_t kNone = SIZE_MAX;            // no index: not found, or a place
 
 // The index of the first value of `column` at or above `limit`, or kNone: the largest value
 // first, in a pass the compiler vectorizes, then the search only when there is one.
-template <typename T>
-size_t firstAtLeast(const std::vector<T>& column, T limit) {
+template <typename T, typename Allocator>
+size_t firstAtLeast(const std::vector<T, Allocator>& column, T limit) {
     T largest{};
     for (const T value : column) largest = std::max(largest, value);
     if (column.empty() || largest < limit) return kNone;

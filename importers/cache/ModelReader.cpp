@@ -1,10 +1,10 @@
-// Reading a model file: check the header and the section table (its checksum, its bounds), then
-// read each section with pread, chunk by chunk through a small buffer that the cache holds,
-// hashing its bytes as they come in and appending them to the column's vector: first what the
-// report's rows need (handed to the caller as a skeleton when asked), then the columns and
-// other tables, each section on one of several threads; rebuild the string pool, compare each
-// section's hash with the table's, then check the model's invariants (on several threads too).
-// Any failure discards everything read so far.
+// Reading a model file: map it, check the header and the section table (its checksum, its
+// bounds), then take each section front to back, hashing its bytes where they lie: the lane
+// columns (the events, 22 bytes each of the 26 an event takes) become views of the mapping,
+// the other tables copies. First what the report's rows need (handed to the caller as a
+// skeleton when asked), then the columns and other tables, each section on one of several
+// threads; rebuild the string pool, compare each section's hash with the table's, then check
+// the model's invariants (on several threads too). Any failure discards everything read so far.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -25,6 +25,7 @@
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ModelInvariants.h"
 #include "importers/cache/OnThreads.h"
+#include "model/Column.h"
 #include "model/LaneFreezer.h"
 
 namespace lanescope::cache {
@@ -42,49 +43,73 @@ void adviseHugePages(const void* data, size_t bytes) {
     if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
-// A file open for reading for as long as this object lives, read with pread.
+// A model file's bytes mapped into memory (private: a write to them, which nothing makes,
+// would change this copy only, never the file). Unmapped when the last column viewing them
+// goes, which may be long after the load.
+class MappedBytes {
+public:
+    MappedBytes(void* data, size_t size) : data_(static_cast<std::byte*>(data)), size_(size) {}
+    MappedBytes(const MappedBytes&) = delete;
+    MappedBytes& operator=(const MappedBytes&) = delete;
+    ~MappedBytes() {
+        if (data_) ::munmap(data_, size_);
+    }
+    const std::byte* begin() const { return data_; }
+    const std::byte* end() const { return data_ + size_; }
+
+private:
+    std::byte* data_;
+    size_t size_;
+};
+
+// A model file mapped whole. Reading copies from the mapping; the lane columns view it
+// (SectionReader::take), sharing the mapping's ownership.
 class ModelFile {
 public:
-    ModelFile() = default;
-    ModelFile(const ModelFile&) = delete;
-    ModelFile& operator=(const ModelFile&) = delete;
-    ~ModelFile() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-
     bool open(const std::filesystem::path& path, std::string& error) {
-        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd_ < 0) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
             error = std::string("cannot open: ") + std::strerror(errno);
             return false;
         }
         struct stat st {};
-        if (::fstat(fd_, &st) != 0) {
+        if (::fstat(fd, &st) != 0) {
             error = std::string("cannot read: ") + std::strerror(errno);
+            ::close(fd);
             return false;
         }
         size_ = static_cast<uint64_t>(st.st_size);
+        if (size_ > 0) {
+            void* data = ::mmap(nullptr, size_t(size_), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+            if (data == MAP_FAILED) {
+                error = std::string("cannot map: ") + std::strerror(errno);
+                ::close(fd);
+                return false;
+            }
+            // Its page tables filled at once, not by a fault per 4 KiB page as it is read
+            // (on kernels before 5.14 this asks nothing, and the reads fault).
+            ::madvise(data, size_t(size_), MADV_POPULATE_READ);
+            mapping_ = std::make_shared<const MappedBytes>(data, size_t(size_));
+        }
+        ::close(fd);  // the mapping stays
         return true;
     }
     // The size when opened.
     uint64_t size() const { return size_; }
-    // Reads bytes [offset, offset + bytes) into `out`: the reason it cannot (an I/O error, or
-    // the file ends first), or empty.
+    // The bytes at `offset` (< size()).
+    const std::byte* at(uint64_t offset) const { return mapping_->begin() + offset; }
+    const std::shared_ptr<const MappedBytes>& mapping() const { return mapping_; }
+    // Copies bytes [offset, offset + bytes) into `out`: the reason it cannot (the file ends
+    // first), or empty.
     std::string read(uint64_t offset, void* out, size_t bytes) const {
-        auto* to = static_cast<std::byte*>(out);
-        while (bytes > 0) {
-            const ssize_t n = ::pread(fd_, to, bytes, static_cast<off_t>(offset));
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) return std::string("cannot read: ") + std::strerror(errno);
-            if (n == 0) return "shrank while read: it ends at byte " + std::to_string(offset);
-            to += n, bytes -= size_t(n), offset += uint64_t(n);
-        }
+        if (offset > size_ || bytes > size_ - offset) return "ends at byte " + std::to_string(size_);
+        if (bytes > 0) std::memcpy(out, at(offset), bytes);
         return {};
     }
 
 private:
-    int fd_ = -1;
     uint64_t size_ = 0;
+    std::shared_ptr<const MappedBytes> mapping_;
 };
 
 // The sections of a model file whose table is checked: how much of each has been read, the hash
@@ -129,32 +154,31 @@ class SectionReader {
 public:
     explicit SectionReader(Sections& sections) : sections_(sections) {}
 
-    // The next `count` elements of `section` into `out` (emptied first); false when fewer are
-    // left, a read fails or a stop is requested. Each chunk is read into the buffer, hashed
-    // there and appended to `out`: the column's memory is written once. (Reading into
-    // out.data() after a resize() wrote it twice, zeros first: 0.1 s more of the 0.4 s load of
-    // 10 M events.) A section is taken in whole elements, so they come out as they went in.
-    template <typename T>
-    bool take(Section section, uint64_t count, std::vector<T>& out) {
+    // The next `count` elements of `section` into `out`, hashed: a lane column (Column<T>) views
+    // them where they lie in the mapped file; any other vector gets a copy. False when fewer
+    // are left, a read fails or a stop is requested. A section is taken in whole elements, so
+    // they come out as they went in, and a view is aligned (each section starts at a multiple
+    // of 64).
+    template <typename T, typename Allocator>
+    bool take(Section section, uint64_t count, std::vector<T, Allocator>& out) {
         static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
         if (!proceed() || count > left(section) / sizeof(T)) return false;
-        out.clear();
-        out.reserve(count);
-        if (count * sizeof(T) >= kHugePageBytes) adviseHugePages(out.data(), count * sizeof(T));
-        const uint64_t perChunk = std::max<uint64_t>(1, kChunkBytes / sizeof(T));
-        if (buffer_.size() < perChunk * sizeof(T)) buffer_.resize(perChunk * sizeof(T));
-        for (uint64_t done = 0; done < count;) {
-            const uint64_t n = std::min(perChunk, count - done);
-            if (!read(size_t(section), buffer_.data(), n * sizeof(T))) return false;
-            const T* first = reinterpret_cast<const T*>(buffer_.data());
-            out.insert(out.end(), first, first + n);
-            done += n;
+        if constexpr (std::is_same_v<Allocator, ColumnAllocator<T>>) {
+            const uint64_t offset = sections_.table_[size_t(section)].offset + sections_.state_[size_t(section)].taken;
+            if (offset % alignof(T) != 0) return false;
+            const auto* elements = reinterpret_cast<const T*>(sections_.file_.at(offset));
+            hashInPlace(size_t(section), count * sizeof(T));
+            const auto& mapping = sections_.file_.mapping();
+            out = viewColumn(std::shared_ptr<const void>(mapping), mapping->begin(), mapping->end(), elements,
+                             size_t(count));
+            return true;
+        } else {
+            return copy(section, count, out);
         }
-        return true;
     }
     // Every element of `section` left (a whole number of them).
-    template <typename T>
-    bool takeAll(Section section, std::vector<T>& out) {
+    template <typename T, typename Allocator>
+    bool takeAll(Section section, std::vector<T, Allocator>& out) {
         return left(section) % sizeof(T) == 0 && take(section, left(section) / sizeof(T), out);
     }
     // The strings of a list: lengths, and the characters of `chars`, read whole into memory of
@@ -193,9 +217,36 @@ public:
     }
 
 private:
-    // Columns are read in chunks of this, which the L2 cache holds between the kernel's copy,
-    // the hash and the copy into the column.
+    // Columns are read in chunks of this, which the L2 cache holds between the hash and the
+    // copy into the column.
     static constexpr uint64_t kChunkBytes = uint64_t{256} << 10;
+
+    // take() into memory of the vector's own, written once: chunk by chunk, each hashed where
+    // it lies in the mapping, then appended while the L2 cache holds it.
+    template <typename T, typename Allocator>
+    bool copy(Section section, uint64_t count, std::vector<T, Allocator>& out) {
+        out.clear();
+        out.reserve(count);
+        if (count * sizeof(T) >= kHugePageBytes) adviseHugePages(out.data(), count * sizeof(T));
+        const uint64_t perChunk = std::max<uint64_t>(1, kChunkBytes / sizeof(T));
+        const size_t s = size_t(section);
+        for (uint64_t done = 0; done < count;) {
+            const uint64_t n = std::min(perChunk, count - done);
+            const auto* first =
+                reinterpret_cast<const T*>(sections_.file_.at(sections_.table_[s].offset + sections_.state_[s].taken));
+            hashInPlace(s, n * sizeof(T));
+            out.insert(out.end(), first, first + n);
+            done += n;
+        }
+        return true;
+    }
+    // Hashes the next `bytes` of section `s` where they lie (within the section: checked by
+    // the caller).
+    void hashInPlace(size_t s, uint64_t bytes) {
+        Sections::State& state = sections_.state_[s];
+        state.hash.update(sections_.file_.at(sections_.table_[s].offset + state.taken), size_t(bytes));
+        state.taken += bytes;
+    }
 
     uint64_t left(Section section) const {
         const size_t s = size_t(section);

@@ -138,8 +138,8 @@ public:
     bool write(int fd, std::string& error) const;
 
 private:
-    template <typename T>
-    void add(Section section, const std::vector<T>& column);
+    template <typename T, typename Allocator>
+    void add(Section section, const std::vector<T, Allocator>& column);
     void add(Section lengths, Section chars, const StringList& list);
     void place();
 
@@ -221,8 +221,8 @@ FilePlan::FilePlan(const Report& r) {
     place();
 }
 
-template <typename T>
-void FilePlan::add(Section section, const std::vector<T>& column) {
+template <typename T, typename Allocator>
+void FilePlan::add(Section section, const std::vector<T, Allocator>& column) {
     static_assert(kStoredRaw<T> || std::is_same_v<T, MetaRecord> || std::is_same_v<T, LaneRecord> ||
                   std::is_same_v<T, CounterRecord> || std::is_same_v<T, MessageRecord>);
     if (column.empty()) return;

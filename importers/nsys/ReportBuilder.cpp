@@ -15,8 +15,8 @@ namespace {
 
 constexpr int64_t kDenseStringIdLimit = 64 * 1024 * 1024;
 
-template <typename T>
-void appendColumn(std::vector<T>& to, StagingColumn<T>& from) {
+template <typename T, typename Allocator>
+void appendColumn(std::vector<T, Allocator>& to, StagingColumn<T>& from) {
     to.insert(to.end(), from.begin(), from.end());
     from.release();
 }

@@ -296,6 +296,43 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
     }
 }
 
+// The file mapped at `address` in this process (/proc/self/maps), or "" when none is.
+std::string mappedFileAt(const void* address) {
+    std::ifstream maps("/proc/self/maps");
+    const auto at = reinterpret_cast<uintptr_t>(address);
+    for (std::string line; std::getline(maps, line);) {
+        uintptr_t begin = 0, end = 0;
+        if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR, &begin, &end) != 2 || at < begin || at >= end) continue;
+        const size_t path = line.find('/');
+        return path == std::string::npos ? std::string() : line.substr(path);
+    }
+    return {};
+}
+
+TEST_CASE("a loaded report's events lie in its mapped entry, which stays readable once the entry is deleted") {
+    TempCache temp("mapped");
+    const auto file = dataFile("nsys-2025.3/cuda_graphs.nsys-rep");
+    const auto fresh = importOk(file);
+    std::unique_ptr<Report> loaded = storeAndLoad(temp.cache, *fresh, "k");
+    size_t viewed = 0;
+    for (const Lane& lane : loaded->lanes) {
+        if (lane.events.size() == 0) continue;
+        CHECK(mappedFileAt(lane.events.start_ns.data()) == temp.cache.entryPath("k").string());
+        CHECK(mappedFileAt(lane.events.kind.data()) == temp.cache.entryPath("k").string());
+        ++viewed;
+    }
+    CHECK(viewed > 3);
+    // The entry deleted (as the bound or another process may do), the report reads the same.
+    std::filesystem::remove(temp.cache.entryPath("k"));
+    requireEqual(*fresh, *loaded);
+    // The loaded report gone, the mapping goes.
+    const void* events = nullptr;
+    for (const Lane& lane : loaded->lanes)
+        if (lane.events.size() > 0) events = lane.events.start_ns.data();
+    loaded.reset();
+    CHECK(mappedFileAt(events).empty());
+}
+
 TEST_CASE("a report with every table filled and the viewer's lanes reads back equal") {
     TempCache temp("every-table");
     const auto built = everyTableReport();

@@ -50,8 +50,8 @@ public:
         return !first;
     }
     // A column of numbers.
-    template <typename T>
-    void column(const std::string& path, const std::vector<T>& a, const std::vector<T>& b) {
+    template <typename T, typename Allocator>
+    void column(const std::string& path, const std::vector<T, Allocator>& a, const std::vector<T, Allocator>& b) {
         if (first || !sizes(path, a.size(), b.size())) return;
         for (size_t i = 0; i < a.size(); ++i)
             if (!same(a[i], b[i])) return value(path + "[" + std::to_string(i) + "]", a[i], b[i]);

@@ -1,0 +1,105 @@
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace lanescope {
+
+// The allocator of a model column (Column<T>): memory of its own, like std::allocator, or a
+// view of elements that already lie in a region kept alive by a shared owner (a model file
+// mapped from disk, cache/ModelReader.cpp), which the column then neither copies, writes nor
+// frees. A viewing column behaves as any other: appending to it moves it to memory of its own;
+// a copy of it owns its elements.
+template <typename T>
+class ColumnAllocator {
+public:
+    using value_type = T;
+    using propagate_on_container_copy_assignment = std::false_type;
+    using propagate_on_container_move_assignment = std::true_type;
+    using propagate_on_container_swap = std::true_type;
+    using is_always_equal = std::false_type;
+
+    ColumnAllocator() noexcept = default;
+    // An allocator whose first allocation of `count` elements is `elements`, inside the region
+    // [region_begin, region_end) that `owner` keeps alive.
+    ColumnAllocator(std::shared_ptr<const void> owner, const void* region_begin, const void* region_end,
+                    const T* elements, size_t count) noexcept
+        : owner_(std::move(owner)),
+          regionBegin_(static_cast<const std::byte*>(region_begin)),
+          regionEnd_(static_cast<const std::byte*>(region_end)),
+          pending_(const_cast<T*>(elements)),
+          pendingCount_(count) {}
+    template <typename U>
+    ColumnAllocator(const ColumnAllocator<U>& other) noexcept  // NOLINT(google-explicit-constructor): rebinding
+        : owner_(other.owner_), regionBegin_(other.regionBegin_), regionEnd_(other.regionEnd_) {}
+
+    T* allocate(size_t n) {
+        viewing_ = pending_ && n == pendingCount_;
+        if (viewing_) return std::exchange(pending_, nullptr);
+        return std::allocator<T>().allocate(n);
+    }
+    void deallocate(T* p, size_t n) noexcept {
+        if (!inRegion(p)) std::allocator<T>().deallocate(p, n);
+    }
+    // Value-initialises an element of memory of its own. While the column views the region
+    // (its last allocation was the view), the elements it grows by there hold their values:
+    // a flag, not a test of each element's address, so that the loop constructing a view of
+    // millions of elements costs nothing.
+    template <typename U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        if (!viewing_) ::new (static_cast<void*>(p)) U();
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+    // A copied column owns its elements.
+    ColumnAllocator select_on_container_copy_construction() const noexcept { return {}; }
+
+    friend bool operator==(const ColumnAllocator& a, const ColumnAllocator& b) noexcept { return a.owner_ == b.owner_; }
+
+private:
+    template <typename U>
+    friend class ColumnAllocator;
+    bool inRegion(const void* p) const noexcept {
+        const auto* at = static_cast<const std::byte*>(p);
+        return regionBegin_ != nullptr && at >= regionBegin_ && at < regionEnd_;
+    }
+
+    std::shared_ptr<const void> owner_;  // keeps the region alive; null for memory of its own
+    const std::byte* regionBegin_ = nullptr;
+    const std::byte* regionEnd_ = nullptr;
+    T* pending_ = nullptr;  // the elements the next allocation of pendingCount_ returns
+    size_t pendingCount_ = 0;
+    bool viewing_ = false;  // the last allocation returned pending_
+};
+
+// A column of the model: a std::vector whose elements are its own or a view of a region
+// (ColumnAllocator).
+template <typename T>
+using Column = std::vector<T, ColumnAllocator<T>>;
+
+// A column viewing `count` elements at `elements`, inside [region_begin, region_end), which
+// `owner` keeps alive; nothing is copied or written.
+template <typename T>
+Column<T> viewColumn(std::shared_ptr<const void> owner, const void* region_begin, const void* region_end,
+                     const T* elements, size_t count) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    Column<T> column(ColumnAllocator<T>(std::move(owner), region_begin, region_end, elements, count));
+    if (count == 0) return column;
+    column.reserve(count);  // the allocation is `elements`
+    column.resize(count);   // constructs nothing inside the region
+    return column;
+}
+
+// Whether a column holds the same elements as a plain vector.
+template <typename T>
+bool operator==(const Column<T>& column, const std::vector<T>& elements) {
+    return std::equal(column.begin(), column.end(), elements.begin(), elements.end());
+}
+
+}  // namespace lanescope
