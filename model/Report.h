@@ -110,12 +110,12 @@ struct Report {
     std::vector<RecordedName> recorded_names;
     std::vector<Lane> lanes;  // grouped by owner as the importer built them
     std::vector<Counter> counters;
-    std::vector<KernelInfo> kernels;
-    std::vector<KernelConfig> kernel_configs;
-    std::vector<MemcpyInfo> memcpys;
-    std::vector<MemsetInfo> memsets;
-    std::vector<SyncInfo> syncs;
-    std::vector<NvtxInfo> nvtx;
+    Column<KernelInfo> kernels;
+    Column<KernelConfig> kernel_configs;
+    Column<MemcpyInfo> memcpys;
+    Column<MemsetInfo> memsets;
+    Column<SyncInfo> syncs;
+    Column<NvtxInfo> nvtx;
     std::vector<GraphExecutionInfo> graph_executions;
     std::vector<CudaEventInfo> cuda_events;
     std::vector<GpuPageFaultInfo> gpu_page_faults;
@@ -133,7 +133,7 @@ struct Report {
     int32_t cpu_utilization_counter = -1;
     // Result codes of the CUDA API calls that did not return 0 (cudaSuccess); a call not listed
     // returned 0. Sorted by (thread, start_ns, correlation_id); see cudaApiResult().
-    std::vector<CallResult> cuda_api_results;
+    Column<CallResult> cuda_api_results;
     // Start times (ns) of the report's NVTX events that no lane holds: domain creations,
     // category and thread names, ranges dropped by the importer (without an end, ...). Sorted
     // ascending. With the lanes' NVTX ranges and markers they give each range its position

@@ -78,8 +78,8 @@ private:
     bool instants(size_t i);
     bool counters();
     bool sideTables();
-    template <typename T>
-    bool flags(Section section, const std::vector<T>& rows);
+    template <typename T, typename Allocator>
+    bool flags(Section section, const std::vector<T, Allocator>& rows);
     bool stacks();
 
     const Report& r_;
@@ -218,8 +218,8 @@ bool Checker::sideTables() {
 
 // Every bool member of every row holds 0 or 1, looked at as a byte: reading any other byte as a
 // bool is undefined.
-template <typename T>
-bool Checker::flags(Section section, const std::vector<T>& rows) {
+template <typename T, typename Allocator>
+bool Checker::flags(Section section, const std::vector<T, Allocator>& rows) {
     if constexpr (std::is_class_v<T>) {
         const auto flagByte = [](const auto& m) {
             if constexpr (std::is_same_v<std::remove_cvref_t<decltype(m)>, bool>)

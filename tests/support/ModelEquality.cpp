@@ -57,8 +57,9 @@ public:
             if (!same(a[i], b[i])) return value(path + "[" + std::to_string(i) + "]", a[i], b[i]);
     }
     // A table of structs: fields(f, x, y) calls f(name, x.member, y.member) for each member.
-    template <typename T, typename Fields>
-    void rows(const std::string& path, const std::vector<T>& a, const std::vector<T>& b, Fields fields) {
+    template <typename T, typename Allocator, typename Fields>
+    void rows(const std::string& path, const std::vector<T, Allocator>& a, const std::vector<T, Allocator>& b,
+              Fields fields) {
         if (first || !sizes(path, a.size(), b.size())) return;
         for (size_t i = 0; i < a.size() && !first; ++i)
             fields(
