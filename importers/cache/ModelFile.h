@@ -8,9 +8,11 @@
 
 #include "model/Report.h"
 
-// A finished Report as one binary file that is read back by reading each column straight into
-// its vector (pread), not by parsing (the format: ModelFormat.h, docs/report-cache.md).
-// Every field of the report is stored except its DerivedCache, which is rebuilt on use.
+// A finished Report as one binary file that is read back by mapping it, not by parsing: the
+// report's columns (Column<T>: the lanes' events and the largest side tables) view the mapping,
+// which they keep alive; the other tables are copied out of it (the format: ModelFormat.h,
+// docs/report-cache.md). Every field of the report is stored except its DerivedCache, which is
+// rebuilt on use.
 
 namespace lanescope::cache {
 
