@@ -1,10 +1,10 @@
 // Reading a model file: map it, check the header and the section table (its checksum, its
-// bounds), then take each section front to back, hashing its bytes where they lie: the lane
-// columns (the events, 22 bytes each of the 26 an event takes) become views of the mapping,
-// the other tables copies. First what the report's rows need (handed to the caller as a
-// skeleton when asked), then the columns and other tables, each section on one of several
-// threads; rebuild the string pool, compare each section's hash with the table's, then check
-// the model's invariants (on several threads too). Any failure discards everything read so far.
+// bounds), then take each section front to back, hashing its bytes where they lie: the model's
+// columns (Column<T>: the lanes' events and instants and the largest side tables, 25 of the 26
+// bytes an event takes) become views of the mapping, the other tables copies. First what the report's rows need (handed
+// to the caller as a skeleton when asked), then the columns and other tables, each section on one of several threads;
+// rebuild the string pool, compare each section's hash with the table's, then check the model's invariants (on several
+// threads too). Any failure discards everything read so far.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -62,7 +62,7 @@ private:
     size_t size_;
 };
 
-// A model file mapped whole. Reading copies from the mapping; the lane columns view it
+// A model file mapped whole. Reading copies from the mapping; the model's columns view it
 // (SectionReader::take), sharing the mapping's ownership.
 class ModelFile {
 public:
@@ -86,9 +86,11 @@ public:
                 ::close(fd);
                 return false;
             }
+#ifdef MADV_POPULATE_READ
             // Its page tables filled at once, not by a fault per 4 KiB page as it is read
-            // (on kernels before 5.14 this asks nothing, and the reads fault).
+            // (a kernel before 5.14 refuses, and the reads fault).
             ::madvise(data, size_t(size_), MADV_POPULATE_READ);
+#endif
             mapping_ = std::make_shared<const MappedBytes>(data, size_t(size_));
         }
         ::close(fd);  // the mapping stays
@@ -148,13 +150,13 @@ private:
     std::array<State, kSectionCount> state_;
 };
 
-// Reads sections into the vectors that take them, hashing them on the way in, through a buffer
-// of its own: one per thread.
+// Takes sections into the columns and vectors that take them, hashing them on the way: one per
+// thread.
 class SectionReader {
 public:
     explicit SectionReader(Sections& sections) : sections_(sections) {}
 
-    // The next `count` elements of `section` into `out`, hashed: a lane column (Column<T>) views
+    // The next `count` elements of `section` into `out`, hashed: a model column (Column<T>) views
     // them where they lie in the mapped file; any other vector gets a copy. False when fewer
     // are left, a read fails or a stop is requested. A section is taken in whole elements, so
     // they come out as they went in, and a view is aligned (each section starts at a multiple
@@ -206,10 +208,8 @@ public:
     // be damaged, not reported by whichever check its changed bytes happened to break first.
     // Only while no other reader reads.
     std::string checkHashes() {
-        buffer_.resize(std::max<size_t>(buffer_.size(), kChunkBytes));
         for (size_t s = 0; s < kSectionCount; ++s) {
-            while (left(Section(s)) > 0)
-                if (!read(s, buffer_.data(), std::min(kChunkBytes, left(Section(s))))) return error_;
+            hashInPlace(s, left(Section(s)));  // the table placed every section inside the file
             if (sections_.state_[s].hash.digest() != sections_.table_[s].hash)
                 return "checksum mismatch in section " + std::string(sectionName(Section(s))) + ": the file is damaged";
         }
@@ -272,7 +272,6 @@ private:
     }
 
     Sections& sections_;
-    std::vector<std::byte> buffer_;  // a chunk of a column
     std::string error_;
 };
 
