@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "importers/cache/FastHash.h"
+#include "importers/cache/MappedModels.h"
 #include "importers/cache/ModelFile.h"
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ModelInvariants.h"
@@ -48,11 +49,14 @@ void adviseHugePages(const void* data, size_t bytes) {
 // goes, which may be long after the load.
 class MappedBytes {
 public:
-    MappedBytes(void* data, size_t size) : data_(static_cast<std::byte*>(data)), size_(size) {}
+    MappedBytes(void* data, size_t size) : data_(static_cast<std::byte*>(data)), size_(size) {
+        watchMapping(data_, size_);  // a file cut short underneath reads as zeros, not SIGBUS
+    }
     MappedBytes(const MappedBytes&) = delete;
     MappedBytes& operator=(const MappedBytes&) = delete;
     ~MappedBytes() {
-        if (data_) ::munmap(data_, size_);
+        unwatchMapping(data_);
+        ::munmap(data_, size_);
     }
     const std::byte* begin() const { return data_; }
     const std::byte* end() const { return data_ + size_; }

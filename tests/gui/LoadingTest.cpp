@@ -284,9 +284,9 @@ private slots:
         QCOMPARE(reopened->meta.source_path, imported->meta.source_path);
         QVERIFY(!window.timeline()->rows().rows().empty());
 
-        // Replaced by a copy cut short: dropped, imported again, saved again. (Replaced, not
-        // cut in place: the window still shows the report that maps the entry, and nothing but
-        // a hand would truncate an entry, docs/report-cache.md.)
+        // Replaced by a copy cut short: dropped, imported again, saved again. (Replaced, as
+        // damage reaches an entry: Lanescope never writes one in place. Cut in place, the
+        // report the window shows, which maps it, would read zeros past the cut: cache_tests.)
         const QString entry = models.filePath(entries().front());
         {
             QFile whole(entry);

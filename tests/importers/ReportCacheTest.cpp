@@ -25,6 +25,7 @@
 #include "TestPaths.h"
 #include "importers/cache/ContentNotes.h"
 #include "importers/cache/FastHash.h"
+#include "importers/cache/MappedModels.h"
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ReportCache.h"
 #include "support/TinyReport.h"
@@ -331,6 +332,29 @@ TEST_CASE("a loaded report's events lie in its mapped entry, which stays readabl
         if (lane.events.size() > 0) events = lane.events.start_ns.data();
     loaded.reset();
     CHECK(mappedFileAt(events).empty());
+}
+
+TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
+    TempCache temp("cut");
+    const auto fresh = importOk(dataFile("nsys-2025.3/cuda_graphs.nsys-rep"));
+    const std::unique_ptr<Report> loaded = storeAndLoad(temp.cache, *fresh, "k");
+    CHECK_FALSE(cache::aMappedModelWasCutShort());
+    // Cut to its first page, as a hand with `truncate` would: every column lies after it.
+    std::filesystem::resize_file(temp.cache.entryPath("k"), 4096);
+    int64_t sum = 0;
+    size_t events = 0, freshEvents = 0;
+    for (const Lane& lane : loaded->lanes) {
+        for (const int64_t start : lane.events.start_ns) sum += start;
+        events += lane.events.size();
+    }
+    for (const Lane& lane : fresh->lanes) freshEvents += lane.events.size();
+    CHECK(events == freshEvents);  // the columns keep their lengths
+    CHECK(sum == 0);               // every start reads as zero
+    CHECK(cache::aMappedModelWasCutShort());
+    // The entry is not used again: too short.
+    std::string why;
+    CHECK_FALSE(temp.cache.load("k", "x", why));
+    CHECK(why.find("dropped") != std::string::npos);
 }
 
 TEST_CASE("a report with every table filled and the viewer's lanes reads back equal") {
