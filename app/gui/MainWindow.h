@@ -16,6 +16,7 @@ class QTextBrowser;
 class QMenu;
 class QListWidget;
 class QLabel;
+class QTimer;
 class QActionGroup;
 
 namespace lanescope {
@@ -117,6 +118,7 @@ private:
     void showDetails(std::optional<ViewEvent> event);
     void updateStatus();
     void updateMarkers();
+    void watchSavedModels();  // says once when a mapped saved model was cut short on disk
     const std::vector<std::shared_ptr<const Report>>& reports() const;
     void rememberRecent(const QString& path);
     void updateRecentMenu();
@@ -142,6 +144,7 @@ private:
     QTextBrowser* details_;
     QListWidget* markers_;
     QLabel* rangeLabel_;
+    QTimer* savedModelCheck_ = nullptr;  // from the first report reopened from its saved model
     ShortcutsOverlay* shortcuts_;
     QActionGroup* rowOrder_ = nullptr;
     QMenu* recentMenu_ = nullptr;

@@ -26,6 +26,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -53,6 +54,7 @@
 #include "app/gui/panels/utilization/UtilizationChart.h"
 #include "exporters/perfetto/PerfettoWriter.h"
 #include "importers/MemoryEstimate.h"
+#include "importers/cache/MappedModels.h"
 #include "model/Correlation.h"
 #include "timeline/TimeFormat.h"
 
@@ -241,6 +243,24 @@ void MainWindow::openFiles(const QStringList& all, NsysReader reader) {
                   QSettings().value("import/memoryLimitMb", 0).toULongLong() << 20);
 }
 
+// A report reopened from its saved model maps the cache entry. Should the entry be cut short
+// on disk while open, the report reads zeros past the cut (importers/cache/MappedModels.h):
+// checked each second, said once.
+void MainWindow::watchSavedModels() {
+    if (savedModelCheck_) return;
+    savedModelCheck_ = new QTimer(this);
+    connect(savedModelCheck_, &QTimer::timeout, this, [this] {
+        if (!cache::aMappedModelWasCutShort()) return;
+        savedModelCheck_->stop();
+        const QString text =
+            "A saved model was cut short on disk while open: its events past the cut read as zeros. "
+            "Close the report and open its file again.";
+        spdlog::warn("{}", text.toStdString());
+        statusBar()->showMessage(text);
+    });
+    savedModelCheck_->start(1000);
+}
+
 void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr<const CorrelationIndex> correlation,
                            const Report* replaces, bool fromSavedModel) {
     const EventCounts& counts = finishedCounts(*report);
@@ -250,6 +270,7 @@ void MainWindow::addReport(std::shared_ptr<const Report> report, std::shared_ptr
                                       QLocale().toString(static_cast<qulonglong>(counts.slices + counts.instants)),
                                       QLocale().toString(static_cast<qulonglong>(counts.counter_samples))),
                              8000);
+    if (fromSavedModel) watchSavedModels();
     session_->addReport(std::move(report), std::move(correlation));  // the panels follow
     // Where it replaces its placeholder, the groups collapsed as the preset said or the user chose since.
     applyRowPreset(int(reports().size()) - 1, *reports().back(), !replaces);
