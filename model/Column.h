@@ -1,5 +1,4 @@
 #pragma once
-#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -94,12 +93,6 @@ Column<T> viewColumn(std::shared_ptr<const void> owner, const void* region_begin
     column.reserve(count);  // the allocation is `elements`
     column.resize(count);   // constructs nothing inside the region
     return column;
-}
-
-// Whether a column holds the same elements as a plain vector.
-template <typename T>
-bool operator==(const Column<T>& column, const std::vector<T>& elements) {
-    return std::equal(column.begin(), column.end(), elements.begin(), elements.end());
 }
 
 }  // namespace lanescope

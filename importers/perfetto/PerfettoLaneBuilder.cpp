@@ -64,10 +64,10 @@ std::string rowTrackBaseName(const std::string& name) {
     return name.substr(0, at);
 }
 
-template <typename Column>
-void appendColumn(Column& to, Column& from) {
+template <typename Values>
+void appendColumn(Values& to, Values& from) {
     to.insert(to.end(), from.begin(), from.end());
-    Column().swap(from);
+    Values().swap(from);
 }
 
 // "python3 [1365], context 1" or "python3 [1365]": a GPU's work for one process (the Perfetto exporter).

@@ -296,6 +296,9 @@ private slots:
         QCOMPARE(starts, int64_t{0});
         QVERIFY(QTest::qWaitFor(
             [&] { return window.statusBar()->currentMessage().startsWith("A saved model was cut short"); }, 10000));
+        // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window.
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
+            window.grab().save(dir + "/cut_saved_model.png");
         QVERIFY(openOnce());
         QVERIFY(window.statusBar()->currentMessage().startsWith("Opened synthetic.sqlite"));
         QCOMPARE(window.session()->reports().front()->counts().slices, imported->counts().slices);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/Column.h"
+#include "tests/support/ColumnEquality.h"
 
 using namespace lanescope;
 

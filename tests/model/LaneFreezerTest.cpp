@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/LaneFreezer.h"
+#include "tests/support/ColumnEquality.h"
 #include "tests/support/EventEnds.h"
 
 using namespace lanescope;
