@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -26,7 +27,15 @@ namespace lanescope {
 namespace {
 
 constexpr std::string_view kEntrySuffix = ".model";
-constexpr std::string_view kTempMark = ".tmp-";      // in the name of an entry being written
+constexpr std::string_view kTempMark = ".tmp-";        // in the name of an entry being written
+constexpr std::string_view kResultSuffix = ".result";  // after "<key>.model.<name>"
+// A result file: this header, then `bytes` bytes whose XXH64 is `checksum`.
+constexpr std::string_view kResultMagic = "LSRESLT1";
+struct ResultHeader {
+    char magic[8] = {};  // kResultMagic
+    uint64_t bytes = 0;
+    uint64_t checksum = 0;
+};
 constexpr int64_t kStaleTempSeconds = 24 * 60 * 60;  // a temporary file this old was left by a crash
 // Blocks of 256 KiB stay in the L2 cache between read() and the hash, and below malloc's
 // threshold for a mapping of their own: 3.1 GB/s from the page cache on the 107 MB synthetic
@@ -73,6 +82,26 @@ void touch(const std::filesystem::path& path) {
     ::clock_gettime(CLOCK_REALTIME, &now[0]);
     now[1] = now[0];
     ::utimensat(AT_FDCWD, path.c_str(), now, 0);
+}
+
+// Writes or reads all `bytes` at `fd`'s offset, across short transfers and interruptions.
+bool writeAll(int fd, const void* data, size_t bytes) {
+    for (const char* at = static_cast<const char*>(data); bytes > 0;) {
+        const ssize_t n = ::write(fd, at, bytes);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        at += n, bytes -= size_t(n);
+    }
+    return true;
+}
+bool readAll(int fd, void* data, size_t bytes) {
+    for (char* at = static_cast<char*>(data); bytes > 0;) {
+        const ssize_t n = ::read(fd, at, bytes);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        at += n, bytes -= size_t(n);
+    }
+    return true;
 }
 
 // XXH64 of the file at `path`, read in one pass; nullopt when it cannot be read whole.
@@ -250,6 +279,18 @@ bool ReportCache::store(const Report& report, const std::string& key, std::strin
                 describe(maxBytes_) + ")";
         return false;
     }
+    const std::filesystem::path entry = entryPath(key);
+    if (!writeAside(
+            key, entry, [&](int fd, std::string& why) { return writer.write(fd, why); }, error))
+        return false;
+    dropLeastRecentlyUsed();
+    return true;
+}
+
+// Writes `target` whole or not at all: through `write` into a new private file beside it, then
+// renamed over it; its modification time set to now.
+bool ReportCache::writeAside(const std::string& key, const std::filesystem::path& target,
+                             const std::function<bool(int fd, std::string& error)>& write, std::string& error) const {
     if (!makePrivateDir(dir_, error)) return false;
     std::string temporary = (dir_ / ("." + key + std::string(kTempMark) + "XXXXXX")).string();
     const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);  // mode 0600
@@ -257,34 +298,88 @@ bool ReportCache::store(const Report& report, const std::string& key, std::strin
         error = "cannot create a file in the cache folder " + dir_.string() + ": " + std::strerror(errno);
         return false;
     }
-    bool ok = writer.write(fd, error);
+    bool ok = write(fd, error);
     if (::close(fd) != 0 && ok) {
-        error = std::string("cannot write the model file: ") + std::strerror(errno);
+        error = "cannot write " + target.filename().string() + ": " + std::strerror(errno);
         ok = false;
     }
-    const std::filesystem::path entry = entryPath(key);
-    if (ok && ::rename(temporary.c_str(), entry.c_str()) != 0) {
-        error = "cannot name the cache entry " + entry.string() + ": " + std::strerror(errno);
+    if (ok && ::rename(temporary.c_str(), target.c_str()) != 0) {
+        error = "cannot name the cache file " + target.string() + ": " + std::strerror(errno);
         ok = false;
     }
     if (!ok) {
         ::unlink(temporary.c_str());
         return false;
     }
-    touch(entry);
+    touch(target);
+    return true;
+}
+
+std::filesystem::path ReportCache::resultPath(const std::string& key, std::string_view name) const {
+    return dir_ / (key + std::string(kEntrySuffix) + "." + std::string(name) + std::string(kResultSuffix));
+}
+
+bool ReportCache::storeResult(const std::string& key, std::string_view name, std::string_view bytes,
+                              std::string& error) const {
+    error.clear();
+    const bool named = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+    if (!named) {
+        error = "a result's name must be letters, digits, '_' and '-'";
+        return false;
+    }
+    if (bytes.size() > kMaxResultBytes) {
+        error = "not kept: the result " + std::string(name) + " (" + describe(bytes.size()) + ") is too large";
+        return false;
+    }
+    ResultHeader header{{}, bytes.size(), fastHash(bytes.data(), bytes.size())};
+    std::memcpy(header.magic, kResultMagic.data(), sizeof header.magic);
+    const auto write = [&](int fd, std::string& why) {
+        if (writeAll(fd, &header, sizeof header) && writeAll(fd, bytes.data(), bytes.size())) return true;
+        why = std::string("cannot write the result: ") + std::strerror(errno);
+        return false;
+    };
+    if (!writeAside(key, resultPath(key, name), write, error)) return false;
     dropLeastRecentlyUsed();
     return true;
 }
 
-// Deletes entries, least recently used first, until the rest hold at most maxBytes_; and the
-// temporary files of writers that died long ago.
+std::optional<std::string> ReportCache::loadResult(const std::string& key, std::string_view name) const {
+    const std::filesystem::path path = resultPath(key, name);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    ResultHeader header{};
+    std::string bytes;
+    bool whole = readAll(fd, &header, sizeof header) &&
+                 std::memcmp(header.magic, kResultMagic.data(), sizeof header.magic) == 0 &&
+                 header.bytes <= kMaxResultBytes;
+    if (whole) {
+        bytes.resize(size_t(header.bytes));
+        char extra = 0;
+        whole = readAll(fd, bytes.data(), bytes.size()) && ::read(fd, &extra, 1) == 0 &&
+                fastHash(bytes.data(), bytes.size()) == header.checksum;
+    }
+    ::close(fd);
+    if (!whole) {  // damaged: never trusted, and made again by whoever asked
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+// Deletes entries with their results, least recently used first, until the rest hold at most
+// maxBytes_; and the temporary files of writers that died long ago. An entry is used when it is
+// stored or loaded; results whose entry is gone count as used when the newest of them was stored.
 void ReportCache::dropLeastRecentlyUsed() const {
-    struct Entry {
-        std::filesystem::path path;
-        std::filesystem::file_time_type used;
+    struct Group {  // an entry's file (which may be gone) and its results' files
+        std::vector<std::filesystem::path> files;
+        std::filesystem::file_time_type used = std::filesystem::file_time_type::min();
+        bool hasEntry = false;
         uint64_t bytes = 0;
     };
-    std::vector<Entry> entries;  // sorted below by last use, oldest first
+    std::map<std::string, Group> groups;  // by the entry's file name
     uint64_t total = 0;
     const auto staleBefore = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(kStaleTempSeconds);
     std::error_code ec;
@@ -296,16 +391,34 @@ void ReportCache::dropLeastRecentlyUsed() const {
         if (statError || !item.is_regular_file(statError)) continue;  // deleted meanwhile, or not ours
         if (name.starts_with(".") && name.find(kTempMark) != std::string::npos) {
             if (used < staleBefore) std::filesystem::remove(item.path(), statError);
-        } else if (name.ends_with(kEntrySuffix)) {
-            entries.push_back({item.path(), used, bytes});
-            total += bytes;
+            continue;
+        }
+        const bool entry = name.ends_with(kEntrySuffix);
+        std::string entryName = name;  // a result's: its name less ".<name>.result"
+        if (!entry) {
+            if (!name.ends_with(kResultSuffix)) continue;
+            entryName.resize(name.size() - kResultSuffix.size());
+            entryName.resize(std::min(entryName.size(), entryName.rfind('.')));
+            if (!entryName.ends_with(kEntrySuffix)) continue;
+        }
+        Group& group = groups[entryName];
+        group.files.push_back(item.path());
+        group.bytes += bytes;
+        total += bytes;
+        if (entry) {
+            group.hasEntry = true;
+            group.used = used;
+        } else if (!group.hasEntry) {
+            group.used = std::max(group.used, used);
         }
     }
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-    for (const Entry& e : entries) {
+    std::vector<const Group*> order;  // sorted below by last use, oldest first
+    for (const auto& [name, group] : groups) order.push_back(&group);
+    std::sort(order.begin(), order.end(), [](const Group* a, const Group* b) { return a->used < b->used; });
+    for (const Group* group : order) {
         if (total <= maxBytes_) break;
-        std::filesystem::remove(e.path, ec);
-        total -= e.bytes;
+        for (const auto& file : group->files) std::filesystem::remove(file, ec);
+        total -= group->bytes;
     }
 }
 

@@ -76,13 +76,28 @@ public:
     // (larger than the bound on its own, no space, a read-only folder, ...); never throws.
     bool store(const Report& report, const std::string& key, std::string& error) const;
 
+    // Results computed from the report under `key` and kept beside its entry, such as the
+    // Statistics panel's whole-report summaries: bytes the caller encodes, named by `name`
+    // (letters, digits, '_' and '-'), at most kMaxResultBytes. Stored whole or not at all, with a
+    // checksum; they count in the bound and go with their entry (or, with none, when they are
+    // the least recently used). False with a one-line reason when not stored; never throws.
+    static constexpr uint64_t kMaxResultBytes = uint64_t{64} << 20;
+    bool storeResult(const std::string& key, std::string_view name, std::string_view bytes, std::string& error) const;
+    // The bytes stored by storeResult(key, name), or nullopt; a damaged file is deleted.
+    std::optional<std::string> loadResult(const std::string& key, std::string_view name) const;
+
     const std::filesystem::path& dir() const { return dir_; }
     uint64_t maxBytes() const { return maxBytes_; }
     // The file of the entry under `key`, whether it exists or not.
     std::filesystem::path entryPath(const std::string& key) const;
 
+    // The file of the result `name` of the entry under `key`: "<entry's file name>.<name>.result".
+    std::filesystem::path resultPath(const std::string& key, std::string_view name) const;
+
 private:
     void dropLeastRecentlyUsed() const;
+    bool writeAside(const std::string& key, const std::filesystem::path& target,
+                    const std::function<bool(int fd, std::string& error)>& write, std::string& error) const;
 
     std::filesystem::path dir_;
     uint64_t maxBytes_;

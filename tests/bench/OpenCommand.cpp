@@ -23,8 +23,11 @@
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
 #include "app/gui/import/ImportTask.h"
+#include "app/gui/panels/statistics/ShownStats.h"
+#include "app/gui/panels/tables/StatsTableView.h"
 #include "app/log/Logging.h"
 #include "importers/Importer.h"
+#include "importers/cache/KeptResults.h"
 #include "importers/cache/ReportCache.h"
 #include "model/Correlation.h"
 #include "tests/bench/Args.h"
@@ -85,6 +88,11 @@ ChildRun saveForReopening(const std::string& file) {
         const auto key = cache.keyFor(file, ImportTask::cacheVariant(NsysReader::Native, ""));
         std::string error;
         if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
+        // And the Statistics table the window opens on, as the viewer keeps it after a first open.
+        KeptResults::attach(*result.report(), std::make_shared<const ReportCache>(), *key);
+        StatsOptions shown;
+        shown.trace_rows = StatsTableView::kShownRows;
+        (void)computeShownStats(*result.report(), TimeRange::all(), true, 0, true, shown);
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
     });
 }

@@ -21,14 +21,19 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <thread>
 
 #include "GuiTestMain.h"
 #include "analysis/Cancellation.h"
+#include "analysis/StatsTableBytes.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/bars/LoadingBar.h"
 #include "app/gui/import/ImportQueue.h"
+#include "app/gui/panels/statistics/StatsPanel.h"
+#include "importers/cache/ReportCache.h"
 #include "tests/support/SyntheticReport.h"
 #include "timeline/TimelineView.h"
 
@@ -224,8 +229,8 @@ private slots:
     }
 
     // With the cache on (the setting's default), a file opened before reopens from its saved
-    // model, the same report; a damaged entry is imported again and saved anew; the menu turns
-    // the setting off.
+    // model, the same report, and its Statistics panel shows the table kept from the first open;
+    // a damaged entry is imported again and saved anew; the menu turns the setting off.
     void reopensFromItsSavedModel() {
         qunsetenv("LANESCOPE_CACHE");
         const QDir models(qEnvironmentVariable("XDG_CACHE_HOME") + "/lanescope/models");
@@ -255,6 +260,24 @@ private slots:
         const auto imported = window.session()->reports().front();
         // Saved after the report was handed over, off the GUI thread.
         QVERIFY(QTest::qWaitFor([&] { return entries().size() == 1; }, 60000));
+        // The Statistics table the window opened on is kept beside the model, as computed.
+        auto* stats = window.findChild<StatsPanel*>();
+        QVERIFY(stats);
+        QVERIFY(QTest::qWaitFor([&] { return window.shownPanelsReady(); }, 60000));
+        const QString shownName = stats->currentReportName();
+        const QString keptFile = entries().front() + ".stats-" + shownName + ".result";
+        QVERIFY2(QTest::qWaitFor([&] { return models.exists(keptFile); }, 10000), qPrintable(keptFile));
+        const std::string key = entries().front().chopped(int(QString(".model").size())).toStdString();
+        const std::string keptName = "stats-" + shownName.toStdString();
+        const ReportCache cache(models.absolutePath().toStdString());
+        std::optional<StatsTable> kept;
+        if (const auto bytes = cache.loadResult(key, keptName)) kept = decodeStatsTable(*bytes);
+        QVERIFY(kept && !kept->rows.empty());
+        QCOMPARE(toCsv(*kept), toCsv(*stats->table(shownName)));
+        // Changed there (a mark in its first row), it is what a reopen shows: read, not computed.
+        kept->rows[0][0] = int64_t{-424242};
+        std::string keepError;
+        QVERIFY(cache.storeResult(key, keptName, encodeStatsTable(*kept), keepError));
 
         // The reopen shows the rows first, as an import does: the saved lanes, without events.
         auto* queue = window.findChild<ImportQueue*>();
@@ -284,6 +307,9 @@ private slots:
         QCOMPARE(reopened->counts().slices, imported->counts().slices);
         QCOMPARE(reopened->meta.source_path, imported->meta.source_path);
         QVERIFY(!window.timeline()->rows().rows().empty());
+        QVERIFY(QTest::qWaitFor([&] { return window.shownPanelsReady(); }, 60000));
+        QCOMPARE(stats->currentReportName(), shownName);
+        QCOMPARE(toCsv(*stats->table(shownName)), toCsv(*kept));
 
         // Cut short in place (by a hand) under the report the window shows, which maps it: the
         // report reads zeros past the cut instead of ending the program, and the window says so.

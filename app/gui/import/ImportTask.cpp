@@ -18,6 +18,7 @@
 #include "analysis/NvtxProjection.h"
 #include "app/gui/WorkPool.h"
 #include "app/log/ImportLog.h"
+#include "importers/cache/KeptResults.h"
 #include "timeline/ReportSummaries.h"
 
 namespace lanescope {
@@ -139,6 +140,8 @@ void ImportTask::start() {
         bool cancelled = false;
         if (result.ok()) {
             report = std::move(result.report());
+            // What panels compute from the whole report is kept beside its saved model.
+            if (key) KeptResults::attach(*report, cache, *key);
             using Clock = std::chrono::steady_clock;
             const auto seconds = [](Clock::time_point from, Clock::time_point to) {
                 return std::chrono::duration<double>(to - from).count();

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "analysis/Registry.h"
+#include "app/gui/panels/statistics/ShownStats.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
@@ -166,25 +167,15 @@ void StatsPanel::computeNow() {
     showScope();
     // Only the shown table, on both threads; the others are computed when picked, so that
     // memory holds one table's values at a time and nothing competes with drawing. A newly
-    // opened report whose shown table is empty looks, in registry order, for the first summary with rows (a report
-    // without kernels would otherwise open on an empty Kernels table); trace reports, which
-    // list every event, are never computed unless picked.
+    // opened report whose shown table is empty looks, in registry order, for the first summary
+    // with rows (a report without kernels would otherwise open on an empty Kernels table); trace
+    // reports, which list every event, are never computed unless picked. The whole report's
+    // summaries are kept with its saved model, and read from it when it is reopened.
     const size_t picked = size_t(std::max(0, kind_->currentIndex()));
     const bool findRows = pickFirstWithRows_;
     task_.run(
-        [report, range, picked, findRows, options = shownRowsOnly()] {
-            const std::vector<StatsReportEntry>& all = statsReports();
-            std::vector<std::optional<StatsTable>> tables(all.size());
-            auto compute = [&](size_t i) {
-                std::vector<bool> wanted(all.size(), false);
-                wanted[i] = true;
-                tables[i] = std::move(computeSomeStats(*report, range, wanted, 2, options)[i]);
-                return tables[i] && !tables[i]->rows.empty();
-            };
-            if (compute(picked) || !findRows) return tables;
-            for (size_t i = 0; i < all.size(); ++i)
-                if (i != picked && !growsWithEvents(all[i]) && compute(i)) break;
-            return tables;
+        [report, range, whole = !range_.has_value(), picked, findRows, options = shownRowsOnly()] {
+            return computeShownStats(*report, range, whole, picked, findRows, options);
         },
         [this](std::vector<std::optional<StatsTable>> tables) {
             fillAll(std::move(tables), true);
@@ -199,15 +190,15 @@ void StatsPanel::computePicked() {
     if (index < 0 || index >= int(reports_.size()) || picked < 0) return;
     std::shared_ptr<const Report> report = reports_[index];
     const TimeRange range = rangeOf(index);
-    std::vector<bool> wanted(statsReports().size(), false);
-    wanted[size_t(picked)] = true;
     shownPending_ = true;
-    task_.run([report, range, wanted,
-               options = shownRowsOnly()] { return computeSomeStats(*report, range, wanted, 1, options); },
-              [this](std::vector<std::optional<StatsTable>> tables) {
-                  fillAll(std::move(tables), false);
-                  shownPending_ = false;
-              });
+    task_.run(
+        [report, range, whole = !range_.has_value(), picked = size_t(picked), options = shownRowsOnly()] {
+            return computeShownStats(*report, range, whole, picked, false, options, 1);
+        },
+        [this](std::vector<std::optional<StatsTable>> tables) {
+            fillAll(std::move(tables), false);
+            shownPending_ = false;
+        });
 }
 
 void StatsPanel::fillAll(std::vector<std::optional<StatsTable>> result, bool all) {

@@ -1,0 +1,146 @@
+#include "analysis/StatsTableBytes.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace lanescope {
+namespace {
+
+constexpr std::string_view kFormatTag = "LSSTAT01";
+enum class CellTag : uint8_t { Integer = 0, Real = 1, Text = 2 };
+
+class Writer {
+public:
+    template <typename T>
+    void put(T value) {
+        char bytes[sizeof(T)];
+        std::memcpy(bytes, &value, sizeof(T));
+        out_.append(bytes, sizeof(T));
+    }
+    void text(std::string_view text) {
+        put(uint32_t(text.size()));
+        out_.append(text);
+    }
+    void raw(std::string_view bytes) { out_.append(bytes); }
+    std::string take() { return std::move(out_); }
+
+private:
+    std::string out_;
+};
+
+// Reads values off the front of `bytes`; once a read would pass the end, every later read fails.
+class Reader {
+public:
+    explicit Reader(std::string_view bytes) : rest_(bytes) {}
+    template <typename T>
+    bool get(T& value) {
+        if (rest_.size() < sizeof(T)) return false;
+        std::memcpy(&value, rest_.data(), sizeof(T));
+        rest_.remove_prefix(sizeof(T));
+        return true;
+    }
+    bool text(std::string& text) {
+        uint32_t size = 0;
+        if (!get(size) || rest_.size() < size) return false;
+        text.assign(rest_.data(), size);
+        rest_.remove_prefix(size);
+        return true;
+    }
+    bool raw(std::string_view expected) {
+        if (!rest_.starts_with(expected)) return false;
+        rest_.remove_prefix(expected.size());
+        return true;
+    }
+    size_t left() const { return rest_.size(); }
+
+private:
+    std::string_view rest_;
+};
+
+bool readCell(Reader& in, StatsTable::Cell& cell) {
+    uint8_t tag = 0;
+    if (!in.get(tag)) return false;
+    switch (CellTag(tag)) {
+        case CellTag::Integer: {
+            int64_t value = 0;
+            if (!in.get(value)) return false;
+            cell = value;
+            return true;
+        }
+        case CellTag::Real: {
+            StatsTable::Real real{};
+            uint8_t halfEven = 0;
+            int32_t decimals = 0;
+            if (!in.get(real.value) || !in.get(decimals) || !in.get(halfEven) || halfEven > 1) return false;
+            real.decimals = decimals;
+            real.half_even = halfEven == 1;
+            cell = real;
+            return true;
+        }
+        case CellTag::Text: {
+            std::string text;
+            if (!in.text(text)) return false;
+            cell = std::move(text);
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+std::string encodeStatsTable(const StatsTable& table) {
+    Writer out;
+    out.raw(kFormatTag);
+    out.text(table.name);
+    out.put(uint32_t(table.header.size()));
+    for (const std::string& column : table.header) out.text(column);
+    out.put(uint64_t(table.rows_left_out));
+    out.put(uint64_t(table.rows.size()));
+    for (const auto& row : table.rows) {
+        out.put(uint32_t(row.size()));
+        for (const StatsTable::Cell& cell : row) {
+            if (const auto* value = std::get_if<int64_t>(&cell)) {
+                out.put(uint8_t(CellTag::Integer));
+                out.put(*value);
+            } else if (const auto* real = std::get_if<StatsTable::Real>(&cell)) {
+                out.put(uint8_t(CellTag::Real));
+                out.put(real->value);
+                out.put(int32_t(real->decimals));
+                out.put(uint8_t(real->half_even ? 1 : 0));
+            } else {
+                out.put(uint8_t(CellTag::Text));
+                out.text(std::get<std::string>(cell));
+            }
+        }
+    }
+    return out.take();
+}
+
+std::optional<StatsTable> decodeStatsTable(std::string_view bytes) {
+    Reader in(bytes);
+    StatsTable table;
+    uint32_t columns = 0;
+    if (!in.raw(kFormatTag) || !in.text(table.name) || !in.get(columns)) return std::nullopt;
+    // Each count is checked against the bytes left (every item takes at least 4), so that a
+    // damaged count cannot make it reserve more than the input could hold.
+    if (columns > in.left() / 4) return std::nullopt;
+    table.header.resize(columns);
+    for (std::string& column : table.header)
+        if (!in.text(column)) return std::nullopt;
+    uint64_t leftOut = 0, rows = 0;
+    if (!in.get(leftOut) || !in.get(rows) || rows > in.left() / 4) return std::nullopt;
+    table.rows_left_out = leftOut;
+    table.rows.resize(size_t(rows));
+    for (auto& row : table.rows) {
+        uint32_t cells = 0;
+        if (!in.get(cells) || cells > in.left()) return std::nullopt;
+        row.resize(cells);
+        for (StatsTable::Cell& cell : row)
+            if (!readCell(in, cell)) return std::nullopt;
+    }
+    if (in.left() != 0) return std::nullopt;
+    return table;
+}
+
+}  // namespace lanescope
