@@ -75,9 +75,9 @@ void traceRss(double seconds) {
 }
 
 // Imports FILE as the viewer does (its NVTX-on-GPU lanes too) and saves the model in the
-// default cache folder, in a child process: what the viewer then reopens. "MB" of the entry, or
-// "" on failure.
-ChildRun saveForReopening(const std::string& file) {
+// default cache folder, in a child process, with (keepStatistics) the Statistics table the
+// window opens on: what the viewer then reopens. "MB" of the entry, or "" on failure.
+ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
     return runInChild([&] {
         ImportOptions options;
         options.threads = std::max(1u, std::thread::hardware_concurrency());
@@ -89,6 +89,8 @@ ChildRun saveForReopening(const std::string& file) {
         std::string error;
         if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
         // And the Statistics table the window opens on, as the viewer keeps it after a first open.
+        if (!keepStatistics)
+            return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
         KeptResults::attach(*result.report(), std::make_shared<const ReportCache>(), *key);
         StatsOptions shown;
         shown.trace_rows = StatsTableView::kShownRows;
@@ -126,11 +128,13 @@ std::jthread stallWatchdog(pthread_t gui) {
 
 }  // namespace
 
-// lanescope-bench open FILE [--after-ms M] [--from-cache] [--pytorch VIEW]: the viewer's own way from File > Open
-// to a filled window, offscreen, against the import alone of the same file (run first, in a
-// child). The report cache is a new temporary folder: the viewer imports the file and saves its
-// model after, as on a first open. --from-cache: a child saves the model there first, and the
-// viewer reopens it from the cache (cache_entry_mb: the entry's size).
+// lanescope-bench open FILE [--after-ms M] [--from-cache [--model-only]] [--pytorch VIEW]: the viewer's own way
+// from File > Open to a filled window, offscreen, against the import alone of the same file (run
+// first, in a child). The report cache is a new temporary folder: the viewer imports the file and
+// saves its model after, as on a first open. --from-cache: a child saves the model there first,
+// with the Statistics table the window opens on as a first open keeps it (--model-only: not
+// that table, as before tables were kept), and the viewer reopens it from the cache
+// (cache_entry_mb: the entry's size).
 // The real main window opens FILE (import off the GUI thread, then the timeline and the
 // panels), and a 5 ms timer on the GUI thread measures how late the event loop comes back to
 // it, which is how late a click or a key would be handled. Measured while the report loads
@@ -143,7 +147,7 @@ std::jthread stallWatchdog(pthread_t gui) {
 // (panels behind a tab compute nothing until then): panel_NAME_s, the time until it is filled,
 // and panel_NAME_max_stall_ms, the GUI thread's longest stall meanwhile.
 int openCommand(int argc, char** argv) {
-    const Args args = parseArgs(argc, argv, 2, {"after-ms", "pytorch"}, {"from-cache", "panels"});
+    const Args args = parseArgs(argc, argv, 2, {"after-ms", "pytorch"}, {"from-cache", "model-only", "panels"});
     if (!args.error.empty()) return usageError(args.error);
     if (args.positional.size() != 1) return usageError("open needs one FILE");
     const auto afterMs = args.options.count("after-ms") ? parseCount(args.options.at("after-ms")) : 3000;
@@ -160,7 +164,7 @@ int openCommand(int argc, char** argv) {
     qunsetenv("LANESCOPE_CACHE");
     const bool fromCache = args.flags.count("from-cache") > 0;
     ChildRun saved;
-    if (fromCache && (!(saved = saveForReopening(file)).ok || saved.output.empty())) {
+    if (fromCache && (!(saved = saveForReopening(file, !args.flags.count("model-only"))).ok || saved.output.empty())) {
         std::fprintf(stderr, "lanescope-bench: %s cannot be saved in the cache\n", file.c_str());
         return kExitBadInput;
     }
