@@ -245,19 +245,25 @@ void MainWindow::openFiles(const QStringList& all, NsysReader reader) {
 
 // A report reopened from its saved model maps the cache entry. Should the entry be cut short
 // on disk while open, the report reads zeros past the cut (importers/cache/MappedModels.h):
-// checked each second, said once.
+// checked each second while a mapped model is open, said once.
 void MainWindow::watchSavedModels() {
-    if (savedModelCheck_) return;
-    savedModelCheck_ = new QTimer(this);
-    connect(savedModelCheck_, &QTimer::timeout, this, [this] {
-        if (!cache::aMappedModelWasCutShort()) return;
-        savedModelCheck_->stop();
-        const QString text =
-            "A saved model was cut short on disk while open: its events past the cut read as zeros. "
-            "Close the report and open its file again.";
-        spdlog::warn("{}", text.toStdString());
-        statusBar()->showMessage(text);
-    });
+    if (cache::aMappedModelWasCutShort()) return;  // said already
+    if (!savedModelCheck_) {
+        savedModelCheck_ = new QTimer(this);
+        savedModelCheck_->setObjectName("savedModelCheck");
+        connect(savedModelCheck_, &QTimer::timeout, this, [this] {
+            if (!cache::aMappedModelWasCutShort()) {
+                if (cache::watchedMappings() == 0) savedModelCheck_->stop();  // until the next reopen
+                return;
+            }
+            savedModelCheck_->stop();
+            const QString text =
+                "A saved model was cut short on disk while open: its events past the cut read as zeros. "
+                "Close the report and open its file again.";
+            spdlog::warn("{}", text.toStdString());
+            statusBar()->showMessage(text);
+        });
+    }
     savedModelCheck_->start(1000);
 }
 

@@ -4,8 +4,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <mutex>
 
 namespace lanescope::cache {
@@ -81,5 +83,10 @@ void unwatchMapping(const void* begin) {
 }
 
 bool aMappedModelWasCutShort() { return cutShort.load(std::memory_order_relaxed); }
+
+size_t watchedMappings() {
+    return size_t(std::count_if(std::begin(slots), std::end(slots),
+                                [](const Slot& slot) { return slot.begin.load(std::memory_order_acquire) != 0; }));
+}
 
 }  // namespace lanescope::cache

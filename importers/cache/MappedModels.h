@@ -17,5 +17,7 @@ void watchMapping(const void* begin, size_t bytes);
 void unwatchMapping(const void* begin);
 // Whether a watched mapping was found cut short since the program started.
 bool aMappedModelWasCutShort();
+// How many mappings are watched now (none once every report that mapped a model is gone).
+size_t watchedMappings();
 
 }  // namespace lanescope::cache

@@ -294,7 +294,7 @@ private slots:
         disconnect(rowsSeen);
         QVERIFY2(window.statusBar()->currentMessage().startsWith("Reopened synthetic.sqlite from its saved model"),
                  qPrintable(window.statusBar()->currentMessage()));
-        const auto reopened = window.session()->reports().front();
+        auto reopened = window.session()->reports().front();
         QVERIFY(reopened != imported);
         QCOMPARE(reopened->lanes.size(), imported->lanes.size());
         QVERIFY(rows && rowsBeforeReport);
@@ -310,6 +310,16 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return window.shownPanelsReady(); }, 60000));
         QCOMPARE(stats->currentReportName(), shownName);
         QCOMPARE(toCsv(*stats->table(shownName)), toCsv(*kept));
+        // The check for a model cut short runs while a mapped model is open, and stops once none is.
+        auto* check = window.findChild<QTimer*>("savedModelCheck");
+        QVERIFY(check && check->isActive());
+        reopened.reset();
+        rows.reset();
+        close->trigger();
+        QVERIFY(QTest::qWaitFor([&] { return !check->isActive(); }, 10000));
+        QVERIFY(openOnce());
+        QVERIFY(window.statusBar()->currentMessage().startsWith("Reopened"));
+        QVERIFY(check->isActive());
 
         // Cut short in place (by a hand) under the report the window shows, which maps it: the
         // report reads zeros past the cut instead of ending the program, and the window says so.

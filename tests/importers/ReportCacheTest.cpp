@@ -314,7 +314,9 @@ TEST_CASE("a loaded report's events lie in its mapped entry, which stays readabl
     TempCache temp("mapped");
     const auto file = dataFile("nsys-2025.3/cuda_graphs.nsys-rep");
     const auto fresh = importOk(file);
+    const size_t watchedBefore = cache::watchedMappings();
     std::unique_ptr<Report> loaded = storeAndLoad(temp.cache, *fresh, "k");
+    CHECK(cache::watchedMappings() == watchedBefore + 1);
     size_t viewed = 0;
     for (const Lane& lane : loaded->lanes) {
         if (lane.events.size() == 0) continue;
@@ -332,6 +334,7 @@ TEST_CASE("a loaded report's events lie in its mapped entry, which stays readabl
         if (lane.events.size() > 0) events = lane.events.start_ns.data();
     loaded.reset();
     CHECK(mappedFileAt(events).empty());
+    CHECK(cache::watchedMappings() == watchedBefore);  // and its watch
 }
 
 TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
