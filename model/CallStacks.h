@@ -4,6 +4,8 @@
 #include <tuple>
 #include <vector>
 
+#include "model/Column.h"
+
 namespace lanescope {
 
 inline constexpr uint32_t kNoStack = UINT32_MAX;
@@ -16,11 +18,11 @@ inline constexpr uint32_t kNoStack = UINT32_MAX;
 // smaller id. Used by CPU samples and the backtraces of CUDA API and OS runtime calls.
 struct CallStacks {
     // Unique frames, in creation order.
-    std::vector<uint32_t> frame_function;  // into Report::strings: the function (symbol) name
-    std::vector<uint32_t> frame_module;    // into Report::strings: the module (library) path
+    Column<uint32_t> frame_function;  // into Report::strings: the function (symbol) name
+    Column<uint32_t> frame_module;    // into Report::strings: the module (library) path
     // The tree, one entry per node, in creation order.
-    std::vector<uint32_t> node_frame;   // index into the frame columns
-    std::vector<uint32_t> node_parent;  // the calling node, or kNoStack for an outermost frame
+    Column<uint32_t> node_frame;   // index into the frame columns
+    Column<uint32_t> node_parent;  // the calling node, or kNoStack for an outermost frame
 
     size_t nodeCount() const { return node_frame.size(); }
     size_t frameCount() const { return frame_function.size(); }

@@ -55,8 +55,8 @@ struct Counter {
     // Made by finishReport from the lanes (whole-CPU utilization, unified memory migrated), not
     // read from the file: an export leaves it out, and the import of that export makes it again.
     bool derived = false;
-    std::vector<int64_t> time_ns;
-    std::vector<double> value;
+    Column<int64_t> time_ns;
+    Column<double> value;
 };
 
 struct Metadata {
@@ -116,18 +116,18 @@ struct Report {
     Column<MemsetInfo> memsets;
     Column<SyncInfo> syncs;
     Column<NvtxInfo> nvtx;
-    std::vector<GraphExecutionInfo> graph_executions;
-    std::vector<CudaEventInfo> cuda_events;
-    std::vector<GpuPageFaultInfo> gpu_page_faults;
-    std::vector<CpuPageFaultInfo> cpu_page_faults;
-    std::vector<Migration> migrations;                // sorted by memcpy row
-    std::vector<KernelGraphNode> kernel_graph_nodes;  // sorted by kernel row; kernels not in a graph are absent
-    std::vector<GraphApiEvent> graph_api_events;      // sorted by start_ns
-    std::vector<NsysMessage> nsys_messages;           // in the report's order
+    Column<GraphExecutionInfo> graph_executions;
+    Column<CudaEventInfo> cuda_events;
+    Column<GpuPageFaultInfo> gpu_page_faults;
+    Column<CpuPageFaultInfo> cpu_page_faults;
+    Column<Migration> migrations;                // sorted by memcpy row
+    Column<KernelGraphNode> kernel_graph_nodes;  // sorted by kernel row; kernels not in a graph are absent
+    Column<GraphApiEvent> graph_api_events;      // sorted by start_ns
+    std::vector<NsysMessage> nsys_messages;      // in the report's order
     // PyTorch's allocations and frees (the "[memory]" events of a Kineto trace made with
     // profile_memory=True), sorted by time_ns, ties in file order; empty for other formats.
     // 48 bytes an event (model/PytorchMemory.h).
-    std::vector<PytorchMemoryEvent> pytorch_memory;
+    Column<PytorchMemoryEvent> pytorch_memory;
     // The whole-CPU utilization counter (percent of the cores running a thread) made from the
     // CPU core lanes, an index into counters; -1 when the report has no context switches.
     int32_t cpu_utilization_counter = -1;
@@ -141,7 +141,7 @@ struct Report {
     std::vector<int64_t> nvtx_other_starts_ns;
     std::vector<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                             // of CPU samples and call backtraces
-    std::vector<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)
+    Column<CallBacktrace> backtraces;              // sorted by (thread, lane kind, start_ns)
     Diagnostics diagnostics;
     // What only some readers need, computed on first use (see model/DerivedCache.h).
     DerivedCache derived;

@@ -7,7 +7,7 @@ namespace {
 constexpr size_t kFanOut = 16;
 }
 
-CounterSummary buildCounterSummary(const std::vector<double>& value) {
+CounterSummary buildCounterSummary(std::span<const double> value) {
     CounterSummary summary;
     if (value.empty()) return summary;
     const auto [lo, hi] = std::minmax_element(value.begin(), value.end());
@@ -38,7 +38,7 @@ CounterSummary buildCounterSummary(const std::vector<double>& value) {
     return summary;
 }
 
-void CounterSummary::minMax(const std::vector<double>& value, size_t begin, size_t end, float& lo, float& hi) const {
+void CounterSummary::minMax(std::span<const double> value, size_t begin, size_t end, float& lo, float& hi) const {
     for (size_t i = begin; i < end;) {
         // The largest block that starts at i and ends by `end`: level k blocks of 16^(k+1).
         int k = -1;

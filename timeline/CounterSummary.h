@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace lanescope {
@@ -18,10 +19,10 @@ struct CounterSummary {
     double min_value = 0, max_value = 0;  // of every sample; 0 when there is none
 
     // The min and max of float(value[i]) for i in [begin, end), folded into lo and hi.
-    void minMax(const std::vector<double>& value, size_t begin, size_t end, float& lo, float& hi) const;
+    void minMax(std::span<const double> value, size_t begin, size_t end, float& lo, float& hi) const;
     size_t memoryBytes() const;
 };
 
-CounterSummary buildCounterSummary(const std::vector<double>& value);
+CounterSummary buildCounterSummary(std::span<const double> value);
 
 }  // namespace lanescope

@@ -157,7 +157,7 @@ void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& 
     buildLaneMarkers(lane, map, sink, options);
 }
 
-std::vector<CounterColumn> buildCounterColumns(const std::vector<int64_t>& time_ns, const std::vector<double>& value,
+std::vector<CounterColumn> buildCounterColumns(std::span<const int64_t> time_ns, std::span<const double> value,
                                                const PixelMapping& map, const CounterSummary* summary) {
     std::vector<CounterColumn> columns(static_cast<size_t>(std::max(0, map.width_px)));
     const uint32_t n = uint32_t(time_ns.size());

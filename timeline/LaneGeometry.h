@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "model/Lane.h"
@@ -84,7 +85,7 @@ struct CounterColumn {
     float min, max, last;
     bool has_value;  // false before the first sample
 };
-std::vector<CounterColumn> buildCounterColumns(const std::vector<int64_t>& time_ns, const std::vector<double>& value,
+std::vector<CounterColumn> buildCounterColumns(std::span<const int64_t> time_ns, std::span<const double> value,
                                                const PixelMapping& map, const CounterSummary* summary = nullptr);
 
 }  // namespace lanescope

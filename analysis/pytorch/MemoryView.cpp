@@ -93,7 +93,7 @@ std::string addressText(int64_t address) {
 
 MemoryView pytorchMemory(const Report& report) {
     MemoryView view;
-    const std::vector<PytorchMemoryEvent>& events = report.pytorch_memory;
+    const auto& events = report.pytorch_memory;
     if (events.empty()) {
         view.missing =
             "no memory events: the trace records none (a PyTorch trace has them when the profiler runs with "

@@ -37,8 +37,8 @@ struct Track {
     double incrementalValue = 0;
     IntervalColumns events;
     InstantColumns instants;
-    std::vector<int64_t> counterTime;
-    std::vector<double> counterValue;
+    Column<int64_t> counterTime;  // becomes its Counter's columns
+    Column<double> counterValue;
     std::vector<OpenSlice> stack;
     std::optional<LaneKind> instantLane;  // the lane kind its first instant's category names, if any
 };

@@ -12,6 +12,7 @@
 #include "importers/Importer.h"
 #include "importers/kineto/KinetoImporter.h"
 #include "tests/bench/KinetoTraceWriter.h"
+#include "tests/support/ColumnEquality.h"
 
 using namespace lanescope;
 using namespace lanescope::test;

@@ -18,6 +18,7 @@
 #include "importers/perfetto/PerfettoImporter.h"
 #include "model/EventDetails.h"
 #include "perfetto/perfetto_subset.pb.h"  // generated, in the build tree
+#include "tests/support/ColumnEquality.h"
 
 using namespace lanescope;
 using namespace lanescope::test;

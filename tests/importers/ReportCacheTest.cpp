@@ -337,6 +337,50 @@ TEST_CASE("a loaded report's events lie in its mapped entry, which stays readabl
     CHECK(cache::watchedMappings() == watchedBefore);  // and its watch
 }
 
+TEST_CASE("counters and the graph, unified memory, event and call stack tables view their entry too") {
+    TempCache temp("mapped-tables");
+    std::set<std::string> viewed;  // the tables seen with rows, each viewing its entry
+    int key = 0;
+    for (const char* name : {"nsys-2025.3/train_metrics.nsys-rep", "nsys-2025.3/cuda_graphs.nsys-rep",
+                             "nsys-2025.3/cuda_graphs_nodes.nsys-rep", "nsys-2025.3/unified_memory.nsys-rep",
+                             "nsys-2025.3/cpu_1gpu.nsys-rep", "nsys-2025.3/train_1gpu.nsys-rep",
+                             "kineto/pytorch_profiled_gpu.pt.trace.json.gz"}) {
+        INFO(name);
+        const auto fresh = importOk(dataFile(name));
+        const std::string k = std::to_string(key++);
+        const std::unique_ptr<Report> loaded = storeAndLoad(temp.cache, *fresh, k);
+        const std::string entry = temp.cache.entryPath(k).string();
+        auto inEntry = [&](const char* table, const auto& column) {
+            if (column.empty()) return;
+            INFO(table);
+            CHECK(mappedFileAt(column.data()) == entry);
+            viewed.insert(table);
+        };
+        for (const Counter& counter : loaded->counters) {
+            inEntry("counter time", counter.time_ns);
+            inEntry("counter value", counter.value);
+        }
+        inEntry("graph_executions", loaded->graph_executions);
+        inEntry("kernel_graph_nodes", loaded->kernel_graph_nodes);
+        inEntry("graph_api_events", loaded->graph_api_events);
+        inEntry("cuda_events", loaded->cuda_events);
+        inEntry("gpu_page_faults", loaded->gpu_page_faults);
+        inEntry("cpu_page_faults", loaded->cpu_page_faults);
+        inEntry("migrations", loaded->migrations);
+        inEntry("backtraces", loaded->backtraces);
+        inEntry("pytorch_memory", loaded->pytorch_memory);
+        inEntry("frame_function", loaded->stacks.frame_function);
+        inEntry("frame_module", loaded->stacks.frame_module);
+        inEntry("node_frame", loaded->stacks.node_frame);
+        inEntry("node_parent", loaded->stacks.node_parent);
+        requireEqual(*fresh, *loaded);
+    }
+    std::string seen;
+    for (const std::string& table : viewed) seen += table + " ";
+    INFO("viewed: " << seen);
+    CHECK(viewed.size() == 15);
+}
+
 TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
     TempCache temp("cut");
     const auto fresh = importOk(dataFile("nsys-2025.3/cuda_graphs.nsys-rep"));

@@ -26,7 +26,7 @@ void addStep(QList<QPointF>& points, double ms, double mb) {
 }
 
 // `rows`: one device's rows of `all` (Report::pytorch_memory), in time order.
-DeviceCurves deviceCurves(const std::vector<PytorchMemoryEvent>& all, const std::vector<uint32_t>& rows) {
+DeviceCurves deviceCurves(const Column<PytorchMemoryEvent>& all, const std::vector<uint32_t>& rows) {
     auto at = [&](size_t i) -> const PytorchMemoryEvent& { return all[rows[i]]; };
     DeviceCurves curves;
     const size_t buckets = std::max<size_t>(1, MemoryChart::kMaxPoints / 2);
