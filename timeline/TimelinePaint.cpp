@@ -342,27 +342,25 @@ void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {
     const int chartTop = top + 4, chartHeight = row.height - 8;
     auto yOf = [&](double v) { return chartTop + chartHeight - (v - minV) / (maxV - minV) * chartHeight; };
     const auto columns = buildCounterColumns(counter.time_ns, counter.value, mapping(row.report), &summary);
-    QPainterPath area_path;
-    bool open = false;
-    for (size_t x = 0; x < columns.size(); ++x) {
-        const CounterColumn& c = columns[x];
-        const double px = area.left() + double(x);
-        if (!c.has_value) {
-            if (open) area_path.lineTo(px, yOf(minV)), area_path.closeSubpath(), open = false;
-            continue;
-        }
-        if (!open) {
-            area_path.moveTo(px, yOf(minV));
-            open = true;
-        }
-        area_path.lineTo(px, yOf(c.max));
-        area_path.lineTo(px + 1, yOf(c.last));
-    }
-    if (open) area_path.lineTo(area.left() + double(columns.size()), yOf(minV)), area_path.closeSubpath();
+    // The area under each pixel column's highest sample, as one rectangle per run of columns
+    // of the same height: a path through every column's highest and last values took Qt's
+    // rasterizer 350 ms for 22 rows of 1.7 M samples each (a path edge per column, across the
+    // whole chart), where rectangles are spans it fills at once.
     const QColor fill(row.label.find("memory") != std::string::npos ? 0xFF8E6BBF : 0xFF2E86C1);
     QColor translucent = fill;
     translucent.setAlpha(150);
-    p.fillPath(area_path, translucent);
+    const int base = int(std::lround(yOf(minV)));
+    for (size_t x = 0; x < columns.size();) {
+        if (!columns[x].has_value) {
+            ++x;
+            continue;
+        }
+        const int y = int(std::lround(yOf(columns[x].max)));
+        size_t end = x + 1;
+        while (end < columns.size() && columns[end].has_value && int(std::lround(yOf(columns[end].max))) == y) ++end;
+        if (y < base) p.fillRect(QRect(area.left() + int(x), y, int(end - x), base - y), translucent);
+        x = end;
+    }
     p.setPen(palette_.headerText);
     QFont small = p.font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
