@@ -12,8 +12,9 @@
 #include <thread>
 #include <vector>
 
+#include "ImportHelpers.h"
+#include "TempCache.h"
 #include "TestPaths.h"
-#include "importers/Importer.h"
 #include "importers/cache/KeptResults.h"
 #include "importers/cache/ReportCache.h"
 
@@ -22,21 +23,6 @@ using namespace lanescope::test;
 
 namespace {
 
-struct TempCache {
-    std::filesystem::path root;
-    ReportCache cache;
-    explicit TempCache(const std::string& name, uint64_t max_bytes = ReportCache::kDefaultMaxBytes)
-        : root(tempDir("kept-" + name)), cache(root / "models", max_bytes) {}
-    ~TempCache() { std::filesystem::remove_all(root); }
-};
-
-std::unique_ptr<Report> smallReport() {
-    NullProgress progress;
-    ImportResult result = importFile(dataFile("fuzz/small.sqlite"), {}, progress);
-    REQUIRE(result.ok());
-    return std::move(result.report());
-}
-
 void writeFile(const std::filesystem::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), std::streamsize(bytes.size()));
 }
@@ -44,7 +30,7 @@ void writeFile(const std::filesystem::path& path, const std::string& bytes) {
 }  // namespace
 
 TEST_CASE("a kept result reads back as stored, in a private file named after its entry") {
-    TempCache temp("roundtrip");
+    TempCache temp("kept-roundtrip");
     std::string error;
     const std::string bytes("table\0bytes", 11);
     REQUIRE(temp.cache.storeResult("k", "stats-nvtx_sum", bytes, error));
@@ -69,7 +55,7 @@ TEST_CASE("a kept result reads back as stored, in a private file named after its
 }
 
 TEST_CASE("a damaged kept result is deleted, never used") {
-    TempCache temp("damaged");
+    TempCache temp("kept-damaged");
     std::string error;
     const std::string bytes(1000, 'x');
     const auto path = temp.cache.resultPath("k", "r");
@@ -93,17 +79,17 @@ TEST_CASE("a damaged kept result is deleted, never used") {
 }
 
 TEST_CASE("kept results count in the bound and go with their entry, or entry-less when least recently used") {
-    const auto report = smallReport();
+    const auto report = importOk(dataFile("fuzz/small.sqlite"));
     uint64_t entryBytes = 0;
     {
-        TempCache measure("measure");
+        TempCache measure("kept-measure");
         std::string error;
         REQUIRE(measure.cache.store(*report, "k", error));
         entryBytes = std::filesystem::file_size(measure.cache.entryPath("k"));
     }
     const std::string result(size_t(entryBytes / 2), 'r');
     // Room for two entries with their results, or three without.
-    TempCache temp("bound", entryBytes * 3 + entryBytes / 4);
+    TempCache temp("kept-bound", entryBytes * 3 + entryBytes / 4);
     std::string error;
     const auto exists = [&](const std::filesystem::path& p) { return std::filesystem::exists(p); };
     const auto later = [] { std::this_thread::sleep_for(std::chrono::milliseconds(5)); };
@@ -136,8 +122,8 @@ TEST_CASE("kept results count in the bound and go with their entry, or entry-les
 }
 
 TEST_CASE("a report keeps results where it was attached to, and none without a place") {
-    TempCache temp("place");
-    const auto report = smallReport();
+    TempCache temp("kept-place");
+    const auto report = importOk(dataFile("fuzz/small.sqlite"));
     std::string error;
     const Report other;
     CHECK_FALSE(KeptResults::of(other).store("x", "bytes", error));

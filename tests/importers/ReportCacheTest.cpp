@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ImportHelpers.h"
+#include "TempCache.h"
 #include "TestPaths.h"
 #include "importers/cache/ContentNotes.h"
 #include "importers/cache/FastHash.h"
@@ -35,15 +36,6 @@ using namespace lanescope;
 using namespace lanescope::test;
 
 namespace {
-
-// A cache in a fresh folder of its own, removed at the end of the test.
-struct TempCache {
-    std::filesystem::path root;
-    ReportCache cache;
-    explicit TempCache(const std::string& name, uint64_t max_bytes = ReportCache::kDefaultMaxBytes)
-        : root(tempDir("cache-" + name)), cache(root / "models", max_bytes) {}
-    ~TempCache() { std::filesystem::remove_all(root); }
-};
 
 std::unique_ptr<Report> storeAndLoad(const ReportCache& cache, const Report& report, const std::string& key) {
     std::string error, why;
