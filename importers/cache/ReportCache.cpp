@@ -84,6 +84,14 @@ void touch(const std::filesystem::path& path) {
     ::utimensat(AT_FDCWD, path.c_str(), now, 0);
 }
 
+// Whether `name` may name a kept result: letters, digits, '_' and '-', so that its file stays in
+// the folder and its entry's name is found by the last '.' (dropLeastRecentlyUsed).
+bool isResultName(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+}
+
 // Writes or reads all `bytes` at `fd`'s offset, across short transfers and interruptions.
 bool writeAll(int fd, const void* data, size_t bytes) {
     for (const char* at = static_cast<const char*>(data); bytes > 0;) {
@@ -322,10 +330,7 @@ std::filesystem::path ReportCache::resultPath(const std::string& key, std::strin
 bool ReportCache::storeResult(const std::string& key, std::string_view name, std::string_view bytes,
                               std::string& error) const {
     error.clear();
-    const bool named = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-    });
-    if (!named) {
+    if (!isResultName(name)) {
         error = "a result's name must be letters, digits, '_' and '-'";
         return false;
     }
@@ -346,6 +351,7 @@ bool ReportCache::storeResult(const std::string& key, std::string_view name, std
 }
 
 std::optional<std::string> ReportCache::loadResult(const std::string& key, std::string_view name) const {
+    if (!isResultName(name)) return std::nullopt;
     const std::filesystem::path path = resultPath(key, name);
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::nullopt;

@@ -51,6 +51,7 @@ TEST_CASE("a kept result reads back as stored, in a private file named after its
     for (const char* bad : {"", "../x", "a.b", "a/b", "a b"}) {
         CHECK_FALSE(temp.cache.storeResult("k", bad, bytes, error));
         CHECK(error.find("name") != std::string::npos);
+        CHECK_FALSE(temp.cache.loadResult("k", bad));
     }
 }
 
