@@ -1,17 +1,20 @@
 #include <QSignalSpy>
 #include <QTest>
+#include <cstdlib>
+#include <memory>
 
 #include "TestPaths.h"
 #include "app/gui/details/EventDetailsHtml.h"
 #include "importers/Importer.h"
 #include "model/EventDetails.h"
+#include "support/TinyReport.h"
 #include "timeline/RowTree.h"
 #include "timeline/TimelineView.h"
 
 using namespace lanescope;
 
 // What the viewer shows of the CPU side of cpu_1gpu (samples, context switches, backtraces):
-// the rows it gets and the call stack in the Details panel.
+// the rows it gets and the call stack in the Details panel; and how a counter row is filled.
 class CpuSideTest : public QObject {
     Q_OBJECT
 
@@ -152,6 +155,48 @@ private slots:
         // Selecting an event drops the picked sample.
         view.selectEvent(ViewEvent{0, 0, 0});
         QVERIFY(!view.selectedInstant());
+    }
+
+    // A counter row (the utilization row above is one) is filled under each pixel column's
+    // highest sample: to the top of its chart where the counter is at its maximum, to the middle
+    // at half of it, and not at all before its first sample or where it is 0.
+    void counterRowIsFilledUnderItsSamples() {
+        test::TinyReport t;
+        t.process(42, "proc");
+        Counter power;
+        power.name_id = t.r.strings.intern("Power");
+        power.unit_id = t.r.strings.intern("W");
+        power.gpu = t.gpu(0, "GPU 0");
+        power.time_ns = {400'000, 500'000, 700'000, 850'000};
+        power.value = {0.0, 10.0, 5.0, 0.0};
+        t.r.counters.push_back(std::move(power));
+        t.r.meta.begin_ns = 0;
+        t.r.meta.end_ns = 1'000'000;
+        TimelineView view;
+        view.resize(2000, 400);
+        view.setReports({std::make_shared<const Report>(std::move(t.r))});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const LayoutRow* row = nullptr;
+        for (const LayoutRow& r : view.rows().rows())
+            if (r.type == Row::Type::Counter) row = &r;
+        QVERIFY(row);
+        const QImage image = view.grab().toImage();
+        const int chartTop = TimelineView::kRulerHeight + row->y + 4, base = chartTop + row->height - 8;
+        // The highest pixel of the fill's blue in the row's column at t_ns; base when none.
+        auto filledFrom = [&](int64_t t_ns) {
+            const int x = int(view.xOf(t_ns));
+            for (int y = chartTop - 2; y < base; ++y) {
+                const QRgb c = image.pixel(x, y);
+                if (qBlue(c) > qRed(c) + 40) return y;
+            }
+            return base;
+        };
+        QVERIFY2(std::abs(filledFrom(600'000) - chartTop) <= 1, qPrintable(QString::number(filledFrom(600'000))));
+        QVERIFY(std::abs(filledFrom(775'000) - (chartTop + base) / 2) <= 1);
+        QCOMPARE(filledFrom(300'000), base);
+        QCOMPARE(filledFrom(900'000), base);
+        for (int64_t t_ns = 510'000; t_ns < 840'000; t_ns += 10'000) QVERIFY(filledFrom(t_ns) < base);
     }
 };
 
