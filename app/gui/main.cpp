@@ -12,8 +12,6 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleReport.h"
 #include "app/gui/Theme.h"
-#include "app/gui/WhenShown.h"
-#include "app/gui/panels/pytorch/PytorchPanel.h"
 #include "app/gui/panels/query/QueryPanel.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/log/Logging.h"
@@ -21,15 +19,14 @@
 
 namespace {
 
-// Saves a PNG of the window once every file has loaded, the Ranks panel has compared them, the
-// Query panel has run its query and the PyTorch panel, when shown, has filled its tab (up to a
-// minute more), and the window has painted.
+// Saves a PNG of the window once every file has loaded, the panels on screen are filled (the
+// Statistics table, the PyTorch tab, ...), the Ranks panel has compared them and the Query panel
+// has run its query (up to a minute more), and the window has painted.
 void saveScreenshot(lanescope::MainWindow& window, const QString& out, bool ok, QDeadlineTimer deadline) {
     const auto* compare = window.findChild<lanescope::ComparePanel*>();
     const auto* query = window.findChild<lanescope::QueryPanel*>();
-    const auto* pytorch = window.findChild<lanescope::PytorchPanel*>();
-    const bool pytorchBusy = pytorch && lanescope::onScreen(pytorch) && !pytorch->ready();
-    if (((compare && compare->busy()) || (query && query->busy()) || pytorchBusy) && !deadline.hasExpired()) {
+    const bool busy = (compare && compare->busy()) || (query && query->busy()) || !window.shownPanelsReady();
+    if (busy && !deadline.hasExpired()) {
         QTimer::singleShot(100, &window, [&window, out, ok, deadline] { saveScreenshot(window, out, ok, deadline); });
         return;
     }
