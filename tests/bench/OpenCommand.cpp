@@ -89,12 +89,12 @@ ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
         std::string error;
         if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
         // And the Statistics table the window opens on, as the viewer keeps it after a first open.
-        if (!keepStatistics)
-            return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
-        KeptResults::attach(*result.report(), std::make_shared<const ReportCache>(), *key);
-        StatsOptions shown;
-        shown.trace_rows = StatsTableView::kShownRows;
-        (void)computeShownStats(*result.report(), TimeRange::all(), true, 0, true, shown);
+        if (keepStatistics) {
+            KeptResults::attach(*result.report(), std::make_shared<const ReportCache>(), *key);
+            StatsOptions shown;
+            shown.trace_rows = StatsTableView::kShownRows;
+            (void)computeShownStats(*result.report(), TimeRange::all(), true, 0, true, shown);
+        }
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
     });
 }
