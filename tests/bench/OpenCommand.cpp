@@ -24,7 +24,7 @@
 #include "app/gui/WhenShown.h"
 #include "app/gui/import/ImportTask.h"
 #include "app/gui/panels/statistics/ShownStats.h"
-#include "app/gui/panels/tables/StatsTableView.h"
+#include "app/gui/panels/statistics/StatsPanel.h"
 #include "app/log/Logging.h"
 #include "importers/Importer.h"
 #include "importers/cache/KeptResults.h"
@@ -91,9 +91,7 @@ ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
         // And the Statistics table the window opens on, as the viewer keeps it after a first open.
         if (keepStatistics) {
             KeptResults::attach(*result.report(), std::make_shared<const ReportCache>(), *key);
-            StatsOptions shown;
-            shown.trace_rows = StatsTableView::kShownRows;
-            (void)computeShownStats(*result.report(), TimeRange::all(), true, 0, true, shown);
+            (void)computeShownStats(*result.report(), TimeRange::all(), true, 0, true, StatsPanel::shownRowsOnly());
         }
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
     });

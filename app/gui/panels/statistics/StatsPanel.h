@@ -37,6 +37,8 @@ public:
     // The shown table holds the current report and range (the other summaries may still be
     // computing after it).
     bool shownTableReady() const { return !shownPending_ && !filling_; }
+    // The options the panel computes with: a trace's first StatsTableView::kShownRows rows only.
+    static StatsOptions shownRowsOnly();
 
 signals:
     // "Show instances": the events of report `report` whose name matches `pattern` (a regex).
@@ -66,8 +68,6 @@ private:
     void fillAll(std::vector<std::optional<StatsTable>> tables, bool all);
     void fill(Tab& tab, StatsTable table);
     Tab* currentTab();
-    // The options the panel computes with: a trace's first StatsTableView::kShownRows rows only.
-    static StatsOptions shownRowsOnly();
     // Shows the scope of the tables and, for a trace cut at its first rows, how many it has.
     void showScope();
 
