@@ -3,9 +3,11 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "app/python/Frames.h"
+#include "importers/cache/OnThreads.h"
 
 namespace py = pybind11;
 
@@ -30,40 +32,11 @@ py::array kindsOf(const IntervalColumns& events, const py::object& owner) {
     return viewOf(reinterpret_cast<const uint8_t*>(events.kind.data()), events.size(), owner);
 }
 
-// Whether the part holds an event of 4.29 s or more, whose duration_ns is only a mark.
-bool holdsLong(const Lane& lane, const LanePart& part) {
+// Whether the part's rows hold an event of 4.29 s or more, whose duration_ns is only a mark.
+bool holdsLong(const Lane& lane, const LanePart& part, std::optional<EventKind> only) {
     const auto& longs = lane.events.long_durations;
-    if (part.whole || longs.empty()) return !longs.empty();
-    return std::any_of(longs.begin(), longs.end(), [&](const LongDuration& l) {
-        return std::binary_search(part.rows.begin(), part.rows.end(), l.index);
-    });
-}
-
-// out[k] = column[the part's k-th row], for a column of n values.
-template <typename T, typename S>
-void gather(T* out, const S* column, size_t n, const LanePart& part) {
-    if (part.whole) {
-        std::copy(column, column + n, out);
-        return;
-    }
-    for (size_t k = 0; k < part.rows.size(); ++k) out[k] = column[part.rows[k]];
-}
-template <typename T, typename S, typename Allocator>
-void gather(T* out, const std::vector<S, Allocator>& column, const LanePart& part) {
-    gather(out, column.data(), column.size(), part);
-}
-
-// The part's durations in ns, the long ones put back in place of their marks.
-void gatherDurations(int64_t* out, const IntervalColumns& events, const LanePart& part) {
-    gather(out, events.duration_ns, part);
-    for (const LongDuration& l : events.long_durations) {
-        if (part.whole) {
-            out[l.index] = l.duration_ns;
-            continue;
-        }
-        const auto at = std::lower_bound(part.rows.begin(), part.rows.end(), l.index);
-        if (at != part.rows.end() && *at == l.index) out[at - part.rows.begin()] = l.duration_ns;
-    }
+    return std::any_of(longs.begin(), longs.end(),
+                       [&](const LongDuration& l) { return part.whole || lane.events.kind[l.index] == *only; });
 }
 
 // A new column of n values of T, and where to write them.
@@ -74,14 +47,128 @@ std::pair<py::array_t<T>, T*> newColumn(size_t n) {
     return {std::move(column), data};
 }
 
+// The durations in ns, the long ones put back in place of their marks.
 py::array_t<int64_t> allDurations(const IntervalColumns& events) {
     auto [column, out] = newColumn<int64_t>(events.size());
     py::gil_scoped_release release;
-    gatherDurations(out, events, LanePart{0, true, {}});
+    std::copy(events.duration_ns.begin(), events.duration_ns.end(), out);
+    for (const LongDuration& l : events.long_durations) out[l.index] = l.duration_ns;
     return column;
 }
 
-// A table of several lanes, or of some events of a lane: every column new, filled without the GIL.
+// A stretch of one lane's events (or instants), [begin, end) of its columns, whose rows of the
+// table go to the frame's rows from `at` on: all of them when `whole`, else those of the
+// table's event kind.
+struct Stretch {
+    uint32_t lane = 0;
+    bool whole = true;
+    size_t begin = 0;
+    size_t end = 0;
+    size_t at = 0;
+};
+// Events a stretch holds at most: enough stretches for every core, each long enough to copy fast.
+constexpr size_t kStretchEvents = size_t{1} << 20;
+
+// The parts cut into stretches and placed in the frame (lane by lane, each lane's rows in its
+// order). The stretches of a part that is not whole are counted on every core.
+std::vector<Stretch> stretchesOf(const Report& report, const EventTableSpec& table,
+                                 const std::vector<LanePart>& parts) {
+    const bool intervals = table.columns == EventTableSpec::Columns::Intervals;
+    std::vector<Stretch> stretches;
+    for (const LanePart& part : parts) {
+        const Lane& l = report.lanes[part.lane];
+        const size_t n = intervals ? l.events.size() : l.instants.size();
+        for (size_t begin = 0; begin < n; begin += kStretchEvents)
+            stretches.push_back({part.lane, part.whole, begin, std::min(n, begin + kStretchEvents), 0});
+    }
+    std::vector<size_t> rows(stretches.size());
+    cache::onThreads(0, stretches.size(), [&](size_t, size_t i) {
+        const Stretch& s = stretches[i];
+        if (s.whole) {
+            rows[i] = s.end - s.begin;
+            return;
+        }
+        const auto kinds = report.lanes[s.lane].events.kind.begin();
+        rows[i] = static_cast<size_t>(std::count(kinds + s.begin, kinds + s.end, *table.event));
+    });
+    size_t at = 0;
+    for (size_t i = 0; i < stretches.size(); ++i) {
+        stretches[i].at = at;
+        at += rows[i];
+    }
+    return stretches;
+}
+
+// Where copied columns are written, each from the frame's row 0; null: a column the frame has not.
+struct Outputs {
+    int32_t* lane = nullptr;
+    int64_t* start = nullptr;  // start_ns, or time_ns of instants
+    uint32_t* duration32 = nullptr;
+    int64_t* duration64 = nullptr;
+    uint32_t* name = nullptr;
+    uint32_t* payload = nullptr;
+    uint8_t* kind = nullptr;
+    uint8_t* depth = nullptr;
+};
+
+// Puts back the long durations of a whole stretch's events, copied to duration64 as their marks.
+void copyLongDurations(const IntervalColumns& e, const Stretch& s, int64_t* duration64) {
+    const auto& longs = e.long_durations;
+    auto l = std::lower_bound(longs.begin(), longs.end(), s.begin,
+                              [](const LongDuration& d, size_t index) { return d.index < index; });
+    for (; l != longs.end() && l->index < s.end; ++l) duration64[s.at + (l->index - s.begin)] = l->duration_ns;
+}
+
+// Copies a whole stretch of interval events column by column.
+void copyWholeIntervals(const IntervalColumns& e, const Stretch& s, const Outputs& out) {
+    const size_t n = s.end - s.begin;
+    std::fill_n(out.lane + s.at, n, static_cast<int32_t>(s.lane));
+    std::copy_n(e.start_ns.begin() + s.begin, n, out.start + s.at);
+    if (out.duration64) {
+        std::copy_n(e.duration_ns.begin() + s.begin, n, out.duration64 + s.at);
+        copyLongDurations(e, s, out.duration64);
+    } else {
+        std::copy_n(e.duration_ns.begin() + s.begin, n, out.duration32 + s.at);
+    }
+    std::copy_n(e.name_id.begin() + s.begin, n, out.name + s.at);
+    std::copy_n(e.payload.begin() + s.begin, n, out.payload + s.at);
+    if (out.kind) std::copy_n(reinterpret_cast<const uint8_t*>(e.kind.data()) + s.begin, n, out.kind + s.at);
+    std::copy_n(e.depth.begin() + s.begin, n, out.depth + s.at);
+}
+
+// Copies the events of kind `only` of a stretch, row by row.
+void copyIntervalsOfKind(const IntervalColumns& e, const Stretch& s, EventKind only, const Outputs& out) {
+    const auto& longs = e.long_durations;
+    auto l = std::lower_bound(longs.begin(), longs.end(), s.begin,
+                              [](const LongDuration& d, size_t index) { return d.index < index; });
+    size_t k = s.at;
+    for (size_t i = s.begin; i < s.end; ++i) {
+        if (e.kind[i] != only) continue;
+        out.lane[k] = static_cast<int32_t>(s.lane);
+        out.start[k] = e.start_ns[i];
+        if (out.duration64) {
+            while (l != longs.end() && l->index < i) ++l;
+            out.duration64[k] = l != longs.end() && l->index == i ? l->duration_ns : int64_t{e.duration_ns[i]};
+        } else {
+            out.duration32[k] = e.duration_ns[i];
+        }
+        out.name[k] = e.name_id[i];
+        out.payload[k] = e.payload[i];
+        out.depth[k] = e.depth[i];
+        ++k;
+    }
+}
+
+void copyInstants(const InstantColumns& instants, const Stretch& s, const Outputs& out) {
+    const size_t n = s.end - s.begin;
+    std::fill_n(out.lane + s.at, n, static_cast<int32_t>(s.lane));
+    std::copy_n(instants.time_ns.begin() + s.begin, n, out.start + s.at);
+    std::copy_n(instants.name_id.begin() + s.begin, n, out.name + s.at);
+    std::copy_n(instants.payload.begin() + s.begin, n, out.payload + s.at);
+}
+
+// A table of several lanes, or of some events of a lane: every column new, filled without the
+// GIL on every core, a stretch of a lane at a time.
 Columns copiedColumns(const Report& report, const EventTableSpec& table, const std::vector<LanePart>& parts,
                       size_t rows, bool longs) {
     const bool intervals = table.columns == EventTableSpec::Columns::Intervals;
@@ -95,30 +182,26 @@ Columns copiedColumns(const Report& report, const EventTableSpec& table, const s
     auto [depth, depthOut] = newColumn<uint8_t>(intervals ? rows : 0);
     {
         py::gil_scoped_release release;
-        size_t at = 0;
-        for (const LanePart& part : parts) {
-            const Lane& l = report.lanes[part.lane];
-            const size_t n = part.size(report, table.columns);
-            std::fill_n(laneOut + at, n, static_cast<int32_t>(part.lane));
-            if (!intervals) {
-                gather(startOut + at, l.instants.time_ns, part);
-                gather(nameOut + at, l.instants.name_id, part);
-                gather(payloadOut + at, l.instants.payload, part);
-                at += n;
-                continue;
-            }
-            gather(startOut + at, l.events.start_ns, part);
+        Outputs out{laneOut, startOut, nullptr, nullptr, nameOut, payloadOut, nullptr, nullptr};
+        if (intervals) {
             if (longs)
-                gatherDurations(duration64Out + at, l.events, part);
+                out.duration64 = duration64Out;
             else
-                gather(duration32Out + at, l.events.duration_ns, part);
-            gather(nameOut + at, l.events.name_id, part);
-            gather(payloadOut + at, l.events.payload, part);
-            if (!table.event)
-                gather(kindOut + at, reinterpret_cast<const uint8_t*>(l.events.kind.data()), l.events.size(), part);
-            gather(depthOut + at, l.events.depth, part);
-            at += n;
+                out.duration32 = duration32Out;
+            out.kind = table.event ? nullptr : kindOut;
+            out.depth = depthOut;
         }
+        const std::vector<Stretch> stretches = stretchesOf(report, table, parts);
+        cache::onThreads(0, stretches.size(), [&](size_t, size_t i) {
+            const Stretch& s = stretches[i];
+            const Lane& l = report.lanes[s.lane];
+            if (!intervals)
+                copyInstants(l.instants, s, out);
+            else if (s.whole)
+                copyWholeIntervals(l.events, s, out);
+            else
+                copyIntervalsOfKind(l.events, s, *table.event, out);
+        });
     }
     if (!intervals) return {{"lane", lane}, {"time_ns", start}, {"name_id", name}, {"payload", payload}};
     Columns columns{{"lane", lane}, {"start_ns", start}};
@@ -164,9 +247,9 @@ py::object eventsFrame(const py::object& owner, const Report& report, const Even
         py::gil_scoped_release release;
         parts = tableParts(report, table);
         for (const LanePart& part : parts) {
-            rows += part.size(report, table.columns);
-            longs = longs ||
-                    (table.columns == EventTableSpec::Columns::Intervals && holdsLong(report.lanes[part.lane], part));
+            rows += part.rows;
+            longs = longs || (table.columns == EventTableSpec::Columns::Intervals &&
+                              holdsLong(report.lanes[part.lane], part, table.event));
         }
     }
     if (parts.size() != 1 || !parts.front().whole) return dataFrame(copiedColumns(report, table, parts, rows, longs));

@@ -25,8 +25,8 @@ pybind11::object laneInstantsFrame(const pybind11::object& owner, const Report& 
 // One table of eventTables(): lane int32 (index into Report.lanes()), then the columns above
 // without kind (the table's own; the nccl table keeps it). Rows lane by lane, each lane's in
 // start order. The columns view the model when the table is the whole of one lane; else they
-// are new arrays, filled without the GIL (the lanes' columns are separate vectors, and a lane
-// of GPU work mixes kernels and copies). lane is always a new array.
+// are new arrays, filled on every core without the GIL (the lanes' columns are separate
+// vectors, and a lane of GPU work mixes kernels and copies). lane is always a new array.
 pybind11::object eventsFrame(const pybind11::object& owner, const Report& report, const EventTableSpec& table);
 
 // The lanes, one row each in Report::lanes order: lane, kind (its name), name, pid, tid, gpu (CUDA

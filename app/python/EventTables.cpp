@@ -36,34 +36,22 @@ const EventTableSpec* findEventTable(std::string_view name) {
     return it == tables.end() ? nullptr : &*it;
 }
 
-size_t LanePart::size(const Report& report, EventTableSpec::Columns columns) const {
-    if (!whole) return rows.size();
-    const Lane& l = report.lanes[lane];
-    return columns == EventTableSpec::Columns::Intervals ? l.events.size() : l.instants.size();
-}
-
 std::vector<LanePart> tableParts(const Report& report, const EventTableSpec& table) {
     std::vector<LanePart> parts;
     for (size_t i = 0; i < report.lanes.size(); ++i) {
         const Lane& lane = report.lanes[i];
         if (table.lane ? lane.kind != *table.lane : holdsDerivedEvents(lane.kind)) continue;
-        LanePart part{static_cast<uint32_t>(i), true, {}};
+        LanePart part{static_cast<uint32_t>(i), 0, true};
         if (table.columns == EventTableSpec::Columns::Instants) {
-            if (!lane.instants.size()) continue;
+            part.rows = lane.instants.size();
         } else if (!table.event) {
-            if (!lane.events.size()) continue;
+            part.rows = lane.events.size();
         } else {
             const Column<EventKind>& kinds = lane.events.kind;
-            const size_t matching = static_cast<size_t>(std::count(kinds.begin(), kinds.end(), *table.event));
-            if (matching == 0) continue;
-            part.whole = matching == kinds.size();
-            if (!part.whole) {
-                part.rows.reserve(matching);
-                for (size_t e = 0; e < kinds.size(); ++e)
-                    if (kinds[e] == *table.event) part.rows.push_back(static_cast<uint32_t>(e));
-            }
+            part.rows = static_cast<size_t>(std::count(kinds.begin(), kinds.end(), *table.event));
+            part.whole = part.rows == kinds.size();
         }
-        parts.push_back(std::move(part));
+        if (part.rows) parts.push_back(part);
     }
     return parts;
 }

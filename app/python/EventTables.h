@@ -25,15 +25,16 @@ struct EventTableSpec {
 const std::vector<EventTableSpec>& eventTables();
 const EventTableSpec* findEventTable(std::string_view name);
 
-// The rows of one table held by one lane: the whole lane, or the events at `rows` (ascending).
+// The rows of one table held by one lane: all of its events (or instants), or the `rows` of them
+// whose kind is the table's.
 struct LanePart {
     uint32_t lane = 0;  // index into Report::lanes
+    size_t rows = 0;    // at least 1
     bool whole = false;
-    std::vector<uint32_t> rows;  // when not whole: indexes into the lane's columns, ascending
-    size_t size(const Report& report, EventTableSpec::Columns columns) const;
 };
 
 // Where a table's rows are, lane by lane in Report::lanes order (lanes holding none left out).
+// Reads every kind of the lanes of GPU work once (a byte an event).
 std::vector<LanePart> tableParts(const Report& report, const EventTableSpec& table);
 
 }  // namespace lanescope::python

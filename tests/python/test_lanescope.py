@@ -9,6 +9,8 @@ import gc
 import io
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -195,6 +197,57 @@ def test_events_view_one_lane_and_copy_several(train):
     assert len(train.events("cuda_api")["lane"].unique()) == 2  # two threads: a copy
     with pytest.raises(ValueError, match="unknown table bogus"):
         train.events("bogus")
+
+
+def grown_export(tmp_path, copies, long_events):
+    """train_1gpu's export with its kernels, memcpys and CUDA runtime calls repeated `copies`
+    times, each copy after the one before, and its last `long_events` kernels and runtime calls
+    made 5 s long: lanes of more than a million events, some too long for a 32-bit duration."""
+    path = tmp_path / "grown.sqlite"
+    shutil.copyfile(DATA / "nsys-2025.3" / "train_1gpu.sqlite", path)
+    db = sqlite3.connect(path)
+    first, last = db.execute("select min(start), max(end) from (select start, end from CUPTI_ACTIVITY_KIND_KERNEL"
+                             " union all select start, end from CUPTI_ACTIVITY_KIND_MEMCPY"
+                             " union all select start, end from CUPTI_ACTIVITY_KIND_RUNTIME)").fetchone()
+    span = last - first + 1000
+    for table in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_RUNTIME"):
+        columns = [row[1] for row in db.execute(f"pragma table_info({table})")]
+        shifted = ", ".join(f"{c} + n.i * {span}" if c in ("start", "end") else c for c in columns)
+        db.execute(f"create temp table original as select * from {table}")
+        db.execute(f"with recursive n(i) as (select 1 union all select i + 1 from n where i < {copies - 1}) "
+                   f"insert into {table} ({', '.join(columns)}) select {shifted} from original, n")
+        db.execute("drop table original")
+    for table in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"):
+        db.execute(f"update {table} set end = start + 5000000000 where rowid in "
+                   f"(select rowid from {table} order by start desc limit {long_events})")
+    db.commit()
+    db.close()
+    return path
+
+
+def test_events_of_several_stretches_equal_the_lanes_filtered(tmp_path):
+    # A table copied from lanes is cut into stretches of about a million events, copied on every
+    # core: each column must equal the lanes' own columns filtered by kind, lane after lane. The
+    # kernels and memcpys share a stream (copied row by row); the runtime calls are their
+    # threads' whole lanes (copied column by column).
+    report = lanescope.open(grown_export(tmp_path, copies=600, long_events=2))
+    lanes = report.lanes()
+    assert (lanes["events"] > 1 << 20).sum() >= 2  # the stream and a thread cut into stretches
+    for table, kind in (("kernels", 3), ("memcpy", 4), ("cuda_api", 1)):
+        events = report.events(table)
+        parts = []
+        for lane in lanes.loc[~lanes["kind"].isin(["NCCL", "NVTX on GPU"]), "lane"]:  # not the copies
+            frame = report.lane_events(int(lane))
+            frame = frame[frame["kind"] == kind].drop(columns="kind")
+            parts.append(frame.assign(lane=np.int32(lane)))
+        expected = pd.concat(parts, ignore_index=True)[list(events.columns)]
+        assert len(events) == len(expected) == report.info()["counts"][table], table
+        for column in events.columns:
+            assert np.array_equal(events[column].to_numpy(), expected[column].to_numpy()), (table, column)
+    for table in ("kernels", "cuda_api"):
+        durations = report.events(table)["duration_ns"]
+        assert durations.dtype == np.int64 and (durations == 5_000_000_000).sum() == 2, table
+    assert report.events("memcpy")["duration_ns"].dtype == np.uint32  # no long memcpy: 32 bits
 
 
 def test_lanes_count_every_event(train):
