@@ -6,20 +6,17 @@
 
 namespace lanescope {
 
-// A counter's samples summarized for wide views: the min and max value (as float, as drawn)
-// of each block of 16, 256, 4096, ... consecutive samples, so that the min and max of any
-// run of samples take O(16 x levels) reads instead of one per sample. levels[k] holds the
-// blocks of 16^(k+1) samples, in sample order: block b covers samples [b * 16^(k+1),
-// (b + 1) * 16^(k+1)), the last one possibly shorter. Also the min and max of all values.
+// A counter's samples summarized for wide views: the max value (as float, as drawn) of each
+// block of 16, 256, 4096, ... consecutive samples, so that the max of any run of samples takes
+// O(16 x levels) reads instead of one per sample. levels[k] holds the blocks of 16^(k+1)
+// samples, in sample order: block b covers samples [b * 16^(k+1), (b + 1) * 16^(k+1)), the last
+// one possibly shorter. Also the min and max of all values (the chart's scale).
 struct CounterSummary {
-    struct Level {
-        std::vector<float> min, max;
-    };
-    std::vector<Level> levels;
-    double min_value = 0, max_value = 0;  // of every sample; 0 when there is none
+    std::vector<std::vector<float>> levels;  // the max of each block
+    double min_value = 0, max_value = 0;     // of every sample; 0 when there is none
 
-    // The min and max of float(value[i]) for i in [begin, end), folded into lo and hi.
-    void minMax(std::span<const double> value, size_t begin, size_t end, float& lo, float& hi) const;
+    // The max of float(value[i]) for i in [begin, end), folded into hi.
+    void max(std::span<const double> value, size_t begin, size_t end, float& hi) const;
     size_t memoryBytes() const;
 };
 

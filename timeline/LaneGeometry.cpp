@@ -167,19 +167,15 @@ std::vector<CounterColumn> buildCounterColumns(std::span<const int64_t> time_ns,
     double last = has ? value[i - 1] : 0.0;
     for (int x = 0; x < map.width_px; ++x) {
         const uint32_t next = gallopTo(i, n, map.toTime(x + 1), time);  // the samples in this column
-        CounterColumn c{float(last), float(last), float(last), has};
+        CounterColumn c{float(last), has};
         if (next > i) {
-            if (!c.has_value) c = {float(value[i]), float(value[i]), float(value[i]), true};
+            if (!c.has_value) c = {float(value[i]), true};
             if (summary) {
-                summary->minMax(value, i, next, c.min, c.max);
+                summary->max(value, i, next, c.max);
             } else {
-                for (uint32_t k = i; k < next; ++k) {
-                    c.min = std::min(c.min, float(value[k]));
-                    c.max = std::max(c.max, float(value[k]));
-                }
+                for (uint32_t k = i; k < next; ++k) c.max = std::max(c.max, float(value[k]));
             }
             last = value[next - 1];
-            c.last = float(last);
             has = true;
         }
         columns[static_cast<size_t>(x)] = c;

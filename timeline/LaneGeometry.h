@@ -77,12 +77,12 @@ void buildLaneMarkers(const Lane& lane, const PixelMapping& map, GeometrySink& s
 void buildLaneGeometry(const Lane& lane, const PixelMapping& map, GeometrySink& sink, const LodOptions& options = {},
                        int max_depths = 256, const LaneSummary* summary = nullptr);
 
-// A sampled counter reduced to one column per pixel: the min, max and last value of the
-// samples in that column (and of the value holding from before), or, where none falls in it,
-// the value holding from before. With the counter's summary, the same in O(columns x
-// (log n + 16 x levels)) instead of a read of every sample.
+// A sampled counter reduced to one column per pixel: the max value of the samples in that
+// column and of the value holding from before, or, where none falls in it, the value holding
+// from before (what the chart fills up to). With the counter's summary, the same in
+// O(columns x (log n + 16 x levels)) instead of a read of every sample.
 struct CounterColumn {
-    float min, max, last;
+    float max;
     bool has_value;  // false before the first sample
 };
 std::vector<CounterColumn> buildCounterColumns(std::span<const int64_t> time_ns, std::span<const double> value,

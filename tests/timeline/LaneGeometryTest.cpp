@@ -164,17 +164,17 @@ TEST_CASE("hit testing: empty, inside, edges, thin boxes, out of range") {
     CHECK(boxAt(boxes, 0, -5) == nullptr);
 }
 
-TEST_CASE("counter columns carry min, max and the value holding from before") {
+TEST_CASE("counter columns carry their max and the value holding from before") {
     const std::vector<int64_t> t = {0, 10, 11, 12, 50};
     const std::vector<double> v = {1, 5, 2, 3, 7};
     const auto cols = buildCounterColumns(t, v, PixelMapping::of(5, 65, 6));  // 10 ns per px
     REQUIRE(cols.size() == 6);
     CHECK(cols[0].has_value);
-    CHECK(cols[0].last == 3);  // [5,15): holds 1, then 5, 2, 3
-    CHECK(cols[0].max == 5);
-    CHECK(cols[0].min == 1);
-    CHECK(cols[1].last == 3);  // [15,25): nothing new, 3 holds
-    CHECK(cols[4].last == 7);  // [45,55): 7
+    CHECK(cols[0].max == 5);  // [5,15): holds 1, then 5, 2, 3
+    CHECK(cols[1].max == 3);  // [15,25): nothing new, 3 holds
+    CHECK(cols[3].max == 3);  // [35,45): 3 still holds
+    CHECK(cols[4].max == 7);  // [45,55): 3 holds, then 7
+    CHECK(cols[5].max == 7);  // [55,65): 7 holds
     const auto before = buildCounterColumns(t, v, PixelMapping::of(-30, -10, 2));
     CHECK_FALSE(before[0].has_value);
 }
