@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "timeline/NumberFormat.h"
 #include "timeline/ReportSummaries.h"
 #include "timeline/TextCache.h"
 #include "timeline/TimeFormat.h"
@@ -367,10 +368,13 @@ void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {
     p.setFont(small);
     const QString unit = qs(report.str(counter.unit_id));
     auto number = [&](double v) {
-        return unit == "bytes" ? QLocale().formattedDataSize(qint64(v)) : QString::number(v, 'g', 4);
+        return unit == "bytes" ? QLocale().formattedDataSize(qint64(v)) : qs(formatCounterValue(v));
     };
-    p.drawText(QRect(area.left() + 4, top + 1, 200, 14), Qt::AlignLeft | Qt::AlignTop,
-               number(maxV) + " " + (unit == "bytes" ? "" : unit));
+    // The top of the scale is labelled only when a sample reaches above its bottom: a counter at
+    // 0 throughout (an idle engine's metric) shows its 0 alone, not the scale's tiny headroom.
+    if (summary.max_value > minV)
+        p.drawText(QRect(area.left() + 4, top + 1, 200, 14), Qt::AlignLeft | Qt::AlignTop,
+                   number(summary.max_value) + " " + (unit == "bytes" ? "" : unit));
     p.drawText(QRect(area.left() + 4, top + row.height - 15, 200, 14), Qt::AlignLeft | Qt::AlignBottom, number(minV));
     small.setPointSizeF(small.pointSizeF() / 0.85);
     p.setFont(small);

@@ -1,0 +1,11 @@
+#pragma once
+#include <string>
+
+namespace lanescope {
+
+// A counter's value as a chart labels it, 4 significant digits: "0", "87.5", "9999", then with
+// an SI prefix from 10,000 up ("12.35 k", "22.37 M", "1.995 G", up to "P"), so that a value
+// recorded in Hz or bytes reads at a glance; e-notation only below 0.001 and beyond 10^18.
+std::string formatCounterValue(double value);
+
+}  // namespace lanescope
