@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "importers/cache/CacheFolder.h"
 #include "importers/cache/ContentNotes.h"
 #include "importers/cache/FastHash.h"
 #include "importers/cache/ModelFile.h"
@@ -24,18 +25,16 @@
 #include "importers/nsys/NsysLocator.h"
 
 namespace lanescope {
+
+using cache::describe;
+using cache::kEntrySuffix;
+using cache::kResultSuffix;
+using cache::kTempMark;
+using cache::makePrivateDir;
+using cache::touch;
+
 namespace {
 
-constexpr std::string_view kEntrySuffix = ".model";
-constexpr std::string_view kTempMark = ".tmp-";        // in the name of an entry being written
-constexpr std::string_view kResultSuffix = ".result";  // after "<key>.model.<name>"
-// A result file: this header, then `bytes` bytes whose XXH64 is `checksum`.
-constexpr std::string_view kResultMagic = "LSRESLT1";
-struct ResultHeader {
-    char magic[8] = {};  // kResultMagic
-    uint64_t bytes = 0;
-    uint64_t checksum = 0;
-};
 constexpr int64_t kStaleTempSeconds = 24 * 60 * 60;  // a temporary file this old was left by a crash
 // Blocks of 256 KiB stay in the L2 cache between read() and the hash, and below malloc's
 // threshold for a mapping of their own: 3.1 GB/s from the page cache on the 107 MB synthetic
@@ -46,70 +45,6 @@ std::string hex(uint64_t value) {
     char text[17];
     std::snprintf(text, sizeof text, "%016" PRIx64, value);
     return text;
-}
-
-std::string describe(uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f MB", double(bytes) / (1024.0 * 1024.0));
-    return text;
-}
-
-// Makes `dir` and its missing parents, each readable by the user only; an existing folder is
-// left as it is. False with the reason when it is not a folder afterwards.
-bool makePrivateDir(const std::filesystem::path& dir, std::string& error) {
-    std::vector<std::filesystem::path> missing;
-    std::error_code ec;
-    for (auto p = dir; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) {
-        missing.push_back(p);
-        if (p == p.parent_path()) break;
-    }
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it)
-        if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST) {
-            error = "cannot create the cache folder " + it->string() + ": " + std::strerror(errno);
-            return false;
-        }
-    if (!std::filesystem::is_directory(dir, ec)) {
-        error = "the cache folder " + dir.string() + " is not a folder";
-        return false;
-    }
-    return true;
-}
-
-// Sets a file's modification time to now, to the nanosecond (the coarse clock the kernel uses
-// for "now" could give entries stored within a few milliseconds the same time).
-void touch(const std::filesystem::path& path) {
-    timespec now[2];
-    ::clock_gettime(CLOCK_REALTIME, &now[0]);
-    now[1] = now[0];
-    ::utimensat(AT_FDCWD, path.c_str(), now, 0);
-}
-
-// Whether `name` may name a kept result: letters, digits, '_' and '-', so that its file stays in
-// the folder and its entry's name is found by the last '.' (dropLeastRecentlyUsed).
-bool isResultName(std::string_view name) {
-    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-    });
-}
-
-// Writes or reads all `bytes` at `fd`'s offset, across short transfers and interruptions.
-bool writeAll(int fd, const void* data, size_t bytes) {
-    for (const char* at = static_cast<const char*>(data); bytes > 0;) {
-        const ssize_t n = ::write(fd, at, bytes);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        at += n, bytes -= size_t(n);
-    }
-    return true;
-}
-bool readAll(int fd, void* data, size_t bytes) {
-    for (char* at = static_cast<char*>(data); bytes > 0;) {
-        const ssize_t n = ::read(fd, at, bytes);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        at += n, bytes -= size_t(n);
-    }
-    return true;
 }
 
 // XXH64 of the file at `path`, read in one pass; nullopt when it cannot be read whole.
@@ -321,58 +256,6 @@ bool ReportCache::writeAside(const std::string& key, const std::filesystem::path
     }
     touch(target);
     return true;
-}
-
-std::filesystem::path ReportCache::resultPath(const std::string& key, std::string_view name) const {
-    return dir_ / (key + std::string(kEntrySuffix) + "." + std::string(name) + std::string(kResultSuffix));
-}
-
-bool ReportCache::storeResult(const std::string& key, std::string_view name, std::string_view bytes,
-                              std::string& error) const {
-    error.clear();
-    if (!isResultName(name)) {
-        error = "a result's name must be letters, digits, '_' and '-'";
-        return false;
-    }
-    if (bytes.size() > kMaxResultBytes) {
-        error = "not kept: the result " + std::string(name) + " (" + describe(bytes.size()) + ") is too large";
-        return false;
-    }
-    ResultHeader header{{}, bytes.size(), fastHash(bytes.data(), bytes.size())};
-    std::memcpy(header.magic, kResultMagic.data(), sizeof header.magic);
-    const auto write = [&](int fd, std::string& why) {
-        if (writeAll(fd, &header, sizeof header) && writeAll(fd, bytes.data(), bytes.size())) return true;
-        why = std::string("cannot write the result: ") + std::strerror(errno);
-        return false;
-    };
-    if (!writeAside(key, resultPath(key, name), write, error)) return false;
-    dropLeastRecentlyUsed();
-    return true;
-}
-
-std::optional<std::string> ReportCache::loadResult(const std::string& key, std::string_view name) const {
-    if (!isResultName(name)) return std::nullopt;
-    const std::filesystem::path path = resultPath(key, name);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return std::nullopt;
-    ResultHeader header{};
-    std::string bytes;
-    bool whole = readAll(fd, &header, sizeof header) &&
-                 std::memcmp(header.magic, kResultMagic.data(), sizeof header.magic) == 0 &&
-                 header.bytes <= kMaxResultBytes;
-    if (whole) {
-        bytes.resize(size_t(header.bytes));
-        char extra = 0;
-        whole = readAll(fd, bytes.data(), bytes.size()) && ::read(fd, &extra, 1) == 0 &&
-                fastHash(bytes.data(), bytes.size()) == header.checksum;
-    }
-    ::close(fd);
-    if (!whole) {  // damaged: never trusted, and made again by whoever asked
-        std::error_code ec;
-        std::filesystem::remove(path, ec);
-        return std::nullopt;
-    }
-    return bytes;
 }
 
 // Deletes entries with their results, least recently used first, until the rest hold at most
