@@ -153,6 +153,38 @@ def test_events_equal_the_sql_tables(train, table, sql_table):
         assert lane["start_ns"].is_monotonic_increasing
 
 
+EXPORTED = sorted(rep for folder in ("nsys-2025.3", "nsys-2022.4") for rep in (DATA / folder).glob("*.nsys-rep")
+                  if rep.with_suffix(".sqlite").exists())
+EXPORTED.append(SHARED / "public" / "openhackathons-org__AI-Profiler__baseline_nvtx.nsys-rep")  # someone else's
+
+
+@pytest.mark.parametrize("rep", EXPORTED, ids=lambda rep: f"{rep.parent.name}/{rep.stem}")
+def test_events_equal_nsys_own_export(rep):
+    # Every interval table read from the .nsys-rep holds the (start, end) of the rows Nsight
+    # Systems itself exported from the same file; NVTX: its push/pop and start/end ranges (event
+    # types 59 and 60) that ended; OS runtime: its calls, not the marks where tracing started or
+    # stopped on a thread (event classes 31 and 32, in the OS runtime lane's instants).
+    tables = {"kernels": "CUPTI_ACTIVITY_KIND_KERNEL", "memcpy": "CUPTI_ACTIVITY_KIND_MEMCPY",
+              "memset": "CUPTI_ACTIVITY_KIND_MEMSET", "cuda_api": "CUPTI_ACTIVITY_KIND_RUNTIME",
+              "sync": "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+              "nvtx": "NVTX_EVENTS where eventType in (59, 60) and end is not null",
+              "osrt": "OSRT_API where eventClass not in (31, 32)"}
+    if not rep.exists():
+        pytest.skip(f"{rep} is absent: the shared corpus is not beside this clone")
+    report = lanescope.open(rep)
+    db = sqlite3.connect(f"file:{rep.with_suffix('.sqlite')}?mode=ro", uri=True)
+    exported = {name for (name,) in db.execute("select name from sqlite_master where type = 'table'")}
+    compared = 0
+    for table, source in tables.items():
+        events = report.events(table)
+        ours = sorted(zip(events["start_ns"].tolist(), (events["start_ns"] + events["duration_ns"]).tolist()))
+        theirs = sorted(db.execute(f"select start, end from {source}")) if source.split()[0] in exported else []
+        assert ours == theirs, table
+        compared += len(ours)
+    db.close()
+    assert compared > 0
+
+
 def test_event_names_are_the_strings(train):
     kernels = train.events("kernels")
     names = np.array(train.strings(), dtype=object)[kernels["name_id"].to_numpy()]
