@@ -27,10 +27,13 @@ PYBIND11_MODULE(lanescope, m) {
     bindReport(m);
     bindCompare(m);
     m.def("open", &openReport, py::arg("path"), py::arg("reader") = "native", py::arg("progress") = py::none(),
+          py::arg("cache") = false,
           "Reads a report (nsys SQLite export, .nsys-rep/.qdrep, PyTorch profiler JSON, Perfetto trace)\n"
           "as `lanescope-cli info` does, without the GIL. reader: \"native\", or \"nsys\" to convert a\n"
           ".nsys-rep through the installed nsys. progress: called with a fraction 0..1 that only grows,\n"
-          "ending with 1.0. Raises lanescope.Error with the one-line reason when the file cannot be read.");
+          "ending with 1.0. cache: read the report back from the model saved in ~/.cache/lanescope when\n"
+          "the same content was opened so before (Report.from_cache), else save its model there.\n"
+          "Raises lanescope.Error with the one-line reason when the file cannot be read.");
     m.def(
         "stats_reports",
         [] {

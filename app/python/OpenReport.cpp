@@ -6,23 +6,31 @@
 #include <optional>
 #include <stop_token>
 #include <thread>
+#include <vector>
 
 #include "app/cli/CliSupport.h"
 #include "app/python/Errors.h"
 #include "app/python/ImportFraction.h"
+#include "importers/cache/ReportCache.h"
 
 namespace py = pybind11;
 
 namespace lanescope::python {
 namespace {
 
-// The import running on its own thread, and the caller's wait for it.
+// The import running on its own thread, and the caller's wait for it. With a cache, the report
+// is read back from its saved model when there is one, and saved there after an import.
 class ImportThread {
 public:
-    ImportThread(std::string path, const ImportOptions& options)
-        : thread_([this, path = std::move(path), options] {
-              ImportResult result = cli::importReport(path, options, fraction_, stop_.get_token());
+    ImportThread(std::string path, const ImportOptions& options, const ReportCache* cache)
+        : thread_([this, path = std::move(path), options, cache] {
+              std::vector<std::string> notes;
+              bool fromCache = false;
+              ImportResult result = cache ? throughCache(path, options, *cache, fromCache, notes)
+                                          : cli::importReport(path, options, fraction_, stop_.get_token());
               std::lock_guard lock(mutex_);
+              notes_ = std::move(notes);
+              fromCache_ = fromCache;
               result_.emplace(std::move(result));
               done_.notify_all();
           }) {}
@@ -42,22 +50,48 @@ public:
         return done_.wait_for(lock, timeout, [this] { return result_.has_value(); });
     }
     double fraction() const { return fraction_.fraction(); }
-    // The result, once waitFor said the import ended.
+    // The result, once waitFor said the import ended; whether it was read from the cache, and
+    // what the cache had to say (an entry it could not use, a model it could not save).
     ImportResult& result() { return *result_; }
+    bool fromCache() const { return fromCache_; }
+    const std::vector<std::string>& notes() const { return notes_; }
 
 private:
+    // The saved model of `path` when the cache holds a usable one, else an import, saved.
+    ImportResult throughCache(const std::string& path, const ImportOptions& options, const ReportCache& cache,
+                              bool& fromCache, std::vector<std::string>& notes) {
+        const std::stop_token stop = stop_.get_token();
+        const std::string variant =
+            options.nsys_reader == NsysReader::Native ? "native" : "nsys-export:" + options.nsys_path.string();
+        const std::optional<std::string> key = cache.keyFor(path, variant, stop);
+        if (key) {
+            std::string why;
+            if (std::unique_ptr<Report> saved = cache.load(*key, path, why, stop, options.threads)) {
+                fromCache = true;
+                return ImportResult(std::move(saved));
+            }
+            if (!why.empty()) notes.push_back(path + ": " + why + "; imported again");
+        }
+        ImportResult result = cli::importReport(path, options, fraction_, stop);
+        std::string error;
+        if (result.ok() && key && !cache.store(*result.report(), *key, error)) notes.push_back(path + ": " + error);
+        return result;
+    }
+
     ImportFraction fraction_;
     std::stop_source stop_;
     std::mutex mutex_;
     std::condition_variable done_;
     std::optional<ImportResult> result_;  // guarded by mutex_
+    bool fromCache_ = false;              // guarded by mutex_, set with result_
+    std::vector<std::string> notes_;      // guarded by mutex_, set with result_
     std::thread thread_;                  // last: started once the members above exist
 };
 
 }  // namespace
 
 std::unique_ptr<OpenedReport> openReport(const std::filesystem::path& path, const std::string& reader,
-                                         const py::object& progress) {
+                                         const py::object& progress, bool cache) {
     if (reader != "native" && reader != "nsys")
         throw py::value_error("reader must be \"native\" or \"nsys\", not \"" + reader + "\"");
     ImportOptions options;
@@ -69,16 +103,20 @@ std::unique_ptr<OpenedReport> openReport(const std::filesystem::path& path, cons
         progress(fraction);
     };
     report(0.0);
-    ImportThread import(path.string(), options);
+    const std::optional<ReportCache> models =
+        cache && ReportCache::enabled() ? std::optional<ReportCache>(std::in_place) : std::nullopt;
+    ImportThread import(path.string(), options, models ? &*models : nullptr);
     while (!import.waitFor(std::chrono::milliseconds(50))) {
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
         report(import.fraction());
     }
+    for (const std::string& note : import.notes())
+        if (PyErr_WarnEx(PyExc_RuntimeWarning, note.c_str(), 1) != 0) throw py::error_already_set();
     if (!import.result().ok()) throw Error(import.result().error().message);
     std::unique_ptr<Report> model = std::move(import.result().report());
     report(import.fraction());  // the stages passed since the last look
     report(1.0);
-    return std::make_unique<OpenedReport>(std::move(model));
+    return std::make_unique<OpenedReport>(std::move(model), import.fromCache());
 }
 
 }  // namespace lanescope::python

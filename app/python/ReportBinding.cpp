@@ -78,6 +78,9 @@ void bindReport(py::module_& m) {
     py::class_<OpenedReport>(m, "Report", "One report, as lanescope.open() returns it (docs/python.md).")
         .def_property_readonly(
             "path", [](const OpenedReport& r) { return r.model().meta.source_path; }, "The file it was read from.")
+        .def_property_readonly(
+            "from_cache", [](const OpenedReport& r) { return r.fromCache(); },
+            "Whether open(..., cache=True) read it back from its saved model instead of importing it.")
         .def(
             "info",
             [](const OpenedReport& r) {

@@ -8,6 +8,9 @@
   events_<table>_ms= Report.events(table) for the tables named by --events (rows in events_<table>=;
                      events_<table>_first_ms= the first call, on memory the process never used)
   lane_views_ms=     Report.lane_events(lane) of every lane: every interval event as views, no copy
+  open_cache_first_s= lanescope.open(FILE, cache=True) with an empty cache folder (a new temporary
+                     one): the import, then its model saved
+  open_cache_s=      lanescope.open(FILE, cache=True) again: the saved model read back
 
 usage: PYTHONPATH=build/release/app/python python3 tests/bench/python_bench.py FILE
            [--cli build/release/app/lanescope-cli] [--runs 5] [--events kernels,cuda_api]
@@ -15,8 +18,11 @@ usage: PYTHONPATH=build/release/app/python python3 tests/bench/python_bench.py F
 
 import argparse
 import gc
+import os
+import shutil
 import statistics
 import subprocess
+import tempfile
 import time
 
 import lanescope
@@ -63,6 +69,27 @@ def main():
     runs = [seconds(lambda: sum(len(report.lane_events(i)) for i in lanes)) for _ in range(args.runs)]
     print(f"lane_views={runs[0][1]}")
     print(f"lane_views_ms={statistics.median(t for t, _ in runs) * 1e3:.1f}")
+    del report
+    gc.collect()
+
+    folder = tempfile.mkdtemp(prefix="lanescope-bench-cache-")
+    os.environ["XDG_CACHE_HOME"] = folder  # read by each open
+    try:
+        took, report = seconds(lambda: lanescope.open(args.file, cache=True))
+        assert not report.from_cache
+        print(f"open_cache_first_s={took:.3f}")
+        del report
+        gc.collect()
+        reopens = []
+        for _ in range(args.runs):
+            took, report = seconds(lambda: lanescope.open(args.file, cache=True))
+            assert report.from_cache
+            reopens.append(took)
+            del report
+            gc.collect()
+        print(f"open_cache_s={statistics.median(reopens):.3f}")
+    finally:
+        shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

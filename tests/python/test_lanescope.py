@@ -346,6 +346,64 @@ def test_bad_reader_is_refused():
         lanescope.open(TRAIN, reader="other")
 
 
+def same_report(a, b):
+    """Everything the module gives of two reports is equal: info (but the memory the model
+    takes, where a fresh import holds spare capacity that a saved model has not), every lane's
+    events and instants, every event table, a statistics report and a query."""
+    def described(report):
+        return {key: value for key, value in report.info().items() if key not in ("model_bytes", "bytes_per_event")}
+    assert described(a) == described(b)
+    pd.testing.assert_frame_equal(a.lanes(), b.lanes())
+    for lane in a.lanes()["lane"]:
+        pd.testing.assert_frame_equal(a.lane_events(int(lane)), b.lane_events(int(lane)))
+        pd.testing.assert_frame_equal(a.lane_instants(int(lane)), b.lane_instants(int(lane)))
+    for table in lanescope.event_tables:
+        pd.testing.assert_frame_equal(a.events(table), b.events(table))
+    pd.testing.assert_frame_equal(a.stats("cuda_gpu_kern_sum"), b.stats("cuda_gpu_kern_sum"))
+    query = "select count(*), sum(end - start) from CUPTI_ACTIVITY_KIND_KERNEL"
+    pd.testing.assert_frame_equal(a.sql(query), b.sql(query))
+
+
+def test_open_with_cache_reads_the_saved_model_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("LANESCOPE_CACHE", raising=False)
+    models = tmp_path / "lanescope" / "models"
+    first = lanescope.open(TRAIN, cache=True)
+    assert not first.from_cache
+    entries = list(models.glob("*.model"))
+    assert len(entries) == 1
+    assert models.stat().st_mode & 0o777 == 0o700 and entries[0].stat().st_mode & 0o777 == 0o600
+    again = lanescope.open(TRAIN, cache=True)
+    assert again.from_cache
+    same_report(again, first)
+    same_report(again, lanescope.open(TRAIN))  # and the import without the cache
+    assert not lanescope.open(TRAIN).from_cache  # cache=False by default: not even read
+    assert list(models.glob("*.model")) == entries
+
+
+def test_open_with_cache_off_in_the_environment_saves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("LANESCOPE_CACHE", "off")
+    assert not lanescope.open(TRAIN, cache=True).from_cache
+    assert not lanescope.open(TRAIN, cache=True).from_cache
+    assert not (tmp_path / "lanescope" / "models").exists()
+
+
+def test_open_with_cache_warns_of_a_damaged_entry_and_imports_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("LANESCOPE_CACHE", raising=False)
+    lanescope.open(TRAIN, cache=True)
+    (entry,) = (tmp_path / "lanescope" / "models").glob("*.model")
+    damaged = bytearray(entry.read_bytes())
+    damaged[len(damaged) // 2] ^= 0xFF  # a byte of the events changed
+    entry.write_bytes(bytes(damaged))
+    with pytest.warns(RuntimeWarning, match="imported again"):
+        reopened = lanescope.open(TRAIN, cache=True)
+    assert not reopened.from_cache
+    same_report(reopened, lanescope.open(TRAIN))
+    assert lanescope.open(TRAIN, cache=True).from_cache  # saved whole again
+
+
 def test_compare_two_ranks():
     paths = [SHARED / "nsys-2025.3" / f"ddp_rank{r}.nsys-rep" for r in (0, 1)]
     if not all(p.exists() for p in paths):
