@@ -138,8 +138,8 @@ struct Report {
     // category and thread names, ranges dropped by the importer (without an end, ...). Sorted
     // ascending. With the lanes' NVTX ranges and markers they give each range its position
     // among all the report's NVTX events, which is nsys's RangeId (analysis/NvtxRangeIds.h).
-    std::vector<int64_t> nvtx_other_starts_ns;
-    std::vector<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
+    Column<int64_t> nvtx_other_starts_ns;
+    Column<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                             // of CPU samples and call backtraces
     Column<CallBacktrace> backtraces;              // sorted by (thread, lane kind, start_ns)
     Diagnostics diagnostics;

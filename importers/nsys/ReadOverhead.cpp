@@ -24,7 +24,7 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
     for (size_t p = 0; p < report.processes.size(); ++p)
         processOfPid.try_emplace(report.processes[p].pid, static_cast<int32_t>(p));
 
-    std::vector<OverheadRange> ranges;
+    Column<OverheadRange> ranges;
     SqliteStmt stmt(ctx.db, *sql);
     while (stmt.step()) {
         if (stmt.isNull(0) || stmt.isNull(1)) {

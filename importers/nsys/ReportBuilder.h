@@ -261,7 +261,7 @@ private:
     std::vector<PendingBacktrace> backtraces_;          // in merge order, stacks resolved
     std::vector<SchedRow> sched_;                       // in table order
     std::vector<PendingResult> results_;                // in merge order
-    std::vector<int64_t> nvtxOtherStarts_;              // in merge order
+    Column<int64_t> nvtxOtherStarts_;                   // in merge order
     std::vector<PendingCudaEvent> cudaEvents_;          // in merge order
     std::vector<PendingGraphApiEvent> graphApiEvents_;  // in merge order, names resolved
     std::vector<PendingNsysMessage> nsysMessages_;      // in merge order

@@ -197,7 +197,7 @@ void buildMemoryCounters(std::vector<MemoryChange>& changes, Report& report, nsy
 
 // Profiler overhead ranges, their pid resolved to a process and their globalTid to a thread as
 // the SQLite importer does.
-void addOverhead(std::vector<OverheadRange>& ranges, const std::vector<int64_t>& tids, Report& report,
+void addOverhead(Column<OverheadRange>& ranges, const std::vector<int64_t>& tids, Report& report,
                  nsys::ReportBuilder& builder) {
     std::map<int64_t, int32_t> processOfPid;
     for (size_t p = 0; p < report.processes.size(); ++p)
@@ -332,7 +332,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     }
     progress.progress("completing the report", 0, 0);
     std::vector<MemoryChange> memory;
-    std::vector<OverheadRange> overhead;
+    Column<OverheadRange> overhead;
     std::vector<int64_t> overheadTids;
     std::vector<GenericEvent> generic;
     for (BlockExtras& e : extras) {

@@ -329,7 +329,7 @@ TEST_CASE("a loaded report's events lie in its mapped entry, which stays readabl
     CHECK(cache::watchedMappings() == watchedBefore);  // and its watch
 }
 
-TEST_CASE("counters and the graph, unified memory, event and call stack tables view their entry too") {
+TEST_CASE("counters, the graph, unified memory, event, call stack and overhead tables view their entry too") {
     TempCache temp("mapped-tables");
     std::set<std::string> viewed;  // the tables seen with rows, each viewing its entry
     int key = 0;
@@ -365,12 +365,14 @@ TEST_CASE("counters and the graph, unified memory, event and call stack tables v
         inEntry("frame_module", loaded->stacks.frame_module);
         inEntry("node_frame", loaded->stacks.node_frame);
         inEntry("node_parent", loaded->stacks.node_parent);
+        inEntry("nvtx_other_starts_ns", loaded->nvtx_other_starts_ns);
+        inEntry("profiler_overhead", loaded->profiler_overhead);
         requireEqual(*fresh, *loaded);
     }
     std::string seen;
     for (const std::string& table : viewed) seen += table + " ";
     INFO("viewed: " << seen);
-    CHECK(viewed.size() == 15);
+    CHECK(viewed.size() == 17);
 }
 
 TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
