@@ -111,12 +111,16 @@ struct Outputs {
     uint8_t* depth = nullptr;
 };
 
+// The first of the columns' long durations whose event is at `index` or after.
+std::vector<LongDuration>::const_iterator firstLongFrom(const IntervalColumns& e, size_t index) {
+    return std::lower_bound(e.long_durations.begin(), e.long_durations.end(), index,
+                            [](const LongDuration& d, size_t i) { return d.index < i; });
+}
+
 // Puts back the long durations of a whole stretch's events, copied to duration64 as their marks.
 void copyLongDurations(const IntervalColumns& e, const Stretch& s, int64_t* duration64) {
-    const auto& longs = e.long_durations;
-    auto l = std::lower_bound(longs.begin(), longs.end(), s.begin,
-                              [](const LongDuration& d, size_t index) { return d.index < index; });
-    for (; l != longs.end() && l->index < s.end; ++l) duration64[s.at + (l->index - s.begin)] = l->duration_ns;
+    for (auto l = firstLongFrom(e, s.begin); l != e.long_durations.end() && l->index < s.end; ++l)
+        duration64[s.at + (l->index - s.begin)] = l->duration_ns;
 }
 
 // Copies a whole stretch of interval events column by column.
@@ -139,8 +143,7 @@ void copyWholeIntervals(const IntervalColumns& e, const Stretch& s, const Output
 // Copies the events of kind `only` of a stretch, row by row.
 void copyIntervalsOfKind(const IntervalColumns& e, const Stretch& s, EventKind only, const Outputs& out) {
     const auto& longs = e.long_durations;
-    auto l = std::lower_bound(longs.begin(), longs.end(), s.begin,
-                              [](const LongDuration& d, size_t index) { return d.index < index; });
+    auto l = firstLongFrom(e, s.begin);
     size_t k = s.at;
     for (size_t i = s.begin; i < s.end; ++i) {
         if (e.kind[i] != only) continue;
