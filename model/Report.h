@@ -140,8 +140,8 @@ struct Report {
     // among all the report's NVTX events, which is nsys's RangeId (analysis/NvtxRangeIds.h).
     Column<int64_t> nvtx_other_starts_ns;
     Column<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
-    CallStacks stacks;                             // of CPU samples and call backtraces
-    Column<CallBacktrace> backtraces;              // sorted by (thread, lane kind, start_ns)
+    CallStacks stacks;                        // of CPU samples and call backtraces
+    Column<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)
     Diagnostics diagnostics;
     // What only some readers need, computed on first use (see model/DerivedCache.h).
     DerivedCache derived;
