@@ -32,13 +32,6 @@ py::array kindsOf(const IntervalColumns& events, const py::object& owner) {
     return viewOf(reinterpret_cast<const uint8_t*>(events.kind.data()), events.size(), owner);
 }
 
-// Whether the part's rows hold an event of 4.29 s or more, whose duration_ns is only a mark.
-bool holdsLong(const Lane& lane, const LanePart& part, std::optional<EventKind> only) {
-    const auto& longs = lane.events.long_durations;
-    return std::any_of(longs.begin(), longs.end(),
-                       [&](const LongDuration& l) { return part.whole || lane.events.kind[l.index] == *only; });
-}
-
 // A new column of n values of T, and where to write them.
 template <typename T>
 std::pair<py::array_t<T>, T*> newColumn(size_t n) {
@@ -56,47 +49,75 @@ py::array_t<int64_t> allDurations(const IntervalColumns& events) {
     return column;
 }
 
-// A stretch of one lane's events (or instants), [begin, end) of its columns, whose rows of the
-// table go to the frame's rows from `at` on: all of them when `whole`, else those of the
-// table's event kind.
+// A stretch of one lane's events (or instants), [begin, end) of its columns, whose `rows` rows of
+// the table go to the frame's rows from `at` on: all of its events when rows == end - begin,
+// else those of the table's event kind.
 struct Stretch {
     uint32_t lane = 0;
-    bool whole = true;
     size_t begin = 0;
     size_t end = 0;
+    size_t rows = 0;
     size_t at = 0;
+    bool whole() const { return rows == end - begin; }
 };
 // Events a stretch holds at most: enough stretches for every core, each long enough to copy fast.
 constexpr size_t kStretchEvents = size_t{1} << 20;
 
-// The parts cut into stretches and placed in the frame (lane by lane, each lane's rows in its
-// order). The stretches of a part that is not whole are counted on every core.
-std::vector<Stretch> stretchesOf(const Report& report, const EventTableSpec& table,
-                                 const std::vector<LanePart>& parts) {
+// The rows of a table held by one lane: all of its events (or instants), or `rows` of them.
+struct LanePart {
+    uint32_t lane = 0;
+    size_t rows = 0;  // at least 1
+    bool whole = false;
+};
+
+// Where a table's rows are: its lanes cut into stretches, counted on every core (a lane of GPU
+// work gives the rows of the table's kind), and placed in the frame lane by lane, each lane's
+// rows in its order; and per lane giving rows, how many.
+struct Placement {
+    std::vector<Stretch> stretches;  // in frame order, those giving no row left out
+    std::vector<LanePart> parts;     // in Report::lanes order
+    size_t rows = 0;
+};
+
+Placement placeRows(const Report& report, const EventTableSpec& table) {
     const bool intervals = table.columns == EventTableSpec::Columns::Intervals;
-    std::vector<Stretch> stretches;
-    for (const LanePart& part : parts) {
-        const Lane& l = report.lanes[part.lane];
+    std::vector<Stretch> cut;
+    for (const uint32_t lane : tableLanes(report, table)) {
+        const Lane& l = report.lanes[lane];
         const size_t n = intervals ? l.events.size() : l.instants.size();
         for (size_t begin = 0; begin < n; begin += kStretchEvents)
-            stretches.push_back({part.lane, part.whole, begin, std::min(n, begin + kStretchEvents), 0});
+            cut.push_back({lane, begin, std::min(n, begin + kStretchEvents), 0, 0});
     }
-    std::vector<size_t> rows(stretches.size());
-    cache::onThreads(0, stretches.size(), [&](size_t, size_t i) {
-        const Stretch& s = stretches[i];
-        if (s.whole) {
-            rows[i] = s.end - s.begin;
+    cache::onThreads(0, cut.size(), [&](size_t, size_t i) {
+        Stretch& s = cut[i];
+        if (!table.event) {
+            s.rows = s.end - s.begin;
             return;
         }
         const auto kinds = report.lanes[s.lane].events.kind.begin();
-        rows[i] = static_cast<size_t>(std::count(kinds + s.begin, kinds + s.end, *table.event));
+        s.rows = static_cast<size_t>(std::count(kinds + s.begin, kinds + s.end, *table.event));
     });
-    size_t at = 0;
-    for (size_t i = 0; i < stretches.size(); ++i) {
-        stretches[i].at = at;
-        at += rows[i];
+    Placement placed;
+    for (Stretch& s : cut) {
+        if (!s.rows) continue;
+        s.at = placed.rows;
+        placed.rows += s.rows;
+        if (placed.parts.empty() || placed.parts.back().lane != s.lane) placed.parts.push_back({s.lane, 0, false});
+        placed.parts.back().rows += s.rows;
+        placed.stretches.push_back(s);
     }
-    return stretches;
+    for (LanePart& part : placed.parts) {
+        const Lane& l = report.lanes[part.lane];
+        part.whole = part.rows == (intervals ? l.events.size() : l.instants.size());
+    }
+    return placed;
+}
+
+// Whether the part's rows hold an event of 4.29 s or more, whose duration_ns is only a mark.
+bool holdsLong(const Lane& lane, const LanePart& part, std::optional<EventKind> only) {
+    const auto& longs = lane.events.long_durations;
+    return std::any_of(longs.begin(), longs.end(),
+                       [&](const LongDuration& l) { return part.whole || lane.events.kind[l.index] == *only; });
 }
 
 // Where copied columns are written, each from the frame's row 0; null: a column the frame has not.
@@ -172,8 +193,8 @@ void copyInstants(const InstantColumns& instants, const Stretch& s, const Output
 
 // A table of several lanes, or of some events of a lane: every column new, filled without the
 // GIL on every core, a stretch of a lane at a time.
-Columns copiedColumns(const Report& report, const EventTableSpec& table, const std::vector<LanePart>& parts,
-                      size_t rows, bool longs) {
+Columns copiedColumns(const Report& report, const EventTableSpec& table, const Placement& placed, bool longs) {
+    const size_t rows = placed.rows;
     const bool intervals = table.columns == EventTableSpec::Columns::Intervals;
     auto [lane, laneOut] = newColumn<int32_t>(rows);
     auto [start, startOut] = newColumn<int64_t>(rows);
@@ -194,13 +215,12 @@ Columns copiedColumns(const Report& report, const EventTableSpec& table, const s
             out.kind = table.event ? nullptr : kindOut;
             out.depth = depthOut;
         }
-        const std::vector<Stretch> stretches = stretchesOf(report, table, parts);
-        cache::onThreads(0, stretches.size(), [&](size_t, size_t i) {
-            const Stretch& s = stretches[i];
+        cache::onThreads(0, placed.stretches.size(), [&](size_t, size_t i) {
+            const Stretch& s = placed.stretches[i];
             const Lane& l = report.lanes[s.lane];
             if (!intervals)
                 copyInstants(l.instants, s, out);
-            else if (s.whole)
+            else if (s.whole())
                 copyWholeIntervals(l.events, s, out);
             else
                 copyIntervalsOfKind(l.events, s, *table.event, out);
@@ -243,20 +263,19 @@ py::object laneInstantsFrame(const py::object& owner, const Report& report, size
 }
 
 py::object eventsFrame(const py::object& owner, const Report& report, const EventTableSpec& table) {
-    std::vector<LanePart> parts;
-    size_t rows = 0;
+    Placement placed;
     bool longs = false;
     {
         py::gil_scoped_release release;
-        parts = tableParts(report, table);
-        for (const LanePart& part : parts) {
-            rows += part.rows;
+        placed = placeRows(report, table);
+        for (const LanePart& part : placed.parts)
             longs = longs || (table.columns == EventTableSpec::Columns::Intervals &&
                               holdsLong(report.lanes[part.lane], part, table.event));
-        }
     }
-    if (parts.size() != 1 || !parts.front().whole) return dataFrame(copiedColumns(report, table, parts, rows, longs));
+    const std::vector<LanePart>& parts = placed.parts;
+    if (parts.size() != 1 || !parts.front().whole) return dataFrame(copiedColumns(report, table, placed, longs));
     // The whole of one lane: its columns as they are, and the lane's index beside them.
+    const size_t rows = placed.rows;
     const uint32_t index = parts.front().lane;
     const Lane& l = report.lanes[index];
     auto [lane, laneOut] = newColumn<int32_t>(rows);

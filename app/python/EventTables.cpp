@@ -36,24 +36,13 @@ const EventTableSpec* findEventTable(std::string_view name) {
     return it == tables.end() ? nullptr : &*it;
 }
 
-std::vector<LanePart> tableParts(const Report& report, const EventTableSpec& table) {
-    std::vector<LanePart> parts;
+std::vector<uint32_t> tableLanes(const Report& report, const EventTableSpec& table) {
+    std::vector<uint32_t> lanes;
     for (size_t i = 0; i < report.lanes.size(); ++i) {
-        const Lane& lane = report.lanes[i];
-        if (table.lane ? lane.kind != *table.lane : holdsDerivedEvents(lane.kind)) continue;
-        LanePart part{static_cast<uint32_t>(i), 0, true};
-        if (table.columns == EventTableSpec::Columns::Instants) {
-            part.rows = lane.instants.size();
-        } else if (!table.event) {
-            part.rows = lane.events.size();
-        } else {
-            const Column<EventKind>& kinds = lane.events.kind;
-            part.rows = static_cast<size_t>(std::count(kinds.begin(), kinds.end(), *table.event));
-            part.whole = part.rows == kinds.size();
-        }
-        if (part.rows) parts.push_back(part);
+        const LaneKind kind = report.lanes[i].kind;
+        if (table.lane ? kind == *table.lane : !holdsDerivedEvents(kind)) lanes.push_back(static_cast<uint32_t>(i));
     }
-    return parts;
+    return lanes;
 }
 
 }  // namespace lanescope::python

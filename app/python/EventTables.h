@@ -25,16 +25,9 @@ struct EventTableSpec {
 const std::vector<EventTableSpec>& eventTables();
 const EventTableSpec* findEventTable(std::string_view name);
 
-// The rows of one table held by one lane: all of its events (or instants), or the `rows` of them
-// whose kind is the table's.
-struct LanePart {
-    uint32_t lane = 0;  // index into Report::lanes
-    size_t rows = 0;    // at least 1
-    bool whole = false;
-};
-
-// Where a table's rows are, lane by lane in Report::lanes order (lanes holding none left out).
-// Reads every kind of the lanes of GPU work once (a byte an event).
-std::vector<LanePart> tableParts(const Report& report, const EventTableSpec& table);
+// The lanes that may hold a table's rows, in Report::lanes order: the lanes of its kind `lane`,
+// or, when unset, every lane holding events of its own (not the NCCL and NVTX-on-GPU copies).
+// A lane of GPU work holds kernels, memcpys and memsets: the table takes those of its kind.
+std::vector<uint32_t> tableLanes(const Report& report, const EventTableSpec& table);
 
 }  // namespace lanescope::python
