@@ -61,8 +61,7 @@ private:
     ImportResult throughCache(const std::string& path, const ImportOptions& options, const ReportCache& cache,
                               bool& fromCache, std::vector<std::string>& notes) {
         const std::stop_token stop = stop_.get_token();
-        const std::string variant =
-            options.nsys_reader == NsysReader::Native ? "native" : "nsys-export:" + options.nsys_path.string();
+        const std::string variant = ReportCache::variant(options.nsys_reader, options.nsys_path.string(), false);
         const std::optional<std::string> key = cache.keyFor(path, variant, stop);
         if (key) {
             std::string why;

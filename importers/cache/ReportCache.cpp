@@ -158,6 +158,11 @@ std::optional<uint64_t> ReportCache::contentHash(const std::filesystem::path& fi
     return fastHash(digests.data(), digests.size() * sizeof(uint64_t));
 }
 
+std::string ReportCache::variant(NsysReader reader, const std::string& nsysPath, bool viewLanes) {
+    return (reader == NsysReader::Native ? std::string("native") : "nsys-export:" + nsysPath) +
+           (viewLanes ? "+view-lanes" : "");
+}
+
 std::optional<std::string> ReportCache::key(const std::filesystem::path& file, std::string_view variant,
                                             std::stop_token stop) {
     uint64_t size = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "importers/Importer.h"
 #include "model/Report.h"
 
 namespace lanescope {
@@ -36,6 +37,11 @@ public:
 
     // The content part of a key is hashed in blocks of this, on several threads.
     static constexpr uint64_t kKeyBlockBytes = uint64_t{16} << 20;
+
+    // What shapes a model beyond the file's content, for its key: the reader (and the nsys it
+    // runs, `nsysPath`), and whether the viewer's NVTX-on-GPU lanes were added. "native",
+    // "nsys-export:<nsysPath>", each with "+view-lanes" for the viewer's.
+    static std::string variant(NsysReader reader, const std::string& nsysPath, bool viewLanes);
 
     // The key of `file`'s model made the way `variant` says (whatever shaped the model beyond
     // the file, such as "native+view-lanes"): "<contentHash>-<size>-<Lanescope

@@ -22,7 +22,6 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
-#include "app/gui/import/ImportTask.h"
 #include "app/gui/panels/statistics/ShownStats.h"
 #include "app/gui/panels/statistics/StatsPanel.h"
 #include "app/log/Logging.h"
@@ -85,7 +84,7 @@ ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
         NullProgress progress;
         ImportResult result = importFile(file, options, progress);
         const ReportCache cache;
-        const auto key = cache.keyFor(file, ImportTask::cacheVariant(NsysReader::Native, ""));
+        const auto key = cache.keyFor(file, ReportCache::variant(NsysReader::Native, "", true));
         std::string error;
         if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
         // And the Statistics table the window opens on, as the viewer keeps it after a first open.

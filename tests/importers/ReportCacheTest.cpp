@@ -412,6 +412,12 @@ TEST_CASE("a report with every table filled and the viewer's lanes reads back eq
     requireEqual(*viewed, *storeAndLoad(temp.cache, *viewed, *key));
 }
 
+TEST_CASE("the variants name how a model was made, as the keys of earlier entries did") {
+    CHECK(ReportCache::variant(NsysReader::Native, "", true) == "native+view-lanes");  // the viewer's
+    CHECK(ReportCache::variant(NsysReader::Native, "", false) == "native");            // Python's
+    CHECK(ReportCache::variant(NsysReader::NsysExport, "/opt/nsys", true) == "nsys-export:/opt/nsys+view-lanes");
+}
+
 TEST_CASE("the comparison sees any changed field") {
     TempCache temp("mutate");
     const auto fresh = everyTableReport();

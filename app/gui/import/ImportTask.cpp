@@ -62,10 +62,6 @@ std::unique_ptr<Report> loadSaved(const ReportCache& cache, const std::string& k
 
 }  // namespace
 
-std::string ImportTask::cacheVariant(NsysReader reader, const std::string& nsysPath) {
-    return (reader == NsysReader::Native ? std::string("native") : "nsys-export:" + nsysPath) + "+view-lanes";
-}
-
 ImportTask::ImportTask(QString path, QString nsysPath, unsigned threads, QObject* parent)
     : QObject(parent), path_(std::move(path)), nsysPath_(std::move(nsysPath)), threads_(threads) {
     skeletonTimer_.setSingleShot(true);
@@ -114,7 +110,8 @@ void ImportTask::start() {
                 Qt::QueuedConnection);
     };
     // `promised` keeps what options.memory_promised points to alive while the import runs.
-    const std::string variant = cacheVariant(reader_, options.nsys_path);
+    // The viewer's model holds its NVTX-on-GPU lanes.
+    const std::string variant = ReportCache::variant(reader_, options.nsys_path, true);
     (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_, cache = cache_, variant,
                                          workers] {
         // Below the GUI thread's priority (Linux nice is per thread, and the importer's own

@@ -34,9 +34,6 @@ public:
     // model instead of importing; one imported is saved after finished() went out.
     void setCache(std::shared_ptr<const ReportCache> cache) { cache_ = std::move(cache); }
     void start();
-    // What shapes the viewer's model beyond the file's content, for the cache's key: the reader
-    // (and the nsys it runs), and the NVTX-on-GPU lanes the viewer adds.
-    static std::string cacheVariant(NsysReader reader, const std::string& nsysPath);
     void cancel() { stop_.request_stop(); }
     const QString& path() const { return path_; }
 
