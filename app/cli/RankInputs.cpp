@@ -5,11 +5,14 @@
 #include "analysis/ranks/RankCompare.h"
 #include "analysis/ranks/RankSummary.h"
 #include "app/cli/CliSupport.h"
+#include "app/cli/SavedModels.h"
 
 namespace lanescope::cli {
 
-std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
-                                      ProgressSink& progress, std::string& error) {
+namespace {
+
+std::vector<RankInput> rankInputs(const std::vector<std::string>& args, const ImportOptions& options,
+                                  ProgressSink& progress, std::string& error, CacheUse* cache) {
     std::vector<RankInput> inputs(args.size());
     std::vector<std::string> files;
     std::vector<size_t> fileAt;
@@ -24,13 +27,26 @@ std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, cons
         inputs[i] = std::move(*in);
     }
     if (files.empty()) return inputs;
-    const auto reports = importReports(files, options, progress, error);
+    const auto reports = cache ? importReportsThroughCache(files, options, cache->cache, progress, error, cache->notes)
+                               : importReports(files, options, progress, error);
     if (reports.empty()) return {};
     std::vector<const Report*> raw;
     for (const auto& r : reports) raw.push_back(r.get());
     std::vector<RankInput> extracted = extractRankInputs(raw);
     for (size_t k = 0; k < fileAt.size(); ++k) inputs[fileAt[k]] = std::move(extracted[k]);
     return inputs;
+}
+
+}  // namespace
+
+std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
+                                      ProgressSink& progress, std::string& error) {
+    return rankInputs(args, options, progress, error, nullptr);
+}
+
+std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
+                                      ProgressSink& progress, std::string& error, CacheUse& cache) {
+    return rankInputs(args, options, progress, error, &cache);
 }
 
 }  // namespace lanescope::cli

@@ -4,6 +4,7 @@
 
 #include "analysis/ranks/RankInput.h"
 #include "importers/Importer.h"
+#include "importers/cache/ReportCache.h"
 
 namespace lanescope::cli {
 
@@ -13,5 +14,15 @@ namespace lanescope::cli {
 // reason in `error`, when one cannot be read.
 std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
                                       ProgressSink& progress, std::string& error);
+
+// The cache of finished models the reports of loadRankInputs go through
+// (importReportsThroughCache), and what it had to say, one line each.
+struct CacheUse {
+    const ReportCache& cache;
+    std::vector<std::string> notes;
+};
+// loadRankInputs whose reports go through `cache`.
+std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
+                                      ProgressSink& progress, std::string& error, CacheUse& cache);
 
 }  // namespace lanescope::cli

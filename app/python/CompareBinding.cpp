@@ -3,6 +3,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,18 +18,24 @@ namespace py = pybind11;
 namespace lanescope::python {
 namespace {
 
-py::object compare(const std::vector<std::filesystem::path>& paths, const std::string& align) {
+py::object compare(const std::vector<std::filesystem::path>& paths, const std::string& align, bool cache) {
     if (paths.size() < 2) throw py::value_error("compare wants two reports or rank summary folders or more");
     const auto mode = parseAlignMode(align);
     if (!mode) throw py::value_error("align must be auto, nccl, mpi, clock or none, not " + align);
+    const std::optional<ReportCache> models =
+        cache && ReportCache::enabled() ? std::optional<ReportCache>(std::in_place) : std::nullopt;
+    std::optional<cli::CacheUse> through;
+    if (models) through.emplace(cli::CacheUse{*models, {}});
     std::string json, error;
     {
         py::gil_scoped_release release;
         NullProgress progress;
-        const std::vector<RankInput> inputs =
-            cli::loadRankInputs(std::vector<std::string>(paths.begin(), paths.end()), {}, progress, error);
+        const std::vector<std::string> args(paths.begin(), paths.end());
+        const std::vector<RankInput> inputs = through ? cli::loadRankInputs(args, {}, progress, error, *through)
+                                                      : cli::loadRankInputs(args, {}, progress, error);
         if (!inputs.empty()) json = cli::compareJson(inputs, compareRankInputs(inputs, *mode, {}));
     }
+    if (through) warnEach(through->notes);
     if (json.empty()) throw Error(error);
     return py::module_::import("json").attr("loads")(json);
 }
@@ -36,10 +43,11 @@ py::object compare(const std::vector<std::filesystem::path>& paths, const std::s
 }  // namespace
 
 void bindCompare(py::module_& m) {
-    m.def("compare", &compare, py::arg("paths"), py::arg("align") = "auto",
+    m.def("compare", &compare, py::arg("paths"), py::arg("align") = "auto", py::arg("cache") = false,
           "The ranks of one job compared (`lanescope-cli compare --format json` as a dict): paths are\n"
           "reports or rank summary folders (`lanescope-cli summarize`), one per rank, imported in\n"
-          "parallel; align: auto, nccl, mpi, clock or none (CLI.md).");
+          "parallel; align: auto, nccl, mpi, clock or none (CLI.md). cache=True: as open(cache=True),\n"
+          "each report read back from its saved model when there is one, else imported and saved.");
 }
 
 }  // namespace lanescope::python

@@ -1,5 +1,7 @@
 #pragma once
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace lanescope::python {
 
@@ -11,5 +13,9 @@ class Error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// Says each line in a RuntimeWarning (what the cache of finished models had to say); a warning
+// turned into an error (warnings.simplefilter("error")) is raised.
+void warnEach(const std::vector<std::string>& lines);
 
 }  // namespace lanescope::python

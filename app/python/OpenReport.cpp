@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/SavedModels.h"
 #include "app/python/Errors.h"
 #include "app/python/ImportFraction.h"
 #include "importers/cache/ReportCache.h"
@@ -61,19 +62,13 @@ private:
     ImportResult throughCache(const std::string& path, const ImportOptions& options, const ReportCache& cache,
                               bool& fromCache, std::vector<std::string>& notes) {
         const std::stop_token stop = stop_.get_token();
-        const std::string variant = ReportCache::variant(options.nsys_reader, options.nsys_path.string(), false);
-        const std::optional<std::string> key = cache.keyFor(path, variant, stop);
-        if (key) {
-            std::string why;
-            if (std::unique_ptr<Report> saved = cache.load(*key, path, why, stop, options.threads)) {
-                fromCache = true;
-                return ImportResult(std::move(saved));
-            }
-            if (!why.empty()) notes.push_back(path + ": " + why + "; imported again");
+        cli::SavedModel saved = cli::readSavedModel(cache, path, options, stop, notes);
+        if (saved.report) {
+            fromCache = true;
+            return ImportResult(std::move(saved.report));
         }
         ImportResult result = cli::importReport(path, options, fraction_, stop);
-        std::string error;
-        if (result.ok() && key && !cache.store(*result.report(), *key, error)) notes.push_back(path + ": " + error);
+        if (result.ok()) cli::saveModel(cache, *result.report(), saved.key, path, notes);
         return result;
     }
 
@@ -109,8 +104,7 @@ std::unique_ptr<OpenedReport> openReport(const std::filesystem::path& path, cons
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
         report(import.fraction());
     }
-    for (const std::string& note : import.notes())
-        if (PyErr_WarnEx(PyExc_RuntimeWarning, note.c_str(), 1) != 0) throw py::error_already_set();
+    warnEach(import.notes());
     if (!import.result().ok()) throw Error(import.result().error().message);
     std::unique_ptr<Report> model = std::move(import.result().report());
     report(import.fraction());  // the stages passed since the last look

@@ -11,9 +11,13 @@
   open_cache_first_s= lanescope.open(FILE, cache=True) with an empty cache folder (a new temporary
                      one): the import, then its model saved
   open_cache_s=      lanescope.open(FILE, cache=True) again: the saved model read back
+  compare_s=         lanescope.compare([FILE, *OTHERS]) with --compare OTHERS (comma-separated)
+  compare_cache_first_s= the same with cache=True and an empty cache folder: imported, then saved
+  compare_cache_s=   again: every report read back from its saved model
 
 usage: PYTHONPATH=build/release/app/python python3 tests/bench/python_bench.py FILE
            [--cli build/release/app/lanescope-cli] [--runs 5] [--events kernels,cuda_api]
+           [--compare OTHER[,OTHER...]]
 """
 
 import argparse
@@ -41,6 +45,7 @@ def main():
     parser.add_argument("--cli", default="build/release/app/lanescope-cli")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--events", default="kernels,cuda_api")
+    parser.add_argument("--compare", default="")
     args = parser.parse_args()
 
     opens, open_infos, clis = [], [], []
@@ -88,8 +93,23 @@ def main():
             del report
             gc.collect()
         print(f"open_cache_s={statistics.median(reopens):.3f}")
+        if args.compare:
+            compare_cached(args, folder)
     finally:
         shutil.rmtree(folder)
+
+
+def compare_cached(args, folder):
+    """compare_s=, compare_cache_first_s= and compare_cache_s= (see above), each run once."""
+    paths = [args.file, *args.compare.split(",")]
+    shutil.rmtree(os.path.join(folder, "lanescope"), ignore_errors=True)
+    took, plain = seconds(lambda: lanescope.compare(paths))
+    print(f"compare_s={took:.3f}")
+    took, first = seconds(lambda: lanescope.compare(paths, cache=True))
+    print(f"compare_cache_first_s={took:.3f}")
+    took, again = seconds(lambda: lanescope.compare(paths, cache=True))
+    print(f"compare_cache_s={took:.3f}")
+    assert plain == first == again
 
 
 if __name__ == "__main__":

@@ -418,3 +418,24 @@ def test_compare_two_ranks():
         lanescope.compare(paths, align="sideways")
     with pytest.raises(lanescope.Error, match="no such file"):
         lanescope.compare([paths[0], SHARED / "missing.nsys-rep"])
+
+
+def test_compare_with_cache_saves_each_rank_and_reads_it_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("LANESCOPE_CACHE", raising=False)
+    models = tmp_path / "lanescope" / "models"
+    paths = [DATA / "nsys-2025.3" / f"ddp_rank{r}.nsys-rep" for r in (0, 1)]
+    expected = lanescope.compare(paths)
+    assert not models.exists()  # cache=False by default
+    lanescope.open(paths[0], cache=True)  # one rank saved before, the other not
+    assert lanescope.compare(paths, cache=True) == expected
+    assert len(list(models.glob("*.model"))) == 2
+    assert all(lanescope.open(p, cache=True).from_cache for p in paths)  # saved as open() saves them
+    assert lanescope.compare(paths, cache=True) == expected  # both read back
+    entry = next(models.glob("*.model"))
+    damaged = bytearray(entry.read_bytes())
+    damaged[len(damaged) // 2] ^= 0xFF
+    entry.write_bytes(bytes(damaged))
+    with pytest.warns(RuntimeWarning, match="imported again"):
+        assert lanescope.compare(paths, cache=True) == expected
+    assert all(lanescope.open(p, cache=True).from_cache for p in paths)  # saved whole again
