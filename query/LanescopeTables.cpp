@@ -99,7 +99,7 @@ std::unique_ptr<TableSpec> lanesTable(const Report& r) {
                     return resultInt(ctx, holdsDerivedEvents(lane.kind) ? 1 : 0);
             }
         },
-        LaneId);
+        FunctionKey{LaneId, {}});
 }
 
 // slices: every interval event of every lane, one segment per lane holding any, in start order
