@@ -78,9 +78,9 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
                 resultInt(ctx, globalTidOfTid(t.pid, t.tid));
         },
         FunctionKey{2, [names](uint32_t row) -> std::optional<int64_t> {
-             const RecordedName t = names->thread(row);
-             return globalTidOfTid(t.pid, t.tid);
-         }}));
+                        const RecordedName t = names->thread(row);
+                        return globalTidOfTid(t.pid, t.tid);
+                    }}));
     tables.push_back(std::make_unique<FunctionTable>(
         "PROCESSES", std::vector<ColumnDef>{{"globalPid", I}, {"pid", I}, {"name", T}},
         [names] { return names->processCount(); },
@@ -93,7 +93,8 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
             else
                 resultText(ctx, r.str(p.name_id));
         },
-        FunctionKey{0, [names](uint32_t row) -> std::optional<int64_t> { return globalPidOfPid(names->process(row).pid); }}));
+        FunctionKey{
+            0, [names](uint32_t row) -> std::optional<int64_t> { return globalPidOfPid(names->process(row).pid); }}));
     // Of nsys's many GPU properties the model keeps the device id and name; the others are NULL.
     std::vector<ColumnDef> gpuColumns{{"vmId", I}, {"id", I}, {"name", T}};
     for (const char* name : {"busLocation",

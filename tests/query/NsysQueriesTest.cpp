@@ -214,14 +214,16 @@ TEST_CASE("ranges on start, id equalities and ORDER BY start are planned on the 
           one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid + 0 = " + tid));
     // A process by its globalPid and a thread name by its globalTid are looked up, not scanned
     // (the join of thread names to their processes), and give the rows the hidden filter gives.
-    const std::string byPid = "SELECT count(*) FROM ThreadNames t JOIN PROCESSES p ON p.globalPid = "
-                              "(t.globalTid >> 24) << 24";
+    const std::string byPid =
+        "SELECT count(*) FROM ThreadNames t JOIN PROCESSES p ON p.globalPid = "
+        "(t.globalTid >> 24) << 24";
     CHECK(plan(byPid).find("SCAN p VIRTUAL TABLE INDEX 0:k") != std::string::npos);
     CHECK(one(byPid) == one("SELECT count(*) FROM ThreadNames t JOIN PROCESSES p ON p.globalPid + 0 = "
                             "(t.globalTid >> 24) << 24"));
     CHECK(one(byPid) != "0");
-    const std::string byTid = "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN ThreadNames t "
-                              "ON t.globalTid = r.globalTid";
+    const std::string byTid =
+        "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN ThreadNames t "
+        "ON t.globalTid = r.globalTid";
     CHECK(plan(byTid).find("SCAN t VIRTUAL TABLE INDEX 0:k") != std::string::npos);
     CHECK(one(byTid) == one("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN ThreadNames t "
                             "ON t.globalTid + 0 = r.globalTid"));
