@@ -113,7 +113,8 @@ if(PYTHON)
   if(NOT RUN_OUT MATCHES "python3-pandas")
     message(FATAL_ERROR "Recommends lacks python3-pandas: ${RUN_OUT}")
   endif()
-  run(${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/root/${dist_packages} PYTHONDONTWRITEBYTECODE=1 ${PYTHON} -c
+  run(${CMAKE_COMMAND} -E env ${PYTHON_ENV} PYTHONPATH=${WORK_DIR}/root/${dist_packages} PYTHONDONTWRITEBYTECODE=1
+      ${PYTHON} -c
       "import lanescope, sys\nprint(lanescope.__file__)\nprint(lanescope.open(sys.argv[1]).info()['counts']['kernels'])"
       ${share}/lanescope/train_1gpu.sqlite)
   string(REPLACE "\n" ";" printed "${RUN_OUT}")
