@@ -41,8 +41,10 @@ constexpr const char* kUsage =
     "FILE: an Nsight Systems SQLite export, .nsys-rep/.qdrep, a PyTorch profiler / Chrome trace\n"
     "      (.json, .json.gz), or a Perfetto trace (.pftrace)\n";
 
+#ifdef LANESCOPE_HAS_RENDER
 // Runs lanescope-cli-render (beside this program) with the render arguments and the global
-// options given; returns only when it cannot be run.
+// options given; returns only when it cannot be run. Built where the viewer is (the render
+// program paints with the timeline).
 int execRender(int argc, char** argv, bool verbose, const std::string& reader) {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -57,6 +59,7 @@ int execRender(int argc, char** argv, bool verbose, const std::string& reader) {
     std::fprintf(stderr, "lanescope-cli: render needs %s: %s\n", program.c_str(), std::strerror(errno));
     return lanescope::cli::kExitUsage;
 }
+#endif
 
 }  // namespace
 
