@@ -12,7 +12,8 @@ namespace lanescope::cli {
 namespace {
 
 std::vector<RankInput> rankInputs(const std::vector<std::string>& args, const ImportOptions& options,
-                                  ProgressSink& progress, std::string& error, CacheUse* cache) {
+                                  ProgressSink& progress, std::string& error, const ReportCache* cache,
+                                  std::vector<std::string>* cacheNotes) {
     std::vector<RankInput> inputs(args.size());
     std::vector<std::string> files;
     std::vector<size_t> fileAt;
@@ -27,7 +28,7 @@ std::vector<RankInput> rankInputs(const std::vector<std::string>& args, const Im
         inputs[i] = std::move(*in);
     }
     if (files.empty()) return inputs;
-    const auto reports = cache ? importReportsThroughCache(files, options, cache->cache, progress, error, cache->notes)
+    const auto reports = cache ? importReportsThroughCache(files, options, *cache, progress, error, *cacheNotes)
                                : importReports(files, options, progress, error);
     if (reports.empty()) return {};
     std::vector<const Report*> raw;
@@ -41,12 +42,13 @@ std::vector<RankInput> rankInputs(const std::vector<std::string>& args, const Im
 
 std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
                                       ProgressSink& progress, std::string& error) {
-    return rankInputs(args, options, progress, error, nullptr);
+    return rankInputs(args, options, progress, error, nullptr, nullptr);
 }
 
 std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
-                                      ProgressSink& progress, std::string& error, CacheUse& cache) {
-    return rankInputs(args, options, progress, error, &cache);
+                                      ProgressSink& progress, std::string& error, const ReportCache& cache,
+                                      std::vector<std::string>& cacheNotes) {
+    return rankInputs(args, options, progress, error, &cache, &cacheNotes);
 }
 
 }  // namespace lanescope::cli

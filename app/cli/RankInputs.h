@@ -15,14 +15,10 @@ namespace lanescope::cli {
 std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
                                       ProgressSink& progress, std::string& error);
 
-// The cache of finished models the reports of loadRankInputs go through
-// (importReportsThroughCache), and what it had to say, one line each.
-struct CacheUse {
-    const ReportCache& cache;
-    std::vector<std::string> notes;
-};
-// loadRankInputs whose reports go through `cache`.
+// loadRankInputs whose reports go through the cache of finished models
+// (importReportsThroughCache), what it had to say added to `cacheNotes`, one line each.
 std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
-                                      ProgressSink& progress, std::string& error, CacheUse& cache);
+                                      ProgressSink& progress, std::string& error, const ReportCache& cache,
+                                      std::vector<std::string>& cacheNotes);
 
 }  // namespace lanescope::cli

@@ -24,18 +24,17 @@ py::object compare(const std::vector<std::filesystem::path>& paths, const std::s
     if (!mode) throw py::value_error("align must be auto, nccl, mpi, clock or none, not " + align);
     const std::optional<ReportCache> models =
         cache && ReportCache::enabled() ? std::optional<ReportCache>(std::in_place) : std::nullopt;
-    std::optional<cli::CacheUse> through;
-    if (models) through.emplace(cli::CacheUse{*models, {}});
+    std::vector<std::string> notes;  // what the cache had to say
     std::string json, error;
     {
         py::gil_scoped_release release;
         NullProgress progress;
         const std::vector<std::string> args(paths.begin(), paths.end());
-        const std::vector<RankInput> inputs = through ? cli::loadRankInputs(args, {}, progress, error, *through)
-                                                      : cli::loadRankInputs(args, {}, progress, error);
+        const std::vector<RankInput> inputs = models ? cli::loadRankInputs(args, {}, progress, error, *models, notes)
+                                                     : cli::loadRankInputs(args, {}, progress, error);
         if (!inputs.empty()) json = cli::compareJson(inputs, compareRankInputs(inputs, *mode, {}));
     }
-    if (through) warnEach(through->notes);
+    warnEach(notes);
     if (json.empty()) throw Error(error);
     return py::module_::import("json").attr("loads")(json);
 }

@@ -25,14 +25,11 @@ class ImportThread {
 public:
     ImportThread(std::string path, const ImportOptions& options, const ReportCache* cache)
         : thread_([this, path = std::move(path), options, cache] {
-              std::vector<std::string> notes;
-              bool fromCache = false;
-              ImportResult result = cache ? throughCache(path, options, *cache, fromCache, notes)
-                                          : cli::importReport(path, options, fraction_, stop_.get_token());
+              Outcome outcome =
+                  cache ? throughCache(path, options, *cache)
+                        : Outcome{cli::importReport(path, options, fraction_, stop_.get_token()), false, {}};
               std::lock_guard lock(mutex_);
-              notes_ = std::move(notes);
-              fromCache_ = fromCache;
-              result_.emplace(std::move(result));
+              outcome_.emplace(std::move(outcome));
               done_.notify_all();
           }) {}
     ImportThread(const ImportThread&) = delete;
@@ -48,38 +45,38 @@ public:
     bool waitFor(std::chrono::milliseconds timeout) {
         py::gil_scoped_release release;
         std::unique_lock lock(mutex_);
-        return done_.wait_for(lock, timeout, [this] { return result_.has_value(); });
+        return done_.wait_for(lock, timeout, [this] { return outcome_.has_value(); });
     }
     double fraction() const { return fraction_.fraction(); }
-    // The result, once waitFor said the import ended; whether it was read from the cache, and
-    // what the cache had to say (an entry it could not use, a model it could not save).
-    ImportResult& result() { return *result_; }
-    bool fromCache() const { return fromCache_; }
-    const std::vector<std::string>& notes() const { return notes_; }
+
+    // The result; whether it was read back from the cache, and what the cache had to say (an
+    // entry it could not use, a model it could not save).
+    struct Outcome {
+        ImportResult result;
+        bool from_cache = false;
+        std::vector<std::string> notes;
+    };
+    // Once waitFor said the import ended.
+    Outcome& outcome() { return *outcome_; }
 
 private:
     // The saved model of `path` when the cache holds a usable one, else an import, saved.
-    ImportResult throughCache(const std::string& path, const ImportOptions& options, const ReportCache& cache,
-                              bool& fromCache, std::vector<std::string>& notes) {
+    Outcome throughCache(const std::string& path, const ImportOptions& options, const ReportCache& cache) {
         const std::stop_token stop = stop_.get_token();
+        std::vector<std::string> notes;
         cli::SavedModel saved = cli::readSavedModel(cache, path, options, stop, notes);
-        if (saved.report) {
-            fromCache = true;
-            return ImportResult(std::move(saved.report));
-        }
+        if (saved.report) return {ImportResult(std::move(saved.report)), true, std::move(notes)};
         ImportResult result = cli::importReport(path, options, fraction_, stop);
         if (result.ok()) cli::saveModel(cache, *result.report(), saved.key, path, notes);
-        return result;
+        return {std::move(result), false, std::move(notes)};
     }
 
     ImportFraction fraction_;
     std::stop_source stop_;
     std::mutex mutex_;
     std::condition_variable done_;
-    std::optional<ImportResult> result_;  // guarded by mutex_
-    bool fromCache_ = false;              // guarded by mutex_, set with result_
-    std::vector<std::string> notes_;      // guarded by mutex_, set with result_
-    std::thread thread_;                  // last: started once the members above exist
+    std::optional<Outcome> outcome_;  // guarded by mutex_
+    std::thread thread_;              // last: started once the members above exist
 };
 
 }  // namespace
@@ -104,12 +101,13 @@ std::unique_ptr<OpenedReport> openReport(const std::filesystem::path& path, cons
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
         report(import.fraction());
     }
-    warnEach(import.notes());
-    if (!import.result().ok()) throw Error(import.result().error().message);
-    std::unique_ptr<Report> model = std::move(import.result().report());
+    ImportThread::Outcome& outcome = import.outcome();
+    warnEach(outcome.notes);
+    if (!outcome.result.ok()) throw Error(outcome.result.error().message);
+    std::unique_ptr<Report> model = std::move(outcome.result.report());
     report(import.fraction());  // the stages passed since the last look
     report(1.0);
-    return std::make_unique<OpenedReport>(std::move(model), import.fromCache());
+    return std::make_unique<OpenedReport>(std::move(model), outcome.from_cache);
 }
 
 }  // namespace lanescope::python
