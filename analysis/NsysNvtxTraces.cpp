@@ -72,7 +72,7 @@ StatsTable nvtxPushPopTrace(const Report& report, TimeRange range, const StatsOp
     bool any = false;
     for (const Lane& lane : report.lanes) any = any || (lane.kind == LaneKind::Nvtx && lane.events.size() > 0);
     if (!any) return table;
-    const std::vector<std::vector<uint32_t>> ids = nvtxRangeIds(report);
+    const std::vector<std::vector<uint32_t>> ids = nvtxEventIds(report).ranges;
     std::vector<Nesting> nesting(report.lanes.size());
     for (size_t li = 0; li < report.lanes.size(); ++li)
         if (report.lanes[li].kind == LaneKind::Nvtx) nesting[li] = nestingOf(report.lanes[li]);
@@ -118,7 +118,7 @@ StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range, const StatsOp
                     "RangeStack"};
     const std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
     if (projected.empty()) return table;
-    const std::vector<std::vector<uint32_t>> ids = nvtxRangeIds(report);
+    const std::vector<std::vector<uint32_t>> ids = nvtxEventIds(report).ranges;
     auto idOf = [&](EventRef r) { return r.lane == UINT32_MAX ? kNone : ids[r.lane][r.index]; };
     // RangeId -> ParentId of every projected range (their ancestors are projected too).
     std::unordered_map<uint32_t, uint32_t> parentOf;

@@ -5,8 +5,11 @@
 
 namespace lanescope {
 
-std::vector<std::vector<uint32_t>> nvtxRangeIds(const Report& report) {
-    std::vector<std::vector<uint32_t>> ids(report.lanes.size());
+NvtxEventIds nvtxEventIds(const Report& report) {
+    NvtxEventIds ids;
+    ids.ranges.resize(report.lanes.size());
+    ids.marks.resize(report.lanes.size());
+    ids.others.resize(report.nvtx_other_starts_ns.size());
     // One sorted source per lane's ranges and per lane's markers, and the events no lane
     // holds; source order breaks ties of equal starts.
     struct Cursor {
@@ -35,7 +38,8 @@ std::vector<std::vector<uint32_t>> nvtxRangeIds(const Report& report) {
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
         if (lane.kind != LaneKind::Nvtx && lane.kind != LaneKind::NvtxStartEnd) continue;
-        ids[li].resize(lane.events.size());
+        ids.ranges[li].resize(lane.events.size());
+        ids.marks[li].resize(lane.instants.size());
         open(2 * li + 1);
         open(2 * li + 2);
     }
@@ -43,8 +47,10 @@ std::vector<std::vector<uint32_t>> nvtxRangeIds(const Report& report) {
     while (!heap.empty()) {
         Cursor c = heap.top();
         heap.pop();
-        if (c.source % 2) ids[(c.source - 1) / 2][c.index] = next;
-        ++next;
+        std::vector<uint32_t>& of = c.source == 0      ? ids.others
+                                    : c.source % 2 ? ids.ranges[(c.source - 1) / 2]
+                                                   : ids.marks[(c.source - 1) / 2];
+        of[c.index] = next++;
         if (++c.index < sizeOf(c.source)) {
             c.time = timeAt(c.source, c.index);
             heap.push(c);

@@ -177,6 +177,7 @@ void trimSideTables(Report& report) {
     report.backtraces.shrink_to_fit();
     report.cuda_api_results.shrink_to_fit();
     report.nvtx_other_starts_ns.shrink_to_fit();
+    report.nvtx_domains.shrink_to_fit();
     report.graph_executions.shrink_to_fit();
     report.cuda_events.shrink_to_fit();
     report.gpu_page_faults.shrink_to_fit();

@@ -196,7 +196,8 @@ size_t Report::memoryBytes() const {
         syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
         profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
         backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
-        nvtx_other_starts_ns.capacity() * sizeof(int64_t) + graph_executions.capacity() * sizeof(GraphExecutionInfo) +
+        nvtx_other_starts_ns.capacity() * sizeof(int64_t) + nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
+        graph_executions.capacity() * sizeof(GraphExecutionInfo) +
         cuda_events.capacity() * sizeof(CudaEventInfo) + gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
         cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
         kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) + graph_api_events.capacity() * sizeof(GraphApiEvent) +

@@ -139,6 +139,9 @@ struct Report {
     // ascending. With the lanes' NVTX ranges and markers they give each range its position
     // among all the report's NVTX events, which is nsys's RangeId (analysis/NvtxRangeIds.h).
     Column<int64_t> nvtx_other_starts_ns;
+    // The named NVTX domains' creations, sorted by (start_ns, thread); their starts are among
+    // nvtx_other_starts_ns too. Empty for formats that do not record them.
+    Column<NvtxDomainCreation> nvtx_domains;
     Column<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                        // of CPU samples and call backtraces
     Column<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)

@@ -119,6 +119,15 @@ struct NvtxInfo {
     uint32_t input_shapes_id = 0;  // into Report::strings; 0 = none (not an operator, or not recorded)
 };
 
+// The creation of a named NVTX domain (nvtxDomainCreate), whose ranges' NvtxInfo::domain_name_id
+// is this name_id.
+struct NvtxDomainCreation {
+    int64_t start_ns = 0;  // when it was created: often before the report's timeline starts (< 0)
+    int32_t thread = -1;   // index into Report::threads
+    uint32_t name_id = 0;  // into Report::strings
+    bool operator==(const NvtxDomainCreation&) const = default;
+};
+
 // One execution of a CUDA graph traced as a whole (nsys --cuda-graph-trace=graph,
 // CUPTI_ACTIVITY_KIND_GRAPH_TRACE): its kernels are not recorded one by one.
 struct GraphExecutionInfo {

@@ -1,5 +1,9 @@
 #include "query/CpuTables.h"
 
+#include <algorithm>
+
+#include "analysis/NvtxRangeIds.h"
+#include "query/BuiltOnce.h"
 #include "query/CallchainTables.h"
 #include "query/LaneEvents.h"
 #include "query/SqlValues.h"
@@ -13,13 +17,15 @@ constexpr auto R = ColumnType::Real;
 constexpr auto T = ColumnType::Text;
 
 // ENUM_NSYS_EVENT_TYPE and ENUM_NSYS_EVENT_CLASS values nsys gives these rows.
-constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59, kNvtxStartEndRange = 60, kOsRuntimeClass = 27,
-                  kOsRuntimeStart = 31, kOsRuntimeFinish = 32;
+constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59, kNvtxStartEndRange = 60, kNvtxDomainCreate = 75,
+                  kOsRuntimeClass = 27, kOsRuntimeStart = 31, kOsRuntimeFinish = 32;
 
 // NVTX_EVENTS: the ranges of the threads' NVTX lanes (push/pop and start/end), then their
-// marks (instants), each segment in start order. textId is NULL and text holds every name (the
-// model keeps no registered-string ids); domainId is the domain name's string id, 0 for the
-// default domain.
+// marks (instants), each segment in start order, then the named domains' creations, a segment
+// each. textId is NULL and text holds every name (the model keeps no registered-string ids);
+// domainId is the domain name's string id, 0 for the default domain. The rowid is nsys's
+// (analysis/NvtxRangeIds.h): a range's is its RangeId. Category and thread names, which the
+// model does not keep, are left out, leaving gaps in the rowids.
 class NvtxTable : public TableSpec {
 public:
     enum Column {
@@ -54,18 +60,32 @@ public:
 
     const std::string& name() const override { return name_; }
     const std::vector<ColumnDef>& columns() const override { return columns_; }
-    size_t segmentCount() const override { return ranges_.segmentCount() + marks_.segmentCount(); }
+    size_t segmentCount() const override { return laneSegments() + report_.nvtx_domains.size(); }
     uint32_t segmentSize(size_t s) const override {
+        if (s >= laneSegments()) return 1;
         return s < ranges_.segmentCount() ? ranges_.segmentSize(s) : marks_.segmentSize(s - ranges_.segmentCount());
     }
     int sortedColumn() const override { return Start; }
     int64_t sortedValue(size_t s, uint32_t row) const override {
+        if (s >= laneSegments()) return domainAt(s).start_ns;
         return s < ranges_.segmentCount() ? ranges_.startNs(s, row) : marks_.startNs(s - ranges_.segmentCount(), row);
     }
     bool isSegmentColumn(int column) const override { return column == GlobalTid; }
-    std::optional<int64_t> segmentValue(size_t s, int) const override { return globalTidOf(report_, laneOf(s).thread); }
+    std::optional<int64_t> segmentValue(size_t s, int) const override {
+        return globalTidOf(report_, s >= laneSegments() ? domainAt(s).thread : laneOf(s).thread);
+    }
+    bool numbersRowsAsNsys() const override { return true; }
+    int64_t nsysRowId(size_t s, uint32_t row) const override {
+        const Ids& ids = ids_.get([&] { return numbered(); });
+        if (s >= laneSegments()) return ids.domains[s - laneSegments()];
+        const bool isRange = s < ranges_.segmentCount();
+        const uint32_t lane = isRange ? ranges_.laneIndex(s) : marks_.laneIndex(s - ranges_.segmentCount());
+        const uint32_t e = isRange ? ranges_.event(s, row) : marks_.event(s - ranges_.segmentCount(), row);
+        return (isRange ? ids.events.ranges : ids.events.marks)[lane][e];
+    }
 
     void value(size_t s, uint32_t row, int column, sqlite3_context* ctx) const override {
+        if (s >= laneSegments()) return domainValue(domainAt(s), column, ctx);
         const bool isRange = s < ranges_.segmentCount();
         const Lane& lane = laneOf(s);
         const uint32_t e = isRange ? ranges_.event(s, row) : marks_.event(s - ranges_.segmentCount(), row);
@@ -89,8 +109,11 @@ public:
             case Color:
                 if (const NvtxInfo* i = info(); i && i->has_color) return resultInt(ctx, i->color);
                 return resultNull(ctx);
-            case Text:
-                return resultText(ctx, report_.str(isRange ? lane.events.name_id[e] : lane.instants.name_id[e]));
+            case Text: {
+                // A mark without a message has none (NULL), as in nsys's export.
+                const uint32_t name = isRange ? lane.events.name_id[e] : lane.instants.name_id[e];
+                return name == 0 ? resultNull(ctx) : resultText(ctx, report_.str(name));
+            }
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
             case DomainId: {
@@ -103,11 +126,49 @@ public:
     }
 
 private:
+    // The rowids: the lanes' events' and, per domain creation, the id of an NVTX event no lane
+    // holds that starts when it does (the first such not taken by an earlier creation).
+    struct Ids {
+        NvtxEventIds events;
+        std::vector<int64_t> domains;
+    };
+    Ids numbered() const {
+        Ids ids{nvtxEventIds(report_), {}};
+        const auto& others = report_.nvtx_other_starts_ns;
+        int64_t next = int64_t(others.size()) + 1;  // past every id, for a creation not found there
+        size_t taken = 0;                            // the others before it are taken or earlier
+        for (const NvtxDomainCreation& d : report_.nvtx_domains) {
+            size_t k = size_t(std::lower_bound(others.begin() + taken, others.end(), d.start_ns) - others.begin());
+            const bool found = k < others.size() && others[k] == d.start_ns;
+            ids.domains.push_back(found ? int64_t{ids.events.others[k]} : next++);
+            if (found) taken = k + 1;
+        }
+        return ids;
+    }
+    size_t laneSegments() const { return ranges_.segmentCount() + marks_.segmentCount(); }
+    const NvtxDomainCreation& domainAt(size_t s) const { return report_.nvtx_domains[s - laneSegments()]; }
     const Lane& laneOf(size_t s) const {
         return s < ranges_.segmentCount() ? ranges_.lane(s) : marks_.lane(s - ranges_.segmentCount());
     }
+    void domainValue(const NvtxDomainCreation& d, int column, sqlite3_context* ctx) const {
+        switch (column) {
+            case Start:
+                return resultInt(ctx, d.start_ns);
+            case EventType:
+                return resultInt(ctx, kNvtxDomainCreate);
+            case Text:
+                return resultText(ctx, report_.str(d.name_id));
+            case GlobalTid:
+                return resultInt(ctx, globalTidOf(report_, d.thread));
+            case DomainId:
+                return resultInt(ctx, d.name_id);
+            default:
+                return resultNull(ctx);
+        }
+    }
 
     const Report& report_;
+    BuiltOnce<Ids> ids_;
     const std::string name_ = "NVTX_EVENTS";
     const std::vector<ColumnDef> columns_{
         {"start", I},      {"end", I},         {"eventType", I},  {"rangeId", I},      {"category", I},

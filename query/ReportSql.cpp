@@ -56,6 +56,8 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addCallchainTables(report, tables);
     addMpiTables(report, tables);
     addLanescopeTables(report, tables);
+    for (const auto& table : tables)
+        if (table->numbersRowsAsNsys()) session->numberedAsNsys_.push_back(table->name());
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;
     // Large sorts (GROUP BY, ORDER BY, DISTINCT) use up to this many helper threads of SQLite's.
     const std::string threads =
@@ -66,6 +68,10 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
 }
 
 ReportSql::~ReportSql() { sqlite3_close(db_); }
+
+bool ReportSql::numbersRowsAsNsys(const std::string& table) const {
+    return std::find(numberedAsNsys_.begin(), numberedAsNsys_.end(), table) != numberedAsNsys_.end();
+}
 
 int ReportSql::authorize(void*, int action, const char*, const char*, const char*, const char*) {
     switch (action) {

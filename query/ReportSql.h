@@ -46,6 +46,8 @@ public:
 
     // The tables, sorted by name: nsys's first (upper case), then Lanescope's own.
     std::vector<std::string> tableNames();
+    // Whether a table's rowid is the one nsys's export gives the row (TableSpec::numbersRowsAsNsys).
+    bool numbersRowsAsNsys(const std::string& table) const;
     // The connection (read-only, as for every query).
     sqlite3* handle() const { return db_; }
 
@@ -55,6 +57,7 @@ private:
 
     sqlite3* db_;
     const std::atomic<bool>* stop_ = nullptr;
+    std::vector<std::string> numberedAsNsys_;  // the tables numbering their rows as nsys does
 };
 
 // A cell of a result row as SQLite holds it.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <ctime>
 #include <system_error>
 #include <utility>
@@ -27,8 +28,8 @@ std::string quoted(const std::string& text) {
 
 // A table's CREATE TABLE in the export: its columns with their declared types, read from the
 // virtual table; "" when it cannot be read. StringIds keeps its id as the primary key, as nsys's
-// export does. columns: set to the number of columns.
-std::string createStatement(sqlite3* session, const std::string& table, int& columns) {
+// export does. columns: set to the number of columns; names: set to "c1, c2, ...".
+std::string createStatement(sqlite3* session, const std::string& table, int& columns, std::string& names) {
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(session, ("SELECT * FROM main." + table + " LIMIT 0").c_str(), -1, &stmt, nullptr) !=
         SQLITE_OK)
@@ -38,31 +39,48 @@ std::string createStatement(sqlite3* session, const std::string& table, int& col
     for (int c = 0; c < columns; ++c) {
         const char* type = sqlite3_column_decltype(stmt, c);
         sql += std::string(c ? ", " : "") + sqlite3_column_name(stmt, c) + " " + (type ? type : "");
+        names += std::string(c ? ", " : "") + sqlite3_column_name(stmt, c);
         if (table == "StringIds" && c == 0) sql += " NOT NULL PRIMARY KEY";
     }
     sqlite3_finalize(stmt);
     return sql + ")";
 }
 
-// Copies one table of the session into the open export; "" or the reason.
-std::string copyTable(ReportSql& session, sqlite3* out, const std::string& table, uint64_t& rows) {
+// Whether a table is one of nsys's (upper case), which nsys's export holds only when it has rows:
+// its scripts tell "no such data" by the table's absence.
+bool nsysTable(const std::string& table) { return !table.empty() && std::isupper(static_cast<unsigned char>(table[0])); }
+
+// Copies one table of the session into the open export, leaving out an nsys table without rows,
+// and keeping the rowids of a table that numbers its rows as nsys does; "" or the reason.
+// tables: counts it when written.
+std::string copyTable(ReportSql& session, sqlite3* out, const std::string& table, SqliteExportStats& written) {
     int columns = 0;
-    const std::string create = createStatement(session.handle(), table, columns);
+    std::string names;
+    const std::string create = createStatement(session.handle(), table, columns, names);
     if (create.empty()) return "cannot read table " + table;
-    if (std::string error = exec(out, create); !error.empty()) return error;
-    std::string insertSql = "INSERT INTO " + table + " VALUES (";
-    for (int c = 0; c < columns; ++c) insertSql += c ? ", ?" : "?";
+    const int first = session.numbersRowsAsNsys(table) ? 1 : 0;  // the rowid, read and written first
     sqlite3_stmt* insert = nullptr;
-    if (sqlite3_prepare_v2(out, (insertSql + ")").c_str(), -1, &insert, nullptr) != SQLITE_OK)
-        return sqlite3_errmsg(out);
-    std::string error;
+    // Made before the first row (or at once for Lanescope's own tables, kept even empty).
+    auto makeTable = [&]() -> std::string {
+        if (std::string error = exec(out, create); !error.empty()) return error;
+        std::string insertSql = "INSERT INTO " + table + " (" + (first ? "rowid, " : "") + names + ") VALUES (";
+        for (int c = 0; c < first + columns; ++c) insertSql += c ? ", ?" : "?";
+        if (sqlite3_prepare_v2(out, (insertSql + ")").c_str(), -1, &insert, nullptr) != SQLITE_OK)
+            return sqlite3_errmsg(out);
+        written.tables += 1;
+        return {};
+    };
+    std::string error = nsysTable(table) ? std::string() : makeTable();
     const std::string readError = session.run(
-        "SELECT * FROM main." + table, [](const std::vector<std::string>&) {},
+        std::string("SELECT ") + (first ? "rowid, " : "") + "* FROM main." + table,
+        [](const std::vector<std::string>&) {},
         [&](sqlite3_stmt* row) {
-            for (int c = 0; c < columns; ++c) sqlite3_bind_value(insert, c + 1, sqlite3_column_value(row, c));
+            if (error.empty() && !insert) error = makeTable();
+            if (!error.empty()) return false;
+            for (int c = 0; c < first + columns; ++c) sqlite3_bind_value(insert, c + 1, sqlite3_column_value(row, c));
             if (sqlite3_step(insert) != SQLITE_DONE) error = sqlite3_errmsg(out);
             sqlite3_reset(insert);
-            rows += 1;
+            written.rows += 1;
             return error.empty();
         });
     sqlite3_finalize(insert);
@@ -113,8 +131,7 @@ std::string exportSqlite(ReportSql& session, const Report& report, const std::fi
         if (error.empty()) error = exec(db, pragma);
     for (const std::string& table : session.tableNames()) {
         if (!error.empty()) break;
-        error = copyTable(session, db, table, written.rows);
-        written.tables += 1;
+        error = copyTable(session, db, table, written);
     }
     if (error.empty()) error = exec(db, "CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT)");
     for (const auto& [name, value] : exportMetadata(report, out))

@@ -49,6 +49,12 @@ public:
     virtual std::optional<int64_t> keyOf(size_t /*segment*/, uint32_t /*row*/) const { return std::nullopt; }
     virtual bool keyIsRowNumber() const { return false; }
 
+    // Whether the table numbers its rows as nsys's export does (its rowid there, which scripts
+    // use: NVTX_EVENTS' is nsys's RangeId); nsysRowId: a row's number. Other tables' rowids
+    // are (segment << 32) | row.
+    virtual bool numbersRowsAsNsys() const { return false; }
+    virtual int64_t nsysRowId(size_t /*segment*/, uint32_t /*row*/) const { return 0; }
+
     size_t rowCount() const;
 };
 

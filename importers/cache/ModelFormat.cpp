@@ -53,6 +53,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "graph_api_events",
     "cuda_api_results",
     "nvtx_other_starts_ns",
+    "nvtx_domains",
     "profiler_overhead",
     "stacks.frame_function",
     "stacks.frame_module",

@@ -201,6 +201,10 @@ bool Checker::sideTables() {
     for (size_t i = 0; i < r.cuda_api_results.size(); ++i)
         if (!row(r.cuda_api_results[i].thread, r.threads.size(), "threads", "cuda_api_results", i, "thread"))
             return false;
+    for (size_t i = 0; i < r.nvtx_domains.size(); ++i)
+        if (!row(r.nvtx_domains[i].thread, r.threads.size(), "threads", "nvtx_domains", i, "thread") ||
+            !string(r.nvtx_domains[i].name_id, "nvtx_domains", i, "name_id"))
+            return false;
     for (size_t i = 0; i < r.profiler_overhead.size(); ++i) {
         const OverheadRange& o = r.profiler_overhead[i];
         if (!row(o.process, r.processes.size(), "processes", "profiler_overhead", i, "process") ||

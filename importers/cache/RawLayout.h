@@ -74,6 +74,9 @@ inline auto members(const GraphApiEvent& x) {
 inline auto members(const CallResult& x) {
     const auto& [thread, correlation, start, result] = x; return std::tie(thread, correlation, start, result);
 }
+inline auto members(const NvtxDomainCreation& x) {
+    const auto& [start, thread, name] = x; return std::tie(start, thread, name);
+}
 inline auto members(const OverheadRange& x) {
     const auto& [start, end, process, name, thread] = x; return std::tie(start, end, process, name, thread);
 }
@@ -92,7 +95,7 @@ struct TypeList {};
 using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             KernelGraphNode, GraphApiEvent, CallResult, OverheadRange, CallBacktrace, PytorchMemoryEvent>;
+             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace, PytorchMemoryEvent>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

@@ -26,7 +26,7 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                               // Every row not held by a lane keeps its start, for the ranges' ids.
                               const int64_t start = row.i64(Start);
                               if (type == kDomainCreate) {
-                                  chunk.domainNames.emplace_back(row.i64(Domain), name());
+                                  chunk.domains.push_back({row.i64(Domain), name(), start, row.i64(Tid)});
                                   chunk.nvtxOtherStarts.push_back(start);
                                   return;
                               }

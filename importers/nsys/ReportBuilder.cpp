@@ -238,7 +238,11 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
         graphApiEvents_.push_back(e);
     }
     for (PendingNsysMessage& m : chunk.nsysMessages) nsysMessages_.push_back(std::move(m));
-    for (const auto& [domainId, name] : chunk.domainNames) domainNames_[domainId] = resolveName(name);
+    for (PendingDomain d : chunk.domains) {
+        d.name_id = resolveName(d.name_id);
+        domainNames_[d.domain_id] = d.name_id;
+        domains_.push_back(d);
+    }
     const std::vector<uint32_t> stackMap = stacks_.merge(chunk.stacks.stacks(), resolveName);
     auto resolveStack = [&](uint32_t id) {
         return id != kNoStack && (id & kLocalStack) ? stackMap[id & ~kLocalStack] : id;
@@ -421,6 +425,13 @@ void ReportBuilder::complete() {
               [](const CallResult& a, const CallResult& b) { return a.key() < b.key(); });
     report_.nvtx_other_starts_ns = std::move(nvtxOtherStarts_);
     std::sort(report_.nvtx_other_starts_ns.begin(), report_.nvtx_other_starts_ns.end());
+    for (const PendingDomain& d : domains_)
+        if (d.global_tid != 0) report_.nvtx_domains.push_back({d.start_ns, threadIndex(d.global_tid), d.name_id});
+    domains_ = {};
+    std::sort(report_.nvtx_domains.begin(), report_.nvtx_domains.end(),
+              [](const NvtxDomainCreation& a, const NvtxDomainCreation& b) {
+                  return std::tie(a.start_ns, a.thread) < std::tie(b.start_ns, b.thread);
+              });
     for (PendingGraphApiEvent& e : graphApiEvents_) {
         e.event.thread = threadIndex(e.global_tid);
         report_.graph_api_events.push_back(e.event);

@@ -70,6 +70,15 @@ struct PendingBacktrace {
 };
 
 // The non-zero result of a CUDA API call while importing: its thread by nsys globalTid.
+// An NVTX domain's creation while importing: nsys's domainId, its name maybe local, its thread
+// by nsys globalTid (0 when not recorded).
+struct PendingDomain {
+    int64_t domain_id = 0;
+    uint32_t name_id = 0;
+    int64_t start_ns = 0;
+    int64_t global_tid = 0;
+};
+
 struct PendingResult {
     int64_t global_tid = 0;
     int64_t start_ns = 0;
@@ -159,7 +168,7 @@ struct EventChunk {
     std::vector<NvtxInfo> nvtx;                        // domain_name_id holds the raw nsys domainId until finish
     std::vector<NvtxKey> nvtxKeys;                     // parallel to nvtx
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
-    std::vector<std::pair<int64_t, uint32_t>> domainNames;         // nsys domainId -> name (local)
+    std::vector<PendingDomain> domains;                            // in table row order
     StackInterner stacks;                      // call stacks first met in this chunk; frame names may be local strings
     std::vector<PendingBacktrace> backtraces;  // in table row order
     std::vector<SchedRow> sched;               // in table row order
@@ -257,6 +266,7 @@ private:
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;
     std::unordered_map<int64_t, uint32_t> domainNames_;  // nsys domainId -> name
+    std::vector<PendingDomain> domains_;                 // in merge order, names resolved
     StackInterner stacks_;
     std::vector<PendingBacktrace> backtraces_;          // in merge order, stacks resolved
     std::vector<SchedRow> sched_;                       // in table order

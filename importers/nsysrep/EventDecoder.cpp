@@ -479,7 +479,7 @@ private:
         const int64_t start = p.i64(2);
         auto other = [&] { chunk_->nvtxOtherStarts.push_back(start); };
         if (type == kNvtxDomainCreate) {
-            chunk_->domainNames.emplace_back(p.i64(13), text());
+            chunk_->domains.push_back({p.i64(13), text(), start, p.has(9) ? p.i64(9) : 0});
             return other();
         }
         if (type == kNvtxCategory || type == kNvtxThreadName) return other();

@@ -267,6 +267,13 @@ void compareReports(const Report& sql, const Report& rep) {
         CHECK(b.result == a.result);
     }
     CHECK(rep.nvtx_other_starts_ns == sql.nvtx_other_starts_ns);  // domain creations, ... (RangeIds)
+    REQUIRE(rep.nvtx_domains.size() == sql.nvtx_domains.size());
+    for (size_t i = 0; i < sql.nvtx_domains.size(); ++i) {
+        const NvtxDomainCreation &a = sql.nvtx_domains[i], &b = rep.nvtx_domains[i];
+        CHECK(b.start_ns == a.start_ns);
+        CHECK(b.thread == a.thread);
+        CHECK(rep.str(b.name_id) == sql.str(a.name_id));
+    }
     CHECK(rep.diagnostics == sql.diagnostics);
 }
 

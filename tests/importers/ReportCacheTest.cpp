@@ -138,6 +138,7 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.graph_api_events.push_back({10, 20, thread, t.r.strings.intern("cudaGraphInstantiate"), true, 1, 2, 3});
     t.r.cuda_api_results.push_back({thread, 6, 300, 600});
     t.r.nvtx_other_starts_ns = {5, 7};
+    t.r.nvtx_domains.push_back({5, thread, t.r.strings.intern("cuBLAS")});
     t.r.profiler_overhead.push_back({1, 2, process, t.r.strings.intern("CUPTI Buffer flush"), thread});
     t.r.stacks.frame_function = {t.r.strings.intern("main"), t.r.strings.intern("f")};
     t.r.stacks.frame_module = {t.r.strings.intern("/bin/a"), t.r.strings.intern("/bin/a")};
@@ -366,13 +367,14 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
         inEntry("node_frame", loaded->stacks.node_frame);
         inEntry("node_parent", loaded->stacks.node_parent);
         inEntry("nvtx_other_starts_ns", loaded->nvtx_other_starts_ns);
+        inEntry("nvtx_domains", loaded->nvtx_domains);
         inEntry("profiler_overhead", loaded->profiler_overhead);
         requireEqual(*fresh, *loaded);
     }
     std::string seen;
     for (const std::string& table : viewed) seen += table + " ";
     INFO("viewed: " << seen);
-    CHECK(viewed.size() == 17);
+    CHECK(viewed.size() == 18);
 }
 
 TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
@@ -449,6 +451,7 @@ TEST_CASE("the comparison sees any changed field") {
         {"migrations[0].cause", [](Report& r) { r.migrations[0].cause = 3; }},
         {"cuda_api_results[0].result", [](Report& r) { r.cuda_api_results[0].result = 1; }},
         {"nvtx_other_starts_ns[1]", [](Report& r) { r.nvtx_other_starts_ns[1] = 8; }},
+        {"nvtx_domains[0].name_id", [](Report& r) { r.nvtx_domains[0].name_id = 0; }},
         {"profiler_overhead[0].thread", [](Report& r) { r.profiler_overhead[0].thread = -1; }},
         {"stacks.node_parent[1]", [](Report& r) { r.stacks.node_parent[1] = kNoStack; }},
         {"backtraces[0].stack", [](Report& r) { r.backtraces[0].stack = 0; }},

@@ -123,6 +123,20 @@ const std::vector<ExportQuery>& cpuQueries() {
          "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN CUDA_CALLCHAINS f ON f.id = r.callchainId "
          "JOIN StringIds n ON n.id = r.nameId JOIN StringIds s ON s.id = f.symbol JOIN StringIds m ON m.id = f.module"},
         {"CUDA_CALLCHAINS", "SELECT count(*), count(callchainId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"},
+        // NVTX ranges and domain creations by their rowid, which nsys's scripts number ranges by
+        // (the rows of category and thread names, which the model does not keep, are left out
+        // of both); marks without it, as marks of several threads at one time are numbered in
+        // an order the report does not keep
+        {"NVTX_EVENTS",
+         "SELECT n.rowid, n.start, n.end, n.eventType, n.globalTid, coalesce(n.text, s.value) FROM NVTX_EVENTS n "
+         "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType IN (59, 60, 75)"},
+        {"NVTX_EVENTS",
+         "SELECT n.start, n.globalTid, coalesce(n.text, s.value), count(*) FROM NVTX_EVENTS n "
+         "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType = 34 GROUP BY 1, 2, 3"},
+        // the domains' names, joined to their ranges on domainId
+        {"NVTX_EVENTS",
+         "SELECT d.text, count(*) FROM NVTX_EVENTS n JOIN NVTX_EVENTS d ON d.domainId = n.domainId "
+         "AND d.eventType = 75 WHERE n.eventType IN (59, 60) GROUP BY 1"},
         // MPI calls by name and by thread
         {"MPI_OTHER_EVENTS",
          "SELECT s.value, count(*), sum(m.end - m.start), min(m.start), max(m.end) FROM MPI_OTHER_EVENTS m "

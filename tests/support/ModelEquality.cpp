@@ -261,6 +261,12 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
                f("result", x.result, y.result);
            });
     d.column("nvtx_other_starts_ns", a.nvtx_other_starts_ns, b.nvtx_other_starts_ns);
+    d.rows("nvtx_domains", a.nvtx_domains, b.nvtx_domains,
+           [](auto f, const NvtxDomainCreation& x, const NvtxDomainCreation& y) {
+               f("start_ns", x.start_ns, y.start_ns);
+               f("thread", x.thread, y.thread);
+               f("name_id", x.name_id, y.name_id);
+           });
     d.rows("profiler_overhead", a.profiler_overhead, b.profiler_overhead,
            [](auto f, const OverheadRange& x, const OverheadRange& y) {
                f("start_ns", x.start_ns, y.start_ns);
