@@ -19,15 +19,17 @@ StatsTable cudaApiTrace(const Report& report, TimeRange range, const StatsOption
         const Thread* thread = lane.thread >= 0 && static_cast<size_t>(lane.thread) < report.threads.size()
                                    ? &report.threads[static_cast<size_t>(lane.thread)]
                                    : nullptr;
-        // A thread with no ThreadNames row (no recorded priority) prints neither priority nor
-        // name, as nsys's LEFT JOIN leaves them NULL; the model's default name is not printed.
-        const bool recorded = thread && thread->priority != kNoPriority;
+        // A thread with no ThreadNames row prints neither priority nor name, as nsys's LEFT JOIN
+        // leaves them NULL: the rows are the names an nsys report recorded (with a priority), or
+        // every thread of a report that records none, such as a PyTorch trace (as the SQL
+        // ThreadNames lists them, query/ReportTables.cpp).
+        const bool listed = thread && (report.recorded_names.empty() || thread->priority != kNoPriority);
         StatsTable::Cell priority = std::string();
-        if (recorded) priority = int64_t{thread->priority};
+        if (listed && thread->priority != kNoPriority) priority = int64_t{thread->priority};
         rows.add({ev.start_ns[i], ev.endNs(i) - ev.start_ns[i], apiDisplayName(report.str(ev.name_id[i])),
                   int64_t{cudaApiResult(report, lane, i)}, int64_t{ev.payload[i]}, pidOf(report, lane),
                   tidOf(report, lane), std::move(priority),
-                  recorded ? std::string(report.str(thread->name_id)) : std::string()});
+                  listed ? std::string(report.str(thread->name_id)) : std::string()});
     });
     return table;
 }

@@ -1,9 +1,13 @@
 #include "analysis/NsysNvtxTraces.h"
 
+#include <algorithm>
+#include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/NsysStatsSupport.h"
+#include "analysis/NvtxHierarchy.h"
 #include "analysis/NvtxProjection.h"
 #include "analysis/NvtxRangeIds.h"
 
@@ -14,39 +18,47 @@ using namespace nsysstats;
 using Cell = StatsTable::Cell;
 constexpr uint32_t kNone = UINT32_MAX;
 
-// The push/pop nesting of one Nvtx lane, per event in lane order: parent index (kNone for an
+// The push/pop nesting of one Nvtx lane, per event in lane order: parent (lane kNone for an
 // outermost range), level, number of children and their summed duration (ns).
 struct Nesting {
-    std::vector<uint32_t> parent;
+    std::vector<EventRef> parent;
     std::vector<uint32_t> level, children;
     std::vector<int64_t> childTime;
 };
 
-// Events come in start order, longer first on equal starts, so a range's enclosing ranges are
-// on the stack when it is met: one pass.
-Nesting nestingOf(const Lane& lane) {
-    const IntervalColumns& ev = lane.events;
-    Nesting n;
-    n.parent.assign(ev.size(), kNone);
-    n.level.assign(ev.size(), 0);
-    n.children.assign(ev.size(), 0);
-    n.childTime.assign(ev.size(), 0);
-    std::vector<uint32_t> stack;
-    for (uint32_t i = 0; i < ev.size(); ++i) {
-        if (ev.kind[i] != EventKind::NvtxRange) continue;
-        while (!stack.empty() &&
-               !(ev.start_ns[stack.back()] <= ev.start_ns[i] && ev.endNs(i) <= ev.endNs(stack.back())))
-            stack.pop_back();
-        if (!stack.empty()) {
-            const uint32_t p = stack.back();
-            n.parent[i] = p;
-            n.level[i] = static_cast<uint32_t>(stack.size());
-            ++n.children[p];
-            n.childTime[p] += ev.endNs(i) - ev.start_ns[i];
-        }
-        stack.push_back(i);
+// The nesting of every Nvtx lane, indexed like Report::lanes, over all the push/pop ranges of
+// each thread, as nsys nests a thread's ranges (NvtxHierarchy.h): a thread has one Nvtx lane in
+// an nsys report, several in a PyTorch trace (its operators, Python frames and annotations).
+std::vector<Nesting> nestingByThread(const Report& report) {
+    std::vector<Nesting> nesting(report.lanes.size());
+    std::map<int32_t, std::vector<uint32_t>> lanesOfThread;
+    for (uint32_t li = 0; li < report.lanes.size(); ++li) {
+        const Lane& lane = report.lanes[li];
+        if (lane.kind != LaneKind::Nvtx) continue;
+        lanesOfThread[lane.thread].push_back(li);
+        Nesting& n = nesting[li];
+        n.parent.assign(lane.events.size(), EventRef{kNone, kNone});
+        n.level.assign(lane.events.size(), 0);
+        n.children.assign(lane.events.size(), 0);
+        n.childTime.assign(lane.events.size(), 0);
     }
-    return n;
+    for (const auto& [thread, lanes] : lanesOfThread) {
+        const ThreadRanges flat = threadRanges(report, lanes);
+        std::vector<uint32_t> parent(flat.size, kNoNvtxParent);
+        std::vector<int32_t> level(flat.size, 0);
+        computeHierarchy(report, flat, parent, level);
+        for (uint32_t id = 0; id < flat.size; ++id) {
+            const EventRef r = flat.ref(id);
+            nesting[r.lane].level[r.index] = static_cast<uint32_t>(level[id]);
+            if (parent[id] == kNoNvtxParent) continue;
+            const EventRef p = flat.ref(parent[id]);
+            const IntervalColumns& ev = report.lanes[r.lane].events;
+            nesting[r.lane].parent[r.index] = p;
+            ++nesting[p.lane].children[p.index];
+            nesting[p.lane].childTime[p.index] += ev.endNs(r.index) - ev.start_ns[r.index];
+        }
+    }
+    return nesting;
 }
 
 // ":outer:...:id" from the ids of a range's ancestors, found through parentOf (kNone at the top).
@@ -73,27 +85,24 @@ StatsTable nvtxPushPopTrace(const Report& report, TimeRange range, const StatsOp
     for (const Lane& lane : report.lanes) any = any || (lane.kind == LaneKind::Nvtx && lane.events.size() > 0);
     if (!any) return table;
     const std::vector<std::vector<uint32_t>> ids = nvtxEventIds(report).ranges;
-    std::vector<Nesting> nesting(report.lanes.size());
-    for (size_t li = 0; li < report.lanes.size(); ++li)
-        if (report.lanes[li].kind == LaneKind::Nvtx) nesting[li] = nestingOf(report.lanes[li]);
+    const std::vector<Nesting> nesting = nestingByThread(report);
 
     TraceRows rows(table, options);
     forEachEventByStart(report, {EventKind::NvtxRange}, range, [&](const Lane& lane, size_t i) {
         if (lane.kind != LaneKind::Nvtx || !rows.wanted()) return;
         const size_t li = static_cast<size_t>(&lane - report.lanes.data());
         const Nesting& n = nesting[li];
-        const std::vector<uint32_t>& laneIds = ids[li];
         const IntervalColumns& ev = lane.events;
         const int64_t duration = ev.endNs(i) - ev.start_ns[i];
         const std::string name = nvtxLabel(report, nvtxInfoOf(report, lane, i), ev.name_id[i]);
-        // Ancestors by lane index; their ids printed outermost first.
+        auto idOf = [&](EventRef r) { return r.lane == kNone ? kNone : ids[r.lane][r.index]; };
+        // Ancestors, their ids printed outermost first.
         std::string stack;
-        for (uint32_t at = static_cast<uint32_t>(i); at != kNone; at = n.parent[at])
-            stack.insert(0, ':' + std::to_string(laneIds[at]));
-        const uint32_t parent = n.parent[i];
+        for (EventRef at{uint32_t(li), uint32_t(i)}; at.lane != kNone; at = nesting[at.lane].parent[at.index])
+            stack.insert(0, ':' + std::to_string(idOf(at)));
         rows.add({ev.start_ns[i], ev.endNs(i), duration, n.childTime[i], duration - n.childTime[i], name,
                   pidOf(report, lane), tidOf(report, lane), int64_t{n.level[i]}, int64_t{n.children[i]},
-                  int64_t{laneIds[i]}, idOrNull(parent == kNone ? kNone : laneIds[parent]), std::move(stack),
+                  int64_t{ids[li][i]}, idOrNull(idOf(n.parent[i])), std::move(stack),
                   std::string(2 * n.level[i], '-') + name});
     });
     return table;
@@ -116,10 +125,17 @@ StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range, const StatsOp
                     "RangeId",
                     "ParentId",
                     "RangeStack"};
-    const std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
+    std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
     if (projected.empty()) return table;
     const std::vector<std::vector<uint32_t>> ids = nvtxEventIds(report).ranges;
     auto idOf = [&](EventRef r) { return r.lane == UINT32_MAX ? kNone : ids[r.lane][r.index]; };
+    // Ranges of the same projection (start and duration) in RangeId order, as nsys prints them:
+    // an outer range before the inner ones, also when the two are on different lanes of a
+    // thread (a PyTorch trace's Python frames and operators).
+    std::sort(projected.begin(), projected.end(), [&](const ProjectedRange& a, const ProjectedRange& b) {
+        return std::tuple(a.gpu_start_ns, b.gpu_end_ns - b.gpu_start_ns, idOf(a.range)) <
+               std::tuple(b.gpu_start_ns, a.gpu_end_ns - a.gpu_start_ns, idOf(b.range));
+    });
     // RangeId -> ParentId of every projected range (their ancestors are projected too).
     std::unordered_map<uint32_t, uint32_t> parentOf;
     for (const ProjectedRange& p : projected) parentOf.emplace(idOf(p.range), idOf(p.parent));

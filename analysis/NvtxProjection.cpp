@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/Cancellation.h"
+#include "analysis/NvtxHierarchy.h"
 #include "analysis/NvtxContaining.h"
 #include "analysis/Summary.h"
 #include "model/Correlation.h"
@@ -18,23 +19,10 @@
 namespace lanescope {
 namespace {
 
-constexpr uint32_t kNone = UINT32_MAX;
+constexpr uint32_t kNone = kNoNvtxParent;
 constexpr int32_t kGpuUnset = -2;
 
 bool isNvtxLane(LaneKind kind) { return kind == LaneKind::Nvtx || kind == LaneKind::NvtxStartEnd; }
-
-// One thread's NVTX ranges under local ids: lanes[k]'s event i has id base[k] + i.
-struct ThreadRanges {
-    std::vector<uint32_t> lanes;  // the thread's NVTX lanes, in lane order
-    std::vector<uint32_t> base;   // parallel to lanes, ascending
-    uint32_t size = 0;            // ranges in all (local ids 0 .. size - 1)
-
-    // The event of a local id (a thread has one or two NVTX lanes: no table is needed).
-    EventRef ref(uint32_t id) const {
-        const size_t k = size_t(std::upper_bound(base.begin(), base.end(), id) - base.begin()) - 1;
-        return {lanes[k], id - base[k]};
-    }
-};
 
 // Per thread, its NVTX lanes and its CUDA API lanes, in lane order.
 struct LanesByThread {
@@ -54,16 +42,6 @@ LanesByThread lanesByThread(const Report& report) {
     return by;
 }
 
-ThreadRanges threadRanges(const Report& report, const std::vector<uint32_t>& nvtxLanes) {
-    ThreadRanges t;
-    t.lanes = nvtxLanes;
-    for (uint32_t li : nvtxLanes) {
-        t.base.push_back(t.size);
-        t.size += static_cast<uint32_t>(report.lanes[li].events.size());
-    }
-    return t;
-}
-
 // The GPU work gathered by one range so far.
 struct Accumulator {
     int64_t start = std::numeric_limits<int64_t>::max();
@@ -71,82 +49,6 @@ struct Accumulator {
     int32_t gpu = kGpuUnset;
     bool any() const { return gpu != kGpuUnset; }
 };
-
-// Prefix minimum over end ranks (ends in descending order), of (length, -order): the
-// shortest range inserted so far that ends at or after a given end, the latest on ties.
-class ShortestEnclosing {
-public:
-    explicit ShortestEnclosing(size_t n) : tree_(n + 1, Item{}) {}
-    void insert(size_t rank, int64_t length, uint32_t order) {
-        const Item item{length, order};
-        for (size_t i = rank + 1; i < tree_.size(); i += i & (~i + 1))
-            if (better(item, tree_[i])) tree_[i] = item;
-    }
-    // The order of the best range among ranks 0..rank, or kNone.
-    uint32_t query(size_t rank) const {
-        Item best{};
-        for (size_t i = rank + 1; i > 0; i -= i & (~i + 1))
-            if (better(tree_[i], best)) best = tree_[i];
-        return best.order;
-    }
-
-private:
-    struct Item {
-        int64_t length = std::numeric_limits<int64_t>::max();
-        uint32_t order = kNone;
-    };
-    static bool better(const Item& a, const Item& b) {
-        if (b.order == kNone) return a.order != kNone;
-        if (a.order == kNone) return false;
-        return a.length < b.length || (a.length == b.length && a.order > b.order);
-    }
-    std::vector<Item> tree_;
-};
-
-// Parent (local id or kNone) and level of every range of one thread, as nsys's NVTX_PARENT
-// and tree: the parent is the shortest other range containing it. Ranges are swept in
-// (start ascending, end descending, local id) order, so every container of a range is
-// inserted before the range itself is queried.
-void computeHierarchy(const Report& report, const ThreadRanges& flat, std::vector<uint32_t>& parent,
-                      std::vector<int32_t>& level) {
-    std::vector<uint32_t> ids;
-    for (size_t k = 0; k < flat.lanes.size(); ++k) {
-        const IntervalColumns& ev = report.lanes[flat.lanes[k]].events;
-        for (uint32_t i = 0; i < ev.size(); ++i)
-            if (ev.kind[i] == EventKind::NvtxRange) ids.push_back(flat.base[k] + i);
-    }
-    auto startOf = [&](uint32_t id) {
-        const EventRef r = flat.ref(id);
-        return report.lanes[r.lane].events.start_ns[r.index];
-    };
-    auto endOf = [&](uint32_t id) {
-        const EventRef r = flat.ref(id);
-        return report.lanes[r.lane].events.endNs(r.index);
-    };
-    std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) {
-        const int64_t sa = startOf(a), sb = startOf(b), ea = endOf(a), eb = endOf(b);
-        return std::tie(sa, eb, a) < std::tie(sb, ea, b);
-    });
-    std::vector<int64_t> ends;
-    ends.reserve(ids.size());
-    for (uint32_t id : ids) ends.push_back(endOf(id));
-    std::sort(ends.begin(), ends.end(), std::greater<>());
-    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-
-    ShortestEnclosing tree(ends.size());
-    for (uint32_t order = 0; order < ids.size(); ++order) {
-        const uint32_t id = ids[order];
-        const int64_t end = endOf(id);
-        const size_t rank =
-            static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), end, std::greater<>()) - ends.begin());
-        const uint32_t best = tree.query(rank);
-        if (best != kNone) {
-            parent[id] = ids[best];
-            level[id] = level[ids[best]] + 1;
-        }
-        tree.insert(rank, end - startOf(id), order);
-    }
-}
 
 // The GPU work of one thread's ranges, by local id (`acc`): what the CUDA API calls each range
 // contains launched. With `pairs`, also every (local id, correlation id) of such a call.

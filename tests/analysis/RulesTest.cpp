@@ -123,6 +123,23 @@ TEST_CASE("every rule equals nsys analyze 2025.3 on train_1gpu and both DDP rank
     }
 }
 
+// A PyTorch trace has no nsys export: nsys analyze 2025.3 ran on Lanescope's export of one
+// (tests/data/README.md), and its rules must find what Lanescope's find.
+TEST_CASE("every rule equals nsys analyze 2025.3 run on Lanescope's export of a PyTorch trace") {
+    const auto report = importOk(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"));
+    size_t found = 0;
+    for (const RuleEntry& entry : rules()) {
+        const std::string_view rule = entry.name;
+        INFO(rule);
+        const auto result = runRule(*report, rule);
+        REQUIRE(result);
+        found += result->table.rows.size();
+        CHECK(nsysCsv(result->table) ==
+              readFile(dataFile("expected-on-lanescope-export/pytorch_profiled_gpu/" + std::string(rule) + ".csv")));
+    }
+    CHECK(found > 10);  // the synchronizing calls and pageable copies it makes
+}
+
 TEST_CASE("the memcpy rules' header is the same, so cuda_memcpy_sync's inferred 2025.3 header matches") {
     const auto report = importOk(corpus("train_1gpu"));
     const std::string async = readFile(dataFile("expected/train_1gpu/cuda_memcpy_async.csv"));

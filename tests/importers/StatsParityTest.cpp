@@ -144,6 +144,15 @@ TEST_CASE("every stats report equals nsys stats 2025.3 on the 2025.3 exports of 
     std::filesystem::remove_all(dir);
 }
 
+// A PyTorch trace has no nsys export: nsys stats 2025.3 ran on Lanescope's SQLite export of one
+// (tests/data/README.md). Its scripts nest a thread's NVTX ranges across the trace's operator
+// and Python lanes, name threads from ThreadNames, order equal projections by RangeId: every
+// table must equal Lanescope's own.
+TEST_CASE("every stats report equals nsys stats 2025.3 run on Lanescope's export of a PyTorch trace") {
+    const auto r = importOk(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"));
+    checkAllReports(*r, dataFile("expected-on-lanescope-export/pytorch_profiled_gpu"));
+}
+
 TEST_CASE("stats report options: :base names kernels by their short names; unknown options are refused") {
     const auto r = importOk(dataFile("nsys-2025.3/train_1gpu.sqlite"));
     const auto full = computeStats(*r, "cuda_gpu_kern_sum");
