@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "Absent.h"
 #include "analysis/GpuUtilization.h"
 #include "analysis/Registry.h"
 #include "analysis/Rules.h"
@@ -123,21 +124,39 @@ TEST_CASE("every rule equals nsys analyze 2025.3 on train_1gpu and both DDP rank
     }
 }
 
+namespace {
+
+// The rules of a report against nsys analyze 2025.3 run on Lanescope's export of it, in
+// tests/data/expected-on-lanescope-export/<name>/; returns the rows found.
+size_t checkRulesOnExport(const Report& report, const std::string& name) {
+    size_t found = 0;
+    for (const RuleEntry& entry : rules()) {
+        const std::string_view rule = entry.name;
+        INFO(name << " " << rule);
+        const auto result = runRule(report, rule);
+        REQUIRE(result);
+        found += result->table.rows.size();
+        CHECK(nsysCsv(result->table) ==
+              readFile(dataFile("expected-on-lanescope-export/" + name + "/" + std::string(rule) + ".csv")));
+    }
+    return found;
+}
+
+}  // namespace
+
 // A PyTorch trace has no nsys export: nsys analyze 2025.3 ran on Lanescope's export of one
 // (tests/data/README.md), and its rules must find what Lanescope's find.
 TEST_CASE("every rule equals nsys analyze 2025.3 run on Lanescope's export of a PyTorch trace") {
     const auto report = importOk(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"));
-    size_t found = 0;
-    for (const RuleEntry& entry : rules()) {
-        const std::string_view rule = entry.name;
-        INFO(rule);
-        const auto result = runRule(*report, rule);
-        REQUIRE(result);
-        found += result->table.rows.size();
-        CHECK(nsysCsv(result->table) ==
-              readFile(dataFile("expected-on-lanescope-export/pytorch_profiled_gpu/" + std::string(rule) + ".csv")));
-    }
-    CHECK(found > 10);  // the synchronizing calls and pageable copies it makes
+    CHECK(checkRulesOnExport(*report, "pytorch_profiled_gpu") > 10);  // its synchronizing calls and pageable copies
+}
+
+TEST_CASE("every rule equals nsys analyze 2025.3 run on Lanescope's export of public traces (../shared)") {
+    const auto hta = sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+    const auto atrium = sharedFile("public/vospascal__atrium__trace.pftrace");
+    if (hta.empty() || atrium.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/public");
+    CHECK(checkRulesOnExport(*importOk(hta), "hta_rank0") > 0);
+    checkRulesOnExport(*importOk(atrium), "atrium");
 }
 
 TEST_CASE("the memcpy rules' header is the same, so cuda_memcpy_sync's inferred 2025.3 header matches") {
