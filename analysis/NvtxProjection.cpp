@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "analysis/Cancellation.h"
-#include "analysis/NvtxHierarchy.h"
 #include "analysis/NvtxContaining.h"
+#include "analysis/NvtxHierarchy.h"
 #include "analysis/Summary.h"
 #include "model/Correlation.h"
 #include "model/LaneFreezer.h"

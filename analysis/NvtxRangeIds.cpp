@@ -47,7 +47,7 @@ NvtxEventIds nvtxEventIds(const Report& report) {
     while (!heap.empty()) {
         Cursor c = heap.top();
         heap.pop();
-        std::vector<uint32_t>& of = c.source == 0      ? ids.others
+        std::vector<uint32_t>& of = c.source == 0  ? ids.others
                                     : c.source % 2 ? ids.ranges[(c.source - 1) / 2]
                                                    : ids.marks[(c.source - 1) / 2];
         of[c.index] = next++;

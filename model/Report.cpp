@@ -190,18 +190,18 @@ size_t Report::memoryBytes() const {
     for (const Counter& counter : counters)
         bytes +=
             sizeof(Counter) + counter.time_ns.capacity() * sizeof(int64_t) + counter.value.capacity() * sizeof(double);
-    bytes +=
-        kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) +
-        memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
-        syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
-        profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
-        backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
-        nvtx_other_starts_ns.capacity() * sizeof(int64_t) + nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
-        graph_executions.capacity() * sizeof(GraphExecutionInfo) +
-        cuda_events.capacity() * sizeof(CudaEventInfo) + gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
-        cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
-        kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) + graph_api_events.capacity() * sizeof(GraphApiEvent) +
-        nsys_messages.capacity() * sizeof(NsysMessage) + pytorch_memory.capacity() * sizeof(PytorchMemoryEvent);
+    bytes += kernels.capacity() * sizeof(KernelInfo) + kernel_configs.capacity() * sizeof(KernelConfig) +
+             memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
+             syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
+             profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
+             backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
+             nvtx_other_starts_ns.capacity() * sizeof(int64_t) + nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
+             graph_executions.capacity() * sizeof(GraphExecutionInfo) + cuda_events.capacity() * sizeof(CudaEventInfo) +
+             gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
+             cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
+             kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
+             graph_api_events.capacity() * sizeof(GraphApiEvent) + nsys_messages.capacity() * sizeof(NsysMessage) +
+             pytorch_memory.capacity() * sizeof(PytorchMemoryEvent);
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
 }

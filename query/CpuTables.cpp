@@ -136,7 +136,7 @@ private:
         Ids ids{nvtxEventIds(report_), {}};
         const auto& others = report_.nvtx_other_starts_ns;
         int64_t next = int64_t(others.size()) + 1;  // past every id, for a creation not found there
-        size_t taken = 0;                            // the others before it are taken or earlier
+        size_t taken = 0;                           // the others before it are taken or earlier
         for (const NvtxDomainCreation& d : report_.nvtx_domains) {
             size_t k = size_t(std::lower_bound(others.begin() + taken, others.end(), d.start_ns) - others.begin());
             const bool found = k < others.size() && others[k] == d.start_ns;

@@ -48,7 +48,9 @@ std::string createStatement(sqlite3* session, const std::string& table, int& col
 
 // Whether a table is one of nsys's (upper case), which nsys's export holds only when it has rows:
 // its scripts tell "no such data" by the table's absence.
-bool nsysTable(const std::string& table) { return !table.empty() && std::isupper(static_cast<unsigned char>(table[0])); }
+bool nsysTable(const std::string& table) {
+    return !table.empty() && std::isupper(static_cast<unsigned char>(table[0]));
+}
 
 // Copies one table of the session into the open export, leaving out an nsys table without rows,
 // and keeping the rowids of a table that numbers its rows as nsys does; "" or the reason.

@@ -394,8 +394,8 @@ int xColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* ctx, int column) {
 
 int xRowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) {
     const auto& c = *static_cast<Cursor*>(cursor);
-    *rowid = c.spec().numbersRowsAsNsys() ? c.spec().nsysRowId(c.segment, c.row)
-                                          : (sqlite3_int64(c.segment) << 32) | c.row;
+    *rowid =
+        c.spec().numbersRowsAsNsys() ? c.spec().nsysRowId(c.segment, c.row) : (sqlite3_int64(c.segment) << 32) | c.row;
     return SQLITE_OK;
 }
 

@@ -92,10 +92,10 @@ inline auto members(const CallBacktrace& x) {
 template <typename... T>
 struct TypeList {};
 // Every model struct stored raw; the fingerprint covers exactly these.
-using RawStructs =
-    TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
-             SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace, PytorchMemoryEvent>;
+using RawStructs = TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo,
+                            MemsetInfo, SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo,
+                            CpuPageFaultInfo, Migration, KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation,
+                            OverheadRange, CallBacktrace, PytorchMemoryEvent>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

@@ -152,7 +152,8 @@ TEST_CASE("every rule equals nsys analyze 2025.3 run on Lanescope's export of a 
 }
 
 TEST_CASE("every rule equals nsys analyze 2025.3 run on Lanescope's export of public traces (../shared)") {
-    const auto hta = sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+    const auto hta =
+        sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
     const auto atrium = sharedFile("public/vospascal__atrium__trace.pftrace");
     if (hta.empty() || atrium.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/public");
     CHECK(checkRulesOnExport(*importOk(hta), "hta_rank0") > 0);

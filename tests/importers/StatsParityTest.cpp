@@ -159,7 +159,8 @@ TEST_CASE("every stats report equals nsys stats 2025.3 run on Lanescope's export
 // cuda_api_trace is left out on the PyTorch one: a thread there has the negative id
 // -247463936, which nsys's 24-bit tid in globalTid holds as 4194304 (docs/sql.md).
 TEST_CASE("every stats report equals nsys stats 2025.3 run on Lanescope's export of public traces (../shared)") {
-    const auto hta = sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+    const auto hta =
+        sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
     const auto atrium = sharedFile("public/vospascal__atrium__trace.pftrace");
     if (hta.empty() || atrium.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/public");
     checkAllReports(*importOk(hta), dataFile("expected-on-lanescope-export/hta_rank0"), {}, {"cuda_api_trace"});

@@ -108,8 +108,7 @@ TEST_CASE("nsys stats and analyze print the same on Lanescope's export of a 2025
     }
 }
 
-TEST_CASE("nsys stats and analyze print the same on Lanescope's export of 2020 to 2022 reports as on nsys's",
-          "[sql]") {
+TEST_CASE("nsys stats and analyze print the same on Lanescope's export of 2020 to 2022 reports as on nsys's", "[sql]") {
     const auto nsys = installedNsys();
     if (nsys.empty()) LANESCOPE_SKIP_ABSENT("nsys (LANESCOPE_WITH_NSYS=1 ./test installs it)");
     const auto exports = sharedFile("nsys-2025.3-exports");
@@ -134,7 +133,8 @@ TEST_CASE("nsys stats on Lanescope's export of a PyTorch trace equals Lanescope'
     const auto report = importOk(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"));
     const auto dir = tempDir("nsys-scripts-kineto");
     const auto printed = scriptsOutput(nsys, lanescopeExport(*report, dir), dir / "scripts", false);
-    for (const auto& [script, ours] : {std::pair{"cudaapisum", "cuda_api_sum"}, {"gpukernsum", "cuda_gpu_kern_gb_sum"}}) {
+    for (const auto& [script, ours] :
+         {std::pair{"cudaapisum", "cuda_api_sum"}, {"gpukernsum", "cuda_gpu_kern_gb_sum"}}) {
         INFO(script << " and " << ours);
         const auto table = computeStats(*report, ours);
         REQUIRE(table);
