@@ -17,10 +17,15 @@ nsys=$1 dir=$2 out=$3
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# xz, or Python's lzma where xz is not installed (the GPU machine).
+inflate() {
+  if command -v xz > /dev/null; then xz -dc "$1"
+  else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1"; fi
+}
 for f in "$dir"/*.sqlite "$dir"/*.sqlite.xz; do
   [ -e "$f" ] || continue
   name=$(basename "$f" .xz)
-  if [[ $f == *.xz ]]; then xz -dc "$f" > "$work/$name"; else cp "$f" "$work/$name"; fi
+  if [[ $f == *.xz ]]; then inflate "$f" > "$work/$name"; else cp "$f" "$work/$name"; fi
 done
 reports=$("$nsys" stats --help-reports 2>/dev/null | awk '/^  [a-z]/{print $1}' | sed 's/\[.*//' | paste -sd,)
 rules=$("$nsys" analyze --help-rules 2>/dev/null | awk '/^  [a-z]/{print $1}' | sed 's/\[.*//')
