@@ -15,6 +15,8 @@
 #include "Absent.h"
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
+#include "analysis/Registry.h"
+#include "analysis/Rules.h"
 #include "query/ExportQueries.h"
 #include "query/ReportSql.h"
 #include "query/SqliteExport.h"
@@ -136,6 +138,39 @@ TEST_CASE("the report table says which rank a report is and where that was found
     REQUIRE(session->query("SELECT file, rank, rank_source, rank_label FROM report", result) == "");
     REQUIRE(result.rows.size() == 1);
     CHECK(sortedRows(result) == Rows{"ddp_rank1.nsys-rep|1|environment|rank 1|"});
+}
+
+// The export carries what the statistics read: read back, it gives every table and rule of the
+// report it came from, also of a PyTorch trace (whose threads' names, NVTX lanes and ids go
+// through ThreadNames, NVTX_EVENTS and globalTid).
+TEST_CASE("Lanescope's SQLite export read back gives every statistics table and rule of its report", "[sql]") {
+    const auto dir = tempDir("lanescope-sql-round-trip");
+    for (const char* name : {"kineto/pytorch_profiled_gpu.pt.trace.json.gz", "nsys-2025.3/cuda_graphs.nsys-rep",
+                             "nsys-2025.3/unified_memory.nsys-rep", "nsys-2025.3/ddp_rank0.nsys-rep"}) {
+        INFO(name);
+        const auto model = importOk(dataFile(name));
+        std::string error;
+        auto session = sql::ReportSql::open(*model, error);
+        REQUIRE(session);
+        const auto out = dir / "export.sqlite";
+        std::filesystem::remove(out);
+        REQUIRE(sql::exportSqlite(*session, *model, out, false) == "");
+        const auto back = importOk(out);
+        size_t rows = 0;
+        for (const StatsReportEntry& entry : statsReports()) {
+            INFO(entry.name);
+            const auto table = computeStats(*model, entry.name);
+            REQUIRE(table);
+            rows += table->rows.size();
+            CHECK(toCsv(*computeStats(*back, entry.name)) == toCsv(*table));
+        }
+        for (const RuleEntry& entry : rules()) {
+            INFO(entry.name);
+            CHECK(toCsv(entry.run(*back, {}).table) == toCsv(entry.run(*model, {}).table));
+        }
+        CHECK(rows > 100);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("the SQLite export refuses to overwrite, never leaves a partial file, never writes its input", "[sql]") {
