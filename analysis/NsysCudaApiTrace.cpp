@@ -19,10 +19,9 @@ bool listedInThreadNames(const Report& report, const Thread& thread) {
     if (report.recorded_names.empty()) return true;
     const int64_t pid = thread.process >= 0 ? report.processes[size_t(thread.process)].pid : 0;
     const auto& names = report.recorded_names;
-    const auto it = std::lower_bound(names.begin(), names.end(), std::tuple(pid, thread.tid),
-                                     [](const RecordedName& n, const std::tuple<int64_t, int64_t>& key) {
-                                         return std::tuple(n.pid, n.tid) < key;
-                                     });
+    const auto it = std::lower_bound(
+        names.begin(), names.end(), std::tuple(pid, thread.tid),
+        [](const RecordedName& n, const std::tuple<int64_t, int64_t>& key) { return std::tuple(n.pid, n.tid) < key; });
     return it != names.end() && it->pid == pid && it->tid == thread.tid;
 }
 
@@ -33,7 +32,8 @@ StatsTable cudaApiTrace(const Report& report, TimeRange range, const StatsOption
     table.name = "cuda_api_trace";
     table.header = {"Start (ns)", "Duration (ns)", "Name", "Result", "CorrID", "Pid", "Tid", "T-Pri", "Thread Name"};
     std::vector<bool> listedByThread(report.threads.size());
-    for (size_t t = 0; t < report.threads.size(); ++t) listedByThread[t] = listedInThreadNames(report, report.threads[t]);
+    for (size_t t = 0; t < report.threads.size(); ++t)
+        listedByThread[t] = listedInThreadNames(report, report.threads[t]);
     TraceRows rows(table, options);
     forEachEventByStart(report, {EventKind::CudaApiCall}, range, [&](const Lane& lane, size_t i) {
         if (!rows.wanted()) return;

@@ -14,9 +14,9 @@
 
 #include "Absent.h"
 #include "TestPaths.h"
-#include "importers/ImportHelpers.h"
 #include "analysis/Registry.h"
 #include "analysis/Rules.h"
+#include "importers/ImportHelpers.h"
 #include "query/ExportQueries.h"
 #include "query/ReportSql.h"
 #include "query/SqliteExport.h"
