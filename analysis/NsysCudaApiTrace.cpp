@@ -1,8 +1,6 @@
 #include "analysis/NsysCudaApiTrace.h"
 
-#include <algorithm>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "analysis/NsysStatsSupport.h"
@@ -10,22 +8,6 @@
 namespace lanescope {
 
 using namespace nsysstats;
-
-namespace {
-
-// Whether a thread has a ThreadNames row (query/ReportTables.cpp): one of the names the report
-// recorded, found by (pid, tid); every thread of a report that records none (a PyTorch trace).
-bool listedInThreadNames(const Report& report, const Thread& thread) {
-    if (report.recorded_names.empty()) return true;
-    const int64_t pid = thread.process >= 0 ? report.processes[size_t(thread.process)].pid : 0;
-    const auto& names = report.recorded_names;
-    const auto it = std::lower_bound(
-        names.begin(), names.end(), std::tuple(pid, thread.tid),
-        [](const RecordedName& n, const std::tuple<int64_t, int64_t>& key) { return std::tuple(n.pid, n.tid) < key; });
-    return it != names.end() && it->pid == pid && it->tid == thread.tid;
-}
-
-}  // namespace
 
 StatsTable cudaApiTrace(const Report& report, TimeRange range, const StatsOptions& options) {
     StatsTable table;

@@ -31,11 +31,11 @@ struct Nesting {
 // an nsys report, several in a PyTorch trace (its operators, Python frames and annotations).
 std::vector<Nesting> nestingByThread(const Report& report) {
     std::vector<Nesting> nesting(report.lanes.size());
-    std::map<int32_t, std::vector<uint32_t>> lanesOfThread;
+    std::map<int64_t, std::vector<uint32_t>> lanesOfThread;  // a lane without a thread alone, by -1 - lane
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
         if (lane.kind != LaneKind::Nvtx) continue;
-        lanesOfThread[lane.thread].push_back(li);
+        lanesOfThread[lane.thread >= 0 ? int64_t{lane.thread} : -1 - int64_t{li}].push_back(li);
         Nesting& n = nesting[li];
         n.parent.assign(lane.events.size(), EventRef{kNone, kNone});
         n.level.assign(lane.events.size(), 0);

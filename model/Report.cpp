@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <tuple>
 
 #include "model/MpiRank.h"
 
@@ -232,6 +233,16 @@ int rankInFileName(std::string name) {
 
 int rankOf(const Report& report) {
     return report.meta.rank >= 0 ? report.meta.rank : rankInFileName(report.meta.fileName());
+}
+
+bool listedInThreadNames(const Report& report, const Thread& thread) {
+    if (report.recorded_names.empty()) return true;
+    const int64_t pid = thread.process >= 0 ? report.processes[size_t(thread.process)].pid : 0;
+    const auto& names = report.recorded_names;
+    const auto it = std::lower_bound(
+        names.begin(), names.end(), std::tuple(pid, thread.tid),
+        [](const RecordedName& n, const std::tuple<int64_t, int64_t>& key) { return std::tuple(n.pid, n.tid) < key; });
+    return it != names.end() && it->pid == pid && it->tid == thread.tid;
 }
 
 std::string rankLabel(const Report& report) {

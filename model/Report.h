@@ -159,6 +159,10 @@ struct Report {
 // Report::cuda_api_results. O(log n) in the number of non-zero results.
 int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index);
 
+// Whether the SQL ThreadNames lists a thread (query/ReportTables.cpp): when the report recorded
+// names (recorded_names), those, found by (pid, tid); else every thread (a PyTorch trace).
+bool listedInThreadNames(const Report& report, const Thread& thread);
+
 // The rank a report belongs to: its own metadata, set on import in this order: the MPI rank it
 // records ("MPI Rank 4" in an NVTX mark or thread name), a rank variable of the environment nsys
 // captured (model/MpiRank.h kRankVariables), Kineto distributedInfo; else "rank<N>" in its file

@@ -36,7 +36,9 @@ public:
     uint32_t segmentSize(size_t) const override { return rows_(); }
     void value(size_t, uint32_t row, int column, sqlite3_context* ctx) const override { value_(row, column, ctx); }
     int keyColumn() const override { return key_.column; }
-    std::optional<int64_t> keyOf(size_t, uint32_t row) const override { return key_.of(row); }
+    std::optional<int64_t> keyOf(size_t, uint32_t row) const override {
+        return key_.of ? key_.of(row) : std::optional<int64_t>(row);
+    }
     bool keyIsRowNumber() const override { return key_.column >= 0 && !key_.of; }
 
 private:

@@ -25,7 +25,8 @@ std::string utcText(int64_t utcNs) {
 
 // The processes and threads PROCESSES and ThreadNames list: the names the report recorded
 // (Report::recorded_names, nsys's own rows: every process and named thread of the machine) when
-// it keeps them, else its processes and threads with their names, default ones included.
+// it keeps them, else its processes and threads with their names, default ones included (the
+// rule of model/Report.h listedInThreadNames, which the statistics follow).
 class ListedNames {
 public:
     explicit ListedNames(const Report& r) : r_(r) {

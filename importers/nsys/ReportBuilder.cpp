@@ -240,7 +240,6 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     for (PendingNsysMessage& m : chunk.nsysMessages) nsysMessages_.push_back(std::move(m));
     for (PendingDomain d : chunk.domains) {
         d.name_id = resolveName(d.name_id);
-        domainNames_[d.domain_id] = d.name_id;
         domains_.push_back(d);
     }
     const std::vector<uint32_t> stackMap = stacks_.merge(chunk.stacks.stacks(), resolveName);
@@ -401,9 +400,11 @@ void ReportBuilder::moveMpiDomainToMpiLanes() {
 }
 
 void ReportBuilder::complete() {
+    std::unordered_map<int64_t, uint32_t> domainNames;  // nsys domainId -> name; the last creation wins
+    for (const PendingDomain& d : domains_) domainNames[d.domain_id] = d.name_id;
     for (NvtxInfo& info : report_.nvtx) {
-        auto it = domainNames_.find(info.domain_name_id);
-        info.domain_name_id = it != domainNames_.end() ? it->second : 0;
+        auto it = domainNames.find(info.domain_name_id);
+        info.domain_name_id = it != domainNames.end() ? it->second : 0;
     }
     entities_.sortGpusByDevice();
     entities_.keepRecordedNames();

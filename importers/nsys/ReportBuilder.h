@@ -69,7 +69,6 @@ struct PendingBacktrace {
     uint32_t stack = kNoStack;
 };
 
-// The non-zero result of a CUDA API call while importing: its thread by nsys globalTid.
 // An NVTX domain's creation while importing: nsys's domainId, its name maybe local, its thread
 // by nsys globalTid (0 when not recorded).
 struct PendingDomain {
@@ -79,6 +78,7 @@ struct PendingDomain {
     int64_t global_tid = 0;
 };
 
+// The non-zero result of a CUDA API call while importing: its thread by nsys globalTid.
 struct PendingResult {
     int64_t global_tid = 0;
     int64_t start_ns = 0;
@@ -265,8 +265,7 @@ private:
     std::unordered_map<LaneKey, size_t, LaneKeyHash> lanes_;
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;
-    std::unordered_map<int64_t, uint32_t> domainNames_;  // nsys domainId -> name
-    std::vector<PendingDomain> domains_;                 // in merge order, names resolved
+    std::vector<PendingDomain> domains_;  // in merge order, names resolved
     StackInterner stacks_;
     std::vector<PendingBacktrace> backtraces_;          // in merge order, stacks resolved
     std::vector<SchedRow> sched_;                       // in table order

@@ -7,9 +7,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "Absent.h"
@@ -32,13 +30,6 @@ constexpr const char* kStatsReports =
 // The NVTX projection, whose script takes a minute on baseline_nvtx (13 k ranges): run on the
 // smaller reports only.
 constexpr const char* kProjection = ",nvtxgpuproj";
-
-std::string readFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // What nsys's scripts print on an export, file by file: "stats_<report>.csv" and
 // "rules_<rule>.csv" (a report or rule skipped for want of data writes no file).
@@ -94,12 +85,10 @@ void checkSameOutput(const std::filesystem::path& nsys, const std::filesystem::p
     std::filesystem::remove_all(dir);
 }
 
-std::filesystem::path installedNsys() { return locateNsys({}); }
-
 }  // namespace
 
 TEST_CASE("nsys stats and analyze print the same on Lanescope's export of a 2025.3 report as on nsys's", "[sql]") {
-    const auto nsys = installedNsys();
+    const auto nsys = locateNsys({});
     if (nsys.empty()) LANESCOPE_SKIP_ABSENT("nsys (LANESCOPE_WITH_NSYS=1 ./test installs it)");
     for (const char* name : {"train_1gpu", "cpu_1gpu", "cuda_graphs", "cuda_graphs_nodes", "ddp_rank0", "ddp_rank1",
                              "train_metrics", "unified_memory"}) {
@@ -109,7 +98,7 @@ TEST_CASE("nsys stats and analyze print the same on Lanescope's export of a 2025
 }
 
 TEST_CASE("nsys stats and analyze print the same on Lanescope's export of 2020 to 2022 reports as on nsys's", "[sql]") {
-    const auto nsys = installedNsys();
+    const auto nsys = locateNsys({});
     if (nsys.empty()) LANESCOPE_SKIP_ABSENT("nsys (LANESCOPE_WITH_NSYS=1 ./test installs it)");
     const auto exports = sharedFile("nsys-2025.3-exports");
     if (exports.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/nsys-2025.3-exports");
@@ -128,7 +117,7 @@ TEST_CASE("nsys stats and analyze print the same on Lanescope's export of 2020 t
 // No nsys export exists for a PyTorch trace: nsys's scripts on Lanescope's export of one print
 // what Lanescope's own statistics print, where their tables have the same shape.
 TEST_CASE("nsys stats on Lanescope's export of a PyTorch trace equals Lanescope's own statistics", "[sql]") {
-    const auto nsys = installedNsys();
+    const auto nsys = locateNsys({});
     if (nsys.empty()) LANESCOPE_SKIP_ABSENT("nsys (LANESCOPE_WITH_NSYS=1 ./test installs it)");
     const auto report = importOk(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"));
     const auto dir = tempDir("nsys-scripts-kineto");
