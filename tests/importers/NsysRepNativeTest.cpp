@@ -309,8 +309,11 @@ TEST_CASE("native .nsys-rep equals its SQLite export: Nsight Systems 2025.3 capt
                   dataFile(std::string("nsys-2025.3/") + name + ".sqlite"));
 }
 
-TEST_CASE("native .nsys-rep equals its SQLite export: CUDA graphs, unified memory, event records (2025.3)") {
-    for (const char* name : {"cuda_graphs", "cuda_graphs_nodes", "unified_memory"})
+TEST_CASE(
+    "native .nsys-rep equals its SQLite export: CUDA graphs, unified memory, event records, torch.compile "
+    "(2025.3)") {
+    for (const char* name :
+         {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "torch_compile", "torch_compile_graphs"})
         checkPair(dataFile(std::string("nsys-2025.3/") + name + ".nsys-rep"),
                   dataFile(std::string("nsys-2025.3/") + name + ".sqlite"));
 }

@@ -1,6 +1,6 @@
 // Today's reports, shown whole: CUDA graphs traced per graph and per node, CUDA event records,
-// unified memory, Nsight Systems' messages and profiler overhead, read from the export and
-// natively, each count checked against a query on the export itself.
+// torch.compile's driver API launches, unified memory, Nsight Systems' messages and profiler overhead, read from the
+// export and natively, each count checked against a query on the export itself.
 #include <algorithm>
 
 #include "ImportHelpers.h"
@@ -64,6 +64,48 @@ TEST_CASE("CUDA graphs traced per graph: each replay is a box on its stream, lin
         CHECK(field(details, "Graph id") != "<missing Graph id>");
         CHECK(field(details, "Graph Creation").find(" ns, thread ") != std::string::npos);
         CHECK(r->graph_api_events.size() == size_t(sqliteInt(sqlite, "SELECT count(*) FROM CUDA_GRAPH_EVENTS")));
+    }
+}
+
+// torch.compile: Triton's kernels are launched through the CUDA driver API (cuLaunchKernel), the
+// others through the runtime; under mode="reduce-overhead" the compiled steps replay as CUDA graphs.
+TEST_CASE("torch.compile: each kernel is linked to its launch, driver API calls among them, as SQL joins them") {
+    for (const char* name : {"torch_compile", "torch_compile_graphs"}) {
+        const auto sqlite = capture(name, ".sqlite");
+        const int64_t kernels = sqliteInt(sqlite, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        const auto launchedThrough = [&](const std::string& api) {
+            return sqliteInt(sqlite,
+                             "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+                             "ON k.correlationId = r.correlationId AND k.globalPid >> 24 = r.globalTid >> 24 "
+                             "JOIN StringIds s ON r.nameId = s.id WHERE s.value LIKE '" +
+                                 api + "%'");
+        };
+        const bool graphs = std::string(name) == "torch_compile_graphs";
+        CHECK(launchedThrough("cuLaunchKernel") == (graphs ? 0 : 1100));
+        for (const char* ext : {".sqlite", ".nsys-rep"}) {
+            INFO(name << ext);
+            const auto r = importOk(capture(name, ext));
+            CHECK(r->counts().kernels == uint64_t(kernels));
+            CHECK(r->counts().graph_executions == (graphs ? 40u : 0u));
+            const CorrelationIndex& index = correlationIndex(*r);
+            int64_t linked = 0, byDriver = 0, byRuntime = 0;
+            for (uint32_t li = 0; li < r->lanes.size(); ++li) {
+                const Lane& lane = r->lanes[li];
+                if (holdsDerivedEvents(lane.kind)) continue;
+                for (uint32_t i = 0; i < lane.events.size(); ++i) {
+                    if (lane.events.kind[i] != EventKind::Kernel) continue;
+                    const auto launch = index.launcherOf({li, i});
+                    if (!launch) continue;
+                    ++linked;
+                    const std::string_view api = r->str(r->lanes[launch->lane].events.name_id[launch->index]);
+                    byDriver += api.starts_with("cuLaunchKernel");
+                    byRuntime += api.starts_with("cudaLaunchKernel");
+                }
+            }
+            CHECK(linked == kernels);
+            CHECK(byDriver == launchedThrough("cuLaunchKernel"));
+            CHECK(byRuntime == launchedThrough("cudaLaunchKernel"));
+        }
     }
 }
 
