@@ -125,17 +125,18 @@ StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range, const StatsOp
                     "RangeId",
                     "ParentId",
                     "RangeStack"};
-    std::vector<ProjectedRange> projected = projectNvtxToGpu(report);
+    std::vector<ProjectedRange> projected;
+    forEachThreadProjection(report, [&](const std::vector<ProjectedRange>& ofThread) {
+        projected.insert(projected.end(), ofThread.begin(), ofThread.end());
+    });
     if (projected.empty()) return table;
     const std::vector<std::vector<uint32_t>> ids = nvtxEventIds(report).ranges;
     auto idOf = [&](EventRef r) { return r.lane == UINT32_MAX ? kNone : ids[r.lane][r.index]; };
-    // Ranges of the same projection (start and duration) in RangeId order, as nsys prints them:
-    // an outer range before the inner ones, also when the two are on different lanes of a
-    // thread (a PyTorch trace's Python frames and operators).
-    std::sort(projected.begin(), projected.end(), [&](const ProjectedRange& a, const ProjectedRange& b) {
-        return std::tuple(a.gpu_start_ns, b.gpu_end_ns - b.gpu_start_ns, idOf(a.range)) <
-               std::tuple(b.gpu_start_ns, a.gpu_end_ns - a.gpu_start_ns, idOf(b.range));
-    });
+    // In RangeId order (the ranges' start on the CPU), as nsys prints them, not by projected
+    // start: the two orders differ where the GPUs of several processes or threads run their work
+    // in another order than their ranges began.
+    std::sort(projected.begin(), projected.end(),
+              [&](const ProjectedRange& a, const ProjectedRange& b) { return idOf(a.range) < idOf(b.range); });
     // RangeId -> ParentId of every projected range (their ancestors are projected too).
     std::unordered_map<uint32_t, uint32_t> parentOf;
     for (const ProjectedRange& p : projected) parentOf.emplace(idOf(p.range), idOf(p.parent));

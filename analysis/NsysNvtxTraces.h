@@ -14,10 +14,9 @@ namespace lanescope {
 StatsTable nvtxPushPopTrace(const Report& report, TimeRange range, const StatsOptions& options = {});
 
 // nvtx_gpu_proj_trace: one row per NVTX range (push/pop or start/end) lying wholly inside
-// `range` that launched GPU work (analysis/NvtxProjection.h), sorted by projected start (ns)
-// ascending, longer projections first: projected start and duration, the range's own start and
-// duration (ns), style, PID, TID, GPU operations, level, projected children, RangeId, ParentId,
-// RangeStack.
+// `range` that launched GPU work (analysis/NvtxProjection.h), in RangeId order (the ranges'
+// start on the CPU): projected start and duration, the range's own start and duration (ns),
+// style, PID, TID, GPU operations, level, projected children, RangeId, ParentId, RangeStack.
 StatsTable nvtxGpuProjTrace(const Report& report, TimeRange range, const StatsOptions& options = {});
 
 }  // namespace lanescope

@@ -75,17 +75,24 @@ private:
 // One row before sorting, with its sort keys.
 struct PendingRow {
     int64_t duration = 0, start = 0;
-    EventRef event, call;  // ties: by event, then by call
+    // The API call's start: the row of a GPU operation joined to its call (the call itself for
+    // cuda_api_sync).
+    int64_t call_start = 0;
+    EventRef event, call;
     std::vector<StatsTable::Cell> cells;
     RuleFinding finding;
 };
 
-// ORDER BY duration DESC (ties by start, then lane and index), LIMIT rows.
+// ORDER BY duration DESC, LIMIT rows. Rows of the same duration come as nsys lists them: in the
+// order of their API calls (the runtime table's, by start), then by the GPU operation's start. A
+// report of several processes shows the difference: a GPU operation is joined to the calls of
+// every process with its correlation id, and nsys lists the operations of the first call, then
+// those of the second.
 RuleResult finish(std::string name, std::vector<std::string> header, std::vector<PendingRow>& rows, int64_t limit) {
     std::sort(rows.begin(), rows.end(), [](const PendingRow& a, const PendingRow& b) {
         if (a.duration != b.duration) return a.duration > b.duration;
-        return std::tie(a.start, a.event.lane, a.event.index, a.call.lane, a.call.index) <
-               std::tie(b.start, b.event.lane, b.event.index, b.call.lane, b.call.index);
+        return std::tie(a.call_start, a.call.lane, a.call.index, a.start, a.event.lane, a.event.index) <
+               std::tie(b.call_start, b.call.lane, b.call.index, b.start, b.event.lane, b.event.index);
     });
     if (limit >= 0 && rows.size() > static_cast<uint64_t>(limit)) rows.resize(static_cast<size_t>(limit));
     RuleResult result;
@@ -162,6 +169,7 @@ std::vector<PendingRow> gpuOpRows(const Report& report, const RuleScope& scope, 
                 row.start = ev.start_ns[i];
                 row.event = op;
                 row.call = call;
+                row.call_start = report.lanes[call.lane].events.start_ns[call.index];
                 const uint32_t apiName = report.lanes[call.lane].events.name_id[call.index];
                 row.cells = {row.duration, row.start};
                 cells(row.cells, payload);
@@ -333,7 +341,9 @@ RuleResult cudaApiSyncResult(const Report& report, const RuleOptions& options) {
             PendingRow row;
             row.duration = ev.endNs(i) - ev.start_ns[i];
             row.start = ev.start_ns[i];
+            row.call_start = row.start;
             row.event = {static_cast<uint32_t>(li), static_cast<uint32_t>(i)};
+            row.call = row.event;
             row.cells = {row.duration, row.start, pidOf(report, lane.process), tid,
                          std::string(report.str(ev.name_id[i]))};
             row.finding = {row.event, std::nullopt, ev.start_ns[i], ev.endNs(i), lane.process, -1};

@@ -211,6 +211,11 @@ struct Lane {
     int64_t stream_id = -1;   // CUDA stream id (GpuStream, CudaSync)
     int64_t context_id = -1;  // CUDA context id (GpuStream, CudaSync)
     int32_t cpu = -1;         // CPU core number (CpuCore)
+    // The GPU the report's rows name, index into Report::gpus, where it is not `gpu`; -1 when it
+    // is. nsys writes device 0 in every synchronization row (CUPTI's record names no device),
+    // whatever GPU the context ran on: such a CudaSync lane is on its context's GPU and keeps the
+    // recorded one here, which the SQL tables write back.
+    int32_t recorded_gpu = -1;
     uint8_t depth_count = 0;  // number of depths used, max depth + 1
     IntervalColumns events;
     // Events grouped by depth (the depth-grouped order): the events at depth d are at
@@ -234,6 +239,7 @@ struct Lane {
         row.stream_id = stream_id;
         row.context_id = context_id;
         row.cpu = cpu;
+        row.recorded_gpu = recorded_gpu;
         return row;
     }
     // The queries every reader of a frozen lane needs (empty before it is frozen).

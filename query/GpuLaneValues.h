@@ -12,9 +12,11 @@ namespace lanescope::sql {
 enum class GpuLaneField { DeviceId, ContextId, StreamId, GlobalPid };
 inline std::optional<int64_t> gpuLaneValue(const Report& report, const Lane& lane, GpuLaneField field) {
     switch (field) {
-        case GpuLaneField::DeviceId:
-            if (lane.gpu < 0) return std::nullopt;
-            return report.gpus[size_t(lane.gpu)].device_id;
+        case GpuLaneField::DeviceId: {
+            const int32_t gpu = lane.recorded_gpu >= 0 ? lane.recorded_gpu : lane.gpu;  // as the rows wrote it
+            if (gpu < 0) return std::nullopt;
+            return report.gpus[size_t(gpu)].device_id;
+        }
         case GpuLaneField::ContextId:
             return lane.context_id >= 0 ? std::optional<int64_t>(lane.context_id) : std::nullopt;
         case GpuLaneField::StreamId:

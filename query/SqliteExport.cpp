@@ -52,8 +52,17 @@ bool nsysTable(const std::string& table) {
     return !table.empty() && std::isupper(static_cast<unsigned char>(table[0]));
 }
 
+// Whether nsys's export writes a table's rows in start order, which a script's scan of the table
+// then follows (rows of the same sort key in a rule come in that order): its CUDA activity tables.
+// Lanescope's tables read a lane, then the next one.
+bool nsysOrdersByStart(const std::string& table, const std::string& columnNames) {
+    const std::string names = ", " + columnNames + ",";
+    return table.rfind("CUPTI_ACTIVITY_KIND_", 0) == 0 && names.find(", start,") != std::string::npos;
+}
+
 // Copies one table of the session into the open export, leaving out an nsys table without rows,
-// and keeping the rowids of a table that numbers its rows as nsys does; "" or the reason.
+// keeping the rowids of a table that numbers its rows as nsys does and the order of one nsys
+// writes by start; "" or the reason.
 // tables: counts it when written.
 std::string copyTable(ReportSql& session, sqlite3* out, const std::string& table, SqliteExportStats& written) {
     int columns = 0;
@@ -74,7 +83,8 @@ std::string copyTable(ReportSql& session, sqlite3* out, const std::string& table
     };
     std::string error = nsysTable(table) ? std::string() : makeTable();
     const std::string readError = session.run(
-        std::string("SELECT ") + (first ? "rowid, " : "") + "* FROM main." + table,
+        std::string("SELECT ") + (first ? "rowid, " : "") + "* FROM main." + table +
+            (nsysOrdersByStart(table, names) ? " ORDER BY start, rowid" : ""),
         [](const std::vector<std::string>&) {},
         [&](sqlite3_stmt* row) {
             if (error.empty() && !insert) error = makeTable();

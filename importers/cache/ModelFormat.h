@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 7;
+inline constexpr uint32_t kModelFormatVersion = 8;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -139,9 +139,10 @@ struct LaneRecord {
     int32_t thread = -1;
     int32_t gpu = -1;
     int32_t cpu = -1;
+    int32_t recorded_gpu = -1;
     uint8_t kind = 0;  // LaneKind
     uint8_t depth_count = 0;
-    uint8_t unused[2] = {};
+    uint8_t unused[6] = {};
 };
 
 // The columns of a counter, in the order forEachCounterColumn visits them.

@@ -96,7 +96,8 @@ bool Checker::laneFields(size_t i) {
     return string(l.name_id, "lanes", i, "name_id") &&
            row(l.process, r_.processes.size(), "processes", "lanes", i, "process") &&
            row(l.thread, r_.threads.size(), "threads", "lanes", i, "thread") &&
-           row(l.gpu, r_.gpus.size(), "gpus", "lanes", i, "gpu");
+           row(l.gpu, r_.gpus.size(), "gpus", "lanes", i, "gpu") &&
+           row(l.recorded_gpu, r_.gpus.size(), "gpus", "lanes", i, "recorded_gpu");
 }
 
 bool Checker::events(size_t i) {

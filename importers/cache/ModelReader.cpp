@@ -425,6 +425,7 @@ bool ModelReader::readLaneRecords(SectionReader& in, Report& r) {
         lane.stream_id = record.stream_id;
         lane.context_id = record.context_id;
         lane.cpu = record.cpu;
+        lane.recorded_gpu = record.recorded_gpu;
         lane.depth_count = record.depth_count;
     }
     return true;

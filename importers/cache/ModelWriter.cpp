@@ -168,8 +168,8 @@ FilePlan::FilePlan(const Report& r) {
     for (const std::string* s : metaStrings(meta)) metaStrings_.add(*s);
     for (uint32_t id = 0; id < strings.size(); ++id) pool_.add(strings.str(id));
     for (const Lane& lane : lanes) {
-        const auto& [kind, name_id, process, thread, gpu, stream_id, context_id, cpu, depth_count, events, depth_order,
-                     depth_begin, instants] = lane;
+        const auto& [kind, name_id, process, thread, gpu, stream_id, context_id, cpu, recorded_gpu, depth_count, events,
+                     depth_order, depth_begin, instants] = lane;
         LaneRecord& record = lanes_.emplace_back();
         size_t k = 0;
         forEachLaneColumn(lane, [&](Section, const auto& column) { record.column_sizes[k++] = column.size(); });
@@ -180,6 +180,7 @@ FilePlan::FilePlan(const Report& r) {
         record.thread = thread;
         record.gpu = gpu;
         record.cpu = cpu;
+        record.recorded_gpu = recorded_gpu;
         record.kind = static_cast<uint8_t>(kind);
         record.depth_count = depth_count;
     }

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "importers/WorkerErrors.h"
+#include "importers/nsys/SyncLanePlacement.h"
 #include "model/DiagnosticKinds.h"
 
 namespace lanescope::nsys {
@@ -407,6 +408,7 @@ void ReportBuilder::complete() {
         info.domain_name_id = it != domainNames.end() ? it->second : 0;
     }
     entities_.sortGpusByDevice();
+    placeSyncLanesOnTheirContextsGpu(report_);
     entities_.keepRecordedNames();
     moveMpiDomainToMpiLanes();
     addThreadStates();

@@ -230,7 +230,8 @@ public:
     // Context switches in table order; made into thread-state and CPU core lanes by complete().
     void addSched(const SchedRow& row) { sched_.push_back(row); }
 
-    // Resolves NVTX domain names, orders GPUs by CUDA device id, makes the thread-state and CPU
+    // Resolves NVTX domain names, orders GPUs by CUDA device id, puts each synchronization lane
+    // on the GPU its context ran on (Lane::recorded_gpu), makes the thread-state and CPU
     // core lanes from the context switches and stores the call stacks and backtraces. The
     // report is then ready for the finishing step every import shares (importers/FinishReport.h).
     void complete();

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "importers/nsys/ReportBuilder.h"
+#include "importers/nsys/SyncLanePlacement.h"
 #include "model/LaneFreezer.h"
 #include "model/MpiRank.h"
 
@@ -109,10 +110,10 @@ std::shared_ptr<const Report> ReportBuilder::skeleton(const Metadata& meta,
         sorted.push_back(s.gpus[size_t(order[i])]);
     }
     s.gpus = std::move(sorted);
-    for (Lane& lane : s.lanes) {
+    for (Lane& lane : s.lanes)
         if (lane.gpu >= 0) lane.gpu = newIndex[size_t(lane.gpu)];
-        freezeLane(lane, s.diagnostics);
-    }
+    placeSyncLanesOnTheirContextsGpu(s);
+    for (Lane& lane : s.lanes) freezeLane(lane, s.diagnostics);
     // The MPI rank a thread name records comes first, as finishReport does.
     if (const int rank = recordedMpiRank(s); rank >= 0) s.meta.rank = rank;
     return out;

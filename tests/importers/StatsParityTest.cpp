@@ -105,12 +105,13 @@ TEST_CASE("every stats report equals nsys stats 2025.3 on our own captures") {
 }
 
 // CUDA graphs traced per graph and per node, unified memory, CUDA event records, torch.compile
-// (Triton kernels launched through the driver API; replayed as CUDA graphs): read from the
+// (Triton kernels launched through the driver API; replayed as CUDA graphs), both ranks of a DDP
+// job in one report (two processes whose correlation ids repeat): read from the
 // export and natively, every table equals nsys's (graph executions stay out of them, as nsys
 // leaves them out).
 TEST_CASE("every stats report equals nsys stats 2025.3 on today's captures, from the export and natively") {
-    for (const char* name :
-         {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "torch_compile", "torch_compile_graphs"})
+    for (const char* name : {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "torch_compile",
+                             "torch_compile_graphs", "ddp_both_ranks"})
         for (const char* ext : {".sqlite", ".nsys-rep"}) {
             INFO(name << ext);
             const auto r = importOk(dataFile(std::string("nsys-2025.3/") + name + ext));

@@ -109,6 +109,68 @@ TEST_CASE("torch.compile: each kernel is linked to its launch, driver API calls 
     }
 }
 
+// nsys writes device 0 in every synchronization row whatever GPU its context ran on: a rank on
+// GPU 1 had its syncs on a GPU 0 of their own.
+TEST_CASE("synchronization rows sit on the GPU of their context, which keeps the recorded one apart") {
+    for (const char* name : {"ddp_rank1", "ddp_both_ranks"}) {
+        const auto sqlite = capture(name, ".sqlite");
+        CHECK(sqliteInt(sqlite, "SELECT count(DISTINCT deviceId) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION") == 1);
+        for (const char* ext : {".sqlite", ".nsys-rep"}) {
+            INFO(name << ext);
+            const auto r = importOk(capture(name, ext));
+            size_t syncLanes = 0, moved = 0;
+            for (const Lane& sync : r->lanes) {
+                if (sync.kind != LaneKind::CudaSync) continue;
+                ++syncLanes;
+                moved += sync.recorded_gpu >= 0;
+                CHECK(sync.recorded_gpu != sync.gpu);
+                const auto sameContext = [&](const Lane& l) {
+                    return l.kind == LaneKind::GpuStream && l.process == sync.process &&
+                           l.context_id == sync.context_id;
+                };
+                for (const Lane& stream : r->lanes)
+                    if (sameContext(stream)) CHECK(stream.gpu == sync.gpu);
+            }
+            CHECK(syncLanes >= 4);
+            CHECK(moved == (std::string(name) == "ddp_rank1" ? syncLanes : syncLanes / 2));
+        }
+    }
+}
+
+// Two processes in one report number their CUDA calls from 1 each: a kernel is linked to the
+// call of its own process, as SQL joins them on the correlation id and the pid.
+TEST_CASE("both ranks in one report: each kernel is linked to the launch of its own process") {
+    const auto sqlite = capture("ddp_both_ranks", ".sqlite");
+    const int64_t kernels = sqliteInt(sqlite, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    REQUIRE(sqliteInt(sqlite,
+                      "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+                      "ON k.correlationId = r.correlationId") > kernels);  // the ids repeat
+    for (const char* ext : {".sqlite", ".nsys-rep"}) {
+        INFO(ext);
+        const auto r = importOk(capture("ddp_both_ranks", ext));
+        CHECK(r->processes.size() >= 2);
+        CHECK(r->gpus.size() == 2);
+        const CorrelationIndex& index = correlationIndex(*r);
+        int64_t linked = 0;
+        for (uint32_t li = 0; li < r->lanes.size(); ++li) {
+            const Lane& lane = r->lanes[li];
+            if (holdsDerivedEvents(lane.kind)) continue;
+            for (uint32_t i = 0; i < lane.events.size(); ++i) {
+                if (lane.events.kind[i] != EventKind::Kernel) continue;
+                const auto launch = index.launcherOf({li, i});
+                if (!launch) continue;
+                ++linked;
+                CHECK(r->lanes[launch->lane].process == lane.process);
+            }
+        }
+        CHECK(linked == sqliteInt(sqlite,
+                                  "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+                                  "CUPTI_ACTIVITY_KIND_RUNTIME r ON k.correlationId = r.correlationId "
+                                  "AND k.globalPid >> 24 = r.globalTid >> 24"));
+        CHECK(linked == kernels);
+    }
+}
+
 TEST_CASE("GPU gaps: graph replays are busy in the panel, left out by nsys's rule") {
     const auto r = importOk(capture("cuda_graphs", ".sqlite"));
     GapOptions rule;

@@ -98,6 +98,7 @@ void compareLane(Differ& d, const std::string& at, const Lane& a, const Lane& b)
     d.value(at + ".stream_id", a.stream_id, b.stream_id);
     d.value(at + ".context_id", a.context_id, b.context_id);
     d.value(at + ".cpu", a.cpu, b.cpu);
+    d.value(at + ".recorded_gpu", a.recorded_gpu, b.recorded_gpu);
     d.value(at + ".depth_count", a.depth_count, b.depth_count);
     d.column(at + ".events.start_ns", a.events.start_ns, b.events.start_ns);
     d.column(at + ".events.duration_ns", a.events.duration_ns, b.events.duration_ns);
