@@ -84,7 +84,7 @@ std::string copyTable(ReportSql& session, sqlite3* out, const std::string& table
     std::string error = nsysTable(table) ? std::string() : makeTable();
     const std::string readError = session.run(
         std::string("SELECT ") + (first ? "rowid, " : "") + "* FROM main." + table +
-            (nsysOrdersByStart(table, names) ? " ORDER BY start, rowid" : ""),
+            (nsysOrdersByStart(table, names) ? " ORDER BY start" : ""),
         [](const std::vector<std::string>&) {},
         [&](sqlite3_stmt* row) {
             if (error.empty() && !insert) error = makeTable();
