@@ -88,7 +88,8 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order, bool keepEmpty) {
                                         r.counters[c].time_ns.size(),
                                         {}});
         sumChildEvents(row);
-        gpus.push_back(std::move(row));
+        // A GPU of the machine the report's processes did not use (a rank on GPU 1 of two) has no row.
+        if (keepEmpty || !row.children.empty()) gpus.push_back(std::move(row));
     }
     for (size_t p = 0; p < r.processes.size(); ++p) {
         const Process& proc = r.processes[p];

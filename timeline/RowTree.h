@@ -21,7 +21,7 @@ enum class RowOrder { GpuFirst, CpuFirst };  // Nsight's two presets
 // The row hierarchy of a report: per GPU its streams, NCCL and counters; per process its
 // threads with their thread state, CPU samples, NVTX, MPI, CUDA API and OS runtime lanes;
 // then a "CPUs" group with the whole-CPU utilization and a row per core. Groups in model order; lanes of a group in
-// that fixed kind order (streams by id, cores by number). Threads and processes without lanes are
+// that fixed kind order (streams by id, cores by number). GPUs, threads and processes without lanes are
 // left out, unless `keepEmpty` (a report still loading, whose lanes are not all known yet).
 std::vector<Row> buildRowTree(const Report& report, RowOrder order = RowOrder::GpuFirst, bool keepEmpty = false);
 

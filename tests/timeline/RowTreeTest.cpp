@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
 #include "timeline/RowTree.h"
@@ -29,4 +31,21 @@ TEST_CASE("row tree of train_1gpu: GPU rows first, then the process with its thr
     CHECK(projectionUnderGpu);
     const auto cpuFirst = buildRowTree(*r, RowOrder::CpuFirst);
     CHECK(cpuFirst[0].type == Row::Type::Process);
+}
+
+// Rank 1 of a DDP job ran on GPU 1 of two; nsys wrote its synchronization rows with device 0.
+TEST_CASE("row tree of ddp_rank1: its syncs beside its streams on GPU 1, no row for the GPU it did not use") {
+    const auto r = test::importAsViewed(test::dataFile("nsys-2025.3/ddp_rank1.nsys-rep"));
+    REQUIRE(r->gpus.size() == 2);
+    const auto rows = buildRowTree(*r);
+    REQUIRE(!rows.empty());
+    CHECK(rows[0].label == "GPU 1: NVIDIA H200");
+    CHECK(std::count_if(rows.begin(), rows.end(), [](const Row& row) { return row.type == Row::Type::Gpu; }) == 1);
+    size_t syncRows = 0;
+    for (const Row& child : rows[0].children) syncRows += child.label.rfind("Sync, ", 0) == 0;
+    CHECK(syncRows == 4);  // streams 7, 14, 17 and the context
+    // While the report loads, every GPU it names keeps its row.
+    const auto loading = buildRowTree(*r, RowOrder::GpuFirst, true);
+    CHECK(std::count_if(loading.begin(), loading.end(), [](const Row& row) { return row.type == Row::Type::Gpu; }) ==
+          2);
 }
