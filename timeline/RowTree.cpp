@@ -53,6 +53,24 @@ Row laneRow(const Report& r, size_t index) {
             {}};
 }
 
+// On a GPU that several processes used (ranks sharing a GPU, MPS), two "Stream 7" rows would be
+// told apart by nothing: each of its lanes then names its process ("Stream 7, python3 [791]"),
+// as the NVTX-on-GPU rows always do.
+void nameProcessesOfSharedGpu(const Report& r, Row& gpu) {
+    auto processOf = [&](const Row& lane) { return r.lanes[size_t(lane.index)].process; };
+    const bool shared = std::any_of(gpu.children.begin(), gpu.children.end(), [&](const Row& lane) {
+        return processOf(lane) != processOf(gpu.children.front());
+    });
+    if (!shared) return;
+    for (Row& lane : gpu.children) {
+        const int32_t p = processOf(lane);
+        if (p < 0 || size_t(p) >= r.processes.size() || r.lanes[size_t(lane.index)].kind == LaneKind::NvtxGpuProjection)
+            continue;
+        const Process& proc = r.processes[size_t(p)];
+        lane.label += ", " + std::string(r.str(proc.name_id)) + " [" + std::to_string(proc.pid) + "]";
+    }
+}
+
 void sumChildEvents(Row& group) {
     group.events = 0;
     for (const Row& c : group.children) group.events += c.events;
@@ -80,6 +98,7 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order, bool keepEmpty) {
             const Lane& lane = r.lanes[li];
             if (lane.gpu == static_cast<int>(g) && lane.thread < 0) row.children.push_back(laneRow(r, li));
         }
+        nameProcessesOfSharedGpu(r, row);
         for (size_t c = 0; c < r.counters.size(); ++c)
             if (r.counters[c].gpu == static_cast<int>(g))
                 row.children.push_back({Row::Type::Counter,

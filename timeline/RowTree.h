@@ -18,7 +18,8 @@ struct Row {
 
 enum class RowOrder { GpuFirst, CpuFirst };  // Nsight's two presets
 
-// The row hierarchy of a report: per GPU its streams, NCCL and counters; per process its
+// The row hierarchy of a report: per GPU its streams, NCCL and counters (each lane naming its
+// process on a GPU that several processes used); per process its
 // threads with their thread state, CPU samples, NVTX, MPI, CUDA API and OS runtime lanes;
 // then a "CPUs" group with the whole-CPU utilization and a row per core. Groups in model order; lanes of a group in
 // that fixed kind order (streams by id, cores by number). GPUs, threads and processes without lanes are

@@ -49,3 +49,29 @@ TEST_CASE("row tree of ddp_rank1: its syncs beside its streams on GPU 1, no row 
     CHECK(std::count_if(loading.begin(), loading.end(), [](const Row& row) { return row.type == Row::Type::Gpu; }) ==
           2);
 }
+
+TEST_CASE("lanes of a GPU that two processes used name their process") {
+    Report r;
+    r.processes = {{791, r.strings.intern("python")}, {792, r.strings.intern("python")}};
+    r.gpus = {{0, r.strings.intern("NVIDIA H200")}, {1, r.strings.intern("NVIDIA H200")}};
+    auto addLane = [&](LaneKind kind, int32_t process, int32_t gpu, const char* name) {
+        Lane& lane = r.lanes.emplace_back();
+        lane.kind = kind;
+        lane.process = process;
+        lane.gpu = gpu;
+        lane.stream_id = 7;
+        lane.name_id = r.strings.intern(name);
+    };
+    addLane(LaneKind::GpuStream, 0, 0, "Stream 7");
+    addLane(LaneKind::GpuStream, 1, 0, "Stream 7");
+    addLane(LaneKind::NvtxGpuProjection, 0, 0, "NVTX on GPU, python [791]");
+    addLane(LaneKind::GpuStream, 1, 1, "Stream 7");  // GPU 1: one process, names kept
+    const auto rows = buildRowTree(r);
+    REQUIRE(rows.size() == 2);
+    REQUIRE(rows[0].children.size() == 3);
+    CHECK(rows[0].children[0].label == "Stream 7, python [791]");
+    CHECK(rows[0].children[1].label == "Stream 7, python [792]");
+    CHECK(rows[0].children[2].label == "NVTX on GPU, python [791]");
+    REQUIRE(rows[1].children.size() == 1);
+    CHECK(rows[1].children[0].label == "Stream 7");
+}
