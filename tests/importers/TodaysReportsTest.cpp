@@ -32,6 +32,26 @@ std::optional<EventRef> firstOfKind(const Report& r, EventKind kind) {
     return std::nullopt;
 }
 
+// Calls onLaunch(the kernel's lane, the call that launched it) for each kernel of the report's
+// own lanes (not the derived ones) linked to its launch; returns how many were.
+template <typename OnLaunch>
+int64_t forEachLinkedKernel(const Report& r, OnLaunch&& onLaunch) {
+    const CorrelationIndex& index = correlationIndex(r);
+    int64_t linked = 0;
+    for (uint32_t li = 0; li < r.lanes.size(); ++li) {
+        const Lane& lane = r.lanes[li];
+        if (holdsDerivedEvents(lane.kind)) continue;
+        for (uint32_t i = 0; i < lane.events.size(); ++i) {
+            if (lane.events.kind[i] != EventKind::Kernel) continue;
+            if (const auto launch = index.launcherOf({li, i})) {
+                ++linked;
+                onLaunch(lane, *launch);
+            }
+        }
+    }
+    return linked;
+}
+
 std::string field(const std::vector<DetailField>& fields, const std::string& label) {
     for (const DetailField& f : fields)
         if (f.label == label) return f.value;
@@ -87,21 +107,12 @@ TEST_CASE("torch.compile: each kernel is linked to its launch, driver API calls 
             const auto r = importOk(capture(name, ext));
             CHECK(r->counts().kernels == uint64_t(kernels));
             CHECK(r->counts().graph_executions == (graphs ? 40u : 0u));
-            const CorrelationIndex& index = correlationIndex(*r);
-            int64_t linked = 0, byDriver = 0, byRuntime = 0;
-            for (uint32_t li = 0; li < r->lanes.size(); ++li) {
-                const Lane& lane = r->lanes[li];
-                if (holdsDerivedEvents(lane.kind)) continue;
-                for (uint32_t i = 0; i < lane.events.size(); ++i) {
-                    if (lane.events.kind[i] != EventKind::Kernel) continue;
-                    const auto launch = index.launcherOf({li, i});
-                    if (!launch) continue;
-                    ++linked;
-                    const std::string_view api = r->str(r->lanes[launch->lane].events.name_id[launch->index]);
-                    byDriver += api.starts_with("cuLaunchKernel");
-                    byRuntime += api.starts_with("cudaLaunchKernel");
-                }
-            }
+            int64_t byDriver = 0, byRuntime = 0;
+            const int64_t linked = forEachLinkedKernel(*r, [&](const Lane&, EventRef launch) {
+                const std::string_view api = r->str(r->lanes[launch.lane].events.name_id[launch.index]);
+                byDriver += api.starts_with("cuLaunchKernel");
+                byRuntime += api.starts_with("cudaLaunchKernel");
+            });
             CHECK(linked == kernels);
             CHECK(byDriver == launchedThrough("cuLaunchKernel"));
             CHECK(byRuntime == launchedThrough("cudaLaunchKernel"));
@@ -150,19 +161,9 @@ TEST_CASE("both ranks in one report: each kernel is linked to the launch of its 
         const auto r = importOk(capture("ddp_both_ranks", ext));
         CHECK(r->processes.size() >= 2);
         CHECK(r->gpus.size() == 2);
-        const CorrelationIndex& index = correlationIndex(*r);
-        int64_t linked = 0;
-        for (uint32_t li = 0; li < r->lanes.size(); ++li) {
-            const Lane& lane = r->lanes[li];
-            if (holdsDerivedEvents(lane.kind)) continue;
-            for (uint32_t i = 0; i < lane.events.size(); ++i) {
-                if (lane.events.kind[i] != EventKind::Kernel) continue;
-                const auto launch = index.launcherOf({li, i});
-                if (!launch) continue;
-                ++linked;
-                CHECK(r->lanes[launch->lane].process == lane.process);
-            }
-        }
+        const int64_t linked = forEachLinkedKernel(*r, [&](const Lane& kernelLane, EventRef launch) {
+            CHECK(r->lanes[launch.lane].process == kernelLane.process);
+        });
         CHECK(linked == sqliteInt(sqlite,
                                   "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
                                   "CUPTI_ACTIVITY_KIND_RUNTIME r ON k.correlationId = r.correlationId "
