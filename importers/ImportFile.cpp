@@ -1,7 +1,9 @@
 #include <fstream>
 #include <new>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "importers/FinishReport.h"
 #include "importers/Importer.h"
@@ -44,6 +46,22 @@ ImportError oneLine(ImportError error) {
     return error;
 }
 
+// The archive or compressor whose magic bytes start `head`, for a file no importer reads (a
+// gzip-compressed trace is read as such): "xz", "zstd", "bzip2", "zip", "7z"; empty for none.
+std::string_view compressedWith(std::string_view head) {
+    static constexpr std::pair<std::string_view, std::string_view> kMagic[] = {{std::string_view("\xFD"
+                                                                                                 "7zXZ\0",
+                                                                                                 6),
+                                                                                "xz"},
+                                                                               {"\x28\xB5\x2F\xFD", "zstd"},
+                                                                               {"BZh", "bzip2"},
+                                                                               {"PK\x03\x04", "zip"},
+                                                                               {"7z\xBC\xAF\x27\x1C", "7z"}};
+    for (const auto& [magic, name] : kMagic)
+        if (head.starts_with(magic)) return name;
+    return {};
+}
+
 ImportResult importOne(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress,
                        std::stop_token stop) {
     std::error_code ec;
@@ -64,6 +82,10 @@ ImportResult importOne(const std::filesystem::path& path, const ImportOptions& o
         if (auto tooBig = refuseIfTooBig(importer->estimateMemory(path), options, path)) return *tooBig;
         return importer->import(path, options, progress, stop);
     }
+    if (const std::string_view archive = compressedWith(head); !archive.empty())
+        return ImportError{ImportError::Kind::UnknownFormat, path.string() + ": compressed with " +
+                                                                 std::string(archive) +
+                                                                 ": decompress it first, then open the report inside"};
     return ImportError{ImportError::Kind::UnknownFormat,
                        path.string() +
                            ": unknown format (expected an Nsight Systems report or SQLite export, a PyTorch profiler / "

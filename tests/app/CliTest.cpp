@@ -138,6 +138,13 @@ TEST_CASE("lanescope-cli exit codes: 1 for usage, 2 with one line for unreadable
     CHECK(notReport.status == 2);
     CHECK(std::count(notReport.err.begin(), notReport.err.end(), '\n') == 1);
     CHECK(cli("--version").out == std::string("lanescope-cli ") + LANESCOPE_VERSION + "\n");
+    // A compressed report (the public MPI exports are kept xz-compressed) says so.
+    const auto xz = sharedFile("nsys-2025.3-exports/openhackathons-org__gpubootcamp__report3.sqlite.xz");
+    if (xz.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/nsys-2025.3-exports");
+    const auto compressed = cli("info " + quoted(xz));
+    CHECK(compressed.status == 2);
+    CHECK(compressed.err ==
+          "lanescope-cli: " + xz.string() + ": compressed with xz: decompress it first, then open the report inside\n");
 }
 
 TEST_CASE("lanescope-cli export writes a Perfetto trace that opens as the same report, labels optional") {
