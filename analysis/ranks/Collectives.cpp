@@ -19,12 +19,12 @@ std::string collectiveKind(std::string_view name) {
     return {};
 }
 
-std::vector<Collective> ncclCollectives(const Report& report) {
+std::vector<Collective> ncclCollectives(const Report& report, int32_t process) {
     std::vector<Collective> out;
     std::unordered_map<uint32_t, std::string> kindOfName;  // kernel names repeat: classify each once
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        if (lane.kind != LaneKind::GpuStream) continue;
+        if (lane.kind != LaneKind::GpuStream || (process >= 0 && lane.process != process)) continue;
         const IntervalColumns& ev = lane.events;
         for (uint32_t i = 0; i < ev.size(); ++i) {
             if (ev.kind[i] != EventKind::Kernel) continue;

@@ -27,7 +27,8 @@ struct Collective {
 std::string collectiveKind(std::string_view kernelName);
 
 // Every NCCL kernel of the report, sorted by start_ns (ties by end). One rank per report: the
-// collectives of all its GPUs are listed together.
-std::vector<Collective> ncclCollectives(const Report& report);
+// collectives of all its GPUs are listed together. With `process` (an index into
+// Report::processes), that process's kernels only.
+std::vector<Collective> ncclCollectives(const Report& report, int32_t process = -1);
 
 }  // namespace lanescope

@@ -75,14 +75,14 @@ int64_t overlap(const Intervals& a, const Intervals& b) {
 
 }  // namespace
 
-GpuShares gpuShares(const Report& report) {
+GpuShares gpuShares(const Report& report, int32_t process) {
     struct PerGpu {
         std::vector<Intervals> compute, communication;  // per stream, each united
     };
     std::unordered_map<int32_t, PerGpu> gpus;
     std::unordered_map<uint32_t, bool> isNccl;  // by kernel name id
     for (const Lane& lane : report.lanes) {
-        if (lane.kind != LaneKind::GpuStream) continue;
+        if (lane.kind != LaneKind::GpuStream || (process >= 0 && lane.process != process)) continue;
         Intervals compute, communication;
         const IntervalColumns& ev = lane.events;
         for (size_t i = 0; i < ev.size(); ++i) {

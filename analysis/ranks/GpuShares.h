@@ -24,7 +24,8 @@ struct GpuShares {
 };
 
 // O(n log streams) in the number of GPU operations: each stream lane is sorted by start already,
-// so its union is one pass, and the streams of a GPU are merged in pairs.
-GpuShares gpuShares(const Report& report);
+// so its union is one pass, and the streams of a GPU are merged in pairs. With `process` (an
+// index into Report::processes), that process's streams only.
+GpuShares gpuShares(const Report& report, int32_t process = -1);
 
 }  // namespace lanescope

@@ -5,12 +5,12 @@
 #include <unordered_map>
 
 namespace lanescope {
-MpiActivity mpiActivity(const Report& report) {
+MpiActivity mpiActivity(const Report& report, int32_t process) {
     MpiActivity out;
     std::unordered_map<uint32_t, MpiCallClass> classOfName;  // call names repeat: classify each once
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
-        if (lane.kind != LaneKind::Mpi) continue;
+        if (lane.kind != LaneKind::Mpi || (process >= 0 && lane.process != process)) continue;
         const IntervalColumns& ev = lane.events;
         std::deque<uint32_t> pending;  // this thread's nonblocking collectives not yet waited for
         auto complete = [&](uint32_t call, int64_t blockStart, int64_t end) {

@@ -29,7 +29,8 @@ struct MpiActivity {
     std::map<std::string, PointToPointTimes> point_to_point;
 };
 
-// Reads the report's MPI calls. O(n) in its MPI calls (plus the sort of its collectives).
-MpiActivity mpiActivity(const Report& report);
+// Reads the report's MPI calls (with `process`, an index into Report::processes, that process's
+// only). O(n) in its MPI calls (plus the sort of its collectives).
+MpiActivity mpiActivity(const Report& report, int32_t process = -1);
 
 }  // namespace lanescope

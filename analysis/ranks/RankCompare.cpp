@@ -173,6 +173,12 @@ std::vector<RankInput> extractRankInputs(const std::vector<const Report*>& repor
     return inputs;
 }
 
+std::vector<std::vector<RankInput>> extractRanksOfEach(const std::vector<const Report*>& reports) {
+    std::vector<std::vector<RankInput>> inputs(reports.size());
+    parallelFor(reports.size(), [&](size_t i) { inputs[i] = extractRanksOf(*reports[i]); });
+    return inputs;
+}
+
 RankComparison compareRanks(const std::vector<const Report*>& reports, AlignMode mode,
                             const std::vector<int64_t>& nudges) {
     return compareRankInputs(extractRankInputs(reports), mode, nudges);

@@ -88,6 +88,9 @@ RankComparison compareRankInputs(const std::vector<RankInput>& inputs, AlignMode
 
 // extractRankInput of each report, in parallel (up to the machine's cores), in input order.
 std::vector<RankInput> extractRankInputs(const std::vector<const Report*>& reports);
+// extractRanksOf each report (a report holding several ranks gives one input per rank), in
+// parallel, in input order: what `lanescope-cli compare` and Python's compare read.
+std::vector<std::vector<RankInput>> extractRanksOfEach(const std::vector<const Report*>& reports);
 
 // The whole chain in one call, as the viewer's Ranks panel and `lanescope-cli compare` use it:
 // compareRankInputs(extractRankInputs(reports), mode, nudges). O(n log n) in the events of all

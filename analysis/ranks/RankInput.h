@@ -54,4 +54,15 @@ struct RankInput {
 // Reads it from a report: O(n log n) in the report's events.
 RankInput extractRankInput(const Report& report);
 
+// The processes of a report that ran GPU work of their own (kernels, copies or sets on their
+// streams), as indexes into Report::processes in order of the lowest CUDA device id each used
+// (ties by pid), when there are two or more: the ranks of a job recorded whole, as
+// `nsys profile torchrun ...` records them. Empty for a report of one rank.
+std::vector<int32_t> rankProcesses(const Report& report);
+
+// One RankInput per rank the report holds: each of rankProcesses(report), read from that
+// process's lanes alone, labelled "<process name> [<pid>]" with rank its position in that order
+// (rank_from "process"); or the whole report when it holds one.
+std::vector<RankInput> extractRanksOf(const Report& report);
+
 }  // namespace lanescope

@@ -30,12 +30,13 @@ int64_t stepNumber(std::string_view name) {
     return number;
 }
 
-std::vector<StepRange> findSteps(const Report& report) {
+std::vector<StepRange> findSteps(const Report& report, int32_t process) {
     std::unordered_map<uint32_t, int64_t> numberOfName;  // names repeat: parse each once
     std::vector<StepRange> best;
     for (uint32_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& lane = report.lanes[li];
         if (lane.kind != LaneKind::Nvtx && lane.kind != LaneKind::NvtxStartEnd) continue;
+        if (process >= 0 && lane.process != process) continue;
         const IntervalColumns& ev = lane.events;
         std::vector<StepRange> steps;
         uint8_t outermost = UINT8_MAX;

@@ -24,6 +24,7 @@ int64_t stepNumber(std::string_view name);
 
 // The steps of a report, sorted by start_ns: from the NVTX lane (CPU thread) with the most
 // step ranges, at the outermost depth where they occur there. Empty when nothing is named so.
-std::vector<StepRange> findSteps(const Report& report);
+// With `process` (an index into Report::processes), that process's lanes only.
+std::vector<StepRange> findSteps(const Report& report, int32_t process = -1);
 
 }  // namespace lanescope

@@ -19,7 +19,9 @@ constexpr const char* kUsage =
     "usage: lanescope-cli compare FILE|SUMMARY_DIR ... [--align clock|nccl|mpi|none] [--nudge US,US,...] "
     "[--format json|table]\n"
     "  one report per rank, or the folder `lanescope-cli summarize` wrote of it (mixed freely; the same\n"
-    "  comparison either way); --align nccl lines up matched NCCL collectives, mpi matched MPI\n"
+    "  comparison either way); a report holding several ranks (processes with GPU work of their own,\n"
+    "  as `nsys profile torchrun ...` records them) gives one per process; --align nccl lines up matched NCCL "
+    "collectives, mpi matched MPI\n"
     "  collectives (MPI_Allreduce, MPI_Barrier, ...), clock uses each report's session start (UTC),\n"
     "  none leaves each at its own zero; the default is nccl when every rank has NCCL collectives,\n"
     "  else mpi when every rank has MPI ones, else clock;\n"
@@ -143,14 +145,14 @@ int runCompare(int argc, char** argv, int first) {
         return kExitUsage;
     };
     if (!args.error.empty()) return usage(args.error);
-    if (args.positional.size() < 2) return usage("expected two FILEs or SUMMARY_DIRs or more");
+    if (args.positional.empty())
+        return usage("expected two FILEs or SUMMARY_DIRs or more, or one FILE of several ranks");
     const std::string format = args.options.count("format") ? args.options.at("format") : "table";
     if (format != "json" && format != "table") return usage("unknown --format " + format);
     const auto mode = parseAlignMode(args.options.count("align") ? args.options.at("align") : "auto");
     if (!mode) return usage("unknown --align " + args.options.at("align"));
     const auto nudges = args.options.count("nudge") ? parseNudges(args.options.at("nudge")) : std::vector<int64_t>{};
     if (!nudges) return usage("--nudge takes microseconds per rank, comma-separated: " + args.options.at("nudge"));
-    if (nudges->size() > args.positional.size()) return usage("more --nudge values than FILEs");
 
     TerminalProgress terminal;
     std::string error;
@@ -159,6 +161,9 @@ int runCompare(int argc, char** argv, int first) {
         std::fprintf(stderr, "lanescope-cli: %s\n", error.c_str());
         return kExitBadInput;
     }
+    if (inputs.size() < 2)
+        return usage(args.positional[0] + " holds one rank: expected two FILEs or SUMMARY_DIRs or more");
+    if (nudges->size() > inputs.size()) return usage("more --nudge values than ranks");
     const RankComparison comparison = compareRankInputs(inputs, *mode, *nudges);  // as the viewer's Ranks panel
     return writeOut(format == "json" ? compareJson(inputs, comparison) : toTable(inputs, comparison)) ? kExitOk
                                                                                                       : kExitBadInput;

@@ -14,7 +14,7 @@ namespace {
 std::vector<RankInput> rankInputs(const std::vector<std::string>& args, const ImportOptions& options,
                                   ProgressSink& progress, std::string& error, const ReportCache* cache,
                                   std::vector<std::string>* cacheNotes) {
-    std::vector<RankInput> inputs(args.size());
+    std::vector<std::vector<RankInput>> ofArg(args.size());  // a report may hold several ranks
     std::vector<std::string> files;
     std::vector<size_t> fileAt;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -25,16 +25,20 @@ std::vector<RankInput> rankInputs(const std::vector<std::string>& args, const Im
         }
         std::optional<RankInput> in = readRankSummary(args[i], error);
         if (!in) return {};
-        inputs[i] = std::move(*in);
+        ofArg[i].push_back(std::move(*in));
     }
-    if (files.empty()) return inputs;
-    const auto reports = cache ? importReportsThroughCache(files, options, *cache, progress, error, *cacheNotes)
-                               : importReports(files, options, progress, error);
-    if (reports.empty()) return {};
-    std::vector<const Report*> raw;
-    for (const auto& r : reports) raw.push_back(r.get());
-    std::vector<RankInput> extracted = extractRankInputs(raw);
-    for (size_t k = 0; k < fileAt.size(); ++k) inputs[fileAt[k]] = std::move(extracted[k]);
+    if (!files.empty()) {
+        const auto reports = cache ? importReportsThroughCache(files, options, *cache, progress, error, *cacheNotes)
+                                   : importReports(files, options, progress, error);
+        if (reports.empty()) return {};
+        std::vector<const Report*> raw;
+        for (const auto& r : reports) raw.push_back(r.get());
+        std::vector<std::vector<RankInput>> extracted = extractRanksOfEach(raw);
+        for (size_t k = 0; k < fileAt.size(); ++k) ofArg[fileAt[k]] = std::move(extracted[k]);
+    }
+    std::vector<RankInput> inputs;
+    for (std::vector<RankInput>& ranks : ofArg)
+        for (RankInput& in : ranks) inputs.push_back(std::move(in));
     return inputs;
 }
 

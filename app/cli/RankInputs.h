@@ -10,8 +10,9 @@ namespace lanescope::cli {
 
 // What each argument of `compare` gives, in argument order: a rank summary folder
 // (`lanescope-cli summarize`) read back, or a report imported (all reports together, in
-// parallel, through importReports) and reduced to its RankInput. Empty, with the one-line
-// reason in `error`, when one cannot be read.
+// parallel, through importReports) and reduced to its RankInput, or to one per rank when it
+// holds several (extractRanksOf: both ranks of a job under one `nsys profile torchrun`). Empty,
+// with the one-line reason in `error`, when one cannot be read.
 std::vector<RankInput> loadRankInputs(const std::vector<std::string>& args, const ImportOptions& options,
                                       ProgressSink& progress, std::string& error);
 

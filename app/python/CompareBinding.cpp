@@ -19,7 +19,7 @@ namespace lanescope::python {
 namespace {
 
 py::object compare(const std::vector<std::filesystem::path>& paths, const std::string& align, bool cache) {
-    if (paths.size() < 2) throw py::value_error("compare wants two reports or rank summary folders or more");
+    if (paths.empty()) throw py::value_error("compare wants two reports or rank summary folders or more");
     const auto mode = parseAlignMode(align);
     if (!mode) throw py::value_error("align must be auto, nccl, mpi, clock or none, not " + align);
     const std::optional<ReportCache> models =
@@ -32,7 +32,8 @@ py::object compare(const std::vector<std::filesystem::path>& paths, const std::s
         const std::vector<std::string> args(paths.begin(), paths.end());
         const std::vector<RankInput> inputs = models ? cli::loadRankInputs(args, {}, progress, error, *models, notes)
                                                      : cli::loadRankInputs(args, {}, progress, error);
-        if (!inputs.empty()) json = cli::compareJson(inputs, compareRankInputs(inputs, *mode, {}));
+        if (inputs.size() == 1) error = "compare wants two ranks or more: " + args[0] + " holds one";
+        if (inputs.size() >= 2) json = cli::compareJson(inputs, compareRankInputs(inputs, *mode, {}));
     }
     warnEach(notes);
     if (json.empty()) throw Error(error);

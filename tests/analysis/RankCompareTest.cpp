@@ -96,6 +96,47 @@ TEST_CASE("compare: NCCL alignment of the two nsys DDP ranks") {
     CHECK(compareRanks(rawReports(reports), AlignMode::Clock, {0}).alignment.offsets_ns[1] == clock);  // missing: 0
 }
 
+// Both ranks of a job in one report (nsys profile torchrun): one clock, so the NCCL alignment,
+// found from the collectives alone, must come out at zero.
+TEST_CASE("compare: the two ranks of one report, split by process, align at zero by NCCL") {
+    const auto sqlite = test::dataFile("nsys-2025.3/ddp_both_ranks.sqlite");
+    for (const char* ext : {".sqlite", ".nsys-rep"}) {
+        INFO(ext);
+        const auto report = test::importOk(test::dataFile(std::string("nsys-2025.3/ddp_both_ranks") + ext));
+        const std::vector<int32_t> processes = rankProcesses(*report);
+        REQUIRE(processes.size() == 2);
+        const std::vector<RankInput> inputs = extractRanksOf(*report);
+        REQUIRE(inputs.size() == 2);
+        for (size_t k = 0; k < 2; ++k) {
+            const Process& p = report->processes[size_t(processes[k])];
+            CHECK(inputs[k].label == "python [" + std::to_string(p.pid) + "]");
+            CHECK(inputs[k].rank == int(k));
+            CHECK(inputs[k].rank_from == "process");
+            CHECK(inputs[k].steps.size() == 6);  // train.py --steps 6, each rank's own
+            // Its NCCL kernels, as SQL counts those of its pid.
+            CHECK(int64_t(inputs[k].nccl.size()) ==
+                  test::sqliteInt(sqlite,
+                                  "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+                                  "ON s.id = k.shortName WHERE s.value LIKE 'ncclDevKernel%' AND "
+                                  "(k.globalPid >> 24) % 16777216 = " +
+                                      std::to_string(p.pid)));
+        }
+        CHECK(inputs[0].label != inputs[1].label);
+        const RankComparison c = compareRankInputs(inputs, AlignMode::Nccl);
+        REQUIRE(c.alignment.offsets_ns.size() == 2);
+        CHECK(std::abs(c.alignment.offsets_ns[1]) < 20'000);
+        requireEndsTogether(c, "AllReduce", 50'000, 12);
+        CHECK(compareRankInputs(inputs, AlignMode::Clock).alignment.offsets_ns[1] == 0);
+        CHECK(c.ranks[0].wait_ns == c.ranks[1].caused_wait_ns);
+        REQUIRE(c.straggler.report >= 0);
+    }
+    // A report of one rank stays one input, as before.
+    const auto single = test::importOk(test::dataFile("nsys-2025.3/ddp_rank0.sqlite"));
+    CHECK(rankProcesses(*single).empty());
+    REQUIRE(extractRanksOf(*single).size() == 1);
+    CHECK(extractRanksOf(*single)[0].label == "rank 0");
+}
+
 TEST_CASE("compare: NCCL alignment of the two Kineto DDP ranks") {
     std::vector<std::unique_ptr<Report>> reports;
     reports.push_back(test::importOk(test::dataFile("kineto/ddp_rank0.pt.trace.json.gz")));

@@ -280,6 +280,19 @@ TEST_CASE("lanescope-cli compare: offsets, ranks, matched collectives and the st
     CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
 }
 
+TEST_CASE("lanescope-cli compare: one report of both ranks (nsys profile torchrun) compares its processes") {
+    const auto file = quoted(dataFile("nsys-2025.3/ddp_both_ranks.nsys-rep"));
+    const auto json = cli("compare " + file + " --format json");
+    REQUIRE(json.status == 0);
+    for (const char* key :
+         {"\"align\": \"nccl\"", "\"label\": \"python [791]\"", "\"label\": \"python [792]\"", "\"straggler\": {"})
+        CHECK(json.out.find(key) != std::string::npos);
+    CHECK(cli("compare " + file + " --nudge 0,5,9").status == 1);  // more nudges than its two ranks
+    const auto single = cli("compare " + quoted(dataFile("nsys-2025.3/ddp_rank0.sqlite")));
+    CHECK(single.status == 1);
+    CHECK(single.err.find("holds one rank") != std::string::npos);
+}
+
 TEST_CASE("lanescope-cli compare: the three MPI jacobi ranks align by MPI collectives by default") {
     std::string ranks;
     for (const char* n : {"3", "4", "6"}) {

@@ -420,6 +420,16 @@ def test_compare_two_ranks():
         lanescope.compare([paths[0], SHARED / "missing.nsys-rep"])
 
 
+def test_compare_one_report_of_both_ranks():
+    path = DATA / "nsys-2025.3" / "ddp_both_ranks.nsys-rep"
+    result = lanescope.compare([path])
+    assert [r["label"] for r in result["ranks"]] == ["python [791]", "python [792]"]
+    code, out, _ = cli("compare", path, "--format", "json")
+    assert code == 0 and result == json.loads(out)
+    with pytest.raises(lanescope.Error, match="holds one"):
+        lanescope.compare([DATA / "nsys-2025.3" / "ddp_rank0.nsys-rep"])
+
+
 def test_compare_with_cache_saves_each_rank_and_reads_it_back(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("LANESCOPE_CACHE", raising=False)
