@@ -20,11 +20,10 @@ constexpr const char* kUsage =
     "[--format json|table]\n"
     "  one report per rank, or the folder `lanescope-cli summarize` wrote of it (mixed freely; the same\n"
     "  comparison either way); a report holding several ranks (processes with GPU work of their own,\n"
-    "  as `nsys profile torchrun ...` records them) gives one per process; --align nccl lines up matched NCCL "
-    "collectives, mpi matched MPI\n"
-    "  collectives (MPI_Allreduce, MPI_Barrier, ...), clock uses each report's session start (UTC),\n"
-    "  none leaves each at its own zero; the default is nccl when every rank has NCCL collectives,\n"
-    "  else mpi when every rank has MPI ones, else clock;\n"
+    "  as `nsys profile torchrun ...` records them) gives one per process; --align nccl lines up\n"
+    "  matched NCCL collectives, mpi matched MPI collectives (MPI_Allreduce, MPI_Barrier, ...), clock\n"
+    "  uses each report's session start (UTC), none leaves each at its own zero; the default is nccl\n"
+    "  when every rank has NCCL collectives, else mpi when every rank has MPI ones, else clock;\n"
     "  --nudge moves each rank by hand on top of that, in microseconds, in FILE order (as the Ranks panel)\n";
 
 // "US,US,..." in microseconds to ns per rank; nullopt when a part is not a number.
