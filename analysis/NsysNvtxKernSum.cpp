@@ -17,9 +17,13 @@ using namespace nsysstats;
 // One output row while collecting: kernel durations (ns), one per (range instance, kernel)
 // pair as nsys's join gives them (a kernel under two nested ranges of one name counts twice),
 // and the range instances and kernels met, each as (lane << 32 | index), possibly repeated.
+// Launched by no call of the report (nsys's left join gives NULL PID and TID, listed first).
+constexpr int64_t kNoCall = INT64_MIN;
+constexpr uint32_t kNoCallLane = UINT32_MAX;
+
 struct KernGroup {
     std::string range, style;
-    int64_t pid = 0, tid = 0;
+    int64_t pid = 0, tid = 0;  // kNoCall for kernels launched by no call
     std::string kernel;
     std::vector<int64_t> durations;
     std::vector<uint64_t> ranges;
@@ -110,12 +114,26 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
             }
         }
     }
+    // Kernels whose launching call the report does not hold (a PyTorch trace can miss some).
+    for (uint32_t li = 0; li < report.lanes.size(); ++li) {
+        const Lane& gpu = report.lanes[li];
+        if (gpu.kind != LaneKind::GpuStream) continue;
+        const IntervalColumns& k = gpu.events;
+        for (uint32_t i = 0; i < k.size(); ++i) {
+            if (k.kind[i] != EventKind::Kernel || !range.contains(k.start_ns[i], k.endNs(i)) ||
+                index.launcherOf({li, i}))
+                continue;
+            add({0, 0, kNoCallLane, kernelNameId(report, gpu, i, options), 0}, k.endNs(i) - k.start_ns[i], UINT64_MAX,
+                (uint64_t{li} << 32) | i);
+        }
+    }
     // Groups by what they print: labels of different ids may print the same.
     std::vector<KernGroup> groups;
     std::unordered_map<std::string, size_t> groupOfKey;
     for (auto& [ids, collected] : byIds) {
-        const Lane& api = report.lanes[ids.api_lane];
-        const int64_t pid = pidOf(report, api), tid = tidOf(report, api);
+        const bool called = ids.api_lane != kNoCallLane;
+        const int64_t pid = called ? pidOf(report, report.lanes[ids.api_lane]) : kNoCall;
+        const int64_t tid = called ? tidOf(report, report.lanes[ids.api_lane]) : kNoCall;
         const std::string label = ids.style ? nvtxLabel(report, NvtxInfo{0, ids.domain}, ids.name) : std::string();
         const char* style = ids.style == 0 ? "" : ids.style == 1 ? "PushPop" : "StartEnd";
         std::string kernel(report.str(ids.kernel));
@@ -157,7 +175,10 @@ StatsTable nvtxKernSum(const Report& report, TimeRange range, const StatsOptions
     for (const Row& r : rows) {
         const Summary& s = r.s;
         const KernGroup& g = *r.g;
-        table.rows.push_back({g.range, g.style, g.pid, g.tid, static_cast<int64_t>(r.instances),
+        const auto idCell = [](int64_t id) {
+            return id == kNoCall ? StatsTable::Cell{std::string()} : StatsTable::Cell{id};
+        };
+        table.rows.push_back({g.range, g.style, idCell(g.pid), idCell(g.tid), static_cast<int64_t>(r.instances),
                               static_cast<int64_t>(r.kernels), s.total, StatsTable::Real{s.mean, 1},
                               StatsTable::Real{s.median, 1}, s.min, s.max, StatsTable::Real{s.stddev, 1}, g.kernel});
     }

@@ -162,6 +162,7 @@ size_t checkRulesOnExport(const Report& report, const std::string& name) {
 TEST_CASE("every rule equals nsys analyze 2025.3 run on Lanescope's export of a PyTorch trace") {
     const auto report = importOk(dataFile("kineto/pytorch_profiled_gpu.pt.trace.json.gz"));
     CHECK(checkRulesOnExport(*report, "pytorch_profiled_gpu") > 10);  // its synchronizing calls and pageable copies
+    checkRulesOnExport(*importOk(dataFile("kineto/torch_compile.pt.trace.json.gz")), "torch_compile_kineto");
 }
 
 TEST_CASE("every rule equals nsys analyze 2025.3 run on Lanescope's export of public traces (../shared)") {
