@@ -50,12 +50,32 @@ struct Accumulator {
     bool any() const { return gpu != kGpuUnset; }
 };
 
+// Widens `a` by `work` (both on one GPU, or -1 for several).
+void widen(Accumulator& a, const Accumulator& work) {
+    a.start = std::min(a.start, work.start);
+    a.end = std::max(a.end, work.end);
+    a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
+}
+
+// The span on each GPU of the ranges whose work ran on several, by local id, each GPU's span
+// once (few ranges have any: a process that drives two GPUs).
+using SpansPerGpu = std::unordered_map<uint32_t, std::vector<Accumulator>>;
+
+void widenOnGpu(std::vector<Accumulator>& spans, const Accumulator& work) {
+    for (Accumulator& s : spans)
+        if (s.gpu == work.gpu) return widen(s, work);
+    spans.push_back(work);
+}
+
 // The GPU work of one thread's ranges, by local id (`acc`): what the CUDA API calls each range
-// contains launched. With `pairs`, also every (local id, correlation id) of such a call.
+// contains launched. With `pairs`, also every (local id, correlation id) of such a call; with
+// `perGpu`, each GPU's span of the ranges whose work ran on several.
 void gatherThreadWork(const Report& report, const CorrelationIndex& index, const ThreadRanges& flat,
                       const std::vector<uint32_t>& apiLanes, std::vector<Accumulator>& acc,
-                      std::vector<std::pair<uint32_t, uint32_t>>* pairs) {
+                      std::vector<std::pair<uint32_t, uint32_t>>* pairs, SpansPerGpu* perGpu = nullptr) {
     acc.assign(flat.size, Accumulator{});
+    if (perGpu) perGpu->clear();
+    std::vector<Accumulator> callOnGpu;  // one call's work on each GPU (almost always one)
     for (uint32_t li : apiLanes) {
         const Lane& api = report.lanes[li];
         CorrelationIndex::Cursor cursor;
@@ -64,13 +84,14 @@ void gatherThreadWork(const Report& report, const CorrelationIndex& index, const
             if ((i & 0xFFFF) == 0) cancellationPoint();
             if (api.events.kind[i] != EventKind::CudaApiCall) continue;
             Accumulator work;
+            callOnGpu.clear();
             index.forEachLaunched({li, i}, cursor, [&](EventRef op) {
                 const Lane& gpuLane = report.lanes[op.lane];
                 // A graph traced as a whole is left out, as nsys leaves it out of the projection.
                 if (gpuLane.events.kind[op.index] == EventKind::GraphExecution) return;
-                work.start = std::min(work.start, gpuLane.events.start_ns[op.index]);
-                work.end = std::max(work.end, gpuLane.events.endNs(op.index));
-                work.gpu = work.gpu == kGpuUnset || work.gpu == gpuLane.gpu ? gpuLane.gpu : -1;
+                const Accumulator one{gpuLane.events.start_ns[op.index], gpuLane.events.endNs(op.index), gpuLane.gpu};
+                widen(work, one);
+                if (perGpu) widenOnGpu(callOnGpu, one);
             });
             if (!work.any()) continue;
             const uint32_t correlation = api.events.payload[i];
@@ -79,10 +100,14 @@ void gatherThreadWork(const Report& report, const CorrelationIndex& index, const
                                      containing[k], [&](uint32_t r) {
                                          const uint32_t id = flat.base[k] + r;
                                          Accumulator& a = acc[id];
-                                         a.start = std::min(a.start, work.start);
-                                         a.end = std::max(a.end, work.end);
-                                         a.gpu = !a.any() || a.gpu == work.gpu ? work.gpu : -1;
+                                         const bool wasOnOneGpu = a.any() && a.gpu >= 0;
+                                         const Accumulator before = a;
+                                         widen(a, work);
                                          if (pairs) pairs->emplace_back(id, correlation);
+                                         if (!perGpu || a.gpu >= 0) return;
+                                         std::vector<Accumulator>& spans = (*perGpu)[id];
+                                         if (wasOnOneGpu) spans.push_back(before);  // its work so far
+                                         for (const Accumulator& w : callOnGpu) widenOnGpu(spans, w);
                                      });
             }
         }
@@ -279,24 +304,36 @@ void addNvtxProjectionLanes(Report& report, unsigned workers) {
     for (const Lane& lane : report.lanes)
         if (isNvtxLane(lane.kind)) rangesOfProcess[lane.process] += lane.events.size();
     std::vector<std::vector<Accumulator>> spans(std::max(1u, workers));
+    std::vector<SpansPerGpu> onSeveral(spans.size());
     forEachProjectableThread(
         report, workers,
         [&](const CorrelationIndex& index, const ThreadRanges& flat, const std::vector<uint32_t>& apiLanes, size_t k) {
-            gatherThreadWork(report, index, flat, apiLanes, spans[k], nullptr);
+            gatherThreadWork(report, index, flat, apiLanes, spans[k], nullptr, &onSeveral[k]);
         },
         [&](const ThreadRanges& flat, size_t k) {
             for (size_t l = 0; l < flat.lanes.size(); ++l) {
                 const Lane& source = report.lanes[flat.lanes[l]];
-                for (uint32_t i = 0; i < source.events.size(); ++i) {
-                    const Accumulator& a = spans[k][flat.base[l] + i];
-                    if (!a.any() || a.gpu < 0) continue;
+                auto append = [&](uint32_t i, const Accumulator& a) {
                     auto [at, added] = byKey.try_emplace({source.process, a.gpu});
                     if (added) at->second.events.reserve(rangesOfProcess[source.process]);
                     at->second.events.append(a.start, a.end, source.events.name_id[i], source.events.payload[i],
                                              EventKind::NvtxRange);
+                };
+                for (uint32_t i = 0; i < source.events.size(); ++i) {
+                    const uint32_t id = flat.base[l] + i;
+                    const Accumulator& a = spans[k][id];
+                    if (!a.any()) continue;
+                    if (a.gpu >= 0) {
+                        append(i, a);
+                        continue;
+                    }
+                    if (const auto several = onSeveral[k].find(id); several != onSeveral[k].end())
+                        for (const Accumulator& onGpu : several->second)
+                            if (onGpu.gpu >= 0) append(i, onGpu);  // the range on each GPU, over its work there
                 }
             }
             spans[k] = {};
+            onSeveral[k] = {};
         });
     // The new lanes are built apart and appended at the end: report.lanes does not grow while
     // its events are read (a reference into it would dangle once it reallocates). They come in

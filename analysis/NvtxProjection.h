@@ -62,8 +62,9 @@ void forEachThreadProjection(const Report& report,
 // by thread, each range's GPU span only (not its operations, level or children), appended
 // straight to its lane; nothing else is kept. Called once
 // by what shows a timeline (the viewer's import worker, `render`), not by the importers, so
-// the command line and statistics do not pay for it; ranges whose work ran on several GPUs
-// are left out. `workers` threads project at once.
+// the command line and statistics do not pay for it; a range whose work ran on several GPUs
+// (a process driving two) is on the lane of each, spanning its work on that GPU. `workers`
+// threads project at once.
 void addNvtxProjectionLanes(Report& report, unsigned workers = 1);
 
 // `nsys stats -r nvtx_gpu_proj_sum` of those projections, one row per range label

@@ -366,3 +366,41 @@ TEST_CASE("the projection on several workers equals the projection on one, rows 
     CHECK(viaWorkers.size() == projectNvtxToGpu(one.r).size());
     CHECK(toCsv(nvtxGpuProjSum(three.r, viaWorkers)) == toCsv(nvtxGpuProjSum(one.r, projectNvtxToGpu(one.r))));
 }
+
+// One process driving two GPUs: a range whose calls launched work on both is shown on the
+// "NVTX on GPU" row of each, spanning its work there; checked against SQL's join of the
+// ranges' calls with their GPU work, grouped by range and device.
+TEST_CASE("NVTX-on-GPU rows of a process on two GPUs: each range on each GPU, over its work there (SQL)") {
+    const auto path = dataFile("nsys-2025.3/two_gpus_one_process.sqlite");
+    const auto report = importAsViewed(path);
+    using Row = std::tuple<std::string, int64_t, int64_t, int64_t>;  // name, device, start, end
+    std::vector<Row> ours;
+    for (const Lane& lane : report->lanes) {
+        if (lane.kind != LaneKind::NvtxGpuProjection) continue;
+        for (size_t i = 0; i < lane.events.size(); ++i)
+            ours.emplace_back(std::string(report->str(lane.events.name_id[i])),
+                              report->gpus[size_t(lane.gpu)].device_id, lane.events.start_ns[i], lane.events.endNs(i));
+    }
+    std::vector<Row> sql;
+    for (const auto& row : sqliteRows(
+             path,
+             "WITH ops AS (SELECT start, end, deviceId, correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL "
+             "UNION ALL SELECT start, end, deviceId, correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+             "UNION ALL SELECT start, end, deviceId, correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET) "
+             "SELECT coalesce(n.text, s.value), o.deviceId, min(o.start), max(o.end) FROM NVTX_EVENTS n "
+             "LEFT JOIN StringIds s ON s.id = n.textId JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
+             "r.globalTid = n.globalTid AND r.start >= n.start AND r.end <= n.end JOIN ops o ON "
+             "o.correlationId = r.correlationId AND o.globalPid = (r.globalTid & 0xFFFFFFFFFF000000) "
+             "WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL GROUP BY n.rowid, o.deviceId"))
+        sql.emplace_back(row[0], std::stoll(row[1]), std::stoll(row[2]), std::stoll(row[3]));
+    std::sort(ours.begin(), ours.end());
+    std::sort(sql.begin(), sql.end());
+    CHECK(ours == sql);
+    // The steps ran on both GPUs: each of the 8 is on both rows.
+    CHECK(std::count_if(ours.begin(), ours.end(), [](const Row& r) { return std::get<0>(r).starts_with("step "); }) ==
+          16);
+    // The projection itself (nvtx_gpu_proj_*) keeps such a range once, on no single GPU.
+    for (const ProjectedRange& p : projectNvtxToGpu(*report))
+        if (report->str(report->lanes[p.range.lane].events.name_id[p.range.index]).starts_with("step "))
+            CHECK(p.gpu == -1);
+}

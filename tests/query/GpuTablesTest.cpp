@@ -191,7 +191,7 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
 TEST_CASE("GPU-side tables give the export's rows on every 2025.3 report", "[sql][gpu]") {
     for (const char* name :
          {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "train_metrics", "train_1gpu", "cpu_1gpu", "ddp_rank0",
-          "ddp_rank1", "torch_compile", "torch_compile_graphs", "ddp_both_ranks"}) {
+          "ddp_rank1", "torch_compile", "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"}) {
         const std::string base = std::string("nsys-2025.3/") + name;
         checkPair(dataFile(base + ".nsys-rep"), dataFile(base + ".sqlite"), enumJoinChecks());
     }

@@ -92,7 +92,7 @@ TEST_CASE("nsys stats and analyze print the same on Lanescope's export of a 2025
     if (nsys.empty()) LANESCOPE_SKIP_ABSENT("nsys (LANESCOPE_WITH_NSYS=1 ./test installs it)");
     for (const char* name :
          {"train_1gpu", "cpu_1gpu", "cuda_graphs", "cuda_graphs_nodes", "ddp_rank0", "ddp_rank1", "train_metrics",
-          "unified_memory", "torch_compile", "torch_compile_graphs", "ddp_both_ranks"}) {
+          "unified_memory", "torch_compile", "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"}) {
         const std::string base = std::string("nsys-2025.3/") + name;
         checkSameOutput(nsys, dataFile(base + ".nsys-rep"), dataFile(base + ".sqlite"), 10);
     }
