@@ -63,7 +63,9 @@ RankInput extractRankInput(const Report& report) {
 std::vector<int32_t> rankProcesses(const Report& report) {
     std::map<int32_t, int64_t> lowestDevice;  // process -> the lowest device id it ran work on
     for (const Lane& lane : report.lanes) {
-        if (lane.kind != LaneKind::GpuStream || lane.process < 0 || lane.gpu < 0 || lane.events.size() == 0) continue;
+        if (lane.kind != LaneKind::GpuStream || lane.process < 0 || lane.gpu < 0 ||
+            size_t(lane.gpu) >= report.gpus.size() || lane.events.size() == 0)
+            continue;
         const int64_t device = report.gpus[size_t(lane.gpu)].device_id;
         const auto [it, added] = lowestDevice.try_emplace(lane.process, device);
         if (!added) it->second = std::min(it->second, device);
