@@ -47,6 +47,7 @@ private slots:
         window_->openFiles({QString::fromStdString(test::dataFile("nsys-2025.3/train_1gpu.sqlite").string()),
                             dir_.filePath("missing.sqlite")});
         QVERIFY(QTest::qWaitFor([&] { return done; }, 20000));
+        window_->setAllLoadedCallback({});  // done ends here: a later load must not reach it
     }
 
     void importsAndFailuresAreLogged() {

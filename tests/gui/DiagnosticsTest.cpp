@@ -40,7 +40,9 @@ class DiagnosticsTest : public QObject {
             ok = allOk;
         });
         window_->openFiles({QString::fromStdString(path.string())});
-        return QTest::qWaitFor([&] { return done; }, 30000) && ok;
+        const bool loaded = QTest::qWaitFor([&] { return done; }, 30000);
+        window_->setAllLoadedCallback({});  // done and ok end here: a later load must not reach them
+        return loaded && ok;
     }
 
     void closeAll() {

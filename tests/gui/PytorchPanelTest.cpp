@@ -38,7 +38,9 @@ class PytorchPanelTest : public QObject {
             ok = allOk;
         });
         window_->openFiles({QString::fromStdString(test::dataFile(file).string())});
-        return QTest::qWaitFor([&] { return done; }, 30000) && ok;
+        const bool loaded = QTest::qWaitFor([&] { return done; }, 30000);
+        window_->setAllLoadedCallback({});  // done and ok end here: a later load must not reach them
+        return loaded && ok;
     }
     bool ready() {
         return QTest::qWaitFor([&] { return panel_->ready(); }, 20000);
