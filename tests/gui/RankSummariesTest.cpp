@@ -38,7 +38,9 @@ class RankSummariesTest : public QObject {
             ok = allOk;
         });
         window.openFiles(paths);
-        return QTest::qWaitFor([&] { return done; }, 60000) && ok;
+        const bool loaded = QTest::qWaitFor([&] { return done; }, 60000);
+        window.setAllLoadedCallback({});  // done and ok end here: a later load must not reach them
+        return loaded && ok;
     }
 
     static ComparePanel* compared(MainWindow& window, size_t ranks) {
@@ -244,6 +246,16 @@ private slots:
             QVERIFY(compared(*window, 2));
             window->grab().save(shots + "/rank_summaries.png");
         }
+    }
+
+    // One report of a whole job (nsys profile torchrun): the panel says how to compare its ranks.
+    void oneReportOfSeveralRanks() {
+        auto window = summaryWindow();
+        QVERIFY(open(*window, {qs(test::dataFile("nsys-2025.3/ddp_both_ranks.nsys-rep"))}));
+        auto* compare = window->findChild<ComparePanel*>();
+        QVERIFY(QTest::qWaitFor([&] { return !compare->busy(); }, 20000));
+        QVERIFY(compare->stragglerText().startsWith("This report holds 2 ranks"));
+        QVERIFY(compare->stragglerText().contains("lanescope-cli compare ddp_both_ranks.nsys-rep"));
     }
 
     void cleanupTestCase() {

@@ -22,6 +22,7 @@
 #include <limits>
 #include <utility>
 
+#include "analysis/ranks/RankInput.h"
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/gui/panels/ranks/CompareWidgets.h"
 #include "app/gui/panels/ranks/RankHeatMap.h"
@@ -36,6 +37,15 @@ QString ComparePanel::stragglerText() const {
     if (inputCount() < 2 && fromSummaries())
         return "One rank summary: open the summaries of the other ranks of its job (File > Open rank summaries) to "
                "compare them.";
+    if (inputCount() == 1 && !fromSummaries() && reports_.front()) {
+        // A job recorded whole (nsys profile torchrun ...): the command line compares its ranks.
+        if (const size_t ranks = rankProcesses(*reports_.front()).size(); ranks >= 2)
+            return QString(
+                       "This report holds %1 ranks (processes with GPU work of their own): <code>lanescope-cli "
+                       "compare %2</code> compares them; here, open the reports of several ranks.")
+                .arg(ranks)
+                .arg(qs(reports_.front()->meta.fileName()).toHtmlEscaped());
+    }
     if (inputCount() < 2)
         return "Open the reports of several ranks of one job (select them all in File > Open, or drop them) to compare "
                "them.";
