@@ -49,14 +49,12 @@ ImportError oneLine(ImportError error) {
 // The archive or compressor whose magic bytes start `head`, for a file no importer reads (a
 // gzip-compressed trace is read as such): "xz", "zstd", "bzip2", "zip", "7z"; empty for none.
 std::string_view compressedWith(std::string_view head) {
-    static constexpr std::pair<std::string_view, std::string_view> kMagic[] = {{std::string_view("\xFD"
-                                                                                                 "7zXZ\0",
-                                                                                                 6),
-                                                                                "xz"},
-                                                                               {"\x28\xB5\x2F\xFD", "zstd"},
-                                                                               {"BZh", "bzip2"},
-                                                                               {"PK\x03\x04", "zip"},
-                                                                               {"7z\xBC\xAF\x27\x1C", "7z"}};
+    using namespace std::string_view_literals;
+    static constexpr std::pair<std::string_view, std::string_view> kMagic[] = {{"\xFD\x37zXZ\0"sv, "xz"},
+                                                                               {"\x28\xB5\x2F\xFD"sv, "zstd"},
+                                                                               {"BZh"sv, "bzip2"},
+                                                                               {"PK\x03\x04"sv, "zip"},
+                                                                               {"7z\xBC\xAF\x27\x1C"sv, "7z"}};
     for (const auto& [magic, name] : kMagic)
         if (head.starts_with(magic)) return name;
     return {};
