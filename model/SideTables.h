@@ -87,6 +87,10 @@ struct MemsetInfo {
 struct SyncInfo {
     uint32_t correlation_id = 0;
     uint8_t sync_type = 0;  // ENUM_CUPTI_SYNC_TYPE: 1 event, 2 stream wait, 3 stream, 4 context
+    // The recording kept the type in its field of before 2025, which nsys 2025.3's export writes as
+    // deprecatedSyncType with syncType 0 (reports of 2020 to 2023), where a 2025 recording has no
+    // eventSyncId either (NULL, against 4294967295 for none in a 2025 one).
+    bool deprecated_type = false;
     // For an event sync or stream wait: the eventSyncId of the CUDA event record it waited
     // for (CudaEventInfo::event_sync_id); kNoEventSync otherwise.
     uint32_t event_sync_id = UINT32_MAX;

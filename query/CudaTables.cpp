@@ -285,10 +285,15 @@ protected:
     void activityValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const override {
         const SyncInfo& s = report_.syncs[lane.events.payload[event]];
         switch (column) {
-            case SyncType:
+            // As nsys 2025.3 exports them: a recording of before 2025 has its type in
+            // deprecatedSyncType (syncType 0) and no eventSyncId; a 2025 one writes 4294967295 for none.
+            case DeprecatedSyncType:
+                if (!s.deprecated_type) return resultNull(ctx);
                 return resultInt(ctx, s.sync_type);
+            case SyncType:
+                return resultInt(ctx, s.deprecated_type ? 0 : s.sync_type);
             case EventSyncId:
-                if (s.event_sync_id == kNoEventSync) return resultNull(ctx);
+                if (s.event_sync_id == kNoEventSync && s.deprecated_type) return resultNull(ctx);
                 return resultInt(ctx, s.event_sync_id);
             default:
                 return resultNull(ctx);

@@ -115,22 +115,26 @@ std::optional<ImportError> readMemset(ImportContext& ctx) {
 }
 
 std::optional<ImportError> readSync(ImportContext& ctx) {
-    enum { SyncType = First, EventSync };
+    enum { SyncType = First, DeprecatedSyncType, EventSync };
     static const char* const labels[] = {"Unknown sync", "Event sync", "Stream wait sync", "Stream sync",
                                          "Context sync"};
-    return scanEventTable(ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType", "eventSyncId"}),
-                          {"start", "end", "deviceId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
-                              if (!validInterval(chunk, row, Start, End, Diag::SyncWithoutEnd)) return;
-                              const int64_t type = row.i64(SyncType);
-                              SyncInfo s;
-                              s.sync_type = static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);
-                              s.correlation_id = clampU32(row.i64(Correlation));
-                              if (!row.isNull(EventSync)) s.event_sync_id = clampU32(row.i64(EventSync));
-                              chunk.syncs.push_back(s);
-                              pushInterval(chunk, streamLane(row, LaneKind::CudaSync), row.i64(Start), row.i64(End),
-                                           chunk.localString(labels[s.sync_type]), EventKind::Sync,
-                                           static_cast<uint32_t>(chunk.syncs.size() - 1));
-                          });
+    return scanEventTable(
+        ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType", "deprecatedSyncType", "eventSyncId"}),
+        {"start", "end", "deviceId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
+            if (!validInterval(chunk, row, Start, End, Diag::SyncWithoutEnd)) return;
+            // An export of a report recorded before 2025 has the type in
+            // deprecatedSyncType, and 0 in syncType.
+            SyncInfo s;
+            s.deprecated_type = (row.isNull(SyncType) || row.i64(SyncType) == 0) && !row.isNull(DeprecatedSyncType);
+            const int64_t type = row.i64(s.deprecated_type ? DeprecatedSyncType : SyncType);
+            s.sync_type = static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);
+            s.correlation_id = clampU32(row.i64(Correlation));
+            if (!row.isNull(EventSync)) s.event_sync_id = clampU32(row.i64(EventSync));
+            chunk.syncs.push_back(s);
+            pushInterval(chunk, streamLane(row, LaneKind::CudaSync), row.i64(Start), row.i64(End),
+                         chunk.localString(labels[s.sync_type]), EventKind::Sync,
+                         static_cast<uint32_t>(chunk.syncs.size() - 1));
+        });
 }
 
 // Graph launches traced as a whole (--cuda-graph-trace=graph): one box on their stream each.

@@ -290,6 +290,7 @@ private:
         const uint64_t type = s.value(quirks_.sync_type_field);
         SyncInfo info;
         info.sync_type = static_cast<uint8_t>(type <= 4 ? type : 0);
+        info.deprecated_type = quirks_.sync_type_field != 4;
         info.correlation_id = correlation;
         if (s.has(3)) info.event_sync_id = clampU32(s.value(3));  // 2025.x; absent before
         chunk_->syncs.push_back(info);

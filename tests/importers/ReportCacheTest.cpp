@@ -122,7 +122,7 @@ std::unique_ptr<Report> everyTableReport() {
     t.event(stream, 270, 280, "copy", EventKind::Memcpy,
             t.memcpy({1 << 20, 9, CopyKind::UvmHtoD, MemKind::Managed, MemKind::Device}));
     t.event(stream, 290, 295, "set", EventKind::Memset, t.memset({64, 10, 0xAB, MemKind::Device}));
-    t.r.syncs.push_back({11, 2, 77});
+    t.r.syncs.push_back({11, 2, true, 77});
     t.event(stream, 296, 299, "sync", EventKind::Sync, 0);
     t.r.graph_executions.push_back({12, 3, 4});
     t.event(stream, 400, 500, "graph", EventKind::GraphExecution, 0);

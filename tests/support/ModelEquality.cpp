@@ -191,6 +191,7 @@ void compareGpuTables(Differ& d, const Report& a, const Report& b) {
     d.rows("syncs", a.syncs, b.syncs, [](auto f, const SyncInfo& x, const SyncInfo& y) {
         f("correlation_id", x.correlation_id, y.correlation_id);
         f("sync_type", x.sync_type, y.sync_type);
+        f("deprecated_type", x.deprecated_type, y.deprecated_type);
         f("event_sync_id", x.event_sync_id, y.event_sync_id);
     });
     d.rows("graph_executions", a.graph_executions, b.graph_executions,
