@@ -202,7 +202,8 @@ size_t Report::memoryBytes() const {
              cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
              kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
              graph_api_events.capacity() * sizeof(GraphApiEvent) + nsys_messages.capacity() * sizeof(NsysMessage) +
-             pytorch_memory.capacity() * sizeof(PytorchMemoryEvent);
+             pytorch_memory.capacity() * sizeof(PytorchMemoryEvent) +
+             cuda_memory_events.capacity() * sizeof(CudaMemoryEvent);
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
 }

@@ -128,6 +128,9 @@ struct Report {
     // profile_memory=True), sorted by time_ns, ties in file order; empty for other formats.
     // 48 bytes an event (model/PytorchMemory.h).
     Column<PytorchMemoryEvent> pytorch_memory;
+    // Nsight Systems' CUDA memory usage events (--cuda-memory-usage), sorted by time_ns, ties in
+    // file order; their running sum per process and GPU is also a "CUDA memory usage" counter.
+    Column<CudaMemoryEvent> cuda_memory_events;
     // The whole-CPU utilization counter (percent of the cores running a thread) made from the
     // CPU core lanes, an index into counters; -1 when the report has no context switches.
     int32_t cpu_utilization_counter = -1;

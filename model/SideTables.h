@@ -83,6 +83,23 @@ struct MemsetInfo {
     MemKind mem_kind = MemKind::Unknown;
 };
 
+// One CUDA allocation or free recorded with --cuda-memory-usage: a row of nsys's
+// CUDA_GPU_MEMORY_USAGE_EVENTS. Addresses and sizes in bytes; 64 bytes a row.
+struct CudaMemoryEvent {
+    int64_t time_ns = 0;
+    uint64_t address = 0;           // virtual address of the allocation
+    uint64_t bytes = 0;             // allocated or freed
+    uint64_t pc = 0;                // program counter of the call, 0 where not recorded
+    int32_t process = -1;           // index into Report::processes
+    int32_t gpu = -1;               // index into Report::gpus: the device recorded
+    uint32_t context_id = 0;        // the CUDA context
+    uint32_t correlation_id = 0;    // of the CUDA API call; 0 for a module's static variable
+    uint32_t name_id = UINT32_MAX;  // a static variable's name; kNoVariableName for none
+    MemKind mem_kind = MemKind::Unknown;
+    bool freed = false;  // a deallocation (memoryOperationType 1), else an allocation (0)
+};
+inline constexpr uint32_t kNoVariableName = UINT32_MAX;
+
 // One synchronization event (CUPTI synchronization activity).
 struct SyncInfo {
     uint32_t correlation_id = 0;

@@ -24,6 +24,8 @@ struct EnumTable {
 // The ids, names and labels below follow Nsight Systems 2025.3's SQLite export (they are the
 // same in every export of the corpus), so that a join written for an export gives the same
 // text here.
+constexpr EnumRow kCudaDevMemEventOper[] = {{0, "CUDA_DEV_MEM_EVENT_OPR_ALLOCATION", "Allocation"},
+                                            {1, "CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION", "Deallocation"}};
 constexpr EnumRow kCudaFuncCacheConfig[] = {{0, "CU_FUNC_CACHE_PREFER_NONE", "None"},
                                             {1, "CU_FUNC_CACHE_PREFER_SHARED", "Shared"},
                                             {2, "CU_FUNC_CACHE_PREFER_L1", "L1"},
@@ -397,7 +399,8 @@ constexpr EnumRow kStackUnwindMethod[] = {{0, "Unknown", nullptr},
                                           {7, "DWARF_DF", "DWARF DF"},
                                           {8, "LBR", nullptr},
                                           {1000, "Undefined", nullptr}};
-constexpr EnumTable kTables[] = {{"ENUM_CUDA_FUNC_CACHE_CONFIG", kCudaFuncCacheConfig},
+constexpr EnumTable kTables[] = {{"ENUM_CUDA_DEV_MEM_EVENT_OPER", kCudaDevMemEventOper},
+                                 {"ENUM_CUDA_FUNC_CACHE_CONFIG", kCudaFuncCacheConfig},
                                  {"ENUM_CUDA_KERNEL_LAUNCH_TYPE", kCudaKernelLaunchType},
                                  {"ENUM_CUDA_MEMCPY_OPER", kCudaMemcpyOper},
                                  {"ENUM_CUDA_MEM_KIND", kCudaMemKind},

@@ -7,6 +7,7 @@
 #include "query/CallchainTables.h"
 #include "query/CpuTables.h"
 #include "query/CudaExtraTables.h"
+#include "query/CudaMemoryTables.h"
 #include "query/CudaTables.h"
 #include "query/EnumTables.h"
 #include "query/GpuMetricTables.h"
@@ -51,6 +52,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addUnifiedMemoryTables(report, tables);
     addGpuMetricTables(report, tables);
     addMessageTables(report, tables);
+    addCudaMemoryTables(report, tables);
     addEnumTables(tables);
     addSchedTables(report, tables);
     addCallchainTables(report, tables);

@@ -1,11 +1,14 @@
 // The timeline's hit testing: the event or instant under a point, an event's rectangle, and
-// the tooltips built from them (input: TimelineInput.cpp; drawing: TimelinePaint.cpp).
+// the tooltips built from them and from the counters (input: TimelineInput.cpp; drawing: TimelinePaint.cpp).
 #include <QHelpEvent>
+#include <QLocale>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
+#include "model/CudaMemory.h"
 #include "timeline/HitTest.h"
+#include "timeline/NumberFormat.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
@@ -74,11 +77,12 @@ void TimelineView::showTooltip(QPoint pos) {
     uint32_t merged = 0;
     const auto ev = eventAt(pos, &merged);
     if (!ev) {
-        const QString instant = instantTooltip(pos);
-        if (instant.isEmpty())
+        QString text = instantTooltip(pos);
+        if (text.isEmpty()) text = counterTooltip(pos);
+        if (text.isEmpty())
             QToolTip::hideText();
         else
-            QToolTip::showText(mapToGlobal(pos), instant, this);
+            QToolTip::showText(mapToGlobal(pos), text, this);
         return;
     }
     const Report& r = *layout_.reports()[ev->report];
@@ -147,6 +151,39 @@ QString TimelineView::instantTooltip(QPoint pos) const {
     text += "</table>";
     if (frames.size() > kShown) text += QString("%1 more frames").arg(frames.size() - kShown);
     if (frames.empty()) text += "no call stack";
+    return text;
+}
+
+QString TimelineView::counterTooltip(QPoint pos) const {
+    const QRect area = laneArea();
+    if (!area.contains(pos)) return {};
+    const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
+    if (!row || row->type != Row::Type::Counter) return {};
+    const Report& r = *layout_.reports()[row->report];
+    const Counter& counter = r.counters[size_t(row->index)];
+    const int64_t t = mapping(row->report).toTime(pos.x() - headerWidth_);
+    // The sample in force at t: the last at or before it.
+    const auto after = std::upper_bound(counter.time_ns.begin(), counter.time_ns.end(), t);
+    if (after == counter.time_ns.begin()) return {};
+    const size_t sample = size_t(after - counter.time_ns.begin()) - 1;
+    const int64_t at = counter.time_ns[sample];
+    const double value = counter.value[sample];
+    const std::string unit(r.str(counter.unit_id));
+    const QString shown = unit == "bytes" ? QLocale().formattedDataSize(qint64(value))
+                                          : qs(formatCounterValue(value) + (unit.empty() ? "" : " " + unit));
+    QString text = QString("<b>%1</b><br>%2 from %3")
+                       .arg(qs(r.str(counter.name_id)).toHtmlEscaped(), shown.toHtmlEscaped(),
+                            qs(formatDuration(at + reportOffset(row->report) - viewport_.wholeBegin(), 6)));
+    if (!isCudaMemoryCounter(r, counter)) return text;
+    const std::vector<uint32_t> changes = cudaMemoryEventsAt(r, counter, at);
+    constexpr size_t kShown = 4;
+    for (size_t i = 0; i < std::min(changes.size(), kShown); ++i) {
+        const CudaMemoryEvent& e = r.cuda_memory_events[changes[i]];
+        text += "<br>" + qs(describeCudaMemoryEvent(r, e)).toHtmlEscaped();
+        if (const auto call = cudaMemoryCall(r, e))
+            text += " by " + qs(r.str(r.lanes[call->lane].events.name_id[call->index])).toHtmlEscaped();
+    }
+    if (changes.size() > kShown) text += QString("<br>%1 more at this time").arg(changes.size() - kShown);
     return text;
 }
 

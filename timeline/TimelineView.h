@@ -118,6 +118,9 @@ public:
     std::optional<ViewInstant> instantAt(QPoint pos) const;
     // Its tooltip: a CPU sample with its call stack, or a marker's name; empty when there is none.
     QString instantTooltip(QPoint pos) const;
+    // On a counter row: the counter's value at pos and its time; on a CUDA memory usage counter
+    // also the allocations and frees that made that value, with their calls. Empty elsewhere.
+    QString counterTooltip(QPoint pos) const;
     // The instant a click picked where no event was (drawn ringed); selecting an event, or
     // none, clears it.
     std::optional<ViewInstant> selectedInstant() const { return selectedInstant_; }

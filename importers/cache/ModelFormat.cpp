@@ -61,6 +61,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "stacks.node_parent",
     "backtraces",
     "pytorch_memory",
+    "cuda_memory_events",
 };
 
 template <typename T>

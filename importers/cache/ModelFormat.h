@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 9;
+inline constexpr uint32_t kModelFormatVersion = 10;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -105,6 +105,7 @@ enum class Section : uint32_t {
     StackNodeParent,
     Backtraces,
     PytorchMemory,
+    CudaMemoryEvents,
     Count
 };
 inline constexpr size_t kSectionCount = size_t(Section::Count);
@@ -233,6 +234,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::StackNodeParent, node_parent);
     visit(Section::Backtraces, r.backtraces);
     visit(Section::PytorchMemory, r.pytorch_memory);
+    visit(Section::CudaMemoryEvents, r.cuda_memory_events);
 }
 
 // A hash of the sizes, alignments and member places of every struct stored raw (RawLayout.h)

@@ -218,6 +218,13 @@ bool Checker::sideTables() {
             return false;
     for (size_t i = 0; i < r.pytorch_memory.size(); ++i)
         if (!row(r.pytorch_memory[i].thread, r.threads.size(), "threads", "pytorch_memory", i, "thread")) return false;
+    for (size_t i = 0; i < r.cuda_memory_events.size(); ++i) {
+        const CudaMemoryEvent& m = r.cuda_memory_events[i];
+        if (!row(m.process, r.processes.size(), "processes", "cuda_memory_events", i, "process") ||
+            !row(m.gpu, r.gpus.size(), "gpus", "cuda_memory_events", i, "gpu") ||
+            (m.name_id != kNoVariableName && !string(m.name_id, "cuda_memory_events", i, "name_id")))
+            return false;
+    }
     return true;
 }
 
@@ -302,7 +309,8 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
                     r.memcpys.size() + r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
                     r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
                     r.kernel_graph_nodes.size() + r.graph_api_events.size() + r.cuda_api_results.size() +
-                    r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size();
+                    r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size() +
+                    r.cuda_memory_events.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -88,6 +88,10 @@ inline auto members(const PytorchMemoryEvent& x) {
 inline auto members(const CallBacktrace& x) {
     const auto& [thread, lane_kind, start, stack] = x; return std::tie(thread, lane_kind, start, stack);
 }
+inline auto members(const CudaMemoryEvent& x) {
+    const auto& [time, address, bytes, pc, process, gpu, context, correlation, name_id, mem_kind, freed] = x;
+    return std::tie(time, address, bytes, pc, process, gpu, context, correlation, name_id, mem_kind, freed);
+}
 // clang-format on
 
 template <typename... T>
@@ -96,7 +100,7 @@ struct TypeList {};
 using RawStructs = TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo,
                             MemsetInfo, SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo,
                             CpuPageFaultInfo, Migration, KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation,
-                            OverheadRange, CallBacktrace, PytorchMemoryEvent>;
+                            OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

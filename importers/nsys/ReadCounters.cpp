@@ -58,13 +58,23 @@ std::optional<ImportError> readGpuMetrics(ImportContext& ctx) {
     return std::nullopt;
 }
 
-// CUDA_GPU_MEMORY_USAGE_EVENTS: allocated bytes per (process, device) over time, the running
-// sum of allocations (memoryOperationType 0) minus frees (1).
+// CUDA_GPU_MEMORY_USAGE_EVENTS: every allocation and free (Report::cuda_memory_events), and the
+// allocated bytes per (process, device) over time, the running sum of allocations
+// (memoryOperationType 0) minus frees (1).
 std::optional<ImportError> readMemoryUsage(ImportContext& ctx) {
+    enum { Start, GlobalPid, DeviceId, Bytes, Operation, Context, Address, Pc, MemKindColumn, Name, Correlation };
     auto sql = selectByName(ctx.db, "CUDA_GPU_MEMORY_USAGE_EVENTS",
-                            {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"},
+                            {"start", "globalPid", "deviceId", "bytes", "memoryOperationType", "contextId", "address",
+                             "pc", "memKind", "name", "correlationId"},
                             {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"});
     if (!sql) return std::nullopt;
+    // The events with their process and device as recorded, resolved once all are read.
+    struct Recorded {
+        CudaMemoryEvent event;
+        int64_t global_pid;
+        int64_t device;
+    };
+    std::vector<Recorded> events;
     // A change of the bytes in use; a double, as a damaged byte count of -2^63 has no negation.
     struct Change {
         int64_t time;
@@ -73,14 +83,25 @@ std::optional<ImportError> readMemoryUsage(ImportContext& ctx) {
     std::map<std::pair<int64_t, int64_t>, std::vector<Change>> changes;
     SqliteStmt stmt(ctx.db, *sql);
     while (stmt.step()) {
-        const int64_t op = stmt.i64(4);
+        const int64_t op = stmt.i64(Operation);
         if (op != 0 && op != 1) {
             countDiagnostic(ctx.report.diagnostics, Diag::MemoryUsageUnknownOperation);
             continue;
         }
-        if (!validTime(ctx.report.diagnostics, stmt.i64(0))) continue;
-        const double bytes = static_cast<double>(stmt.i64(3));
-        changes[{stmt.i64(1), stmt.i64(2)}].push_back({stmt.i64(0), op == 0 ? bytes : -bytes});
+        if (!validTime(ctx.report.diagnostics, stmt.i64(Start))) continue;
+        const double bytes = static_cast<double>(stmt.i64(Bytes));
+        changes[{stmt.i64(GlobalPid), stmt.i64(DeviceId)}].push_back({stmt.i64(Start), op == 0 ? bytes : -bytes});
+        CudaMemoryEvent e;
+        e.time_ns = stmt.i64(Start);
+        e.address = static_cast<uint64_t>(stmt.i64(Address));
+        e.bytes = static_cast<uint64_t>(stmt.i64(Bytes));
+        e.pc = static_cast<uint64_t>(stmt.i64(Pc));
+        e.context_id = clampU32(stmt.i64(Context));
+        e.correlation_id = clampU32(stmt.i64(Correlation));
+        if (!stmt.isNull(Name)) e.name_id = ctx.report.strings.intern(stmt.text(Name));
+        e.mem_kind = memKindOf(stmt.isNull(MemKindColumn) ? 7 : stmt.i64(MemKindColumn));
+        e.freed = op == 1;
+        events.push_back({e, stmt.i64(GlobalPid), stmt.i64(DeviceId)});
     }
     if (!stmt.ok()) return damaged(ctx, "CUDA_GPU_MEMORY_USAGE_EVENTS", stmt);
     for (auto& [key, list] : changes) {
@@ -97,6 +118,14 @@ std::optional<ImportError> readMemoryUsage(ImportContext& ctx) {
             c.value.push_back(used);
         }
         ctx.report.counters.push_back(std::move(c));
+    }
+    std::stable_sort(events.begin(), events.end(),
+                     [](const Recorded& a, const Recorded& b) { return a.event.time_ns < b.event.time_ns; });
+    ctx.report.cuda_memory_events.reserve(events.size());
+    for (Recorded& r : events) {
+        r.event.process = ctx.builder.processIndex(r.global_pid);
+        r.event.gpu = ctx.builder.gpuIndex(r.device);
+        ctx.report.cuda_memory_events.push_back(r.event);
     }
     return std::nullopt;
 }

@@ -80,9 +80,8 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
             if (copyKind < 0 || copyKind > static_cast<int64_t>(CopyKind::UvmDtoD))
                 countDiagnostic(chunk.diagnostics, Diag::MemcpyUnknownCopyKind);
             m.copy_kind = static_cast<CopyKind>(copyKind >= 0 && copyKind <= 13 ? copyKind : 0);
-            auto memKind = [](int64_t v) { return static_cast<MemKind>(v >= 0 && v <= 7 ? v : 7); };
-            m.src_kind = memKind(row.isNull(SrcKind) ? 7 : row.i64(SrcKind));
-            m.dst_kind = memKind(row.isNull(DstKind) ? 7 : row.i64(DstKind));
+            m.src_kind = memKindOf(row.isNull(SrcKind) ? 7 : row.i64(SrcKind));
+            m.dst_kind = memKindOf(row.isNull(DstKind) ? 7 : row.i64(DstKind));
             m.correlation_id = clampU32(row.i64(Correlation));
             chunk.memcpys.push_back(m);
             if (!row.isNull(Address) || !row.isNull(Cause))
@@ -105,7 +104,7 @@ std::optional<ImportError> readMemset(ImportContext& ctx) {
                               m.bytes = static_cast<uint64_t>(std::max<int64_t>(0, row.i64(Bytes)));
                               m.value = static_cast<uint32_t>(row.i64(Value));
                               const int64_t kind = row.isNull(MemKindCol) ? 7 : row.i64(MemKindCol);
-                              m.mem_kind = static_cast<MemKind>(kind >= 0 && kind <= 7 ? kind : 7);
+                              m.mem_kind = memKindOf(kind);
                               m.correlation_id = clampU32(row.i64(Correlation));
                               chunk.memsets.push_back(m);
                               pushInterval(chunk, streamLane(row), row.i64(Start), row.i64(End),

@@ -37,6 +37,8 @@ std::optional<ImportError> scanEventTable(ImportContext& ctx, const std::string&
 
 // An export's integer column as a uint32 model field, clamped to [0, 2^32 - 1].
 inline uint32_t clampU32(int64_t v) { return static_cast<uint32_t>(std::clamp<int64_t>(v, 0, UINT32_MAX)); }
+// An ENUM_CUDA_MEM_KIND value; Unknown for one out of its range.
+inline MemKind memKindOf(int64_t v) { return static_cast<MemKind>(v >= 0 && v <= 7 ? v : 7); }
 
 // True when t lies less than 2^62 ns (146 years) from the report's zero, so that the
 // difference of any two accepted times fits in int64; otherwise counts

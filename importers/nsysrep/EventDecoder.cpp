@@ -520,8 +520,9 @@ private:
         extras_.processes.emplace_back(p.i64(2), std::string(p.has(6) ? p.bytes(6) : p.bytes(5)));
     }
 
-    // CUDA_GPU_MEMORY_USAGE_EVENTS: start 1, deviceId 3 (field 2 repeats the start), globalPid 5,
-    // bytes 8, operation 10.
+    // CUDA_GPU_MEMORY_USAGE_EVENTS: start 1, deviceId 3 (field 2 repeats the start), contextId 4,
+    // globalPid 5, address 6, pc 7, bytes 8, memKind 9, operation 10, name 11 (the text itself),
+    // correlationId 12.
     void memoryUsage(std::string_view payload, uint64_t offset) {
         Fields p;
         readFields(payload, offset, p, *chunk_);
@@ -532,7 +533,17 @@ private:
         }
         if (!nsys::validTime(*chunk_, p.i64(1))) return;
         const double bytes = static_cast<double>(static_cast<int64_t>(p.value(8)));
-        extras_.memory.push_back({p.i64(1), p.i64(5), p.i64(3), op == 0 ? bytes : -bytes});
+        CudaMemoryEvent e;
+        e.time_ns = p.i64(1);
+        e.address = p.value(6);
+        e.pc = p.value(7);
+        e.bytes = p.value(8);
+        e.context_id = static_cast<uint32_t>(std::min<uint64_t>(p.value(4), UINT32_MAX));
+        e.correlation_id = static_cast<uint32_t>(std::min<uint64_t>(p.value(12), UINT32_MAX));
+        e.mem_kind = memKind(p, 9);
+        e.freed = op == 1;
+        extras_.memory.push_back(
+            {p.i64(1), p.i64(5), p.i64(3), op == 0 ? bytes : -bytes, e, p.has(11) ? std::string(p.bytes(11)) : ""});
     }
 
     uint32_t name(int64_t id) { return nsys::nameOf(builder_, *chunk_, id); }

@@ -9,13 +9,16 @@
 
 namespace lanescope::nsysrep {
 
-// A change of a process's CUDA memory in use on one device (CUDA memory usage events), for
-// the counters built after all blocks are decoded. bytes > 0 allocates, < 0 frees.
+// A CUDA memory usage event: a change of a process's CUDA memory in use on one device, for the
+// counters and Report::cuda_memory_events built after all blocks are decoded. bytes > 0
+// allocates, < 0 frees; `event` holds the rest, its process, GPU and name not yet resolved.
 struct MemoryChange {
     int64_t time_ns = 0;
     int64_t global_pid = 0;
     int64_t device = 0;
     double bytes = 0;
+    CudaMemoryEvent event;
+    std::string name;  // a static variable's name, empty for none
 };
 
 // The events of a run of blocks, one chunk per export table, so that they are merged table by

@@ -195,6 +195,20 @@ void buildMemoryCounters(std::vector<MemoryChange>& changes, Report& report, nsy
     }
 }
 
+// Report::cuda_memory_events: the changes in time order (ties in file order), their process, GPU
+// and name resolved as the SQLite importer resolves them.
+void addCudaMemoryEvents(std::vector<MemoryChange>& changes, Report& report, nsys::ReportBuilder& builder) {
+    std::stable_sort(changes.begin(), changes.end(),
+                     [](const MemoryChange& a, const MemoryChange& b) { return a.time_ns < b.time_ns; });
+    report.cuda_memory_events.reserve(changes.size());
+    for (MemoryChange& c : changes) {
+        c.event.process = builder.processIndex(c.global_pid);
+        c.event.gpu = builder.gpuIndex(c.device);
+        if (!c.name.empty()) c.event.name_id = report.strings.intern(c.name);
+        report.cuda_memory_events.push_back(c.event);
+    }
+}
+
 // Profiler overhead ranges, their pid resolved to a process and their globalTid to a thread as
 // the SQLite importer does.
 void addOverhead(Column<OverheadRange>& ranges, const std::vector<int64_t>& tids, Report& report,
@@ -348,6 +362,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         return corrupt(path, std::string("damaged index message: ") + e.what());
     }
     buildMemoryCounters(memory, *report, builder);
+    addCudaMemoryEvents(memory, *report, builder);
     addOverhead(overhead, overheadTids, *report, builder);
     showSkeleton();
     builder.complete();

@@ -6,6 +6,7 @@
 #include "TestPaths.h"
 #include "app/gui/details/EventDetailsHtml.h"
 #include "importers/Importer.h"
+#include "model/CudaMemory.h"
 #include "model/EventDetails.h"
 #include "support/TinyReport.h"
 #include "timeline/RowTree.h"
@@ -197,6 +198,67 @@ private slots:
         QCOMPARE(filledFrom(300'000), base);
         QCOMPARE(filledFrom(900'000), base);
         for (int64_t t_ns = 510'000; t_ns < 840'000; t_ns += 10'000) QVERIFY(filledFrom(t_ns) < base);
+        // Hovering it tells the value in force and since when; nothing before its first sample.
+        const int y = TimelineView::kRulerHeight + row->y + row->height / 2;
+        const QString tip = view.counterTooltip(QPoint(int(view.xOf(600'000)), y));
+        QVERIFY2(tip.startsWith("<b>Power</b><br>10 W from "), qPrintable(tip));
+        QVERIFY(view.counterTooltip(QPoint(int(view.xOf(300'000)), y)).isEmpty());
+    }
+
+    // A CUDA memory usage counter's tooltip names the allocation behind its step and the call
+    // that made it.
+    void cudaMemoryTooltipNamesTheAllocation() {
+        test::TinyReport t;
+        const int32_t process = t.process(42, "proc");
+        const int32_t thread = t.thread(process, 43, "main");
+        const int32_t gpu = t.gpu(0, "GPU 0");
+        const uint32_t api = t.cpuLane(LaneKind::CudaApi, thread, "CUDA API");
+        t.event(api, 100'000, 300'000, "cudaMalloc", EventKind::CudaApiCall, 7);
+        t.freeze();
+        Counter memory;
+        memory.name_id = t.r.strings.intern("CUDA memory usage");
+        memory.unit_id = t.r.strings.intern("bytes");
+        memory.process = process;
+        memory.gpu = gpu;
+        memory.time_ns = {200'000};
+        memory.value = {2097152.0};
+        t.r.counters.push_back(std::move(memory));
+        t.r.cuda_memory_events.push_back(
+            {200'000, 0x7f0000000000, 2097152, 0, process, gpu, 1, 7, kNoVariableName, MemKind::Device, false});
+        t.r.meta.begin_ns = 0;
+        t.r.meta.end_ns = 1'000'000;
+        TimelineView view;
+        view.resize(2000, 600);
+        view.setReports({std::make_shared<const Report>(std::move(t.r))});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const LayoutRow* row = nullptr;
+        for (const LayoutRow& r : view.rows().rows())
+            if (r.type == Row::Type::Counter) row = &r;
+        QVERIFY(row);
+        const QString tip =
+            view.counterTooltip(QPoint(int(view.xOf(500'000)), TimelineView::kRulerHeight + row->y + row->height / 2));
+        QVERIFY2(tip.contains("<b>CUDA memory usage</b><br>"), qPrintable(tip));
+        QVERIFY2(tip.contains("Allocation of 2,097,152 B (2.10 MB), Device, at 0x7f0000000000 by cudaMalloc"),
+                 qPrintable(tip));
+    }
+
+    // On cpu_1gpu every allocation was recorded at the start: the tooltip lists the first few and
+    // counts the others.
+    void cudaMemoryTooltipOnARealReport() {
+        TimelineView view;
+        showReport(view);
+        const LayoutRow* row = nullptr;
+        for (const LayoutRow& r : view.rows().rows())
+            if (r.type == Row::Type::Counter && isCudaMemoryCounter(*report_, report_->counters[size_t(r.index)]))
+                row = &r;
+        QVERIFY(row);
+        const int64_t middle = (report_->meta.begin_ns + report_->meta.end_ns) / 2;
+        const QString tip =
+            view.counterTooltip(QPoint(int(view.xOf(middle)), TimelineView::kRulerHeight + row->y + row->height / 2));
+        QVERIFY2(tip.contains("Allocation of"), qPrintable(tip));
+        QVERIFY2(tip.contains(QString("%1 more at this time").arg(report_->cuda_memory_events.size() - 4)),
+                 qPrintable(tip));
     }
 };
 

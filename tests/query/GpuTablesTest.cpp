@@ -27,7 +27,8 @@ struct Check {
     std::string sql;
 };
 
-const char* const kEnumTables[] = {"ENUM_CUDA_FUNC_CACHE_CONFIG",
+const char* const kEnumTables[] = {"ENUM_CUDA_DEV_MEM_EVENT_OPER",
+                                   "ENUM_CUDA_FUNC_CACHE_CONFIG",
                                    "ENUM_CUDA_KERNEL_LAUNCH_TYPE",
                                    "ENUM_CUDA_MEMCPY_OPER",
                                    "ENUM_CUDA_MEM_KIND",
@@ -115,6 +116,20 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
         {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
          "SELECT start, end, deviceId, contextId, streamId, correlationId, globalPid, syncType, deprecatedSyncType, "
          "eventSyncId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
+        // CUDA memory usage: every allocation and free, and per memory kind and operation's label
+        {"CUDA_GPU_MEMORY_USAGE_EVENTS",
+         "SELECT start, globalPid, deviceId, contextId, address, pc, bytes, memKind, memoryOperationType, name, "
+         "correlationId, streamId FROM CUDA_GPU_MEMORY_USAGE_EVENTS"},
+        {"CUDA_GPU_MEMORY_USAGE_EVENTS",
+         "SELECT k.label, o.label, count(*), sum(m.bytes), max(m.bytes) FROM CUDA_GPU_MEMORY_USAGE_EVENTS m "
+         "JOIN ENUM_CUDA_MEM_KIND k ON k.id = m.memKind "
+         "JOIN ENUM_CUDA_DEV_MEM_EVENT_OPER o ON o.id = m.memoryOperationType GROUP BY 1, 2"},
+        // allocations joined to the CUDA API calls that made them
+        {"CUDA_GPU_MEMORY_USAGE_EVENTS",
+         "SELECT s.value, count(*), sum(m.bytes) FROM CUDA_GPU_MEMORY_USAGE_EVENTS m "
+         "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = m.correlationId "
+         "AND (r.globalTid >> 24) & 0xFFFFFF = (m.globalPid >> 24) & 0xFFFFFF "
+         "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value"},
         // profiler overhead, in total and every row
         {"PROFILER_OVERHEAD", "SELECT count(*), sum(end - start) FROM PROFILER_OVERHEAD"},
         {"PROFILER_OVERHEAD",

@@ -287,6 +287,20 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
         f("start_ns", x.start_ns, y.start_ns);
         f("stack", x.stack, y.stack);
     });
+    d.rows("cuda_memory_events", a.cuda_memory_events, b.cuda_memory_events,
+           [](auto f, const CudaMemoryEvent& x, const CudaMemoryEvent& y) {
+               f("time_ns", x.time_ns, y.time_ns);
+               f("address", x.address, y.address);
+               f("bytes", x.bytes, y.bytes);
+               f("pc", x.pc, y.pc);
+               f("process", x.process, y.process);
+               f("gpu", x.gpu, y.gpu);
+               f("context_id", x.context_id, y.context_id);
+               f("correlation_id", x.correlation_id, y.correlation_id);
+               f("name_id", x.name_id, y.name_id);
+               f("mem_kind", x.mem_kind, y.mem_kind);
+               f("freed", x.freed, y.freed);
+           });
     d.rows("pytorch_memory", a.pytorch_memory, b.pytorch_memory,
            [](auto f, const PytorchMemoryEvent& x, const PytorchMemoryEvent& y) {
                f("time_ns", x.time_ns, y.time_ns);
