@@ -295,6 +295,8 @@ protected:
             case EventSyncId:
                 if (s.event_sync_id == kNoEventSync && s.deprecated_type) return resultNull(ctx);
                 return resultInt(ctx, s.event_sync_id);
+            case EventId:
+                return resultInt(ctx, s.event_id);
             default:
                 return resultNull(ctx);
         }

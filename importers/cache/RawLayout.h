@@ -42,8 +42,8 @@ inline auto members(const MemsetInfo& x) {
     const auto& [bytes, correlation, value, mem_kind] = x; return std::tie(bytes, correlation, value, mem_kind);
 }
 inline auto members(const SyncInfo& x) {
-    const auto& [correlation, sync_type, deprecated_type, event_sync] = x;
-    return std::tie(correlation, sync_type, deprecated_type, event_sync);
+    const auto& [correlation, sync_type, deprecated_type, event_sync, event_id] = x;
+    return std::tie(correlation, sync_type, deprecated_type, event_sync, event_id);
 }
 inline auto members(const NvtxInfo& x) {
     const auto& [color, domain, category, has_color, start_end, input_shapes] = x;

@@ -114,11 +114,11 @@ std::optional<ImportError> readMemset(ImportContext& ctx) {
 }
 
 std::optional<ImportError> readSync(ImportContext& ctx) {
-    enum { SyncType = First, DeprecatedSyncType, EventSync };
+    enum { SyncType = First, DeprecatedSyncType, EventSync, EventId };
     static const char* const labels[] = {"Unknown sync", "Event sync", "Stream wait sync", "Stream sync",
                                          "Context sync"};
     return scanEventTable(
-        ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType", "deprecatedSyncType", "eventSyncId"}),
+        ctx, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", with({"syncType", "deprecatedSyncType", "eventSyncId", "eventId"}),
         {"start", "end", "deviceId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::SyncWithoutEnd)) return;
             // An export of a report recorded before 2025 has the type in
@@ -129,6 +129,7 @@ std::optional<ImportError> readSync(ImportContext& ctx) {
             s.sync_type = static_cast<uint8_t>(type >= 0 && type <= 4 ? type : 0);
             s.correlation_id = clampU32(row.i64(Correlation));
             if (!row.isNull(EventSync)) s.event_sync_id = clampU32(row.i64(EventSync));
+            if (!row.isNull(EventId)) s.event_id = clampU32(row.i64(EventId));
             chunk.syncs.push_back(s);
             pushInterval(chunk, streamLane(row, LaneKind::CudaSync), row.i64(Start), row.i64(End),
                          chunk.localString(labels[s.sync_type]), EventKind::Sync,

@@ -293,6 +293,7 @@ private:
         info.deprecated_type = quirks_.sync_type_field != 4;
         info.correlation_id = correlation;
         if (s.has(3)) info.event_sync_id = clampU32(s.value(3));  // 2025.x; absent before
+        if (s.has(1)) info.event_id = clampU32(s.value(1));
         chunk_->syncs.push_back(info);
         lane.kind = LaneKind::CudaSync;
         nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), chunk_->localString(labels[info.sync_type]),

@@ -110,12 +110,12 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
          "JOIN ENUM_DIAGNOSTIC_SEVERITY_LEVEL l ON l.id = d.severity "
          "JOIN ENUM_DIAGNOSTIC_SOURCE_TYPE s ON s.id = d.source "
          "JOIN ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE t ON t.id = d.timestampType GROUP BY 1, 2, 3"},
-        // every synchronization, with its type and eventSyncId as nsys 2025.3 writes them: a report
+        // every synchronization, with its type, eventId and eventSyncId as nsys 2025.3 writes them: a report
         // recorded before 2025 has its types in deprecatedSyncType (syncType 0) and NULL eventSyncIds,
         // a 2025 one 4294967295 for none
         {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
          "SELECT start, end, deviceId, contextId, streamId, correlationId, globalPid, syncType, deprecatedSyncType, "
-         "eventSyncId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
+         "eventSyncId, eventId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
         // CUDA memory usage: every allocation and free, and per memory kind and operation's label
         {"CUDA_GPU_MEMORY_USAGE_EVENTS",
          "SELECT start, globalPid, deviceId, contextId, address, pc, bytes, memKind, memoryOperationType, name, "

@@ -193,6 +193,7 @@ void compareGpuTables(Differ& d, const Report& a, const Report& b) {
         f("sync_type", x.sync_type, y.sync_type);
         f("deprecated_type", x.deprecated_type, y.deprecated_type);
         f("event_sync_id", x.event_sync_id, y.event_sync_id);
+        f("event_id", x.event_id, y.event_id);
     });
     d.rows("graph_executions", a.graph_executions, b.graph_executions,
            [](auto f, const GraphExecutionInfo& x, const GraphExecutionInfo& y) {
