@@ -293,7 +293,7 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
             const SyncInfo& s = report.syncs[payload];
             add("Type", syncTypeLabel(s.sync_type));
             add("Correlation id", std::to_string(s.correlation_id));
-            if (s.event_id != UINT32_MAX) add("Event id", std::to_string(s.event_id));
+            if (s.event_id != kNoEventId) add("Event id", std::to_string(s.event_id));
             if (s.event_sync_id != kNoEventSync) add("Event sync id", std::to_string(s.event_sync_id));
             break;
         }

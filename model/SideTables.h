@@ -111,11 +111,12 @@ struct SyncInfo {
     // For an event sync or stream wait: the eventSyncId of the CUDA event record it waited
     // for (CudaEventInfo::event_sync_id); kNoEventSync otherwise.
     uint32_t event_sync_id = UINT32_MAX;
-    // CUPTI's id of the CUDA event waited for (eventId), as the recording has it: 4294967295
-    // where none (a stream or context sync), and for some event syncs of old reports too.
+    // CUPTI's id of the CUDA event waited for (eventId), as the recording has it: kNoEventId
+    // (4294967295) where none (a stream or context sync), and for some event syncs of old reports too.
     uint32_t event_id = UINT32_MAX;
 };
 inline constexpr uint32_t kNoEventSync = UINT32_MAX;
+inline constexpr uint32_t kNoEventId = UINT32_MAX;
 
 // The non-zero result code of one CUDA API call (CUPTI returnValue, e.g. 600
 // cudaErrorNotReady), found by its thread (index into Report::threads), start and

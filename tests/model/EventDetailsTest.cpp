@@ -112,6 +112,8 @@ TEST_CASE("eventDetails of memcpy, memset, CUDA API, NVTX, OS runtime and sync e
     t.event(s, 2000000, 2001500, "[CUDA memset]", EventKind::Memset, t.memset({60, 12, 255, MemKind::Device}));
     t.r.syncs.push_back({13, 4});
     t.event(sync, 5, 10, "Context sync", EventKind::Sync, 0);
+    t.r.syncs.push_back({.correlation_id = 14, .sync_type = 1, .event_sync_id = 7, .event_id = 15});
+    t.event(sync, 20, 30, "Event sync", EventKind::Sync, 1);
     t.event(api, 0, 10, "cudaMemcpyAsync", EventKind::CudaApiCall, 11);
     NvtxInfo colored;
     colored.color = 0xFF12AB34;
@@ -144,7 +146,12 @@ TEST_CASE("eventDetails of memcpy, memset, CUDA API, NVTX, OS runtime and sync e
     const auto syncD = eventDetails(t.r, {sync, 0});
     CHECK(value(syncD, "Type") == "Context sync");
     CHECK(value(syncD, "Correlation id") == "13");
-    CHECK(value(syncD, "Stream").starts_with("<missing"));  // context-wide: no stream
+    CHECK(value(syncD, "Stream").starts_with("<missing"));    // context-wide: no stream
+    CHECK(value(syncD, "Event id").starts_with("<missing"));  // waited for no event
+    const auto eventSyncD = eventDetails(t.r, {sync, 1});
+    CHECK(value(eventSyncD, "Type") == "Event sync");
+    CHECK(value(eventSyncD, "Event id") == "15");
+    CHECK(value(eventSyncD, "Event sync id") == "7");
 
     const auto apiD = eventDetails(t.r, {api, 0});
     CHECK(labels(apiD) == std::vector<std::string>{"Name", "Kind", "Start", "Duration", "Lane", "Process", "Thread",
