@@ -79,7 +79,8 @@ QueryPanel::QueryPanel(ViewSession* session, QWidget* parent) : QWidget(parent),
     rows->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
     QHeaderView* columns = view_->horizontalHeader();
     columns->setHighlightSections(false);
-    columns->setStretchLastSection(false);  // a stretched last column hid its right-aligned numbers past the view
+    // Not stretched: a stretched last column reached past the view and hid its right-aligned numbers.
+    columns->setStretchLastSection(false);
     columns->setResizeContentsPrecision(40);  // columns sized from 40 rows
     columns->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
 
