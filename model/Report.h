@@ -6,6 +6,7 @@
 
 #include "model/CallStacks.h"
 #include "model/DerivedCache.h"
+#include "model/GpuProperties.h"
 #include "model/Lane.h"
 #include "model/PytorchMemory.h"
 #include "model/SideTables.h"
@@ -102,6 +103,10 @@ struct Report {
     std::vector<Process> processes;
     std::vector<Thread> threads;
     std::vector<Gpu> gpus;
+    // Every GPU of the recording machine as the report describes it (nsys's TARGET_INFO_GPU),
+    // used by the recorded processes or not, in the report's order; empty where the format
+    // describes none (PyTorch and Perfetto traces). 320 bytes a GPU.
+    Column<MachineGpu> machine_gpus;
     // Every process and thread name the report records, also of those without events (nsys
     // records the whole machine's: its PROCESSES and ThreadNames), for the SQL tables; a thread
     // without a recorded name is absent. Sorted by (pid, tid, name_id, priority), so a

@@ -96,64 +96,31 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
         },
         FunctionKey{
             0, [names](uint32_t row) -> std::optional<int64_t> { return globalPidOfPid(names->process(row).pid); }}));
-    // Of nsys's many GPU properties the model keeps the device id and name; the others are NULL.
-    std::vector<ColumnDef> gpuColumns{{"vmId", I}, {"id", I}, {"name", T}};
-    for (const char* name : {"busLocation",
-                             "isDiscrete",
-                             "l2CacheSize",
-                             "totalMemory",
-                             "memoryBandwidth",
-                             "clockRate",
-                             "smCount",
-                             "pwGpuId",
-                             "uuid",
-                             "luid",
-                             "chipName",
-                             "cuDevice",
-                             "ctxswDevPath",
-                             "ctrlDevPath",
-                             "revision",
-                             "nodeMask",
-                             "constantMemory",
-                             "maxIPC",
-                             "maxRegistersPerBlock",
-                             "maxShmemPerBlock",
-                             "maxShmemPerBlockOptin",
-                             "maxShmemPerSm",
-                             "maxRegistersPerSm",
-                             "threadsPerWarp",
-                             "asyncEngines",
-                             "maxWarpsPerSm",
-                             "maxBlocksPerSm",
-                             "maxThreadsPerBlock",
-                             "maxBlockDimX",
-                             "maxBlockDimY",
-                             "maxBlockDimZ",
-                             "maxGridDimX",
-                             "maxGridDimY",
-                             "maxGridDimZ",
-                             "computeMajor",
-                             "computeMinor",
-                             "smMajor",
-                             "smMinor"}) {
-        const std::string_view n(name);
-        const bool text =
-            n == "busLocation" || n == "uuid" || n == "chipName" || n == "ctxswDevPath" || n == "ctrlDevPath";
-        gpuColumns.push_back({name, text ? T : I});
-    }
-    constexpr int kCuDevice = 14;
+    // Every GPU of the machine with its properties (Report::machine_gpus); a report that
+    // describes none (PyTorch, Perfetto) lists the GPUs of its events, their properties NULL but
+    // the id, cuDevice and name.
+    std::vector<ColumnDef> gpuColumns{{"vmId", I}};
+    for (const GpuPropertyColumn& column : gpuPropertyColumns())
+        gpuColumns.push_back({column.name.data(), column.text ? T : I});  // names are literals
+    const auto gpuRows = [&r] { return uint32_t(r.machine_gpus.empty() ? r.gpus.size() : r.machine_gpus.size()); };
     tables.push_back(std::make_unique<FunctionTable>(
-        "TARGET_INFO_GPU", std::move(gpuColumns), [&r] { return uint32_t(r.gpus.size()); },
-        [&r](uint32_t row, int column, sqlite3_context* ctx) {
-            const Gpu& g = r.gpus[row];
-            if (column == 0)
-                resultInt(ctx, kGlobalIdBase);
-            else if (column == 1 || column == kCuDevice)
-                resultInt(ctx, g.device_id);
-            else if (column == 2)
-                resultText(ctx, r.str(g.name_id));
-            else
+        "TARGET_INFO_GPU", std::move(gpuColumns), gpuRows, [&r](uint32_t row, int column, sqlite3_context* ctx) {
+            if (column == 0) return resultInt(ctx, kGlobalIdBase);
+            const auto property = GpuProperty(column - 1);
+            if (r.machine_gpus.empty()) {
+                const Gpu& g = r.gpus[row];
+                if (property == GpuProperty::Id || property == GpuProperty::CuDevice)
+                    return resultInt(ctx, g.device_id);
+                if (property == GpuProperty::Name) return resultText(ctx, r.str(g.name_id));
+                return resultNull(ctx);
+            }
+            const int64_t value = r.machine_gpus[row][property];
+            if (value == kNoGpuProperty)
                 resultNull(ctx);
+            else if (gpuPropertyColumns()[size_t(property)].text)
+                resultText(ctx, r.str(uint32_t(value)));
+            else
+                resultInt(ctx, value);
         }));
     tables.push_back(std::make_unique<FunctionTable>(
         "TARGET_INFO_SESSION_START_TIME", std::vector<ColumnDef>{{"utcEpochNs", I}, {"utcTime", T}, {"localTime", T}},

@@ -62,6 +62,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "backtraces",
     "pytorch_memory",
     "cuda_memory_events",
+    "machine_gpus",
 };
 
 template <typename T>

@@ -24,6 +24,7 @@ inline auto members(const Thread& x) {
     const auto& [tid, process, name_id, priority] = x; return std::tie(tid, process, name_id, priority);
 }
 inline auto members(const Gpu& x) { const auto& [device_id, name_id] = x; return std::tie(device_id, name_id); }
+inline auto members(const MachineGpu& x) { const auto& [values] = x; return std::tie(values); }
 inline auto members(const RecordedName& x) {
     const auto& [pid, tid, name_id, priority] = x; return std::tie(pid, tid, name_id, priority);
 }
@@ -100,7 +101,7 @@ struct TypeList {};
 using RawStructs = TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo,
                             MemsetInfo, SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo,
                             CpuPageFaultInfo, Migration, KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation,
-                            OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent>;
+                            OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

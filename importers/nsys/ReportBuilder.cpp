@@ -145,6 +145,21 @@ void ReportBuilder::loadGpus(const SqliteDb& db) {
             entities_.nameGpu(cudaId, report_.strings.intern(stmt.text(1)));
         }
     }
+    // Every GPU of the machine, with whichever properties this export's schema has.
+    std::vector<std::string> wanted;
+    for (const GpuPropertyColumn& column : gpuPropertyColumns()) wanted.emplace_back(column.name);
+    if (auto sql = selectByName(db, "TARGET_INFO_GPU", wanted, {"id"})) {
+        SqliteStmt stmt(db, *sql);
+        while (stmt.step()) {
+            MachineGpu& gpu = report_.machine_gpus.emplace_back();
+            for (size_t p = 0; p < kGpuPropertyCount; ++p) {
+                const int column = static_cast<int>(p);
+                if (stmt.isNull(column)) continue;
+                gpu.values[p] = gpuPropertyColumns()[p].text ? int64_t{report_.strings.intern(stmt.text(column))}
+                                                             : stmt.i64(column);
+            }
+        }
+    }
 }
 
 int32_t ReportBuilder::processIndex(int64_t globalPid) { return entities_.process(globalPid, pidOf(globalPid)); }

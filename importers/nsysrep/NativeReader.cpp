@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "importers/MemoryEstimate.h"
@@ -46,10 +47,58 @@ void readThreadNames(const RepLayout& layout, nsys::ReportBuilder& builder) {
     }
 }
 
+// A GPU entry's fields (system information field 7) by the TARGET_INFO_GPU property each holds,
+// learned by comparing 17 reports of 2020.5 to 2025.3 with their nsys 2025.3 exports (every
+// value equal). Fields 8, 18 to 20 and 45 on are not in the export; where two fields held the
+// same value in every report (15 and 19, 20 and 22), the export's column order decides.
+std::optional<GpuProperty> gpuPropertyOfField(uint32_t field) {
+    using P = GpuProperty;
+    switch (field) {
+        case 1:
+            return P::Id;
+        case 2:
+            return P::Name;
+        case 3:
+            return P::BusLocation;
+        case 4:
+            return P::IsDiscrete;
+        case 5:
+            return P::Uuid;
+        case 6:
+            return P::Luid;
+        case 7:
+            return P::ChipName;
+        case 9:
+            return P::PwGpuId;
+        case 10:
+            return P::L2CacheSize;
+        case 11:
+            return P::TotalMemory;
+        case 12:
+            return P::MemoryBandwidth;
+        case 13:
+            return P::ClockRate;
+        case 14:
+            return P::SmCount;
+        case 15:
+            return P::CuDevice;
+        case 16:
+            return P::CtxswDevPath;
+        case 17:
+            return P::CtrlDevPath;
+        default:
+            break;
+    }
+    // 21 revision, 22 nodeMask, ... 44 smMinor: the export's columns in order.
+    if (field >= 21 && field <= 44) return P(size_t(P::Revision) + (field - 21));
+    return std::nullopt;
+}
+
 // GPUs of the system information: { 1 { 2 { repeated 7 GPU { 1 id, 2 name, ... },
-// repeated 9 { 1 gpuId, 2 cudaId, 3 pid } } } }, named by CUDA device id as the export's
-// TARGET_INFO_GPU joined with TARGET_INFO_CUDA_DEVICE.
-void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder) {
+// repeated 9 { 1 gpuId, 2 cudaId, 3 pid } } } }: every GPU of the machine into
+// Report::machine_gpus, and each named by CUDA device id as the export's TARGET_INFO_GPU
+// joined with TARGET_INFO_CUDA_DEVICE.
+void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& report) {
     std::map<int64_t, std::string> nameOfGpu;
     std::map<int64_t, int64_t> cudaOfGpu;
     ProtoReader top(layout.system_info, 0);
@@ -64,6 +113,7 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder) {
                 ProtoReader entry(f.bytes, 0);
                 int64_t first = 0, second = 0;
                 std::string name;
+                MachineGpu gpu;
                 for (ProtoField e; entry.next(e);) {
                     if (e.number == 1 && e.wire == 0)
                         first = e.i64();
@@ -71,11 +121,21 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder) {
                         second = e.i64();
                     else if (e.number == 2 && e.wire == 2)
                         name = std::string(e.bytes);
+                    const std::optional<GpuProperty> property =
+                        f.number == 7 ? gpuPropertyOfField(e.number) : std::nullopt;
+                    if (!property) continue;
+                    const bool text = gpuPropertyColumns()[size_t(*property)].text;
+                    if (text && e.wire == 2)
+                        gpu[*property] = report.strings.intern(e.bytes);
+                    else if (!text && e.wire == 0)
+                        gpu[*property] = e.i64();
                 }
-                if (f.number == 7)
+                if (f.number == 7) {
                     nameOfGpu[first] = name;
-                else
+                    report.machine_gpus.push_back(gpu);
+                } else {
                     cudaOfGpu[first] = second;
+                }
             }
         }
     }
@@ -275,7 +335,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     try {
         builder.setStrings(layout.strings);
         readThreadNames(layout, builder);
-        readGpus(layout, builder);
+        readGpus(layout, builder, *report);
     } catch (const MalformedProto& e) {
         return corrupt(path, std::string("damaged thread or system information: ") + e.what());
     }

@@ -154,6 +154,11 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.pytorch_memory.push_back({150, 0x7f0000001000, 4096, 8192, 2 << 20, thread, 0, kPytorchDeviceCuda});
     t.r.cuda_memory_events.push_back({160, 0x7f0000002000, 1 << 20, 0x401000, process, gpu, 1, 11,
                                       t.r.strings.intern("__unnamed_1"), MemKind::DeviceStatic, true});
+    MachineGpu machineGpu;
+    machineGpu[GpuProperty::Id] = 1;
+    machineGpu[GpuProperty::Name] = t.r.strings.intern("NVIDIA H200");
+    machineGpu[GpuProperty::SmCount] = 132;
+    t.r.machine_gpus.push_back(machineGpu);
     t.r.diagnostics = {{"a_problem", 3}, {"b_problem", 1}};
     t.r.meta = {"nsys-sqlite", "NVIDIA Nsight Systems",  "2025.3", 1700000000, 0, 6'000'000'400, 3, "native",
                 "2025.3.2",    "/tmp/every-table.sqlite"};
@@ -275,6 +280,7 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
             {"recorded names", !r.recorded_names.empty()},
             {"pytorch memory", !r.pytorch_memory.empty()},
             {"cuda memory events", !r.cuda_memory_events.empty()},
+            {"machine gpus", !r.machine_gpus.empty()},
         };
         for (const auto& [what, held] : holds)
             if (held) seen.insert(what);
@@ -283,7 +289,7 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
     for (const char* what :
          {"cpu samples", "backtraces", "counters", "graph api events", "kernel graph nodes", "graph executions",
           "migrations", "gpu page faults", "cpu page faults", "nsys messages", "diagnostics", "cuda events", "syncs",
-          "memsets", "nvtx", "recorded names", "pytorch memory", "cuda memory events"}) {
+          "memsets", "nvtx", "recorded names", "pytorch memory", "cuda memory events", "machine gpus"}) {
         INFO(what);
         CHECK(seen.count(what));
     }
@@ -366,6 +372,7 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
         inEntry("backtraces", loaded->backtraces);
         inEntry("pytorch_memory", loaded->pytorch_memory);
         inEntry("cuda_memory_events", loaded->cuda_memory_events);
+        inEntry("machine_gpus", loaded->machine_gpus);
         inEntry("frame_function", loaded->stacks.frame_function);
         inEntry("frame_module", loaded->stacks.frame_module);
         inEntry("node_frame", loaded->stacks.node_frame);
@@ -378,7 +385,7 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
     std::string seen;
     for (const std::string& table : viewed) seen += table + " ";
     INFO("viewed: " << seen);
-    CHECK(viewed.size() == 19);
+    CHECK(viewed.size() == 20);
 }
 
 TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
@@ -462,6 +469,7 @@ TEST_CASE("the comparison sees any changed field") {
         {"nsys_messages[0].text", [](Report& r) { r.nsys_messages[0].text += "!"; }},
         {"pytorch_memory[0].bytes", [](Report& r) { r.pytorch_memory[0].bytes = -4096; }},
         {"cuda_memory_events[0].freed", [](Report& r) { r.cuda_memory_events[0].freed = false; }},
+        {"machine_gpus[0].smCount", [](Report& r) { r.machine_gpus[0][GpuProperty::SmCount] = 114; }},
         {"diagnostics[b_problem]", [](Report& r) { r.diagnostics["b_problem"] = 2; }},
         {"cpu_utilization_counter", [](Report& r) { r.cpu_utilization_counter = -1; }},
     };

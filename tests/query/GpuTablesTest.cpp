@@ -1,5 +1,6 @@
 // The GPU-side tables beyond the CUDA activity tables (graphs, CUDA event records, unified
-// memory page faults, GPU metrics, Nsight Systems' messages, profiler overhead) and the ENUM_
+// memory page faults, GPU metrics, Nsight Systems' messages, profiler overhead, the machine's
+// GPUs) and the ENUM_
 // tables: queries written for an nsys export return the same rows on the report read natively
 // as sqlite3 returns on nsys 2025.3's export of it, and the same again on that export read by
 // Lanescope. Rows are compared as sorted multisets of their text.
@@ -130,6 +131,8 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
          "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = m.correlationId "
          "AND (r.globalTid >> 24) & 0xFFFFFF = (m.globalPid >> 24) & 0xFFFFFF "
          "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value"},
+        // every GPU of the machine, used or not, with all of its properties, in the export's columns
+        {"TARGET_INFO_GPU", "SELECT * FROM TARGET_INFO_GPU"},
         // profiler overhead, in total and every row
         {"PROFILER_OVERHEAD", "SELECT count(*), sum(end - start) FROM PROFILER_OVERHEAD"},
         {"PROFILER_OVERHEAD",

@@ -143,6 +143,9 @@ void compareEntities(Differ& d, const Report& a, const Report& b) {
         f("device_id", x.device_id, y.device_id);
         f("name_id", x.name_id, y.name_id);
     });
+    d.rows("machine_gpus", a.machine_gpus, b.machine_gpus, [](auto f, const MachineGpu& x, const MachineGpu& y) {
+        for (size_t p = 0; p < kGpuPropertyCount; ++p) f(gpuPropertyColumns()[p].name.data(), x.values[p], y.values[p]);
+    });
     d.rows("recorded_names", a.recorded_names, b.recorded_names,
            [](auto f, const RecordedName& x, const RecordedName& y) {
                f("pid", x.pid, y.pid);
