@@ -2,11 +2,13 @@
 // the tooltips built from them and from the counters (input: TimelineInput.cpp; drawing: TimelinePaint.cpp).
 #include <QHelpEvent>
 #include <QLocale>
+#include <QStringList>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
 #include "model/CudaMemory.h"
+#include "model/GpuProperties.h"
 #include "timeline/HitTest.h"
 #include "timeline/NumberFormat.h"
 #include "timeline/TimeFormat.h"
@@ -79,6 +81,7 @@ void TimelineView::showTooltip(QPoint pos) {
     if (!ev) {
         QString text = instantTooltip(pos);
         if (text.isEmpty()) text = counterTooltip(pos);
+        if (text.isEmpty()) text = gpuTooltip(pos);
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -185,6 +188,18 @@ QString TimelineView::counterTooltip(QPoint pos) const {
     }
     if (changes.size() > kShown) text += QString("<br>%1 more at this time").arg(changes.size() - kShown);
     return text;
+}
+
+QString TimelineView::gpuTooltip(QPoint pos) const {
+    if (pos.y() < kRulerHeight || pos.y() >= laneArea().bottom()) return {};
+    const LayoutRow* row = layout_.rowAt(pos.y() - kRulerHeight + scrollY());
+    if (!row || row->type != Row::Type::Gpu) return {};
+    const Report& r = *layout_.reports()[row->report];
+    if (row->index < 0 || size_t(row->index) >= r.gpus.size()) return {};
+    const MachineGpu* gpu = machineGpuOf(r, r.gpus[size_t(row->index)]);
+    if (!gpu) return {};
+    const QStringList lines = qs(describeMachineGpu(r, *gpu)).toHtmlEscaped().split('\n');
+    return "<b>" + lines.front() + "</b>" + (lines.size() > 1 ? "<br>" + lines.mid(1).join("<br>") : QString());
 }
 
 }  // namespace lanescope

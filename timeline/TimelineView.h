@@ -121,6 +121,10 @@ public:
     // On a counter row: the counter's value at pos and its time; on a CUDA memory usage counter
     // also the allocations and frees that made that value, with their calls. Empty elsewhere.
     QString counterTooltip(QPoint pos) const;
+    // On a GPU's row (its header or its lanes where no event is): the GPU as the report
+    // describes it (model/GpuProperties.h): chip, SMs and clock, memory, limits, bus. Empty
+    // elsewhere, and for a report that describes no GPU.
+    QString gpuTooltip(QPoint pos) const;
     // The instant a click picked where no event was (drawn ringed); selecting an event, or
     // none, clears it.
     std::optional<ViewInstant> selectedInstant() const { return selectedInstant_; }

@@ -260,6 +260,47 @@ private slots:
         QVERIFY2(tip.contains(QString("%1 more at this time").arg(report_->cuda_memory_events.size() - 4)),
                  qPrintable(tip));
     }
+
+    // Hovering a GPU's row describes the GPU as the report does (cpu_1gpu's export:
+    // TARGET_INFO_GPU), in its header as over its lanes where no event is; a report that
+    // describes no GPU gives no tooltip.
+    void gpuRowTooltipDescribesTheGpu() {
+        TimelineView view;
+        showReport(view);
+        const LayoutRow* row = nullptr;
+        for (const LayoutRow& r : view.rows().rows())
+            if (r.type == Row::Type::Gpu) row = &r;
+        QVERIFY(row);
+        const int y = TimelineView::kRulerHeight + row->y + row->height / 2;
+        const QString tip = view.gpuTooltip(QPoint(10, y));
+        QCOMPARE(tip, QString("<b>NVIDIA H100 80GB HBM3 (GH100), compute capability 9.0</b>"
+                              "<br>132 SMs at 1.98 GHz<br>79.2 GiB memory at 3.35 TB/s<br>50 MiB L2 cache"
+                              "<br>per SM: 64 warps, 32 blocks, 65536 registers, 228 KiB shared memory"
+                              "<br>bus 0000:00:06.0<br>UUID c12a8566-9b3b-1faa-e711-979d4c5c024e"));
+        for (const LayoutRow& r : view.rows().rows())
+            if (r.type != Row::Type::Gpu)
+                QVERIFY(view.gpuTooltip(QPoint(10, TimelineView::kRulerHeight + r.y + 2)).isEmpty());
+
+        test::TinyReport t;
+        const int32_t process = t.process(42, "proc");
+        const int32_t gpu = t.gpu(0, "GPU without a description");
+        t.event(t.gpuLane(LaneKind::GpuStream, process, gpu, 7, "Stream 7"), 100, 200, "k", EventKind::Kernel);
+        t.r.meta.begin_ns = 0;
+        t.r.meta.end_ns = 1000;
+        t.freeze();
+        TimelineView tiny;
+        tiny.resize(800, 400);
+        tiny.setReports({std::make_shared<const Report>(std::move(t.r))});
+        tiny.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tiny));
+        bool sawGpuRow = false;
+        for (const LayoutRow& r : tiny.rows().rows())
+            if (r.type == Row::Type::Gpu) {
+                sawGpuRow = true;
+                QVERIFY(tiny.gpuTooltip(QPoint(10, TimelineView::kRulerHeight + r.y + r.height / 2)).isEmpty());
+            }
+        QVERIFY(sawGpuRow);
+    }
 };
 
 QTEST_MAIN(CpuSideTest)
