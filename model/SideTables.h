@@ -20,6 +20,10 @@ struct KernelConfig {
     uint32_t static_shared_bytes = 0;
     uint32_t dynamic_shared_bytes = 0;
     uint32_t local_bytes_per_thread = 0;
+    // The shared memory the SM was configured with for the launch (its carveout, nsys's
+    // sharedMemoryExecuted), which bounds the blocks resident at once; kNoSharedExecuted where
+    // the format does not record it (Kineto, Perfetto).
+    uint32_t shared_executed_bytes = UINT32_MAX;
     uint32_t short_name_id = 0;             // into Report::strings
     float blocks_per_sm = -1;               // Kineto "blocks per SM": blocks / SMs
     float warps_per_sm = -1;                // Kineto "warps per SM": warps / SMs
@@ -27,6 +31,8 @@ struct KernelConfig {
     uint8_t launch_type = 0;                // ENUM_CUDA_KERNEL_LAUNCH_TYPE: 1 regular, 2/3 cooperative
     bool operator==(const KernelConfig&) const = default;
 };
+
+inline constexpr uint32_t kNoSharedExecuted = UINT32_MAX;
 
 // One kernel launch: 8 bytes.
 struct KernelInfo {

@@ -156,6 +156,9 @@ protected:
                 return resultInt(ctx, k.dynamic_shared_bytes);
             case LocalMemoryPerThread:
                 return resultInt(ctx, k.local_bytes_per_thread);
+            case SharedMemoryExecuted:
+                if (k.shared_executed_bytes == kNoSharedExecuted) return resultNull(ctx);
+                return resultInt(ctx, k.shared_executed_bytes);
             case GraphNodeId:
                 return resultInt(ctx, graphNodeOf(row));
             default:

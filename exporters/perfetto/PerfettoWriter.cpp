@@ -171,6 +171,7 @@ public:
                 u(K::StaticSharedBytes, c.static_shared_bytes);
                 u(K::DynamicSharedBytes, c.dynamic_shared_bytes);
                 u(K::LocalBytesPerThread, c.local_bytes_per_thread);
+                if (c.shared_executed_bytes != kNoSharedExecuted) u(K::SharedExecutedBytes, c.shared_executed_bytes);
                 u(K::LaunchType, c.launch_type);
                 if (c.short_name_id != 0)
                     put(K::ShortName, e, packet)->set_string_value(std::string(report.str(c.short_name_id)));

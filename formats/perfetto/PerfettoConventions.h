@@ -178,8 +178,10 @@ enum class Key : uint8_t {
     StaticSharedBytes,
     DynamicSharedBytes,
     LocalBytesPerThread,
-    LaunchType,  // uint: ENUM_CUDA_KERNEL_LAUNCH_TYPE (1 regular, 2/3 cooperative)
-    ShortName,   // string: the kernel's short name
+    SharedExecutedBytes,  // uint: the SM's shared memory for the launch (nsys sharedMemoryExecuted); absent where not
+                          // recorded
+    LaunchType,           // uint: ENUM_CUDA_KERNEL_LAUNCH_TYPE (1 regular, 2/3 cooperative)
+    ShortName,            // string: the kernel's short name
     // Memcpy and memset
     Bytes,        // uint: bytes moved or set
     CopyKind,     // uint: ENUM_CUDA_MEMCPY_OPER (1 host-to-device, 2 device-to-host, ...)
@@ -227,6 +229,7 @@ inline constexpr std::array<KeySpec, kKeyCount> kKeys = {{
     {Key::StaticSharedBytes, "lanescope.static_shared_bytes", ValueType::Uint},
     {Key::DynamicSharedBytes, "lanescope.dynamic_shared_bytes", ValueType::Uint},
     {Key::LocalBytesPerThread, "lanescope.local_bytes_per_thread", ValueType::Uint},
+    {Key::SharedExecutedBytes, "lanescope.shared_executed_bytes", ValueType::Uint},
     {Key::LaunchType, "lanescope.launch_type", ValueType::Uint},
     {Key::ShortName, "lanescope.short_name", ValueType::String},
     {Key::Bytes, "lanescope.bytes", ValueType::Uint},

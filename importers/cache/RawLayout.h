@@ -31,10 +31,10 @@ inline auto members(const RecordedName& x) {
 inline auto members(const LongDuration& x) { const auto& [index, duration_ns] = x; return std::tie(index, duration_ns); }
 inline auto members(const KernelInfo& x) { const auto& [config, correlation] = x; return std::tie(config, correlation); }
 inline auto members(const KernelConfig& x) {
-    const auto& [grid, block, registers, static_shared, dynamic_shared, local, short_name, blocks_per_sm, warps_per_sm,
-                 occupancy, launch_type] = x;
-    return std::tie(grid, block, registers, static_shared, dynamic_shared, local, short_name, blocks_per_sm,
-                    warps_per_sm, occupancy, launch_type);
+    const auto& [grid, block, registers, static_shared, dynamic_shared, local, shared_executed, short_name,
+                 blocks_per_sm, warps_per_sm, occupancy, launch_type] = x;
+    return std::tie(grid, block, registers, static_shared, dynamic_shared, local, shared_executed, short_name,
+                    blocks_per_sm, warps_per_sm, occupancy, launch_type);
 }
 inline auto members(const MemcpyInfo& x) {
     const auto& [bytes, correlation, copy_kind, src, dst] = x; return std::tie(bytes, correlation, copy_kind, src, dst);

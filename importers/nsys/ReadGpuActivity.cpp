@@ -36,14 +36,15 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
         DynSmem,
         LocalMem,
         LaunchType,
-        GraphNode
+        GraphNode,
+        SharedExecuted
     };
     const ReportBuilder& b = ctx.builder;
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_KERNEL",
         with({"demangledName", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
               "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "localMemoryPerThread", "launchType",
-              "graphNodeId"}),
+              "graphNodeId", "sharedMemoryExecuted"}),
         {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::KernelWithoutEnd)) return;
             KernelConfig k;
@@ -56,6 +57,7 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
             k.dynamic_shared_bytes = clampU32(row.i64(DynSmem));
             k.local_bytes_per_thread = clampU32(row.i64(LocalMem));
             k.launch_type = static_cast<uint8_t>(std::clamp<int64_t>(row.i64(LaunchType), 0, 255));
+            if (!row.isNull(SharedExecuted)) k.shared_executed_bytes = clampU32(row.i64(SharedExecuted));
             k.short_name_id = row.isNull(Short) ? 0 : nameOf(b, chunk, row.i64(Short));
             const uint32_t name = !row.isNull(Demangled) ? nameOf(b, chunk, row.i64(Demangled)) : k.short_name_id;
             chunk.kernels.push_back({chunk.kernelConfigRow(k), clampU32(row.i64(Correlation))});

@@ -36,10 +36,11 @@ struct NvtxKeyHash {
 struct KernelConfigHash {
     size_t operator()(const KernelConfig& c) const {
         uint64_t h = 0xCBF29CE484222325ull;
-        for (uint64_t v : {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]},
-                           uint64_t{c.block[1]}, uint64_t{c.block[2]}, uint64_t{c.registers_per_thread},
-                           uint64_t{c.static_shared_bytes}, uint64_t{c.dynamic_shared_bytes},
-                           uint64_t{c.local_bytes_per_thread}, uint64_t{c.short_name_id}, uint64_t{c.launch_type}})
+        for (uint64_t v :
+             {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]}, uint64_t{c.block[1]},
+              uint64_t{c.block[2]}, uint64_t{c.registers_per_thread}, uint64_t{c.static_shared_bytes},
+              uint64_t{c.dynamic_shared_bytes}, uint64_t{c.local_bytes_per_thread}, uint64_t{c.shared_executed_bytes},
+              uint64_t{c.short_name_id}, uint64_t{c.launch_type}})
             h = (h ^ v) * 0x100000001B3ull;
         return h;
     }

@@ -231,6 +231,7 @@ private:
         c.dynamic_shared_bytes = clampU32(k.value(17));
         c.local_bytes_per_thread = clampU32(k.value(18));
         c.registers_per_thread = clampU16(k.value(21));
+        c.shared_executed_bytes = clampU32(k.value(22));  // absent (0) where not recorded, as in the export
         c.launch_type = static_cast<uint8_t>(std::min<uint64_t>(k.value(24), 255));
         c.short_name_id = k.has(2) ? name(k.i64(2)) : 0;
         const uint32_t shown = k.has(1) ? name(k.i64(1)) : c.short_name_id;

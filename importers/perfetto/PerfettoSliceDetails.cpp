@@ -92,13 +92,14 @@ uint32_t SliceDetailsReader::kernelConfig(const SliceFields& f) {
     c.static_shared_bytes = number<uint32_t>(f, Key::StaticSharedBytes);
     c.dynamic_shared_bytes = number<uint32_t>(f, Key::DynamicSharedBytes);
     c.local_bytes_per_thread = number<uint32_t>(f, Key::LocalBytesPerThread);
+    if (f.has(Key::SharedExecutedBytes)) c.shared_executed_bytes = number<uint32_t>(f, Key::SharedExecutedBytes);
     c.launch_type = number<uint8_t>(f, Key::LaunchType);
     const std::string* shortName = f.string(Key::ShortName);
     std::string key;
-    for (uint64_t v :
-         {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]}, uint64_t{c.block[1]},
-          uint64_t{c.block[2]}, uint64_t{c.registers_per_thread}, uint64_t{c.static_shared_bytes},
-          uint64_t{c.dynamic_shared_bytes}, uint64_t{c.local_bytes_per_thread}, uint64_t{c.launch_type}})
+    for (uint64_t v : {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]},
+                       uint64_t{c.block[1]}, uint64_t{c.block[2]}, uint64_t{c.registers_per_thread},
+                       uint64_t{c.static_shared_bytes}, uint64_t{c.dynamic_shared_bytes},
+                       uint64_t{c.local_bytes_per_thread}, uint64_t{c.shared_executed_bytes}, uint64_t{c.launch_type}})
         append(key, v);
     if (shortName) key += *shortName;
     auto [it, added] = configs_.try_emplace(std::move(key), static_cast<uint32_t>(r_.kernel_configs.size()));

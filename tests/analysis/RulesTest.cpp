@@ -126,7 +126,7 @@ TEST_CASE("every rule equals nsys analyze 2025.3 on train_1gpu and both DDP rank
 
 TEST_CASE("every rule equals nsys analyze 2025.3 on today's captures, from the export and natively") {
     for (const char* name : {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "torch_compile",
-                             "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"})
+                             "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process", "occupancy"})
         for (const char* ext : {".sqlite", ".nsys-rep"}) {
             const auto report = importOk(dataFile("nsys-2025.3/" + std::string(name) + ext));
             for (const RuleEntry& entry : rules()) {

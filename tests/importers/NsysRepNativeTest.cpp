@@ -313,7 +313,7 @@ TEST_CASE(
     "native .nsys-rep equals its SQLite export: CUDA graphs, unified memory, event records, torch.compile "
     "(2025.3)") {
     for (const char* name : {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "torch_compile",
-                             "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"})
+                             "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process", "occupancy"})
         checkPair(dataFile(std::string("nsys-2025.3/") + name + ".nsys-rep"),
                   dataFile(std::string("nsys-2025.3/") + name + ".sqlite"));
 }

@@ -116,6 +116,7 @@ std::unique_ptr<Report> everyTableReport() {
     KernelConfig config;
     config.grid[0] = 4, config.grid[2] = 2, config.block[1] = 128, config.registers_per_thread = 32;
     config.static_shared_bytes = 1, config.dynamic_shared_bytes = 2, config.local_bytes_per_thread = 3;
+    config.shared_executed_bytes = 65536;
     config.short_name_id = t.r.strings.intern("k"), config.launch_type = 1;
     config.blocks_per_sm = 0.25f, config.warps_per_sm = 1.5f, config.est_achieved_occupancy_pct = 12.5f;
     t.event(stream, 250, 260, "kernel", EventKind::Kernel, t.kernel(5, config));

@@ -111,7 +111,7 @@ TEST_CASE("every stats report equals nsys stats 2025.3 on our own captures") {
 // leaves them out).
 TEST_CASE("every stats report equals nsys stats 2025.3 on today's captures, from the export and natively") {
     for (const char* name : {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "torch_compile",
-                             "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"})
+                             "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process", "occupancy"})
         for (const char* ext : {".sqlite", ".nsys-rep"}) {
             INFO(name << ext);
             const auto r = importOk(dataFile(std::string("nsys-2025.3/") + name + ext));

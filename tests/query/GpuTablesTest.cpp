@@ -131,6 +131,10 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
          "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = m.correlationId "
          "AND (r.globalTid >> 24) & 0xFFFFFF = (m.globalPid >> 24) & 0xFFFFFF "
          "JOIN StringIds s ON s.id = r.nameId GROUP BY s.value"},
+        // the shared memory each kernel ran with (the SM's configuration for it)
+        {"CUPTI_ACTIVITY_KIND_KERNEL",
+         "SELECT sharedMemoryExecuted, blockX, registersPerThread, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+         "GROUP BY 1, 2, 3"},
         // every GPU of the machine, used or not, with all of its properties, in the export's columns
         {"TARGET_INFO_GPU", "SELECT * FROM TARGET_INFO_GPU"},
         // profiler overhead, in total and every row
@@ -214,9 +218,9 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
 }  // namespace
 
 TEST_CASE("GPU-side tables give the export's rows on every 2025.3 report", "[sql][gpu]") {
-    for (const char* name :
-         {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "train_metrics", "train_1gpu", "cpu_1gpu", "ddp_rank0",
-          "ddp_rank1", "torch_compile", "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"}) {
+    for (const char* name : {"cuda_graphs", "cuda_graphs_nodes", "unified_memory", "train_metrics", "train_1gpu",
+                             "cpu_1gpu", "ddp_rank0", "ddp_rank1", "torch_compile", "torch_compile_graphs",
+                             "ddp_both_ranks", "two_gpus_one_process", "occupancy"}) {
         const std::string base = std::string("nsys-2025.3/") + name;
         checkPair(dataFile(base + ".nsys-rep"), dataFile(base + ".sqlite"), enumJoinChecks());
     }

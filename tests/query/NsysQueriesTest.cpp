@@ -60,9 +60,9 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
 }  // namespace
 
 TEST_CASE("nsys export queries give the export's rows on every 2025.3 report", "[sql]") {
-    for (const char* name :
-         {"train_1gpu", "cpu_1gpu", "cuda_graphs", "cuda_graphs_nodes", "ddp_rank0", "ddp_rank1", "train_metrics",
-          "unified_memory", "torch_compile", "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"}) {
+    for (const char* name : {"train_1gpu", "cpu_1gpu", "cuda_graphs", "cuda_graphs_nodes", "ddp_rank0", "ddp_rank1",
+                             "train_metrics", "unified_memory", "torch_compile", "torch_compile_graphs",
+                             "ddp_both_ranks", "two_gpus_one_process", "occupancy"}) {
         const std::string base = std::string("nsys-2025.3/") + name;
         checkPair(dataFile(base + ".nsys-rep"), dataFile(base + ".sqlite"));
     }

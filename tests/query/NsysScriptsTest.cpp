@@ -90,9 +90,9 @@ void checkSameOutput(const std::filesystem::path& nsys, const std::filesystem::p
 TEST_CASE("nsys stats and analyze print the same on Lanescope's export of a 2025.3 report as on nsys's", "[sql]") {
     const auto nsys = locateNsys({});
     if (nsys.empty()) LANESCOPE_SKIP_ABSENT("nsys (LANESCOPE_WITH_NSYS=1 ./test installs it)");
-    for (const char* name :
-         {"train_1gpu", "cpu_1gpu", "cuda_graphs", "cuda_graphs_nodes", "ddp_rank0", "ddp_rank1", "train_metrics",
-          "unified_memory", "torch_compile", "torch_compile_graphs", "ddp_both_ranks", "two_gpus_one_process"}) {
+    for (const char* name : {"train_1gpu", "cpu_1gpu", "cuda_graphs", "cuda_graphs_nodes", "ddp_rank0", "ddp_rank1",
+                             "train_metrics", "unified_memory", "torch_compile", "torch_compile_graphs",
+                             "ddp_both_ranks", "two_gpus_one_process", "occupancy"}) {
         const std::string base = std::string("nsys-2025.3/") + name;
         checkSameOutput(nsys, dataFile(base + ".nsys-rep"), dataFile(base + ".sqlite"), 10);
     }

@@ -172,6 +172,7 @@ void compareGpuTables(Differ& d, const Report& a, const Report& b) {
                f("static_shared_bytes", x.static_shared_bytes, y.static_shared_bytes);
                f("dynamic_shared_bytes", x.dynamic_shared_bytes, y.dynamic_shared_bytes);
                f("local_bytes_per_thread", x.local_bytes_per_thread, y.local_bytes_per_thread);
+               f("shared_executed_bytes", x.shared_executed_bytes, y.shared_executed_bytes);
                f("short_name_id", x.short_name_id, y.short_name_id);
                f("blocks_per_sm", x.blocks_per_sm, y.blocks_per_sm);
                f("warps_per_sm", x.warps_per_sm, y.warps_per_sm);
