@@ -19,7 +19,9 @@ struct DetailField {
 //   Lane, Process ("name [pid]"), then Thread ("name [tid]") for CPU lanes or GPU and Stream
 //   for GPU lanes, Depth; then per kind:
 //   Kernel: Grid, Block ("x × y × z"), Registers/thread, Static shared memory, Dynamic shared
-//           memory, Local memory/thread, Launch type, Short name, then where recorded (PyTorch
+//           memory, Local memory/thread, Shared memory executed (nsys reports), Theoretical
+//           occupancy (where the report describes the GPU: model/Occupancy.h, "50 % (32 of 64
+//           warps per SM, 2 blocks; limited by registers)"), Launch type, Short name, then where recorded (PyTorch
 //           traces) Blocks/SM, Warps/SM, Est. achieved occupancy ("50 %"); Correlation id.
 //   Memcpy: Bytes, Throughput, Kind, Source memory, Destination memory, Correlation id.
 //   Memset: Bytes, Throughput, Value, Memory kind, Correlation id.

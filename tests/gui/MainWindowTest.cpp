@@ -177,6 +177,10 @@ private slots:
         const QString details = window_->findChild<QTextBrowser*>()->toPlainText();
         QVERIFY(details.contains("Grid"));
         QVERIFY(details.contains("Correlation"));
+        // 128 threads of 255 registers: 2 blocks of 4 warps by the register file (model/Occupancy.h).
+        QVERIFY2(
+            details.contains("Theoretical occupancy\n12.5 % (8 of 64 warps per SM, 2 blocks; limited by registers)"),
+            qPrintable(details));
         // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window.
         if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
             window_->grab().save(dir + "/kernel-selected.png");

@@ -103,6 +103,8 @@ std::multiset<std::string> eventFields(const Report& r) {
             std::string line;
             bool own = false;
             for (const DetailField& f : eventDetails(r, {li, i})) {
+                // Computed from the GPU's description (Report::machine_gpus), which a trace does not carry.
+                if (f.label == "Theoretical occupancy") continue;
                 if (own || f.label == "Name" || f.label == "Kind" || f.label == "Start")
                     line += f.label + "=" + f.value + ";";
                 own = own || f.label == "Depth";

@@ -41,7 +41,7 @@ TEST_CASE("details of the first kernel of train_1gpu carry SQL's launch configur
         sqliteRows(path,
                    "SELECT k.start, k.end, gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, "
                    "staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, correlationId, streamId, "
-                   "d.value, s.value, launchType FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                   "d.value, s.value, launchType, sharedMemoryExecuted FROM CUPTI_ACTIVITY_KIND_KERNEL k "
                    "JOIN StringIds d ON d.id = k.demangledName JOIN StringIds s ON s.id = k.shortName "
                    "ORDER BY k.start LIMIT 1");
     REQUIRE(rows.size() == 1);
@@ -70,6 +70,10 @@ TEST_CASE("details of the first kernel of train_1gpu carry SQL's launch configur
     CHECK(value(d, "Block") == "128 \xC3\x97 1 \xC3\x97 1");
     CHECK(value(d, "Registers/thread") == "255");
     CHECK(value(d, "Dynamic shared memory") == "33,280 B (33.28 kB)");
+    CHECK(value(d, "Shared memory executed") == detailBytes(std::stoull(k[17])));
+    // 255 registers round up to 8,192 a warp: 2 warps in each of the 4 sub-partitions, 2 blocks of
+    // 4 warps (shared memory would allow 6: 233,472 / (33,280 + 1,024)).
+    CHECK(value(d, "Theoretical occupancy") == "12.5 % (8 of 64 warps per SM, 2 blocks; limited by registers)");
 }
 
 TEST_CASE("details of the first HtoD memcpy of train_1gpu: throughput is bytes/duration") {
