@@ -53,12 +53,6 @@ const PytorchMemoryEvent* pytorchMemoryOf(const Report& report, const Lane& lane
 
 }  // namespace
 
-// The description of the GPU a lane's work ran on, if the report has one.
-const MachineGpu* machineGpuOfLane(const Report& report, const Lane& lane) {
-    if (lane.gpu < 0 || static_cast<size_t>(lane.gpu) >= report.gpus.size()) return nullptr;
-    return machineGpuOf(report, report.gpus[static_cast<size_t>(lane.gpu)]);
-}
-
 std::string hexAddress(uint64_t address) {
     char buffer[24];
     std::snprintf(buffer, sizeof buffer, "0x%" PRIX64, address);
@@ -240,9 +234,8 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
                 add("Local memory/thread", detailBytes(c.local_bytes_per_thread));
                 if (c.shared_executed_bytes != kNoSharedExecuted && c.shared_executed_bytes > 0)
                     add("Shared memory executed", detailBytes(c.shared_executed_bytes));
-                if (const MachineGpu* gpu = machineGpuOfLane(report, lane))
-                    if (const auto occupancy = theoreticalOccupancy(c, *gpu))
-                        add("Theoretical occupancy", describeOccupancy(*occupancy));
+                if (const auto occupancy = kernelOccupancy(report, lane, c))
+                    add("Theoretical occupancy", describeOccupancy(*occupancy));
                 add("Launch type", launchTypeLabel(c.launch_type));
                 add("Short name", str(c.short_name_id));
                 if (c.blocks_per_sm >= 0) add("Blocks/SM", printf3("%g", c.blocks_per_sm));

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "model/EventDetails.h"
+#include "model/Occupancy.h"
 
 namespace lanescope {
 namespace {
@@ -197,6 +198,11 @@ std::optional<int64_t> numberKey(const EventRows& rows, const SourcedEvent& e, E
         case EventField::SharedMemory:
             if (const KernelConfig* c = configOf(r, kind, payload))
                 return int64_t(c->static_shared_bytes) + c->dynamic_shared_bytes;
+            return std::nullopt;
+        case EventField::Occupancy:
+            if (const KernelConfig* c = configOf(r, kind, payload))
+                if (const auto o = kernelOccupancy(r, rows.lane(e), *c))
+                    return int64_t(o->warps_per_sm) * 1'000'000 / std::max<uint32_t>(1, o->max_warps_per_sm);
             return std::nullopt;
         case EventField::Bytes:
             if (const auto b = bytesOf(r, kind, payload)) return int64_t(*b);

@@ -23,6 +23,7 @@ enum class EventField : uint8_t {
     Block,          // kernels: x × y × z, sorted by the product
     Registers,      // kernels: registers per thread
     SharedMemory,   // kernels: static + dynamic shared memory, bytes
+    Occupancy,      // kernels: theoretical occupancy on their GPU, percent (model/Occupancy.h)
     Bytes,          // memcpy, memset
     Throughput,     // memcpy, memset: bytes per second
     CopyKind,       // memcpy: copyKindLabel
@@ -31,7 +32,7 @@ enum class EventField : uint8_t {
     Domain,         // NVTX ranges: the domain name, "default" for none
     Color,          // NVTX ranges with a colour: 0xRRGGBB
 };
-inline constexpr size_t kEventFieldCount = 19;
+inline constexpr size_t kEventFieldCount = 20;
 
 // A view of an EventRows: row positions (indexes into the EventRows, which are in start order)
 // in the order shown. uint32_t: up to 4 billion rows.

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "model/EventDetails.h"
+#include "model/Occupancy.h"
 
 namespace lanescope {
 namespace {
@@ -26,6 +27,7 @@ const char* eventFieldTitle(EventField field) {
                                                           "Block",
                                                           "Registers/thread",
                                                           "Shared memory",
+                                                          "Occupancy",
                                                           "Bytes",
                                                           "Throughput",
                                                           "Copy kind",
@@ -46,6 +48,7 @@ bool eventFieldIsNumber(EventField field) {
         case EventField::CorrelationId:
         case EventField::Registers:
         case EventField::SharedMemory:
+        case EventField::Occupancy:
         case EventField::Bytes:
         case EventField::Throughput:
             return true;
@@ -127,6 +130,11 @@ std::string eventCellText(const EventRows& rows, const SourcedEvent& e, EventFie
         case EventField::SharedMemory:
             return config ? detailBytes(uint64_t(config->static_shared_bytes) + config->dynamic_shared_bytes)
                           : std::string();
+        case EventField::Occupancy: {
+            if (!config) return {};
+            const auto occupancy = kernelOccupancy(r, rows.lane(e), *config);
+            return occupancy ? describePercent(occupancy->percent()) : std::string();
+        }
         case EventField::Bytes:
             return memcpy ? detailBytes(memcpy->bytes) : memset ? detailBytes(memset->bytes) : std::string();
         case EventField::Throughput:

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdio>
 
+#include "model/Report.h"
+
 namespace lanescope {
 
 namespace {
@@ -49,15 +51,24 @@ std::optional<Occupancy> theoreticalOccupancy(const KernelConfig& config, const 
     return o;
 }
 
-std::string describeOccupancy(const Occupancy& o) {
-    // Whole percents without a decimal ("50 %"), others with one ("12.5 %").
-    const double percent = o.percent();
+std::optional<Occupancy> kernelOccupancy(const Report& report, const Lane& lane, const KernelConfig& config) {
+    if (lane.gpu < 0 || static_cast<size_t>(lane.gpu) >= report.gpus.size()) return std::nullopt;
+    const MachineGpu* gpu = machineGpuOf(report, report.gpus[static_cast<size_t>(lane.gpu)]);
+    return gpu ? theoreticalOccupancy(config, *gpu) : std::nullopt;
+}
+
+std::string describePercent(double percent) {
     const bool whole = percent == static_cast<double>(static_cast<int64_t>(percent));
-    char head[96];
-    std::snprintf(head, sizeof head,
-                  whole ? "%.0f %% (%u of %u warps per SM, %u block%s" : "%.1f %% (%u of %u warps per SM, %u block%s",
-                  percent, o.warps_per_sm, o.max_warps_per_sm, o.blocks_per_sm, o.blocks_per_sm == 1 ? "" : "s");
-    std::string text = head;
+    char text[32];
+    std::snprintf(text, sizeof text, whole ? "%.0f %%" : "%.1f %%", percent);
+    return text;
+}
+
+std::string describeOccupancy(const Occupancy& o) {
+    char counts[80];
+    std::snprintf(counts, sizeof counts, " (%u of %u warps per SM, %u block%s", o.warps_per_sm, o.max_warps_per_sm,
+                  o.blocks_per_sm, o.blocks_per_sm == 1 ? "" : "s");
+    std::string text = describePercent(o.percent()) + counts;
     const std::array<const char*, 4> names = {"blocks per SM", "warps per SM", "registers", "shared memory"};
     std::string limits;
     for (size_t i = 0; i < names.size(); ++i) {

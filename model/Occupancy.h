@@ -47,6 +47,15 @@ struct Occupancy {
 // (tests/data/expected/occupancy).
 std::optional<Occupancy> theoreticalOccupancy(const KernelConfig& config, const MachineGpu& gpu);
 
+struct Lane;
+struct Report;
+// The same for a launch on `lane`'s GPU, as the report describes it (machineGpuOf); nullopt
+// where it describes none.
+std::optional<Occupancy> kernelOccupancy(const Report& report, const Lane& lane, const KernelConfig& config);
+
+// "50 %", "12.5 %": whole percents without a decimal, others with one.
+std::string describePercent(double percent);
+
 // "50 % (32 of 64 warps per SM, 2 blocks; limited by registers)", "37.5 % (...)".
 std::string describeOccupancy(const Occupancy& occupancy);
 

@@ -28,6 +28,13 @@ std::shared_ptr<const Report> syntheticGpuReport(size_t lanes, size_t perLane) {
     auto report = std::make_shared<Report>();
     report->strings.intern("");
     report->gpus.push_back({0, report->strings.intern("Synthetic GPU")});
+    // An H200's limits, so that the kernels have a theoretical occupancy to sort by.
+    MachineGpu gpu;
+    gpu[GpuProperty::Id] = gpu[GpuProperty::CuDevice] = 0;
+    gpu[GpuProperty::ThreadsPerWarp] = 32, gpu[GpuProperty::MaxWarpsPerSm] = 64, gpu[GpuProperty::MaxBlocksPerSm] = 32;
+    gpu[GpuProperty::MaxRegistersPerSm] = gpu[GpuProperty::MaxRegistersPerBlock] = 65536;
+    gpu[GpuProperty::MaxShmemPerSm] = 233472, gpu[GpuProperty::ComputeMajor] = 9, gpu[GpuProperty::ComputeMinor] = 0;
+    report->machine_gpus.push_back(gpu);
     std::vector<uint32_t> names;
     for (int n = 0; n < 64; ++n)
         names.push_back(report->strings.intern("void synthetic_kernel_" + std::to_string(n * 7919 % 1000) + "<float, " +
@@ -72,7 +79,8 @@ double msSince(const Stopwatch& watch) { return watch.seconds() * 1000.0; }
 
 // lanescope-bench events [--events N | FILE] [--runs K]
 // The Events table over N events: opening it (its row index, the model reset and the first
-// frame of a 1600x400 table), sorting by duration and by name, filtering by name, and frames
+// frame of a 1600x400 table), sorting by duration, by name and by theoretical occupancy,
+// filtering by name, and frames
 // after jumps to random places. With --events N (default 10,000,000) a synthetic report is
 // built in memory: N kernels in one stream, then N kernels in four streams for the merge of
 // several rows. With FILE: its largest lane, then its GPU stream lanes together.
@@ -119,7 +127,7 @@ int eventsCommand(int argc, char** argv) {
     auto paint = [&] { view.render(&frame, QPoint(), QRegion(), QWidget::DrawChildren); };
     paint();
 
-    std::vector<double> openMs, indexMs, sortDurationMs, sortNameMs, filterMs, scrollMs;
+    std::vector<double> openMs, indexMs, sortDurationMs, sortNameMs, sortOccupancyMs, filterMs, scrollMs;
     EventTableContents contents;
     for (uint64_t run = 0; run < *runs; ++run) {
         model.setContents({});
@@ -138,6 +146,9 @@ int eventsCommand(int argc, char** argv) {
         const Stopwatch byName;
         sortEventRows(*contents.rows, nullptr, EventField::Name, false);
         sortNameMs.push_back(msSince(byName));
+        const Stopwatch byOccupancy;
+        sortEventRows(*contents.rows, nullptr, EventField::Occupancy, true);
+        sortOccupancyMs.push_back(msSince(byOccupancy));
         const Stopwatch filter;
         filterEventRows(*contents.rows, FindQuery{"kernel_1", false, false});
         filterMs.push_back(msSince(filter));
@@ -180,6 +191,7 @@ int eventsCommand(int argc, char** argv) {
     printValue("events_table_open_ms", median(openMs), 2);
     printValue("events_table_sort_ms", median(sortDurationMs), 1);
     printValue("events_table_sort_name_ms", median(sortNameMs), 1);
+    printValue("events_table_sort_occupancy_ms", median(sortOccupancyMs), 1);
     printValue("events_table_filter_ms", median(filterMs), 1);
     printValue("events_table_scroll_frame_ms", median(scrollMs), 2);
     printValue("events_table_scroll_frame_max_ms", *std::max_element(scrollMs.begin(), scrollMs.end()), 2);

@@ -20,6 +20,7 @@
 #include "model/EventDetails.h"
 #include "model/EventTableText.h"
 #include "model/LaneFreezer.h"
+#include "model/Occupancy.h"
 
 using namespace lanescope;
 
@@ -186,6 +187,41 @@ private slots:
         QVERIFY(settled());
         for (int r = 1; r < count; ++r)
             QVERIFY(cell(r - 1, EventField::Name).toStdString() <= cell(r, EventField::Name).toStdString());
+    }
+
+    // Theoretical occupancy: kernels from the highest down, each as the model computes it for its
+    // GPU (model/Occupancy.h, checked against the CUDA driver in model_report_tests); the stream's
+    // copies and memsets, which have none, last.
+    void sortingByOccupancyOrdersTheKernels() {
+        QVERIFY(!panel_->view()->isColumnHidden(int(EventField::Occupancy)));
+        const int count = rows();
+        panel_->view()->sortByColumn(int(EventField::Occupancy), Qt::DescendingOrder);
+        QVERIFY(settled());
+        QCOMPARE(rows(), count);
+        double previous = 101;
+        bool sawNone = false;
+        int kernels = 0;
+        for (int r = 0; r < count; ++r) {
+            const SourcedEvent e = eventAt(r);
+            const QString text = cell(r, EventField::Occupancy);
+            if (lane().events.kind[e.index] != EventKind::Kernel) {
+                QVERIFY(text.isEmpty());
+                sawNone = true;
+                continue;
+            }
+            QVERIFY2(!sawNone, "a kernel after an event without occupancy");
+            const KernelConfig& c = report().kernel_configs[report().kernels[lane().events.payload[e.index]].config];
+            const auto occupancy = kernelOccupancy(report(), lane(), c);
+            QVERIFY(occupancy);
+            QCOMPARE(text, QString::fromStdString(describePercent(occupancy->percent())));
+            QVERIFY(occupancy->percent() <= previous);
+            previous = occupancy->percent();
+            ++kernels;
+        }
+        QVERIFY(kernels > 10);
+        QVERIFY(previous < 100);                                                  // not every kernel fills its SMs
+        panel_->view()->sortByColumn(int(EventField::Name), Qt::AscendingOrder);  // as the tests after expect
+        QVERIFY(settled());
     }
 
     void theFilterKeepsMatchingNames() {

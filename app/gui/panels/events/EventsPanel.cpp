@@ -142,6 +142,7 @@ EventsPanel::EventsPanel(ViewSession* session, QWidget* parent) : QWidget(parent
                                              "1024 × 1 × 1",
                                              "Registers/thread",
                                              "33,280 B (33.28 kB)",
+                                             "Occupancy",
                                              "16,777,216 B (16.78 MB)",
                                              "000.000 GB/s",
                                              "Device-to-Device",
@@ -352,7 +353,8 @@ void EventsPanel::updateColumns() {
     auto show = [this](EventField f, bool visible) { view_->setColumnHidden(int(f), !visible); };
     show(EventField::Depth, nested);
     show(EventField::CorrelationId, kernels || api || sync);
-    for (EventField f : {EventField::Grid, EventField::Block, EventField::Registers, EventField::SharedMemory})
+    for (EventField f :
+         {EventField::Grid, EventField::Block, EventField::Registers, EventField::SharedMemory, EventField::Occupancy})
         show(f, kernels);
     for (EventField f : {EventField::Bytes, EventField::Throughput, EventField::CopyKind, EventField::Memory})
         show(f, copies);
