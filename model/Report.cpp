@@ -203,7 +203,8 @@ size_t Report::memoryBytes() const {
              kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
              graph_api_events.capacity() * sizeof(GraphApiEvent) + nsys_messages.capacity() * sizeof(NsysMessage) +
              pytorch_memory.capacity() * sizeof(PytorchMemoryEvent) +
-             cuda_memory_events.capacity() * sizeof(CudaMemoryEvent) + machine_gpus.capacity() * sizeof(MachineGpu);
+             cuda_memory_events.capacity() * sizeof(CudaMemoryEvent) + machine_gpus.capacity() * sizeof(MachineGpu) +
+             system_properties.capacity() * sizeof(SystemProperty);
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
 }

@@ -107,6 +107,9 @@ struct Report {
     // used by the recorded processes or not, in the report's order; empty where the format
     // describes none (PyTorch and Perfetto traces). 320 bytes a GPU.
     Column<MachineGpu> machine_gpus;
+    // The recording machine's properties (host, OS, CPU, drivers, environment, what it
+    // supports) in the report's order; empty where the format records none.
+    Column<SystemProperty> system_properties;
     // Every process and thread name the report records, also of those without events (nsys
     // records the whole machine's: its PROCESSES and ThreadNames), for the SQL tables; a thread
     // without a recorded name is absent. Sorted by (pid, tid, name_id, priority), so a

@@ -106,6 +106,15 @@ struct CudaMemoryEvent {
 };
 inline constexpr uint32_t kNoVariableName = UINT32_MAX;
 
+// One property of the recording machine as Nsight Systems records it (a row of the export's
+// TARGET_INFO_SYSTEM_ENV): its number (model/SystemProperties.h names them), the device state
+// it was recorded in ("Local (CLI)") and its text, both ids into Report::strings. 12 bytes.
+struct SystemProperty {
+    uint32_t name_enum = 0;
+    uint32_t device_state_id = 0;
+    uint32_t value_id = 0;
+};
+
 // One synchronization event (CUPTI synchronization activity).
 struct SyncInfo {
     uint32_t correlation_id = 0;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/SystemProperties.h"
 #include "query/FunctionTable.h"
 #include "query/SqlValues.h"
 
@@ -132,6 +133,29 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
                 return sqlite3_result_text(ctx, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
             }
             resultNull(ctx);
+        }));
+    // The recording machine's properties, named as nsys's export names them (NULL for a number
+    // none of the corpus's exports names, model/SystemProperties.h).
+    tables.push_back(std::make_unique<FunctionTable>(
+        "TARGET_INFO_SYSTEM_ENV",
+        std::vector<ColumnDef>{{"globalVid", I}, {"devStateName", T}, {"name", T}, {"nameEnum", I}, {"value", T}},
+        [&r] { return uint32_t(r.system_properties.size()); },
+        [&r](uint32_t row, int column, sqlite3_context* ctx) {
+            const SystemProperty& p = r.system_properties[row];
+            switch (column) {
+                case 0:
+                    return resultInt(ctx, kGlobalIdBase);
+                case 1:
+                    return resultText(ctx, r.str(p.device_state_id));
+                case 2:
+                    if (const std::string_view name = systemPropertyName(p.name_enum); !name.empty())
+                        return resultText(ctx, name);
+                    return resultNull(ctx);
+                case 3:
+                    return resultInt(ctx, p.name_enum);
+                default:
+                    return resultText(ctx, r.str(p.value_id));
+            }
         }));
 }
 

@@ -63,6 +63,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "pytorch_memory",
     "cuda_memory_events",
     "machine_gpus",
+    "system_properties",
 };
 
 template <typename T>

@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 13;
+inline constexpr uint32_t kModelFormatVersion = 14;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -107,6 +107,7 @@ enum class Section : uint32_t {
     PytorchMemory,
     CudaMemoryEvents,
     MachineGpus,
+    SystemProperties,
     Count
 };
 inline constexpr size_t kSectionCount = size_t(Section::Count);
@@ -237,6 +238,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::PytorchMemory, r.pytorch_memory);
     visit(Section::CudaMemoryEvents, r.cuda_memory_events);
     visit(Section::MachineGpus, r.machine_gpus);
+    visit(Section::SystemProperties, r.system_properties);
 }
 
 // A hash of the sizes, alignments and member places of every struct stored raw (RawLayout.h)

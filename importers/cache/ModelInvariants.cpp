@@ -225,6 +225,10 @@ bool Checker::sideTables() {
             (m.name_id != kNoVariableName && !string(m.name_id, "cuda_memory_events", i, "name_id")))
             return false;
     }
+    for (size_t i = 0; i < r.system_properties.size(); ++i)
+        if (!string(r.system_properties[i].device_state_id, "system_properties", i, "device_state_id") ||
+            !string(r.system_properties[i].value_id, "system_properties", i, "value_id"))
+            return false;
     for (size_t i = 0; i < r.machine_gpus.size(); ++i)
         for (size_t p = 0; p < kGpuPropertyCount; ++p) {
             const int64_t value = r.machine_gpus[i].values[p];
@@ -318,7 +322,7 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
                     r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
                     r.kernel_graph_nodes.size() + r.graph_api_events.size() + r.cuda_api_results.size() +
                     r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size() +
-                    r.cuda_memory_events.size() + r.machine_gpus.size();
+                    r.cuda_memory_events.size() + r.machine_gpus.size() + r.system_properties.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;

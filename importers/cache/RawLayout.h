@@ -25,6 +25,9 @@ inline auto members(const Thread& x) {
 }
 inline auto members(const Gpu& x) { const auto& [device_id, name_id] = x; return std::tie(device_id, name_id); }
 inline auto members(const MachineGpu& x) { const auto& [values] = x; return std::tie(values); }
+inline auto members(const SystemProperty& x) {
+    const auto& [name_enum, device_state_id, value_id] = x; return std::tie(name_enum, device_state_id, value_id);
+}
 inline auto members(const RecordedName& x) {
     const auto& [pid, tid, name_id, priority] = x; return std::tie(pid, tid, name_id, priority);
 }
@@ -98,10 +101,11 @@ inline auto members(const CudaMemoryEvent& x) {
 template <typename... T>
 struct TypeList {};
 // Every model struct stored raw; the fingerprint covers exactly these.
-using RawStructs = TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo,
-                            MemsetInfo, SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo,
-                            CpuPageFaultInfo, Migration, KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation,
-                            OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu>;
+using RawStructs =
+    TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
+             SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
+             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace,
+             PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

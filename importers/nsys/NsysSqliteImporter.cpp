@@ -41,6 +41,17 @@ void readMetadata(const SqliteDb& db, Metadata& meta) {
     }
 }
 
+// The target's properties (Report::system_properties), in the table's order.
+void readSystemProperties(const SqliteDb& db, Report& report) {
+    const auto sql =
+        selectByName(db, "TARGET_INFO_SYSTEM_ENV", {"devStateName", "nameEnum", "value"}, {"nameEnum", "value"});
+    if (!sql) return;
+    SqliteStmt stmt(db, *sql);
+    while (stmt.step())
+        report.system_properties.push_back({static_cast<uint32_t>(stmt.i64(1)), report.strings.intern(stmt.text(0)),
+                                            report.strings.intern(stmt.text(2))});
+}
+
 }  // namespace
 
 bool NsysSqliteImporter::canRead(std::string_view head, const std::filesystem::path&) const {
@@ -80,6 +91,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
         return fail(ImportError::Kind::Corrupt, path, "damaged table StringIds: " + error);
     builder.loadProcessesAndThreads(*db);
     builder.loadGpus(*db);
+    readSystemProperties(*db, *report);
     // The rows known so far, for a viewer: at once with the lanes a glance at the event tables
     // finds, then after each reader with the lanes it made (after the CPU samples, with the
     // thread-state and core lanes its context switches will make). The export's

@@ -19,6 +19,7 @@
 #include "importers/nsysrep/SystemEnvironment.h"
 #include "model/DiagnosticKinds.h"
 #include "model/MpiRank.h"
+#include "model/SystemProperties.h"
 
 namespace lanescope::nsysrep {
 namespace {
@@ -142,6 +143,19 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& rep
     for (const auto& [gpu, name] : nameOfGpu) {
         auto cuda = cudaOfGpu.find(gpu);
         builder.setGpuName(cuda != cudaOfGpu.end() ? cuda->second : gpu, name);
+    }
+}
+
+// The target's properties (Report::system_properties), the environment's entries separated by
+// ';' as the export writes them; those recorded as messages are left out
+// (isStructuredSystemProperty).
+void readSystemProperties(const RepLayout& layout, Report& report) {
+    for (const RecordedSystemProperty& p : systemProperties(layout.summary)) {
+        if (isStructuredSystemProperty(static_cast<uint32_t>(p.number))) continue;
+        std::string value(p.value);
+        if (p.number == kDeviceEnvironment) std::replace(value.begin(), value.end(), '\0', ';');
+        report.system_properties.push_back(
+            {static_cast<uint32_t>(p.number), report.strings.intern(p.device_state), report.strings.intern(value)});
     }
 }
 
@@ -339,6 +353,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     } catch (const MalformedProto& e) {
         return corrupt(path, std::string("damaged thread or system information: ") + e.what());
     }
+    readSystemProperties(layout, *report);
     // The report's row for a viewer at once (its threads and GPUs are only named until their
     // events are merged), and every row once the events are merged.
     auto showSkeleton = [&] {

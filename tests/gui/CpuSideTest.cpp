@@ -5,6 +5,7 @@
 
 #include "TestPaths.h"
 #include "app/gui/details/EventDetailsHtml.h"
+#include "app/gui/details/ReportSummary.h"
 #include "importers/Importer.h"
 #include "model/CudaMemory.h"
 #include "model/EventDetails.h"
@@ -300,6 +301,14 @@ private slots:
                 QVERIFY(tiny.gpuTooltip(QPoint(10, TimelineView::kRulerHeight + r.y + r.height / 2)).isEmpty());
             }
         QVERIFY(sawGpuRow);
+    }
+
+    // The Details panel without a selection names the machine the report was recorded on.
+    void reportSummaryNamesTheMachine() {
+        const QString html = reportSummaryHtml(*report_);
+        QVERIFY2(html.contains("Machine</td><td>vm, Ubuntu 24.04.3 LTS, 16 \u00D7 Intel(R) Xeon(R) Processor, "
+                               "NVIDIA driver 580.159.04, CUDA 13.0</td>"),
+                 qPrintable(html));
     }
 };
 

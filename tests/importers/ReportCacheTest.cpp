@@ -160,6 +160,7 @@ std::unique_ptr<Report> everyTableReport() {
     machineGpu[GpuProperty::Name] = t.r.strings.intern("NVIDIA H200");
     machineGpu[GpuProperty::SmCount] = 132;
     t.r.machine_gpus.push_back(machineGpu);
+    t.r.system_properties.push_back({619, t.r.strings.intern("Local (CLI)"), t.r.strings.intern("node-17")});
     t.r.diagnostics = {{"a_problem", 3}, {"b_problem", 1}};
     t.r.meta = {"nsys-sqlite", "NVIDIA Nsight Systems",  "2025.3", 1700000000, 0, 6'000'000'400, 3, "native",
                 "2025.3.2",    "/tmp/every-table.sqlite"};
@@ -282,15 +283,32 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
             {"pytorch memory", !r.pytorch_memory.empty()},
             {"cuda memory events", !r.cuda_memory_events.empty()},
             {"machine gpus", !r.machine_gpus.empty()},
+            {"system properties", !r.system_properties.empty()},
         };
         for (const auto& [what, held] : holds)
             if (held) seen.insert(what);
         seen.insert("format " + r.meta.format);
     }
-    for (const char* what :
-         {"cpu samples", "backtraces", "counters", "graph api events", "kernel graph nodes", "graph executions",
-          "migrations", "gpu page faults", "cpu page faults", "nsys messages", "diagnostics", "cuda events", "syncs",
-          "memsets", "nvtx", "recorded names", "pytorch memory", "cuda memory events", "machine gpus"}) {
+    for (const char* what : {"cpu samples",
+                             "backtraces",
+                             "counters",
+                             "graph api events",
+                             "kernel graph nodes",
+                             "graph executions",
+                             "migrations",
+                             "gpu page faults",
+                             "cpu page faults",
+                             "nsys messages",
+                             "diagnostics",
+                             "cuda events",
+                             "syncs",
+                             "memsets",
+                             "nvtx",
+                             "recorded names",
+                             "pytorch memory",
+                             "cuda memory events",
+                             "machine gpus",
+                             "system properties"}) {
         INFO(what);
         CHECK(seen.count(what));
     }
@@ -374,6 +392,7 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
         inEntry("pytorch_memory", loaded->pytorch_memory);
         inEntry("cuda_memory_events", loaded->cuda_memory_events);
         inEntry("machine_gpus", loaded->machine_gpus);
+        inEntry("system_properties", loaded->system_properties);
         inEntry("frame_function", loaded->stacks.frame_function);
         inEntry("frame_module", loaded->stacks.frame_module);
         inEntry("node_frame", loaded->stacks.node_frame);
@@ -386,7 +405,7 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
     std::string seen;
     for (const std::string& table : viewed) seen += table + " ";
     INFO("viewed: " << seen);
-    CHECK(viewed.size() == 20);
+    CHECK(viewed.size() == 21);
 }
 
 TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
@@ -471,6 +490,7 @@ TEST_CASE("the comparison sees any changed field") {
         {"pytorch_memory[0].bytes", [](Report& r) { r.pytorch_memory[0].bytes = -4096; }},
         {"cuda_memory_events[0].freed", [](Report& r) { r.cuda_memory_events[0].freed = false; }},
         {"machine_gpus[0].smCount", [](Report& r) { r.machine_gpus[0][GpuProperty::SmCount] = 114; }},
+        {"system_properties[0].name_enum", [](Report& r) { r.system_properties[0].name_enum = 605; }},
         {"diagnostics[b_problem]", [](Report& r) { r.diagnostics["b_problem"] = 2; }},
         {"cpu_utilization_counter", [](Report& r) { r.cpu_utilization_counter = -1; }},
     };

@@ -135,6 +135,11 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
         {"CUPTI_ACTIVITY_KIND_KERNEL",
          "SELECT sharedMemoryExecuted, blockX, registersPerThread, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
          "GROUP BY 1, 2, 3"},
+        // the recording machine's properties, named; but those a .nsys-rep records as messages, which
+        // the native reader leaves out and the export writes as JSON
+        {"TARGET_INFO_SYSTEM_ENV",
+         "SELECT globalVid, devStateName, name, nameEnum, value FROM TARGET_INFO_SYSTEM_ENV "
+         "WHERE nameEnum NOT IN (891, 894, 895, 897, 905, 910, 912)"},
         // every GPU of the machine, used or not, with all of its properties, in the export's columns
         {"TARGET_INFO_GPU", "SELECT * FROM TARGET_INFO_GPU"},
         // profiler overhead, in total and every row

@@ -146,6 +146,12 @@ void compareEntities(Differ& d, const Report& a, const Report& b) {
     d.rows("machine_gpus", a.machine_gpus, b.machine_gpus, [](auto f, const MachineGpu& x, const MachineGpu& y) {
         for (size_t p = 0; p < kGpuPropertyCount; ++p) f(gpuPropertyColumns()[p].name.data(), x.values[p], y.values[p]);
     });
+    d.rows("system_properties", a.system_properties, b.system_properties,
+           [](auto f, const SystemProperty& x, const SystemProperty& y) {
+               f("name_enum", x.name_enum, y.name_enum);
+               f("device_state_id", x.device_state_id, y.device_state_id);
+               f("value_id", x.value_id, y.value_id);
+           });
     d.rows("recorded_names", a.recorded_names, b.recorded_names,
            [](auto f, const RecordedName& x, const RecordedName& y) {
                f("pid", x.pid, y.pid);

@@ -5,6 +5,8 @@
 #include <QLocale>
 #include <QTimeZone>
 
+#include "model/SystemProperties.h"
+
 namespace lanescope {
 namespace {
 
@@ -35,6 +37,7 @@ QString reportSummaryHtml(const Report& r) {
                                              .toString(Qt::ISODateWithMs) +
                                          " UTC");
     html += row("Duration", duration(r.meta.end_ns - r.meta.begin_ns));
+    if (const std::string machine = describeMachine(r); !machine.empty()) html += row("Machine", qs(machine));
     for (const Gpu& g : r.gpus) html += row("GPU " + QString::number(g.device_id), qs(r.str(g.name_id)));
     html += row("Processes / threads", QString("%1 / %2").arg(r.processes.size()).arg(r.threads.size()));
     html += "</table><h3>Events</h3><table>";
