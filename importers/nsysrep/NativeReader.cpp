@@ -49,8 +49,8 @@ void readThreadNames(const RepLayout& layout, nsys::ReportBuilder& builder) {
 }
 
 // A GPU entry's fields (system information field 7) by the TARGET_INFO_GPU property each holds,
-// learned by comparing 17 reports of 2020.5 to 2025.3 with their nsys 2025.3 exports (every
-// value equal). Fields 8, 18 to 20 and 45 on are not in the export; where two fields held the
+// learned by comparing the 16 corpus reports with GPUs (2020.5 to 2025.3) with their nsys 2025.3
+// exports (every value equal). Fields 8, 18 to 20 and 45 on are not in the export; where two fields held the
 // same value in every report (15 and 19, 20 and 22), the export's column order decides.
 std::optional<GpuProperty> gpuPropertyOfField(uint32_t field) {
     using P = GpuProperty;
@@ -100,7 +100,6 @@ std::optional<GpuProperty> gpuPropertyOfField(uint32_t field) {
 // Report::machine_gpus, and each named by CUDA device id as the export's TARGET_INFO_GPU
 // joined with TARGET_INFO_CUDA_DEVICE.
 void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& report) {
-    std::map<int64_t, std::string> nameOfGpu;
     std::map<int64_t, int64_t> cudaOfGpu;
     ProtoReader top(layout.system_info, 0);
     for (ProtoField vm; top.next(vm);) {
@@ -110,39 +109,39 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& rep
             if (system.number != 2 || system.wire != 2) continue;
             ProtoReader systemFields(system.bytes, 0);
             for (ProtoField f; systemFields.next(f);) {
-                if (f.wire != 2 || (f.number != 7 && f.number != 9)) continue;
+                if (f.wire != 2) continue;
                 ProtoReader entry(f.bytes, 0);
-                int64_t first = 0, second = 0;
-                std::string name;
-                MachineGpu gpu;
-                for (ProtoField e; entry.next(e);) {
-                    if (e.number == 1 && e.wire == 0)
-                        first = e.i64();
-                    else if (e.number == 2 && e.wire == 0)
-                        second = e.i64();
-                    else if (e.number == 2 && e.wire == 2)
-                        name = std::string(e.bytes);
-                    const std::optional<GpuProperty> property =
-                        f.number == 7 ? gpuPropertyOfField(e.number) : std::nullopt;
-                    if (!property) continue;
-                    const bool text = gpuPropertyColumns()[size_t(*property)].text;
-                    if (text && e.wire == 2)
-                        gpu[*property] = report.strings.intern(e.bytes);
-                    else if (!text && e.wire == 0)
-                        gpu[*property] = e.i64();
-                }
                 if (f.number == 7) {
-                    nameOfGpu[first] = name;
+                    MachineGpu gpu;
+                    for (ProtoField e; entry.next(e);) {
+                        const std::optional<GpuProperty> property = gpuPropertyOfField(e.number);
+                        if (!property) continue;
+                        const bool text = gpuPropertyColumns()[size_t(*property)].text;
+                        if (text && e.wire == 2)
+                            gpu[*property] = report.strings.intern(e.bytes);
+                        else if (!text && e.wire == 0)
+                            gpu[*property] = e.i64();
+                    }
                     report.machine_gpus.push_back(gpu);
-                } else {
-                    cudaOfGpu[first] = second;
+                } else if (f.number == 9) {
+                    int64_t gpuId = 0, cudaId = 0;
+                    for (ProtoField e; entry.next(e);) {
+                        if (e.number == 1 && e.wire == 0) gpuId = e.i64();
+                        if (e.number == 2 && e.wire == 0) cudaId = e.i64();
+                    }
+                    cudaOfGpu[gpuId] = cudaId;
                 }
             }
         }
     }
-    for (const auto& [gpu, name] : nameOfGpu) {
-        auto cuda = cudaOfGpu.find(gpu);
-        builder.setGpuName(cuda != cudaOfGpu.end() ? cuda->second : gpu, name);
+    for (const MachineGpu& gpu : report.machine_gpus) {
+        const int64_t id = gpu[GpuProperty::Id] != kNoGpuProperty ? gpu[GpuProperty::Id] : 0;
+        // A copy: naming the GPU interns into the pool the name lies in.
+        const std::string name = gpu[GpuProperty::Name] != kNoGpuProperty
+                                     ? std::string(report.str(uint32_t(gpu[GpuProperty::Name])))
+                                     : std::string();
+        const auto cuda = cudaOfGpu.find(id);
+        builder.setGpuName(cuda != cudaOfGpu.end() ? cuda->second : id, name);
     }
 }
 
