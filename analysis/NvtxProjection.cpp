@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -152,10 +153,12 @@ bool projectedBefore(const ProjectedRange& a, const ProjectedRange& b) {
            std::tie(b.gpu_start_ns, da, b.range.lane, b.range.index);
 }
 
-// Runs project(thread, slot) for each thread with NVTX ranges and CUDA calls, `workers` threads
-// at once into slots 0 .. workers - 1, and then deliver(thread, slot) for each, in thread order.
+// Runs project(thread, slot) for each thread with NVTX ranges and CUDA calls (of `process` only
+// when it is not -1), `workers` threads at once into slots 0 .. workers - 1, and then
+// deliver(thread, slot) for each, in thread order.
 template <typename Project, typename Deliver>
-void forEachProjectableThread(const Report& report, unsigned workers, const Project& project, const Deliver& deliver) {
+void forEachProjectableThread(const Report& report, unsigned workers, const Project& project, const Deliver& deliver,
+                              int32_t process = -1) {
     // Nothing can project without GPU work; skip the per-range state (CPU-only reports can
     // hold millions of ranges).
     if (std::none_of(report.lanes.begin(), report.lanes.end(),
@@ -165,7 +168,8 @@ void forEachProjectableThread(const Report& report, unsigned workers, const Proj
     const CorrelationIndex& index = correlationIndex(report);
     std::vector<size_t> threads;  // those with NVTX ranges and CUDA calls, in thread order
     for (size_t t = 0; t < report.threads.size(); ++t)
-        if (!by.nvtx[t].empty() && !by.api[t].empty()) threads.push_back(t);
+        if (!by.nvtx[t].empty() && !by.api[t].empty() && (process < 0 || report.threads[t].process == process))
+            threads.push_back(t);
     workers = std::max(1u, workers);
     std::vector<ThreadRanges> flat(workers);
     for (size_t first = 0; first < threads.size(); first += workers) {
@@ -293,16 +297,63 @@ StatsTable nvtxGpuProjSum(const Report& report, const std::vector<ProjectedRange
     return groups.table();
 }
 
-void addNvtxProjectionLanes(Report& report, unsigned workers) {
-    // Per (process, GPU), the lane of the ranges whose work ran on that GPU alone, filled thread
-    // by thread from each range's GPU span (unsorted until frozen): only the spans of `workers`
-    // threads are held beside the lanes. Each lane is reserved for every NVTX range of its
-    // process at once: pages of a large reservation that are never written are never resident,
-    // and growing by doubling would hold the old and the new copy together.
-    std::map<std::pair<int32_t, int32_t>, Lane> byKey;
-    std::map<int32_t, size_t> rangesOfProcess;
+void addDeferredNvtxProjectionLanes(Report& report) {
+    // A process can project when one of its threads has NVTX ranges and CUDA calls; onto the
+    // GPUs its streams ran work on.
+    std::set<int32_t> projecting;
+    const LanesByThread by = lanesByThread(report);
+    for (size_t t = 0; t < report.threads.size(); ++t) {
+        const auto holdsEvents = [&](uint32_t li) { return report.lanes[li].events.size() > 0; };
+        if (std::any_of(by.nvtx[t].begin(), by.nvtx[t].end(), holdsEvents) &&
+            std::any_of(by.api[t].begin(), by.api[t].end(), holdsEvents))
+            projecting.insert(report.threads[t].process);
+    }
+    std::set<std::pair<int32_t, int32_t>> keys;  // (process, GPU)
     for (const Lane& lane : report.lanes)
-        if (isNvtxLane(lane.kind)) rangesOfProcess[lane.process] += lane.events.size();
+        if (lane.kind == LaneKind::GpuStream && lane.gpu >= 0 && lane.events.size() > 0 &&
+            projecting.count(lane.process))
+            keys.emplace(lane.process, lane.gpu);
+    for (const auto& [process, gpu] : keys) {
+        if (process < 0 || size_t(process) >= report.processes.size()) continue;
+        Lane lane;
+        lane.kind = LaneKind::NvtxGpuProjection;
+        lane.name_id =
+            report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) + " [" +
+                                  std::to_string(report.processes[process].pid) + "]");
+        lane.process = process;
+        lane.gpu = gpu;
+        freezeLane(lane, report.diagnostics);  // frozen empty, as every lane of a finished report is
+        report.lanes.push_back(std::move(lane));
+    }
+}
+
+std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_t lane, unsigned workers) {
+    if (!isDeferredLane(report, lane)) return {};
+    const int32_t process = report.lanes[lane].process;
+    // The deferred lanes of the process, by GPU: one pass over its threads fills them all.
+    std::vector<DeferredLaneEvents> out;
+    std::map<int32_t, size_t> outOfGpu;
+    std::vector<std::vector<uint32_t>> nvtxRow;  // per output, the NVTX row of each event, in append order
+    size_t ranges = 0;
+    for (size_t li = 0; li < report.lanes.size(); ++li) {
+        const Lane& other = report.lanes[li];
+        if (other.process == process && isNvtxLane(other.kind)) ranges += other.events.size();
+        if (other.process != process || !isDeferredLane(report, li)) continue;
+        outOfGpu[other.gpu] = out.size();
+        out.push_back({li, {}, {}});
+        out.back().content.kind = other.kind;
+        out.back().content.name_id = other.name_id;
+        out.back().content.process = process;
+        out.back().content.gpu = other.gpu;
+    }
+    nvtxRow.resize(out.size());
+    // Reserved for every NVTX range of the process at once: pages of a large reservation that
+    // are never written are never resident, and growing by doubling would hold two copies.
+    for (size_t k = 0; k < out.size(); ++k) {
+        out[k].content.events.reserve(ranges);
+        out[k].sources.reserve(ranges);
+        nvtxRow[k].reserve(ranges);
+    }
     std::vector<std::vector<Accumulator>> spans(std::max(1u, workers));
     std::vector<SpansPerGpu> onSeveral(spans.size());
     forEachProjectableThread(
@@ -313,11 +364,15 @@ void addNvtxProjectionLanes(Report& report, unsigned workers) {
         [&](const ThreadRanges& flat, size_t k) {
             for (size_t l = 0; l < flat.lanes.size(); ++l) {
                 const Lane& source = report.lanes[flat.lanes[l]];
+                // The event's payload holds its place in `sources` until the lane is frozen.
                 auto append = [&](uint32_t i, const Accumulator& a) {
-                    auto [at, added] = byKey.try_emplace({source.process, a.gpu});
-                    if (added) at->second.events.reserve(rangesOfProcess[source.process]);
-                    at->second.events.append(a.start, a.end, source.events.name_id[i], source.events.payload[i],
-                                             EventKind::NvtxRange);
+                    const auto at = outOfGpu.find(a.gpu);
+                    if (at == outOfGpu.end()) return;
+                    DeferredLaneEvents& o = out[at->second];
+                    o.content.events.append(a.start, a.end, source.events.name_id[i], uint32_t(o.sources.size()),
+                                            EventKind::NvtxRange);
+                    o.sources.push_back({flat.lanes[l], i});
+                    nvtxRow[at->second].push_back(source.events.payload[i]);
                 };
                 for (uint32_t i = 0; i < source.events.size(); ++i) {
                     const uint32_t id = flat.base[l] + i;
@@ -334,28 +389,43 @@ void addNvtxProjectionLanes(Report& report, unsigned workers) {
             }
             spans[k] = {};
             onSeveral[k] = {};
-        });
-    // The new lanes are built apart and appended at the end: report.lanes does not grow while
-    // its events are read (a reference into it would dangle once it reallocates). They come in
-    // the order of their first range (by start, the longer first), then by (process, GPU).
-    std::vector<Lane> added;
-    for (auto& [key, lane] : byKey) {
-        const auto [process, gpu] = key;
-        lane.kind = LaneKind::NvtxGpuProjection;
-        lane.name_id =
-            report.strings.intern("NVTX on GPU, " + std::string(report.str(report.processes[process].name_id)) + " [" +
-                                  std::to_string(report.processes[process].pid) + "]");
-        lane.process = process;
-        lane.gpu = gpu;
-        freezeLane(lane, report.diagnostics);
-        added.push_back(std::move(lane));
+        },
+        process);
+    // Frozen (sorted by start, nested by depth); then each event's payload and source follow it
+    // from the place it had when appended.
+    for (size_t k = 0; k < out.size(); ++k) {
+        DeferredLaneEvents& o = out[k];
+        Diagnostics unused;  // a projection reports nothing the import has not
+        freezeLane(o.content, unused);
+        std::vector<EventRef> sources(o.sources.size());
+        for (uint32_t i = 0; i < o.content.events.size(); ++i) {
+            const uint32_t appended = o.content.events.payload[i];
+            sources[i] = o.sources[appended];
+            o.content.events.payload[i] = nvtxRow[k][appended];
+        }
+        o.sources = std::move(sources);
+        nvtxRow[k] = {};
     }
-    byKey.clear();
-    std::stable_sort(added.begin(), added.end(), [](const Lane& a, const Lane& b) {
-        return std::make_tuple(a.events.start_ns[0], -a.events.durationNs(0)) <
-               std::make_tuple(b.events.start_ns[0], -b.events.durationNs(0));
-    });
-    for (Lane& lane : added) report.lanes.push_back(std::move(lane));
+    return out;
+}
+
+void addNvtxProjectionLanes(Report& report, unsigned workers) {
+    const size_t first = report.lanes.size();
+    addDeferredNvtxProjectionLanes(report);
+    // Filled process by process, each from its deferred lanes' events (moved: the report's lanes
+    // do not grow meanwhile).
+    std::set<int32_t> done;
+    for (size_t li = first; li < report.lanes.size(); ++li) {
+        if (!done.insert(report.lanes[li].process).second) continue;  // filled with an earlier one of its process
+        for (DeferredLaneEvents& filled : projectDeferredLanes(report, li, workers))
+            if (filled.content.events.size() > 0) report.lanes[filled.lane] = std::move(filled.content);
+    }
+    // Those no range projected onto are left out, as a report without the lanes would have none.
+    std::vector<Lane> kept;
+    for (size_t li = first; li < report.lanes.size(); ++li)
+        if (!isDeferredLane(report, li)) kept.push_back(std::move(report.lanes[li]));
+    report.lanes.resize(first);
+    for (Lane& lane : kept) report.lanes.push_back(std::move(lane));
 }
 
 StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analysis/StatsTable.h"
+#include "model/DeferredLane.h"
 #include "model/Find.h"
 #include "model/Report.h"
 #include "model/TimeRange.h"
@@ -57,14 +58,22 @@ void forEachThreadProjection(const Report& report,
                              const std::function<void(const std::vector<ProjectedRange>&)>& onThread,
                              unsigned workers = 1);
 
-// Adds, per process and GPU, a lane of kind NvtxGpuProjection holding each projected range
-// as an NVTX event spanning its GPU work (name and colour of the range), frozen. Computed thread
-// by thread, each range's GPU span only (not its operations, level or children), appended
-// straight to its lane; nothing else is kept. Called once
-// by what shows a timeline (the viewer's import worker, `render`), not by the importers, so
-// the command line and statistics do not pay for it; a range whose work ran on several GPUs
-// (a process driving two) is on the lane of each, spanning its work on that GPU. `workers`
-// threads project at once.
+// The "NVTX on GPU" lanes a timeline shows, one per process and GPU: each range of the process
+// projected onto that GPU as an NVTX event spanning its GPU work there (name and colour of the
+// range; a range whose work ran on several GPUs, a process driving two, is on the lane of each).
+// Not added by the importers, so the command line and statistics do not pay for them.
+//
+// The viewer's import adds them deferred (model/DeferredLane.h), empty, without projecting: one
+// per process with NVTX ranges and CUDA calls on a thread and GPU it ran work on, in
+// (process, GPU) order.
+void addDeferredNvtxProjectionLanes(Report& report);
+// The events of deferred lane `lane` and of its process's other ones (one pass over the
+// process's threads projects onto all its GPUs), computed thread by thread, `workers` threads
+// at once: each range's GPU span is appended straight to its lane; nothing else is kept beyond
+// the `workers` threads in flight. A lane no range projects onto gets an empty one.
+std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_t lane, unsigned workers = 1);
+// The same lanes added whole, at once (what `render` draws): filled, those left
+// empty dropped.
 void addNvtxProjectionLanes(Report& report, unsigned workers = 1);
 
 // `nsys stats -r nvtx_gpu_proj_sum` of those projections, one row per range label

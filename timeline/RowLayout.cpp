@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "model/Report.h"
+#include "timeline/DeferredLanes.h"
 
 namespace lanescope {
 
@@ -158,7 +159,7 @@ void RowLayout::collectLanes(const Node& node, std::vector<int>& lanes) const {
 int RowLayout::rowHeight(const Node& node, int report, bool expanded) const {
     switch (node.row.type) {
         case Row::Type::Lane: {
-            const Lane& lane = reports_[report]->lanes[node.row.index];
+            const Lane& lane = shownLane(*reports_[report], size_t(node.row.index));
             return std::max<int>(1, lane.depth_count) * kDepthPx + kPaddingPx;
         }
         case Row::Type::Counter:

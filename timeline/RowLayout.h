@@ -63,6 +63,9 @@ public:
     void hide(const std::string& key);
     void showOnly(const std::string& key);
     void showAll();
+    // Lays the rows out again: after deferred lanes were built (DeferredLanes.h), which sets
+    // their rows' heights and event counts.
+    void refresh() { rebuild(); }
     // Moves `key` just before `before` when both have the same parent; false otherwise.
     bool moveBefore(const std::string& key, const std::string& before);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "timeline/DeferredLanes.h"
+
 namespace lanescope {
 namespace {
 
@@ -45,7 +47,7 @@ int kindRank(LaneKind kind) {
 }
 
 Row laneRow(const Report& r, size_t index) {
-    const Lane& lane = r.lanes[index];
+    const Lane& lane = shownLane(r, index);
     return {Row::Type::Lane,
             std::string(r.str(lane.name_id)),
             static_cast<int>(index),

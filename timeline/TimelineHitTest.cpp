@@ -35,7 +35,7 @@ std::optional<ViewEvent> TimelineView::eventAt(QPoint pos, uint32_t* mergedCount
         const LaneCache& g = geometry(row->report, lane, summary ? 1 : 256);
         if (const Box* b = boxAt(g.boxes, summary ? 0 : depth, builtX(pos.x() - headerWidth_))) {
             if (mergedCount) *mergedCount = b->count;
-            return ViewEvent{row->report, uint32_t(lane), b->event(layout_.reports()[row->report]->lanes[lane])};
+            return ViewEvent{row->report, uint32_t(lane), b->event(shownLane(row->report, lane))};
         }
     }
     return std::nullopt;
@@ -55,7 +55,7 @@ const LayoutRow* TimelineView::rowShowing(const ViewEvent& ev) const {
 QRect TimelineView::eventRect(const ViewEvent& ev) const {
     if (const LayoutRow* found = rowShowing(ev)) {
         const LayoutRow& row = *found;
-        const Lane& lane = layout_.reports()[ev.report]->lanes[ev.lane];
+        const Lane& lane = shownLane(ev.report, int(ev.lane));
         const bool summary = row.type != Row::Type::Lane;
         const int depth = summary ? 0 : lane.events.depth[ev.event];
         const int top = row.y - scrollY() + kRulerHeight + RowLayout::kPaddingPx / 2 + depth * RowLayout::kDepthPx;
@@ -89,7 +89,7 @@ void TimelineView::showTooltip(QPoint pos) {
         return;
     }
     const Report& r = *layout_.reports()[ev->report];
-    const Lane& lane = r.lanes[ev->lane];
+    const Lane& lane = shownLane(ev->report, int(ev->lane));
     QString text;
     if (merged > 1) {
         text = QString("<b>%1 events</b> too small to show at this zoom<br>double-click to zoom in").arg(merged);

@@ -117,7 +117,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 // A click on the lanes selects the event under it, else the instant (sample, marker) nearest
 // to it, else nothing.
 void TimelineView::clickAt(QPoint pos) {
-    const std::optional<ViewEvent> event = eventAt(pos);
+    std::optional<ViewEvent> event = eventAt(pos);
+    if (event) event = selectable(*event);
     selectEvent(event);
     if (!event)
         if (const auto instant = instantAt(pos)) selectInstant(instant);
@@ -168,7 +169,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
         fitSelection();
         return;
     }
-    const Lane& lane = layout_.reports()[ev->report]->lanes[ev->lane];
+    const Lane& lane = shownLane(ev->report, int(ev->lane));
     if (merged > 1) {  // zoom into the merged run
         const uint32_t first = ev->event;
         const int64_t s = lane.events.start_ns[first];
@@ -181,7 +182,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
         zoomTo(s + reportOffset(ev->report), std::max(e, s + 100) + reportOffset(ev->report));
         return;
     }
-    selectEvent(ev);
+    selectEvent(selectable(*ev));
     fitSelection();
 }
 

@@ -165,6 +165,9 @@ void TimelineView::paintHeader(QPainter& p, const LayoutRow& row, int top) {
 void TimelineView::paintLaneRow(QPainter& p, const LayoutRow& row, int top) {
     const QRect area = laneArea();
     const Report& report = *layout_.reports()[row.report];
+    if (row.type == Row::Type::Lane)
+        for (int lane : row.lanes)
+            if (isDeferredLane(report, size_t(lane))) requestDeferredLane(row.report, lane);
     const RowPaint& cached = rowPaint(row);
     const PixelMapping map = mapping(row.report);
     const int64_t visibleEnd = map.end_ns();

@@ -1,7 +1,10 @@
 #include "timeline/TimelineView.h"
 
+#include <sys/resource.h>
+
 #include <QEvent>
 #include <QScrollBar>
+#include <QThreadPool>
 #include <algorithm>
 #include <cmath>
 
@@ -57,7 +60,9 @@ private:
 
 }  // namespace
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent), textCache_(std::make_unique<TextCache>()) {
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), textCache_(std::make_unique<TextCache>()), deferredPool_(std::make_unique<QThreadPool>()) {
+    deferredPool_->setMaxThreadCount(1);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -82,7 +87,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), textCache_(std::m
     lastWheel_.start();
 }
 
-TimelineView::~TimelineView() = default;
+// A build in flight reads a report it holds and then posts to this view: done before the view goes.
+TimelineView::~TimelineView() { deferredPool_->waitForDone(); }
 
 void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports) {
     colors_.clear();
@@ -90,6 +96,9 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     for (const auto& r : reports) colors_.push_back(std::make_unique<EventColors>(*r));
     offsets_.resize(reports.size(), 0);
     reports_ = std::move(reports);
+    std::erase_if(deferredRequested_, [&](const auto& asked) {
+        return std::none_of(reports_.begin(), reports_.end(), [&](const auto& r) { return r.get() == asked.first; });
+    });
     if (reports_.empty() && placeholders_.empty()) anchor_.reset();
     relayout();
     updateWhole();
@@ -295,7 +304,14 @@ const TimelineView::LaneCache& TimelineView::geometry(int report, int lane, int 
             void marker(const MarkerBox&) override {}
         } sink(it->second);
         const Report& r = *layout_.reports()[report];
-        buildLaneBoxes(r.lanes[lane], window, sink, {}, maxDepths, &ReportSummaries::of(r).lane(size_t(lane)));
+        const LaneSummary* summary = nullptr;
+        if (!isDeferredLane(r, size_t(lane)))
+            summary = &ReportSummaries::of(r).lane(size_t(lane));
+        else if (DeferredLanes::of(r).ready(size_t(lane)))
+            summary = &DeferredLanes::of(r).summary(size_t(lane));
+        else
+            return it->second;  // not built yet: drawn empty, built again once it is
+        buildLaneBoxes(shownLane(report, lane), window, sink, {}, maxDepths, summary);
     }
     return it->second;
 }
@@ -332,7 +348,7 @@ const TimelineView::RowPaint& TimelineView::rowPaint(const LayoutRow& row) const
     QRgb lastSource = 0, lastMerged = 0;  // boxes in a row often share a colour: skip the lookup
     const double separatorNs = kSeparatorMinPx * builtWindow_.ns_per_px;  // boxes wider get a 1 px gap
     for (int laneIndex : row.lanes) {
-        const Lane& lane = report.lanes[laneIndex];
+        const Lane& lane = shownLane(row.report, laneIndex);
         const std::vector<Box>& boxes = geometry(row.report, laneIndex, summary ? 1 : 256).boxes;
         for (size_t i = 0; i < boxes.size(); ++i) {
             const Box& b = boxes[i];
@@ -475,6 +491,44 @@ void TimelineView::setMarkers(std::vector<TimeMarker> markers) {
 void TimelineView::setEmptyText(const QString& text) {
     emptyText_ = text;
     update();
+}
+
+// ---- deferred lanes ----
+
+const Lane& TimelineView::shownLane(int report, int lane) const {
+    return lanescope::shownLane(*layout_.reports()[size_t(report)], size_t(lane));
+}
+
+ViewEvent TimelineView::selectable(const ViewEvent& event) const {
+    const Report& r = *layout_.reports()[size_t(event.report)];
+    if (!isDeferredLane(r, event.lane) || !DeferredLanes::of(r).ready(event.lane)) return event;
+    const EventRef source = DeferredLanes::of(r).source(event.lane, event.event);
+    return {event.report, source.lane, source.index};
+}
+
+void TimelineView::requestDeferredLane(int report, int lane) {
+    const std::shared_ptr<const Report> shown = layout_.reports()[size_t(report)];
+    if (!deferredBuilder_ || DeferredLanes::of(*shown).ready(size_t(lane)) ||
+        !deferredRequested_.emplace(shown.get(), lane).second)
+        return;
+    ++deferredPending_;
+    deferredPool_->start([this, shown, lane, builder = deferredBuilder_] {
+        ::setpriority(PRIO_PROCESS, 0, 10);  // this thread only (Linux): drawing comes first
+        DeferredLanes::of(*shown).build(size_t(lane), builder);
+        // Queued to the GUI thread; the destructor waits for this task, so `this` is alive here.
+        QMetaObject::invokeMethod(
+            this,
+            [this, shown] {
+                --deferredPending_;
+                if (std::none_of(layout_.reports().begin(), layout_.reports().end(),
+                                 [&](const auto& r) { return r == shown; }))
+                    return;
+                layout_.refresh();  // the rows' heights: their events' depths
+                rowsChanged();      // and their geometry, built again
+                emit deferredLanesBuilt();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 }  // namespace lanescope

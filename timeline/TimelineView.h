@@ -4,16 +4,19 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "model/Report.h"
+#include "timeline/DeferredLanes.h"
 #include "timeline/LaneGeometry.h"
 #include "timeline/Palette.h"
 #include "timeline/RowLayout.h"
 #include "timeline/TimeViewport.h"
 
 class QScrollBar;
+class QThreadPool;
 
 namespace lanescope {
 
@@ -155,6 +158,13 @@ public:
     // The row an event is drawn in: its lane's own row, else a summary row showing it.
     const LayoutRow* rowShowing(const ViewEvent& event) const;
 
+    // Computes the events of the reports' deferred lanes (model/DeferredLane.h) when their row is
+    // first drawn: on a thread of the view's own, one lane's build at a time, below the GUI's
+    // priority; the row is drawn empty meanwhile, then with its events (deferredLanesBuilt).
+    // Without a builder, deferred lanes stay empty.
+    void setDeferredLaneBuilder(DeferredLanes::Builder builder) { deferredBuilder_ = std::move(builder); }
+    int deferredLanesPending() const { return deferredPending_; }  // asked for, not built yet
+
     double lastFrameMs() const { return lastFrameMs_; }
     // How many times the geometry was built for a new window (tests: a pan reuses it).
     size_t geometryBuilds() const { return geometryBuilds_; }
@@ -172,6 +182,8 @@ signals:
     void markedSamplesCleared();            // Esc cleared the marked samples
     // A frame was painted, showing `rows` rows (0 while nothing is open).
     void framePainted(int rows);
+    // The deferred lanes asked for by a frame were built, and are drawn from the next one.
+    void deferredLanesBuilt();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -188,6 +200,11 @@ protected:
 
 private:
     void clickAt(QPoint pos);
+    // The lane as drawn: a deferred lane's computed events once built, else the report's own.
+    const Lane& shownLane(int report, int lane) const;
+    // What selecting `event` selects: for an event of a deferred lane, the event it stands for.
+    ViewEvent selectable(const ViewEvent& event) const;
+    void requestDeferredLane(int report, int lane);
     // A lane's boxes for the built window (x relative to builtWindow_), as LaneGeometry emits them.
     struct LaneCache {
         std::vector<Box> boxes;
@@ -301,6 +318,10 @@ private:
     bool showFrameTime_ = false;
     QString emptyText_ = "Open a report: File > Open (Ctrl+O), or drop it here";
     bool updatingScrollBars_ = false;
+    DeferredLanes::Builder deferredBuilder_;
+    std::set<std::pair<const Report*, int>> deferredRequested_;  // (report, lane) asked for, built or not
+    int deferredPending_ = 0;
+    std::unique_ptr<QThreadPool> deferredPool_;  // one thread; waited for on destruction
 };
 
 }  // namespace lanescope

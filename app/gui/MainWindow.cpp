@@ -28,8 +28,11 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <map>
+#include <thread>
 
+#include "analysis/NvtxProjection.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
@@ -64,6 +67,10 @@ MainWindow::MainWindow() {
     setWindowTitle("Lanescope");
     setAcceptDrops(true);
     timeline_ = new TimelineView;
+    // The "NVTX on GPU" rows, which the import adds deferred, projected when first shown.
+    timeline_->setDeferredLaneBuilder([](const Report& report, size_t lane) {
+        return projectDeferredLanes(report, lane, std::max(1u, std::thread::hardware_concurrency()));
+    });
     session_ = new ViewSession(this);
     session_->attach(timeline_);
     imports_ = new ImportQueue(this);

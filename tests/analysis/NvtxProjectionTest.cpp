@@ -1,5 +1,7 @@
 // NVTX GPU projection: hand-built reports, and nsys stats' own nvtx_gpu_proj_sum on the corpus.
 #include <algorithm>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -403,4 +405,65 @@ TEST_CASE("NVTX-on-GPU rows of a process on two GPUs: each range on each GPU, ov
     for (const ProjectedRange& p : projectNvtxToGpu(*report))
         if (report->str(report->lanes[p.range.lane].events.name_id[p.range.index]).starts_with("step "))
             CHECK(p.gpu == -1);
+}
+
+// The viewer's import adds the NVTX-on-GPU lanes deferred (empty, naming their rows) and
+// projects a process's lanes when one of its rows is first drawn: the same events, by lane, as
+// the lanes projected at once, each with the range it stands for.
+TEST_CASE("deferred NVTX-on-GPU lanes, built when asked, equal the lanes added at once (corpus)") {
+    for (const char* name : {"two_gpus_one_process.nsys-rep", "ddp_both_ranks.nsys-rep", "train_1gpu.sqlite"}) {
+        INFO(name);
+        const auto path = dataFile(std::string("nsys-2025.3/") + name);
+        const auto whole = importAsViewed(path);
+        ImportOptions options;
+        options.add_view_lanes = [](Report& r) { addDeferredNvtxProjectionLanes(r); };
+        const auto deferred = importOk(path, options);
+        std::map<std::pair<int32_t, int32_t>, const Lane*> wholeLanes;  // by (process, GPU)
+        for (const Lane& lane : whole->lanes)
+            if (lane.kind == LaneKind::NvtxGpuProjection) wholeLanes[{lane.process, lane.gpu}] = &lane;
+        REQUIRE(!wholeLanes.empty());
+        size_t built = 0, deferredLanes = 0;
+        std::set<size_t> seen;
+        for (size_t li = 0; li < deferred->lanes.size(); ++li) {
+            if (deferred->lanes[li].kind != LaneKind::NvtxGpuProjection) continue;
+            ++deferredLanes;
+            CHECK(isDeferredLane(*deferred, li));
+            if (seen.count(li)) continue;
+            for (const DeferredLaneEvents& made : projectDeferredLanes(*deferred, li, 2)) {
+                seen.insert(made.lane);
+                const Lane& shell = deferred->lanes[made.lane];
+                CHECK(made.content.process == shell.process);
+                CHECK(made.content.gpu == shell.gpu);
+                const auto at = wholeLanes.find({shell.process, shell.gpu});
+                if (made.content.events.size() == 0) {
+                    CHECK(at == wholeLanes.end());
+                    continue;
+                }
+                REQUIRE(at != wholeLanes.end());
+                ++built;
+                const IntervalColumns &ours = made.content.events, &theirs = at->second->events;
+                REQUIRE(ours.size() == theirs.size());
+                REQUIRE(made.sources.size() == ours.size());
+                CHECK(made.content.depth_count == at->second->depth_count);
+                for (uint32_t i = 0; i < ours.size(); ++i) {
+                    CHECK(ours.start_ns[i] == theirs.start_ns[i]);
+                    CHECK(ours.endNs(i) == theirs.endNs(i));
+                    CHECK(ours.depth[i] == theirs.depth[i]);
+                    CHECK(deferred->str(ours.name_id[i]) == whole->str(theirs.name_id[i]));
+                    CHECK(ours.payload[i] == theirs.payload[i]);
+                    // The range it stands for: an NVTX range of the lane's process, same name and row.
+                    const EventRef source = made.sources[i];
+                    REQUIRE(source.lane < deferred->lanes.size());
+                    const Lane& range = deferred->lanes[source.lane];
+                    REQUIRE(source.index < range.events.size());
+                    CHECK((range.kind == LaneKind::Nvtx || range.kind == LaneKind::NvtxStartEnd));
+                    CHECK(range.process == shell.process);
+                    CHECK(range.events.name_id[source.index] == ours.name_id[i]);
+                    CHECK(range.events.payload[source.index] == ours.payload[i]);
+                }
+            }
+        }
+        CHECK(seen.size() == deferredLanes);  // each deferred lane built by the pass of its process
+        CHECK(built == wholeLanes.size());
+    }
 }

@@ -32,6 +32,7 @@
 #include "tests/bench/Args.h"
 #include "tests/bench/Commands.h"
 #include "tests/bench/Measure.h"
+#include "timeline/DeferredLanes.h"
 #include "timeline/ReportSummaries.h"
 #include "timeline/TimelineView.h"
 
@@ -73,14 +74,14 @@ void traceRss(double seconds) {
     std::fprintf(stderr, "rss %.0f MB at %.3f s\n", mb, seconds);
 }
 
-// Imports FILE as the viewer does (its NVTX-on-GPU lanes too) and saves the model in the
+// Imports FILE as the viewer does (its NVTX-on-GPU lanes deferred) and saves the model in the
 // default cache folder, in a child process, with (keepStatistics) the Statistics table the
 // window opens on: what the viewer then reopens. "MB" of the entry, or "" on failure.
 ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
     return runInChild([&] {
         ImportOptions options;
         options.threads = std::max(1u, std::thread::hardware_concurrency());
-        options.add_view_lanes = [threads = options.threads](Report& r) { addNvtxProjectionLanes(r, threads); };
+        options.add_view_lanes = [](Report& r) { addDeferredNvtxProjectionLanes(r); };
         NullProgress progress;
         ImportResult result = importFile(file, options, progress);
         const ReportCache cache;
@@ -95,6 +96,16 @@ ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
     });
 }
+
+// The open reports' deferred lanes ("NVTX on GPU"), all of them or those built.
+uint64_t deferredLanes(const MainWindow& window, bool builtOnly = false) {
+    uint64_t n = 0;
+    for (const auto& report : window.session()->reports())
+        for (size_t li = 0; li < report->lanes.size(); ++li)
+            if (isDeferredLane(*report, li) && (!builtOnly || DeferredLanes::of(*report).ready(li))) ++n;
+    return n;
+}
+uint64_t builtDeferredLanes(const MainWindow& window) { return deferredLanes(window, true); }
 
 // LANESCOPE_BENCH_DEBUG=1: where the GUI thread is while it stalls. A watchdog thread signals
 // it once a tick is 80 ms late, and the handler prints its call stack (backtrace_symbols_fd
@@ -136,8 +147,8 @@ std::jthread stallWatchdog(pthread_t gui) {
 // panels), and a 5 ms timer on the GUI thread measures how late the event loop comes back to
 // it, which is how late a click or a key would be handled. Measured while the report loads
 // and for M ms after the window is complete (default 3000). Prints first_paint_s (start to the
-// first frame showing rows), open_s (start to a frame with the report's rows drawn and every
-// panel on screen filled), report_ready_s (start to the report handed to the window).
+// first frame showing rows), open_s (start to a frame with the report's rows drawn, the deferred lanes in sight
+// built, and every panel on screen filled), report_ready_s (start to the report handed to the window).
 // --pytorch VIEW: the PyTorch panel shown on that view's tab, which is then one of the panels
 // filled (MainWindow::showPytorch).
 // --panels: then each bottom panel brought to the front in turn, as a click on its tab does
@@ -224,10 +235,13 @@ int openCommand(int argc, char** argv) {
     });
     // Complete: the report's rows drawn and the panels on screen filled; then M ms more (or the
     // panels in turn).
+    size_t deferredBuiltAtOpen = 0;  // the deferred lanes in sight at open, built before it
     auto checkComplete = [&] {
-        if (complete || !paintedReport || !window.shownPanelsReady()) return;
+        if (complete || !paintedReport || !window.shownPanelsReady() || window.timeline()->deferredLanesPending() > 0)
+            return;
         complete = true;
         openS = now();
+        deferredBuiltAtOpen = builtDeferredLanes(window);
         peakAtOpenMb = peakRssMb();
         if (!panels.empty())
             panelPoll.start(10);
@@ -293,6 +307,8 @@ int openCommand(int argc, char** argv) {
     printValue("report_ready_s", reportReadyS, 3);
     printValue("open_s", openS, 3);
     printValue("open_over_import", openS / importS, 2);
+    printValue("deferred_lanes", deferredLanes(window));
+    printValue("deferred_lanes_built_at_open", uint64_t(deferredBuiltAtOpen));
     printValue("gui_max_stall_loading_ms", percentile(loading, 1.0), 1);
     printValue("gui_p99_stall_loading_ms", percentile(loading, 0.99), 1);
     printValue("gui_max_stall_after_ms", percentile(after, 1.0), 1);

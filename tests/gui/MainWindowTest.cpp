@@ -11,9 +11,12 @@
 #include <QTimer>
 #include <QWheelEvent>
 #include <ctime>
+#include <mutex>
+#include <thread>
 
 #include "RaiseDock.h"
 #include "TestPaths.h"
+#include "analysis/NvtxProjection.h"
 #include "analysis/Registry.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
@@ -26,6 +29,7 @@
 #include "app/gui/panels/statistics/StatsPanel.h"
 #include "app/gui/panels/utilization/UtilizationChart.h"
 #include "tests/support/SyntheticReport.h"
+#include "timeline/DeferredLanes.h"
 #include "timeline/TimelineView.h"
 
 using namespace lanescope;
@@ -456,6 +460,76 @@ private slots:
         for (const DiffRow& r : diff->rows()) QVERIFY(r.base_count > 0 || r.cand_count > 0);
         if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
             window.grab().save(dir + "/ranks.png");
+    }
+
+    // The "NVTX on GPU" row is added deferred: nothing is projected while it is out of sight (a
+    // row filter hides it); once drawn, its process is projected on the view's own thread, the
+    // row fills, and a click on a projected range selects the range itself.
+    void nvtxOnGpuRowsProjectWhenShown() {
+        MainWindow window;
+        std::mutex mutex;
+        std::vector<std::thread::id> builtOn;
+        window.timeline()->setDeferredLaneBuilder([&](const Report& report, size_t lane) {
+            {
+                std::lock_guard lock(mutex);
+                builtOn.push_back(std::this_thread::get_id());
+            }
+            return projectDeferredLanes(report, lane, 2);
+        });
+        QLineEdit* filter = nullptr;
+        for (QLineEdit* edit : window.findChildren<QLineEdit*>())
+            if (edit->placeholderText().startsWith("Filter rows")) filter = edit;
+        QVERIFY(filter);
+        filter->setText("Stream");
+        bool done = false;
+        window.setAllLoadedCallback([&](bool) { done = true; });
+        window.resize(1400, 900);
+        window.show();
+        window.openFiles({QString::fromStdString(test::dataFile("nsys-2025.3/train_1gpu.sqlite").string())});
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 20000));
+        TimelineView* view = window.timeline();
+        const Report& report = *view->reports()[0];
+        const auto isProjection = [&](const Lane& l) { return l.kind == LaneKind::NvtxGpuProjection; };
+        const auto found = std::find_if(report.lanes.begin(), report.lanes.end(), isProjection);
+        QVERIFY(found != report.lanes.end());
+        const auto lane = uint32_t(found - report.lanes.begin());
+        QTest::qWait(300);  // frames drawn, panels filled
+        QVERIFY(isDeferredLane(report, lane));
+        QVERIFY(!DeferredLanes::of(report).ready(lane));
+        QCOMPARE(view->deferredLanesPending(), 0);
+        QVERIFY(builtOn.empty());
+
+        filter->clear();  // the row is in sight: drawn, asked for, built apart, drawn again
+        QVERIFY(QTest::qWaitFor(
+            [&] { return DeferredLanes::of(report).ready(lane) && view->deferredLanesPending() == 0; }, 20000));
+        QTest::qWait(50);
+        QCOMPARE(builtOn.size(), size_t(1));
+        QVERIFY(builtOn[0] != std::this_thread::get_id());
+        const Lane& projected = *DeferredLanes::of(report).ready(lane);
+        QVERIFY(projected.events.size() > 0);
+        const auto row = std::find_if(view->rows().rows().begin(), view->rows().rows().end(), [&](const LayoutRow& r) {
+            return r.type == Row::Type::Lane && r.lanes == std::vector<int>{int(lane)};
+        });
+        QVERIFY(row != view->rows().rows().end());
+        QCOMPARE(row->height, std::max<int>(1, projected.depth_count) * RowLayout::kDepthPx + RowLayout::kPaddingPx);
+        QCOMPARE(row->events, uint64_t(projected.events.size()));
+
+        // The widest projected range, clicked where it is drawn, selects its NVTX range.
+        uint32_t widest = 0;
+        for (uint32_t i = 0; i < projected.events.size(); ++i)
+            if (projected.events.depth[i] == 0 && projected.events.durationNs(i) > projected.events.durationNs(widest))
+                widest = i;
+        const QRect box = view->eventRect(ViewEvent{0, lane, widest});
+        QVERIFY(!box.isEmpty());
+        QTest::mouseClick(view, Qt::LeftButton, {}, box.center());
+        const auto selected = view->selectedEvent();
+        QVERIFY(selected.has_value());
+        const Lane& range = report.lanes[selected->lane];
+        QVERIFY(range.kind == LaneKind::Nvtx || range.kind == LaneKind::NvtxStartEnd);
+        QCOMPARE(range.events.name_id[selected->event], projected.events.name_id[widest]);
+        QCOMPARE(range.events.payload[selected->event], projected.events.payload[widest]);
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
+            window.grab().save(dir + "/nvtx-on-gpu.png");
     }
 
     // A panel that is not shown computes nothing; shown, it computes what it was asked for.

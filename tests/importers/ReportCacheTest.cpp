@@ -443,6 +443,16 @@ TEST_CASE("a report with every table filled and the viewer's lanes reads back eq
     const auto key = ReportCache::key(file, "native+view-lanes");
     REQUIRE(key);
     requireEqual(*viewed, *storeAndLoad(temp.cache, *viewed, *key));
+
+    // What the viewer saves: its NVTX-on-GPU lanes deferred (empty), still deferred once read back.
+    ImportOptions options;
+    options.add_view_lanes = [](Report& r) { addDeferredNvtxProjectionLanes(r); };
+    const auto deferred = importOk(file, options);
+    const auto loaded = storeAndLoad(temp.cache, *deferred, "deferred");
+    requireEqual(*deferred, *loaded);
+    size_t deferredLanes = 0;
+    for (size_t li = 0; li < loaded->lanes.size(); ++li) deferredLanes += isDeferredLane(*loaded, li) ? 1 : 0;
+    CHECK(deferredLanes == 1);
 }
 
 TEST_CASE("the variants name how a model was made, as the keys of earlier entries did") {

@@ -96,9 +96,10 @@ void ImportTask::start() {
     options.threads = threads_;
     options.memory_limit_bytes = memoryLimit_;
     options.memory_promised = memoryPromised_.get();
-    // The "NVTX on GPU" rows, projected on as many threads as the import uses.
+    // The "NVTX on GPU" rows, deferred: projected when first shown (MainWindow gives the timeline
+    // their builder).
     const unsigned workers = threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency());
-    options.add_view_lanes = [workers](Report& r) { addNvtxProjectionLanes(r, workers); };
+    options.add_view_lanes = [](Report& r) { addDeferredNvtxProjectionLanes(r); };
     // The rows known so far, to the GUI thread in order before finished() (both queued).
     options.on_skeleton = [self](std::shared_ptr<const Report> rows) {
         if (QObject* target = self.data())
@@ -110,7 +111,7 @@ void ImportTask::start() {
                 Qt::QueuedConnection);
     };
     // `promised` keeps what options.memory_promised points to alive while the import runs.
-    // The viewer's model holds its NVTX-on-GPU lanes.
+    // The viewer's model holds its NVTX-on-GPU lanes, deferred.
     const std::string variant = ReportCache::variant(reader_, options.nsys_path, true);
     (void)QtConcurrent::run(workPool(), [self, file, stop, options, promised = memoryPromised_, cache = cache_, variant,
                                          workers] {
