@@ -333,7 +333,6 @@ std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_
     // The deferred lanes of the process, by GPU: one pass over its threads fills them all.
     std::vector<DeferredLaneEvents> out;
     std::map<int32_t, size_t> outOfGpu;
-    std::vector<std::vector<uint32_t>> nvtxRow;  // per output, the NVTX row of each event, in append order
     size_t ranges = 0;
     for (size_t li = 0; li < report.lanes.size(); ++li) {
         const Lane& other = report.lanes[li];
@@ -346,13 +345,11 @@ std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_
         out.back().content.process = process;
         out.back().content.gpu = other.gpu;
     }
-    nvtxRow.resize(out.size());
     // Reserved for every NVTX range of the process at once: pages of a large reservation that
     // are never written are never resident, and growing by doubling would hold two copies.
     for (size_t k = 0; k < out.size(); ++k) {
         out[k].content.events.reserve(ranges);
         out[k].sources.reserve(ranges);
-        nvtxRow[k].reserve(ranges);
     }
     std::vector<std::vector<Accumulator>> spans(std::max(1u, workers));
     std::vector<SpansPerGpu> onSeveral(spans.size());
@@ -372,7 +369,6 @@ std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_
                     o.content.events.append(a.start, a.end, source.events.name_id[i], uint32_t(o.sources.size()),
                                             EventKind::NvtxRange);
                     o.sources.push_back({flat.lanes[l], i});
-                    nvtxRow[at->second].push_back(source.events.payload[i]);
                 };
                 for (uint32_t i = 0; i < source.events.size(); ++i) {
                     const uint32_t id = flat.base[l] + i;
@@ -391,20 +387,30 @@ std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_
             onSeveral[k] = {};
         },
         process);
-    // Frozen (sorted by start, nested by depth); then each event's payload and source follow it
-    // from the place it had when appended.
-    for (size_t k = 0; k < out.size(); ++k) {
-        DeferredLaneEvents& o = out[k];
+    // Frozen (sorted by start, nested by depth); then each event's source follows it from the
+    // place it had when appended, and its payload is the source's (its row of Report::nvtx).
+    for (DeferredLaneEvents& o : out) {
         Diagnostics unused;  // a projection reports nothing the import has not
         freezeLane(o.content, unused);
-        std::vector<EventRef> sources(o.sources.size());
-        for (uint32_t i = 0; i < o.content.events.size(); ++i) {
-            const uint32_t appended = o.content.events.payload[i];
-            sources[i] = o.sources[appended];
-            o.content.events.payload[i] = nvtxRow[k][appended];
+        // In place, cycle by cycle (no second copy): place i takes the source appended at payload[i].
+        Column<uint32_t>& appendedAt = o.content.events.payload;
+        std::vector<bool> placed(appendedAt.size(), false);
+        for (uint32_t i = 0; i < appendedAt.size(); ++i) {
+            if (placed[i]) continue;
+            const EventRef first = o.sources[i];
+            for (uint32_t j = i;;) {
+                placed[j] = true;
+                const uint32_t from = appendedAt[j];
+                if (from == i) {
+                    o.sources[j] = first;
+                    break;
+                }
+                o.sources[j] = o.sources[from];
+                j = from;
+            }
         }
-        o.sources = std::move(sources);
-        nvtxRow[k] = {};
+        for (uint32_t i = 0; i < appendedAt.size(); ++i)
+            appendedAt[i] = report.lanes[o.sources[i].lane].events.payload[o.sources[i].index];
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include <QEvent>
 #include <QScrollBar>
 #include <QThreadPool>
+#include <QTimer>
 #include <algorithm>
 #include <cmath>
 
@@ -340,7 +341,6 @@ const TimelineView::RowPaint& TimelineView::rowPaint(const LayoutRow& row) const
     fitBuiltWindow();
     auto [it, inserted] = rowPaint_.try_emplace(row.key);
     if (!inserted) return it->second;
-    const Report& report = *layout_.reports()[row.report];
     EventColors& colors = *colors_[row.report];
     const bool summary = row.type != Row::Type::Lane;
     std::vector<std::pair<QRgb, std::vector<TimeBox>>>& fills = it->second.fills;
@@ -512,22 +512,26 @@ void TimelineView::requestDeferredLane(int report, int lane) {
         !deferredRequested_.emplace(shown.get(), lane).second)
         return;
     ++deferredPending_;
-    deferredPool_->start([this, shown, lane, builder = deferredBuilder_] {
-        ::setpriority(PRIO_PROCESS, 0, 10);  // this thread only (Linux): drawing comes first
-        DeferredLanes::of(*shown).build(size_t(lane), builder);
-        // Queued to the GUI thread; the destructor waits for this task, so `this` is alive here.
-        QMetaObject::invokeMethod(
-            this,
-            [this, shown] {
-                --deferredPending_;
-                if (std::none_of(layout_.reports().begin(), layout_.reports().end(),
-                                 [&](const auto& r) { return r == shown; }))
-                    return;
-                layout_.refresh();  // the rows' heights: their events' depths
-                rowsChanged();      // and their geometry, built again
-                emit deferredLanesBuilt();
-            },
-            Qt::QueuedConnection);
+    // Started once the frame asking for it is painted, not beside the rasterizer's own threads
+    // in that frame.
+    QTimer::singleShot(0, this, [this, shown, lane, builder = deferredBuilder_] {
+        deferredPool_->start([this, shown, lane, builder] {
+            ::setpriority(PRIO_PROCESS, 0, 10);  // this thread only (Linux): drawing comes first
+            DeferredLanes::of(*shown).build(size_t(lane), builder);
+            // Queued to the GUI thread; the destructor waits for this task, so `this` is alive here.
+            QMetaObject::invokeMethod(
+                this,
+                [this, shown] {
+                    --deferredPending_;
+                    if (std::none_of(layout_.reports().begin(), layout_.reports().end(),
+                                     [&](const auto& r) { return r == shown; }))
+                        return;
+                    layout_.refresh();  // the rows' heights: their events' depths
+                    rowsChanged();      // and their geometry, built again
+                    emit deferredLanesBuilt();
+                },
+                Qt::QueuedConnection);
+        });
     });
 }
 

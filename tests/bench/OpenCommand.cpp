@@ -147,8 +147,11 @@ std::jthread stallWatchdog(pthread_t gui) {
 // panels), and a 5 ms timer on the GUI thread measures how late the event loop comes back to
 // it, which is how late a click or a key would be handled. Measured while the report loads
 // and for M ms after the window is complete (default 3000). Prints first_paint_s (start to the
-// first frame showing rows), open_s (start to a frame with the report's rows drawn, the deferred lanes in sight
-// built, and every panel on screen filled), report_ready_s (start to the report handed to the window).
+// first frame showing rows), open_s (start to a frame with the report's rows drawn, the deferred
+// lanes in sight built, and every panel on screen filled), report_ready_s (start to the report
+// handed to the window), deferred_lanes (the "NVTX on GPU" lanes, projected when drawn),
+// deferred_lanes_built_at_open (those in sight at open) and deferred_lanes_built_s (start to the
+// last of them built).
 // --pytorch VIEW: the PyTorch panel shown on that view's tab, which is then one of the panels
 // filled (MainWindow::showPytorch).
 // --panels: then each bottom panel brought to the front in turn, as a click on its tab does
@@ -248,6 +251,8 @@ int openCommand(int argc, char** argv) {
         else
             QTimer::singleShot(int(*afterMs), &app, &QApplication::quit);
     };
+    double deferredBuiltS = 0;  // the last deferred lanes built (start to then)
+    QObject::connect(window.timeline(), &TimelineView::deferredLanesBuilt, [&] { deferredBuiltS = now(); });
     QObject::connect(window.timeline(), &TimelineView::framePainted, [&](int rows) {
         if (rows == 0) return;
         if (firstPaintS == 0) firstPaintS = now();
@@ -309,6 +314,7 @@ int openCommand(int argc, char** argv) {
     printValue("open_over_import", openS / importS, 2);
     printValue("deferred_lanes", deferredLanes(window));
     printValue("deferred_lanes_built_at_open", uint64_t(deferredBuiltAtOpen));
+    if (deferredBuiltS > 0) printValue("deferred_lanes_built_s", deferredBuiltS, 3);
     printValue("gui_max_stall_loading_ms", percentile(loading, 1.0), 1);
     printValue("gui_p99_stall_loading_ms", percentile(loading, 0.99), 1);
     printValue("gui_max_stall_after_ms", percentile(after, 1.0), 1);
