@@ -327,6 +327,32 @@ void addDeferredNvtxProjectionLanes(Report& report) {
     }
 }
 
+void finishDeferredLane(const Report& report, DeferredLaneEvents& lane) {
+    Diagnostics unused;  // a projection reports nothing the import has not
+    freezeLane(lane.content, unused);
+    // Each event's source follows it from the place it had when appended, in place, cycle by
+    // cycle (no second copy): place i takes the source appended at payload[i].
+    Column<uint32_t>& appendedAt = lane.content.events.payload;
+    std::vector<bool> placed(appendedAt.size(), false);
+    for (uint32_t i = 0; i < appendedAt.size(); ++i) {
+        if (placed[i]) continue;
+        const EventRef first = lane.sources[i];
+        for (uint32_t j = i;;) {
+            placed[j] = true;
+            const uint32_t from = appendedAt[j];
+            if (from == i) {
+                lane.sources[j] = first;
+                break;
+            }
+            lane.sources[j] = lane.sources[from];
+            j = from;
+        }
+    }
+    // And its payload is its source's (its row of Report::nvtx).
+    for (uint32_t i = 0; i < appendedAt.size(); ++i)
+        appendedAt[i] = report.lanes[lane.sources[i].lane].events.payload[lane.sources[i].index];
+}
+
 std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_t lane, unsigned workers) {
     if (!isDeferredLane(report, lane)) return {};
     const int32_t process = report.lanes[lane].process;
@@ -387,31 +413,7 @@ std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_
             onSeveral[k] = {};
         },
         process);
-    // Frozen (sorted by start, nested by depth); then each event's source follows it from the
-    // place it had when appended, and its payload is the source's (its row of Report::nvtx).
-    for (DeferredLaneEvents& o : out) {
-        Diagnostics unused;  // a projection reports nothing the import has not
-        freezeLane(o.content, unused);
-        // In place, cycle by cycle (no second copy): place i takes the source appended at payload[i].
-        Column<uint32_t>& appendedAt = o.content.events.payload;
-        std::vector<bool> placed(appendedAt.size(), false);
-        for (uint32_t i = 0; i < appendedAt.size(); ++i) {
-            if (placed[i]) continue;
-            const EventRef first = o.sources[i];
-            for (uint32_t j = i;;) {
-                placed[j] = true;
-                const uint32_t from = appendedAt[j];
-                if (from == i) {
-                    o.sources[j] = first;
-                    break;
-                }
-                o.sources[j] = o.sources[from];
-                j = from;
-            }
-        }
-        for (uint32_t i = 0; i < appendedAt.size(); ++i)
-            appendedAt[i] = report.lanes[o.sources[i].lane].events.payload[o.sources[i].index];
-    }
+    for (DeferredLaneEvents& o : out) finishDeferredLane(report, o);
     return out;
 }
 

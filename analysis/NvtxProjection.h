@@ -72,6 +72,10 @@ void addDeferredNvtxProjectionLanes(Report& report);
 // at once: each range's GPU span is appended straight to its lane; nothing else is kept beyond
 // the `workers` threads in flight. A lane no range projects onto gets an empty one.
 std::vector<DeferredLaneEvents> projectDeferredLanes(const Report& report, size_t lane, unsigned workers = 1);
+// Freezes a deferred lane's events appended in any order, the i-th with payload i and source
+// sources[i]: sorted and nested as every frozen lane, each source moved with its event, and each
+// payload then its source's (its row of Report::nvtx). Sources must be events of `report`.
+void finishDeferredLane(const Report& report, DeferredLaneEvents& lane);
 // The same lanes added whole, at once (what `render` draws): filled, those left
 // empty dropped.
 void addNvtxProjectionLanes(Report& report, unsigned workers = 1);

@@ -1,7 +1,8 @@
 #include "analysis/StatsTableBytes.h"
 
 #include <cstdint>
-#include <cstring>
+
+#include "analysis/ByteCodec.h"
 
 namespace lanescope {
 namespace {
@@ -9,55 +10,7 @@ namespace {
 constexpr std::string_view kFormatTag = "LSSTAT01";
 enum class CellTag : uint8_t { Integer = 0, Real = 1, Text = 2 };
 
-class Writer {
-public:
-    template <typename T>
-    void put(T value) {
-        char bytes[sizeof(T)];
-        std::memcpy(bytes, &value, sizeof(T));
-        out_.append(bytes, sizeof(T));
-    }
-    void text(std::string_view text) {
-        put(uint32_t(text.size()));
-        out_.append(text);
-    }
-    void raw(std::string_view bytes) { out_.append(bytes); }
-    std::string take() { return std::move(out_); }
-
-private:
-    std::string out_;
-};
-
-// Reads values off the front of `bytes`; once a read would pass the end, every later read fails.
-class Reader {
-public:
-    explicit Reader(std::string_view bytes) : rest_(bytes) {}
-    template <typename T>
-    bool get(T& value) {
-        if (rest_.size() < sizeof(T)) return false;
-        std::memcpy(&value, rest_.data(), sizeof(T));
-        rest_.remove_prefix(sizeof(T));
-        return true;
-    }
-    bool text(std::string& text) {
-        uint32_t size = 0;
-        if (!get(size) || rest_.size() < size) return false;
-        text.assign(rest_.data(), size);
-        rest_.remove_prefix(size);
-        return true;
-    }
-    bool raw(std::string_view expected) {
-        if (!rest_.starts_with(expected)) return false;
-        rest_.remove_prefix(expected.size());
-        return true;
-    }
-    size_t left() const { return rest_.size(); }
-
-private:
-    std::string_view rest_;
-};
-
-bool readCell(Reader& in, StatsTable::Cell& cell) {
+bool readCell(ByteReader& in, StatsTable::Cell& cell) {
     uint8_t tag = 0;
     if (!in.get(tag)) return false;
     switch (CellTag(tag)) {
@@ -90,7 +43,7 @@ bool readCell(Reader& in, StatsTable::Cell& cell) {
 }  // namespace
 
 std::string encodeStatsTable(const StatsTable& table) {
-    Writer out;
+    ByteWriter out;
     out.raw(kFormatTag);
     out.text(table.name);
     out.put(uint32_t(table.header.size()));
@@ -118,7 +71,7 @@ std::string encodeStatsTable(const StatsTable& table) {
 }
 
 std::optional<StatsTable> decodeStatsTable(std::string_view bytes) {
-    Reader in(bytes);
+    ByteReader in(bytes);
     StatsTable table;
     uint32_t columns = 0;
     if (!in.raw(kFormatTag) || !in.text(table.name) || !in.get(columns)) return std::nullopt;

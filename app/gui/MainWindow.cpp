@@ -32,7 +32,6 @@
 #include <map>
 #include <thread>
 
-#include "analysis/NvtxProjection.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
@@ -45,6 +44,7 @@
 #include "app/gui/dialogs/AboutDialog.h"
 #include "app/gui/dialogs/ShortcutsOverlay.h"
 #include "app/gui/import/ImportQueue.h"
+#include "app/gui/import/NvtxOnGpuLanes.h"
 #include "app/gui/panels/calltree/CallTreePanel.h"
 #include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
 #include "app/gui/panels/diff/DiffPanel.h"
@@ -67,9 +67,10 @@ MainWindow::MainWindow() {
     setWindowTitle("Lanescope");
     setAcceptDrops(true);
     timeline_ = new TimelineView;
-    // The "NVTX on GPU" rows, which the import adds deferred, projected when first shown.
+    // The "NVTX on GPU" rows, which the import adds deferred: projected when first shown, or
+    // read back from what an earlier open of the same file kept.
     timeline_->setDeferredLaneBuilder([](const Report& report, size_t lane) {
-        return projectDeferredLanes(report, lane, std::max(1u, std::thread::hardware_concurrency()));
+        return nvtxOnGpuLanes(report, lane, std::max(1u, std::thread::hardware_concurrency()));
     });
     session_ = new ViewSession(this);
     session_->attach(timeline_);

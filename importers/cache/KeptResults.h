@@ -20,9 +20,11 @@ public:
     // The place attached to `report` (none: load() finds nothing and store() keeps nothing).
     static const KeptResults& of(const Report& report);
 
+    // The bytes kept as result `name`, or nullopt (none kept, or a part of them lost or damaged).
     std::optional<std::string> load(std::string_view name) const;
-    // Keeps `bytes` as result `name`. False with a one-line reason when not kept (or no place
-    // is attached: `error` empty then); never throws.
+    // Keeps `bytes` as result `name`: whole, or, past ReportCache::kMaxResultBytes, in parts of
+    // that size with an index under `name` written last (KeptResults.cpp). False with a one-line
+    // reason when not kept (or no place is attached: `error` empty then); never throws.
     bool store(std::string_view name, std::string_view bytes, std::string& error) const;
 
 private:

@@ -1,5 +1,6 @@
 // NVTX GPU projection: hand-built reports, and nsys stats' own nvtx_gpu_proj_sum on the corpus.
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "Absent.h"
 #include "CsvCompare.h"
+#include "analysis/DeferredLaneBytes.h"
 #include "analysis/NvtxProjection.h"
 #include "support/ReportSql.h"
 #include "support/TinyReport.h"
@@ -466,4 +468,46 @@ TEST_CASE("deferred NVTX-on-GPU lanes, built when asked, equal the lanes added a
         CHECK(seen.size() == deferredLanes);  // each deferred lane built by the pass of its process
         CHECK(built == wholeLanes.size());
     }
+}
+
+// Built lanes as kept beside a saved model: read back the same for their report, and bytes that
+// are not such lanes of it (cut anywhere, a byte more, another tag, another process, a range
+// out of the report) are refused.
+TEST_CASE("deferred NVTX-on-GPU lanes as bytes: read back equal, damage refused") {
+    ImportOptions options;
+    options.add_view_lanes = [](Report& r) { addDeferredNvtxProjectionLanes(r); };
+    const auto report = importOk(dataFile("nsys-2025.3/two_gpus_one_process.nsys-rep"), options);
+    size_t lane = 0;
+    while (lane < report->lanes.size() && !isDeferredLane(*report, lane)) ++lane;
+    REQUIRE(lane < report->lanes.size());
+    const int32_t process = report->lanes[lane].process;
+    const std::vector<DeferredLaneEvents> built = projectDeferredLanes(*report, lane, 2);
+    REQUIRE(built.size() == 2);  // its two GPUs
+    const std::string bytes = encodeDeferredLanes(built);
+    const auto decoded = decodeDeferredLanes(*report, process, bytes);
+    REQUIRE(decoded);
+    REQUIRE(decoded->size() == built.size());
+    for (size_t k = 0; k < built.size(); ++k) {
+        const IntervalColumns &a = built[k].content.events, &b = (*decoded)[k].content.events;
+        CHECK((*decoded)[k].lane == built[k].lane);
+        CHECK((*decoded)[k].sources == built[k].sources);
+        CHECK((*decoded)[k].content.depth_count == built[k].content.depth_count);
+        REQUIRE(a.size() == b.size());
+        for (uint32_t i = 0; i < a.size(); ++i) {
+            CHECK(a.start_ns[i] == b.start_ns[i]);
+            CHECK(a.endNs(i) == b.endNs(i));
+            CHECK(a.name_id[i] == b.name_id[i]);
+            CHECK(a.payload[i] == b.payload[i]);
+            CHECK(a.depth[i] == b.depth[i]);
+        }
+    }
+    for (size_t cut = 0; cut < bytes.size(); cut += 1 + bytes.size() / 50)
+        CHECK_FALSE(decodeDeferredLanes(*report, process, bytes.substr(0, cut)));
+    CHECK_FALSE(decodeDeferredLanes(*report, process, bytes + '\0'));
+    CHECK_FALSE(decodeDeferredLanes(*report, process, "LSDLANE0" + bytes.substr(8)));
+    CHECK_FALSE(decodeDeferredLanes(*report, process + 1, bytes));
+    std::string outOfRange = bytes;  // the first event's range: its lane index (after tag, count, lane, events, times)
+    const uint32_t noLane = uint32_t(report->lanes.size());
+    std::memcpy(outOfRange.data() + 8 + 4 + 8 + 4 + 16, &noLane, sizeof noLane);
+    CHECK_FALSE(decodeDeferredLanes(*report, process, outOfRange));
 }

@@ -22,6 +22,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
+#include "app/gui/import/NvtxOnGpuLanes.h"
 #include "app/gui/panels/statistics/ShownStats.h"
 #include "app/gui/panels/statistics/StatsPanel.h"
 #include "app/log/Logging.h"
@@ -76,7 +77,8 @@ void traceRss(double seconds) {
 
 // Imports FILE as the viewer does (its NVTX-on-GPU lanes deferred) and saves the model in the
 // default cache folder, in a child process, with (keepStatistics) the Statistics table the
-// window opens on: what the viewer then reopens. "MB" of the entry, or "" on failure.
+// window opens on and the NVTX-on-GPU lanes: what the viewer then reopens. "MB" of the entry,
+// or "" on failure.
 ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
     return runInChild([&] {
         ImportOptions options;
@@ -90,8 +92,12 @@ ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
         if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
         // And the Statistics table the window opens on, as the viewer keeps it after a first open.
         if (keepStatistics) {
-            KeptResults::attach(*result.report(), std::make_shared<const ReportCache>(), *key);
-            (void)computeShownStats(*result.report(), TimeRange::all(), true, 0, true, StatsPanel::shownRowsOnly());
+            const Report& report = *result.report();
+            KeptResults::attach(report, std::make_shared<const ReportCache>(), *key);
+            (void)computeShownStats(report, TimeRange::all(), true, 0, true, StatsPanel::shownRowsOnly());
+            // And the NVTX-on-GPU lanes, as a first open keeps those it showed.
+            for (size_t li = 0; li < report.lanes.size(); ++li)
+                if (isDeferredLane(report, li)) (void)nvtxOnGpuLanes(report, li, options.threads);
         }
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
     });
@@ -140,8 +146,8 @@ std::jthread stallWatchdog(pthread_t gui) {
 // from File > Open to a filled window, offscreen, against the import alone of the same file (run
 // first, in a child). The report cache is a new temporary folder: the viewer imports the file and
 // saves its model after, as on a first open. --from-cache: a child saves the model there first,
-// with the Statistics table the window opens on as a first open keeps it (--model-only: not
-// that table, as before tables were kept), and the viewer reopens it from the cache
+// with the Statistics table the window opens on and the NVTX-on-GPU lanes as a first open keeps
+// them (--model-only: neither, as before results were kept), and the viewer reopens it from the cache
 // (cache_entry_mb: the entry's size).
 // The real main window opens FILE (import off the GUI thread, then the timeline and the
 // panels), and a 5 ms timer on the GUI thread measures how late the event loop comes back to

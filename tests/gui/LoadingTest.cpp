@@ -21,18 +21,25 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include "GuiTestMain.h"
+#include "TestPaths.h"
 #include "analysis/Cancellation.h"
+#include "analysis/DeferredLaneBytes.h"
+#include "analysis/NvtxProjection.h"
 #include "analysis/StatsTableBytes.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
 #include "app/gui/bars/LoadingBar.h"
 #include "app/gui/import/ImportQueue.h"
+#include "app/gui/import/NvtxOnGpuLanes.h"
 #include "app/gui/panels/statistics/StatsPanel.h"
+#include "importers/Importer.h"
+#include "importers/cache/KeptResults.h"
 #include "importers/cache/ReportCache.h"
 #include "tests/support/SyntheticReport.h"
 #include "timeline/TimelineView.h"
@@ -226,6 +233,59 @@ private slots:
         // The projection alone goes through the 2 M-event report's CUDA API calls in slices.
         QVERIFY(slices.elsewhere >= 10);
         QVERIFY(ticksWhileLoading >= 10);
+    }
+
+    // The NVTX-on-GPU lanes built when shown are kept beside the saved model, and the next open
+    // reads them back instead of projecting: kept lanes changed on disk come back changed. Kept
+    // bytes that do not decode for the report are projected again and replaced.
+    void nvtxOnGpuLanesAreKeptForTheNextOpen() {
+        ImportOptions options;
+        options.add_view_lanes = [](Report& r) { addDeferredNvtxProjectionLanes(r); };
+        NullProgress progress;
+        ImportResult result = importFile(test::dataFile("nsys-2025.3/train_1gpu.sqlite"), options, progress);
+        QVERIFY(result.ok());
+        const Report& report = *result.report();
+        size_t lane = 0;
+        while (lane < report.lanes.size() && !isDeferredLane(report, lane)) ++lane;
+        QVERIFY(lane < report.lanes.size());
+        const int32_t process = report.lanes[lane].process;
+        const std::string name = "nvtx-gpu-lanes-" + std::to_string(process);
+        QTemporaryDir models;
+        const auto cache = std::make_shared<const ReportCache>(models.path().toStdString());
+        KeptResults::attach(report, cache, "k");
+        const auto same = [](const std::vector<DeferredLaneEvents>& a, const std::vector<DeferredLaneEvents>& b) {
+            if (a.size() != b.size()) return false;
+            for (size_t k = 0; k < a.size(); ++k) {
+                const IntervalColumns &x = a[k].content.events, &y = b[k].content.events;
+                if (a[k].lane != b[k].lane || x.size() != y.size() || a[k].sources != b[k].sources) return false;
+                for (uint32_t i = 0; i < x.size(); ++i)
+                    if (x.start_ns[i] != y.start_ns[i] || x.endNs(i) != y.endNs(i) || x.payload[i] != y.payload[i] ||
+                        x.depth[i] != y.depth[i])
+                        return false;
+            }
+            return true;
+        };
+
+        const auto first = nvtxOnGpuLanes(report, lane, 2);  // projected, then kept
+        QVERIFY(!first.empty() && first[0].content.events.size() > 0);
+        QVERIFY(same(first, projectDeferredLanes(report, lane, 1)));
+        const auto keptBytes = cache->loadResult("k", name);
+        QVERIFY(keptBytes.has_value());
+        const auto decoded = decodeDeferredLanes(report, process, *keptBytes);
+        QVERIFY(decoded && same(*decoded, first));
+
+        auto changed = first;  // kept lanes changed on disk: the next open shows the change
+        changed[0].content.events.start_ns[0] -= 1;
+        std::string error;
+        QVERIFY(cache->storeResult("k", name, encodeDeferredLanes(changed), error));
+        const auto reread = nvtxOnGpuLanes(report, lane, 2);
+        QCOMPARE(reread[0].content.events.start_ns[0], first[0].content.events.start_ns[0] - 1);
+
+        // Bytes that are no such lanes (cut short, another process's): projected again, kept again.
+        QVERIFY(cache->storeResult("k", name, keptBytes->substr(0, keptBytes->size() - 3), error));
+        QVERIFY(same(nvtxOnGpuLanes(report, lane, 2), first));
+        QVERIFY(cache->loadResult("k", name) == keptBytes);
+        QVERIFY(!decodeDeferredLanes(report, process + 1, *keptBytes));
     }
 
     // With the cache on (the setting's default), a file opened before reopens from its saved

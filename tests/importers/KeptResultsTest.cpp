@@ -137,3 +137,22 @@ TEST_CASE("a report keeps results where it was attached to, and none without a p
     KeptResults::attach(*report, std::make_shared<const ReportCache>(temp.cache), "another");  // the first stays
     CHECK(KeptResults::of(*report).load("x") == std::string("bytes"));
 }
+
+TEST_CASE("a result larger than a result file is kept in parts, and a lost part loses it whole") {
+    TempCache temp("kept-parts");
+    const auto report = importOk(dataFile("fuzz/small.sqlite"));
+    KeptResults::attach(*report, std::make_shared<const ReportCache>(temp.cache), "key");
+    const KeptResults& kept = KeptResults::of(*report);
+    std::string bytes(2 * ReportCache::kMaxResultBytes + 12345, '\0');
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = char(i * 131 % 251);
+    std::string error;
+    REQUIRE(kept.store("lanes", bytes, error));
+    CHECK(exists(temp.cache.resultPath("key", "lanes_part2")));
+    CHECK_FALSE(exists(temp.cache.resultPath("key", "lanes_part3")));
+    CHECK(kept.load("lanes") == bytes);
+    REQUIRE(kept.store("small", "whole", error));  // one that fits stays one file
+    CHECK_FALSE(exists(temp.cache.resultPath("key", "small_part0")));
+    CHECK(kept.load("small") == std::string("whole"));
+    std::filesystem::remove(temp.cache.resultPath("key", "lanes_part1"));
+    CHECK_FALSE(kept.load("lanes"));
+}

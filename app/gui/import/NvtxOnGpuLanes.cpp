@@ -1,0 +1,30 @@
+#include "app/gui/import/NvtxOnGpuLanes.h"
+
+#include <spdlog/spdlog.h>
+
+#include <string>
+
+#include "analysis/DeferredLaneBytes.h"
+#include "analysis/NvtxProjection.h"
+#include "importers/cache/KeptResults.h"
+
+namespace lanescope {
+
+std::vector<DeferredLaneEvents> nvtxOnGpuLanes(const Report& report, size_t lane, unsigned workers) {
+    if (!isDeferredLane(report, lane)) return {};
+    const int32_t process = report.lanes[lane].process;
+    const std::string name = "nvtx-gpu-lanes-" + std::to_string(process);
+    const KeptResults& kept = KeptResults::of(report);
+    if (const auto bytes = kept.load(name)) {
+        if (auto lanes = decodeDeferredLanes(report, process, *bytes)) return std::move(*lanes);
+        spdlog::warn("{}: kept NVTX-on-GPU lanes of process {} did not decode; projecting them again",
+                     report.meta.source_path, process);
+    }
+    std::vector<DeferredLaneEvents> lanes = projectDeferredLanes(report, lane, workers);
+    std::string error;
+    if (!kept.store(name, encodeDeferredLanes(lanes), error) && !error.empty())
+        spdlog::warn("{}: NVTX-on-GPU lanes not kept: {}", report.meta.source_path, error);
+    return lanes;
+}
+
+}  // namespace lanescope
