@@ -16,16 +16,20 @@
 #include "app/gui/panels/ranks/ComparePanel.h"
 #include "app/log/Logging.h"
 #include "importers/MemoryPolicy.h"
+#include "timeline/TimelineView.h"
 
 namespace {
 
 // Saves a PNG of the window once every file has loaded, the panels on screen are filled (the
-// Statistics table, the PyTorch tab, ...), the Ranks panel has compared them and the Query panel
-// has run its query (up to a minute more), and the window has painted.
+// Statistics table, the PyTorch tab, ...), the Ranks panel has compared them, the Query panel
+// has run its query, the rows in sight computed when drawn (NVTX on GPU) are built (up to a
+// minute more), and the window has painted.
 void saveScreenshot(lanescope::MainWindow& window, const QString& out, bool ok, QDeadlineTimer deadline) {
     const auto* compare = window.findChild<lanescope::ComparePanel*>();
     const auto* query = window.findChild<lanescope::QueryPanel*>();
-    const bool busy = (compare && compare->busy()) || (query && query->busy()) || !window.shownPanelsReady();
+    window.timeline()->repaint();  // a frame of the rows as they are now asks for those in sight
+    const bool busy = (compare && compare->busy()) || (query && query->busy()) || !window.shownPanelsReady() ||
+                      window.timeline()->deferredLanesPending() > 0;
     if (busy && !deadline.hasExpired()) {
         QTimer::singleShot(100, &window, [&window, out, ok, deadline] { saveScreenshot(window, out, ok, deadline); });
         return;
