@@ -429,11 +429,9 @@ void addNvtxProjectionLanes(Report& report, unsigned workers) {
             if (filled.content.events.size() > 0) report.lanes[filled.lane] = std::move(filled.content);
     }
     // Those no range projected onto are left out, as a report without the lanes would have none.
-    std::vector<Lane> kept;
-    for (size_t li = first; li < report.lanes.size(); ++li)
-        if (!isDeferredLane(report, li)) kept.push_back(std::move(report.lanes[li]));
-    report.lanes.resize(first);
-    for (Lane& lane : kept) report.lanes.push_back(std::move(lane));
+    report.lanes.erase(std::remove_if(report.lanes.begin() + std::ptrdiff_t(first), report.lanes.end(),
+                                      [](const Lane& lane) { return lane.events.size() == 0; }),
+                       report.lanes.end());
 }
 
 StatsTable nvtxGpuProjSumInRange(const Report& report, TimeRange range) {

@@ -514,25 +514,26 @@ void TimelineView::requestDeferredLane(int report, int lane) {
     ++deferredPending_;
     // Started once the frame asking for it is painted, not beside the rasterizer's own threads
     // in that frame.
-    QTimer::singleShot(0, this, [this, shown, lane, builder = deferredBuilder_] {
-        deferredPool_->start([this, shown, lane, builder] {
-            ::setpriority(PRIO_PROCESS, 0, 10);  // this thread only (Linux): drawing comes first
-            DeferredLanes::of(*shown).build(size_t(lane), builder);
-            // Queued to the GUI thread; the destructor waits for this task, so `this` is alive here.
-            QMetaObject::invokeMethod(
-                this,
-                [this, shown] {
-                    --deferredPending_;
-                    if (std::none_of(layout_.reports().begin(), layout_.reports().end(),
-                                     [&](const auto& r) { return r == shown; }))
-                        return;
-                    layout_.refresh();  // the rows' heights: their events' depths
-                    rowsChanged();      // and their geometry, built again
-                    emit deferredLanesBuilt();
-                },
-                Qt::QueuedConnection);
-        });
+    QTimer::singleShot(0, this, [this, shown, lane] { startDeferredBuild(shown, lane); });
+}
+
+void TimelineView::startDeferredBuild(const std::shared_ptr<const Report>& shown, int lane) {
+    deferredPool_->start([this, shown, lane, builder = deferredBuilder_] {
+        ::setpriority(PRIO_PROCESS, 0, 10);  // this thread only (Linux): drawing comes first
+        DeferredLanes::of(*shown).build(size_t(lane), builder);
+        // Queued to the GUI thread; the destructor waits for this task, so `this` is alive here.
+        QMetaObject::invokeMethod(
+            this, [this, shown] { deferredLaneBuilt(shown); }, Qt::QueuedConnection);
     });
+}
+
+void TimelineView::deferredLaneBuilt(const std::shared_ptr<const Report>& shown) {
+    --deferredPending_;
+    if (std::none_of(layout_.reports().begin(), layout_.reports().end(), [&](const auto& r) { return r == shown; }))
+        return;
+    layout_.refresh();  // the rows' heights: their events' depths
+    rowsChanged();      // and their geometry, built again
+    emit deferredLanesBuilt();
 }
 
 }  // namespace lanescope

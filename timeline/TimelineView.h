@@ -205,6 +205,8 @@ private:
     // What selecting `event` selects: for an event of a deferred lane, the event it stands for.
     ViewEvent selectable(const ViewEvent& event) const;
     void requestDeferredLane(int report, int lane);
+    void startDeferredBuild(const std::shared_ptr<const Report>& shown, int lane);  // on the view's pool
+    void deferredLaneBuilt(const std::shared_ptr<const Report>& shown);             // back on the GUI thread
     // A lane's boxes for the built window (x relative to builtWindow_), as LaneGeometry emits them.
     struct LaneCache {
         std::vector<Box> boxes;

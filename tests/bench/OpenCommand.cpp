@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -96,8 +97,10 @@ ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
             KeptResults::attach(report, std::make_shared<const ReportCache>(), *key);
             (void)computeShownStats(report, TimeRange::all(), true, 0, true, StatsPanel::shownRowsOnly());
             // And the NVTX-on-GPU lanes, as a first open keeps those it showed.
+            std::set<int32_t> keptProcesses;  // one build keeps all the lanes of its process
             for (size_t li = 0; li < report.lanes.size(); ++li)
-                if (isDeferredLane(report, li)) (void)nvtxOnGpuLanes(report, li, options.threads);
+                if (isDeferredLane(report, li) && keptProcesses.insert(report.lanes[li].process).second)
+                    (void)nvtxOnGpuLanes(report, li, options.threads);
         }
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
     });
@@ -111,7 +114,6 @@ uint64_t deferredLanes(const MainWindow& window, bool builtOnly = false) {
             if (isDeferredLane(*report, li) && (!builtOnly || DeferredLanes::of(*report).ready(li))) ++n;
     return n;
 }
-uint64_t builtDeferredLanes(const MainWindow& window) { return deferredLanes(window, true); }
 
 // LANESCOPE_BENCH_DEBUG=1: where the GUI thread is while it stalls. A watchdog thread signals
 // it once a tick is 80 ms late, and the handler prints its call stack (backtrace_symbols_fd
@@ -250,7 +252,7 @@ int openCommand(int argc, char** argv) {
             return;
         complete = true;
         openS = now();
-        deferredBuiltAtOpen = builtDeferredLanes(window);
+        deferredBuiltAtOpen = deferredLanes(window, true);
         peakAtOpenMb = peakRssMb();
         if (!panels.empty())
             panelPoll.start(10);
