@@ -18,11 +18,17 @@ namespace lanescope::cache {
 
 class FilePlan;
 
-// A report laid out as a model file, its size known before a byte is written. The report must
-// outlive the writer, unchanged.
+// For each lane index of a report, a lane to write in its place (the same row, with events
+// computed after the import: a deferred lane's, model/DeferredLane.h), or nullptr to write the
+// report's own. An empty function writes every lane as it is.
+using LaneReplacements = std::function<const Lane*(size_t lane)>;
+
+// A report laid out as a model file, its size known before a byte is written, with `replaced`
+// lanes written in place of its own. The report and those lanes must outlive the writer,
+// unchanged.
 class ModelFileWriter {
 public:
-    explicit ModelFileWriter(const Report& report);
+    explicit ModelFileWriter(const Report& report, const LaneReplacements& replaced = {});
     ~ModelFileWriter();
     ModelFileWriter(const ModelFileWriter&) = delete;
     ModelFileWriter& operator=(const ModelFileWriter&) = delete;

@@ -130,7 +130,7 @@ private:
 // into those records, which are complete before the first run is taken and never change after.
 class FilePlan {
 public:
-    explicit FilePlan(const Report& report);
+    FilePlan(const Report& report, const LaneReplacements& replaced);
     FilePlan(const FilePlan&) = delete;
     FilePlan& operator=(const FilePlan&) = delete;
 
@@ -154,7 +154,7 @@ private:
     uint64_t fileBytes_ = 0;
 };
 
-FilePlan::FilePlan(const Report& r) {
+FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
     // Every member of the report: the tables go through forEachTable, the derived cache is
     // left out (it is rebuilt on use).
     const auto& [meta, strings, processes, threads, gpus, machine_gpus, system_properties, recorded_names, lanes,
@@ -167,7 +167,15 @@ FilePlan::FilePlan(const Report& r) {
     meta_.push_back({start_utc_ns, begin_ns, end_ns, rank, cpu_utilization_counter});
     for (const std::string* s : metaStrings(meta)) metaStrings_.add(*s);
     for (uint32_t id = 0; id < strings.size(); ++id) pool_.add(strings.str(id));
-    for (const Lane& lane : lanes) {
+    // The lanes written: the report's own, or their replacements.
+    std::vector<const Lane*> written;
+    written.reserve(lanes.size());
+    for (size_t i = 0; i < lanes.size(); ++i) {
+        const Lane* replacement = replaced ? replaced(i) : nullptr;
+        written.push_back(replacement ? replacement : &lanes[i]);
+    }
+    for (const Lane* each : written) {
+        const Lane& lane = *each;
         const auto& [kind, name_id, process, thread, gpu, stream_id, context_id, cpu, recorded_gpu, depth_count, events,
                      depth_order, depth_begin, instants] = lane;
         LaneRecord& record = lanes_.emplace_back();
@@ -210,7 +218,7 @@ FilePlan::FilePlan(const Report& r) {
     add(Section::MetaStringLengths, Section::MetaStringChars, metaStrings_);
     add(Section::PoolLengths, Section::PoolChars, pool_);
     add(Section::Lanes, lanes_);
-    for (const Lane& lane : lanes) forEachLaneColumn(lane, [&](Section s, const auto& column) { add(s, column); });
+    for (const Lane* lane : written) forEachLaneColumn(*lane, [&](Section s, const auto& column) { add(s, column); });
     add(Section::Counters, counters_);
     for (const Counter& counter : counters)
         forEachCounterColumn(counter, [&](Section s, const auto& column) { add(s, column); });
@@ -286,7 +294,8 @@ bool FilePlan::write(int fd, std::string& error) const {
     return headerOut.finish(error);
 }
 
-ModelFileWriter::ModelFileWriter(const Report& report) : plan_(std::make_unique<FilePlan>(report)) {}
+ModelFileWriter::ModelFileWriter(const Report& report, const LaneReplacements& replaced)
+    : plan_(std::make_unique<FilePlan>(report, replaced)) {}
 ModelFileWriter::~ModelFileWriter() = default;
 uint64_t ModelFileWriter::fileBytes() const { return plan_->fileBytes(); }
 bool ModelFileWriter::write(int fd, std::string& error) const { return plan_->write(fd, error); }

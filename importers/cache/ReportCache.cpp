@@ -219,9 +219,10 @@ std::unique_ptr<Report> ReportCache::load(const std::string& key, const std::fil
     return report;
 }
 
-bool ReportCache::store(const Report& report, const std::string& key, std::string& error) const {
+bool ReportCache::store(const Report& report, const std::string& key, std::string& error,
+                        const cache::LaneReplacements& replaced) const {
     error.clear();
-    const cache::ModelFileWriter writer(report);
+    const cache::ModelFileWriter writer(report, replaced);
     if (writer.fileBytes() > maxBytes_) {
         error = "not cached: its model (" + describe(writer.fileBytes()) + ") is larger than the cache (" +
                 describe(maxBytes_) + ")";

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "importers/Importer.h"
+#include "importers/cache/ModelFile.h"
 #include "model/Report.h"
 
 namespace lanescope {
@@ -77,10 +78,12 @@ public:
                                  std::stop_token stop = {}, unsigned threads = 0,
                                  const std::function<void(std::shared_ptr<const Report>)>& onSkeleton = {}) const;
 
-    // Stores `report` under `key`, then drops the least recently used entries until the folder
-    // holds at most maxBytes(). False with a one-line reason in `error` when it is not stored
-    // (larger than the bound on its own, no space, a read-only folder, ...); never throws.
-    bool store(const Report& report, const std::string& key, std::string& error) const;
+    // Stores `report` under `key`, with the `replaced` lanes in place of its own (the deferred
+    // lanes built by then: cache/ModelFile.h), then drops the least recently used entries until
+    // the folder holds at most maxBytes(). False with a one-line reason in `error` when it is not
+    // stored (larger than the bound on its own, no space, a read-only folder, ...); never throws.
+    bool store(const Report& report, const std::string& key, std::string& error,
+               const cache::LaneReplacements& replaced = {}) const;
 
     // Results computed from the report under `key` and kept beside its entry, such as the
     // Statistics panel's whole-report summaries: bytes the caller encodes, named by `name`

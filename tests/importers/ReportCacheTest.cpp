@@ -37,9 +37,10 @@ using namespace lanescope::test;
 
 namespace {
 
-std::unique_ptr<Report> storeAndLoad(const ReportCache& cache, const Report& report, const std::string& key) {
+std::unique_ptr<Report> storeAndLoad(const ReportCache& cache, const Report& report, const std::string& key,
+                                     const cache::LaneReplacements& replaced = {}) {
     std::string error, why;
-    const bool stored = cache.store(report, key, error);
+    const bool stored = cache.store(report, key, error, replaced);
     INFO(error);
     REQUIRE(stored);
     auto loaded = cache.load(key, report.meta.source_path, why);
@@ -453,6 +454,18 @@ TEST_CASE("a report with every table filled and the viewer's lanes reads back eq
     size_t deferredLanes = 0;
     for (size_t li = 0; li < loaded->lanes.size(); ++li) deferredLanes += isDeferredLane(*loaded, li) ? 1 : 0;
     CHECK(deferredLanes == 1);
+
+    // Saved with its lanes built by then in place of the empty ones, as a first open saves those
+    // it drew: read back, the model is the one whose lanes were projected at import.
+    std::vector<DeferredLaneEvents> projected;
+    for (size_t li = 0; li < deferred->lanes.size(); ++li)
+        for (DeferredLaneEvents& lane : projectDeferredLanes(*deferred, li, 2)) projected.push_back(std::move(lane));
+    REQUIRE(projected.size() == 1);
+    const auto replacedLoaded = storeAndLoad(temp.cache, *deferred, "replaced", [&](size_t li) -> const Lane* {
+        return li == projected[0].lane ? &projected[0].content : nullptr;
+    });
+    requireEqual(*viewed, *replacedLoaded);
+    CHECK_FALSE(isDeferredLane(*replacedLoaded, projected[0].lane));
 }
 
 TEST_CASE("the variants name how a model was made, as the keys of earlier entries did") {
