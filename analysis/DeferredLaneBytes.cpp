@@ -10,6 +10,7 @@ namespace lanescope {
 namespace {
 
 constexpr std::string_view kFormatTag = "LSDLANE1";
+constexpr std::string_view kSourcesTag = "LSDSRCS1";
 
 bool isNvtxRangeOf(const Report& report, int32_t process, uint32_t lane, uint32_t index) {
     if (lane >= report.lanes.size()) return false;
@@ -75,6 +76,39 @@ std::optional<std::vector<DeferredLaneEvents>> decodeDeferredLanes(const Report&
     }
     if (in.left() != 0) return std::nullopt;
     return lanes;
+}
+
+std::string encodeProjectedSources(const std::vector<EventRef>& sources) {
+    ByteWriter out;
+    out.raw(kSourcesTag);
+    out.put(uint32_t(sources.size()));
+    for (const EventRef& source : sources) {
+        out.put(source.lane);
+        out.put(source.index);
+    }
+    return out.take();
+}
+
+std::optional<EventRef> decodeProjectedSource(const Report& report, size_t lane, uint32_t event,
+                                              std::string_view bytes) {
+    if (lane >= report.lanes.size() || report.lanes[lane].kind != LaneKind::NvtxGpuProjection) return std::nullopt;
+    const Lane& projected = report.lanes[lane];
+    constexpr size_t kEntryBytes = 2 * sizeof(uint32_t);
+    ByteReader in(bytes);
+    uint32_t events = 0;
+    if (!in.raw(kSourcesTag) || !in.get(events) || events != projected.events.size() || event >= events ||
+        in.left() != size_t(events) * kEntryBytes)
+        return std::nullopt;
+    ByteReader entry(bytes.substr(kSourcesTag.size() + sizeof(uint32_t) + size_t(event) * kEntryBytes));
+    EventRef source;
+    if (!entry.get(source.lane) || !entry.get(source.index) ||
+        !isNvtxRangeOf(report, projected.process, source.lane, source.index))
+        return std::nullopt;
+    const IntervalColumns& range = report.lanes[source.lane].events;
+    if (range.name_id[source.index] != projected.events.name_id[event] ||
+        range.payload[source.index] != projected.events.payload[event])
+        return std::nullopt;
+    return source;
 }
 
 }  // namespace lanescope

@@ -22,4 +22,15 @@ std::string encodeDeferredLanes(const std::vector<DeferredLaneEvents>& lanes);
 std::optional<std::vector<DeferredLaneEvents>> decodeDeferredLanes(const Report& report, int32_t process,
                                                                    std::string_view bytes);
 
+// The ranges a built NVTX-on-GPU lane's events stand for (DeferredLaneEvents::sources), as bytes
+// kept beside a saved model that holds the lane itself (app/gui/import/SaveModel.h): a format
+// tag, the event count, then per event the range's lane and index (uint32), 8 bytes an event.
+std::string encodeProjectedSources(const std::vector<EventRef>& sources);
+// The range event `event` of `report`'s NVTX-on-GPU lane `lane` stands for, read from bytes
+// encodeProjectedSources wrote for that lane, or nullopt where they do not describe it (a wrong
+// tag, an event count other than the lane's, a source that is not an NVTX range of the lane's
+// process with the event's name and row of Report::nvtx): reads 8 bytes of them, never outside.
+std::optional<EventRef> decodeProjectedSource(const Report& report, size_t lane, uint32_t event,
+                                              std::string_view bytes);
+
 }  // namespace lanescope

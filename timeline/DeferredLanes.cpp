@@ -19,6 +19,7 @@ const Lane* DeferredLanes::ready(size_t lane) const {
 const LaneSummary& DeferredLanes::summary(size_t lane) const { return slots_[lane].summary; }
 
 EventRef DeferredLanes::source(size_t lane, uint32_t event) const { return slots_[lane].events.sources[event]; }
+const std::vector<EventRef>& DeferredLanes::sources(size_t lane) const { return slots_[lane].events.sources; }
 
 void DeferredLanes::build(size_t lane, const Builder& builder) const {
     if (!isDeferredLane(*report_, lane) || ready(lane)) return;

@@ -29,9 +29,18 @@ public:
     // Of a ready lane: its drawing summary, and the event each of its events stands for.
     const LaneSummary& summary(size_t lane) const;
     EventRef source(size_t lane, uint32_t event) const;
+    const std::vector<EventRef>& sources(size_t lane) const;  // by event
     // Builds deferred lane `lane` (and what `builder` computes with it) if it is not built yet;
     // on the calling thread, which waits for a build of another thread in progress.
     void build(size_t lane, const Builder& builder) const;
+
+    // Settled once a window has drawn the report and built every deferred lane it asked for
+    // then (TimelineView), or at once where nothing waits for that (a report reopened from its
+    // saved model, or kept nowhere). A first open saves the model once the report is settled,
+    // with the lanes built by then in it (app/gui/import/SaveModel.h); a lane built after is
+    // kept beside the model (app/gui/import/NvtxOnGpuLanes.h).
+    void settle() const { settled_->store(true, std::memory_order_release); }
+    bool settled() const { return settled_->load(std::memory_order_acquire); }
 
 private:
     struct Slot {
@@ -41,7 +50,8 @@ private:
     };
     const Report* report_;
     std::unique_ptr<Slot[]> slots_;
-    std::unique_ptr<std::mutex> building_ = std::make_unique<std::mutex>();  // held, movable
+    std::unique_ptr<std::mutex> building_ = std::make_unique<std::mutex>();                    // held, movable
+    std::unique_ptr<std::atomic<bool>> settled_ = std::make_unique<std::atomic<bool>>(false);  // held, movable
 };
 
 // The lane as a timeline draws it: a deferred lane's computed events once built, else the

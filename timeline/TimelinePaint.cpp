@@ -89,6 +89,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.drawText(area, Qt::AlignCenter, layout_.reports().empty() ? emptyText_ : QString("No rows match the filter"));
     }
     lastFrameMs_ = timer.nsecsElapsed() / 1e6;
+    // Drawn with every deferred lane it asked for built: the reports shown are settled.
+    if (deferredPending_ == 0) settleShownReports();
     emit framePainted(int(rows.size()));
     if (showFrameTime_) {
         p.setPen(Qt::red);

@@ -88,8 +88,12 @@ TimelineView::TimelineView(QWidget* parent)
     lastWheel_.start();
 }
 
-// A build in flight reads a report it holds and then posts to this view: done before the view goes.
-TimelineView::~TimelineView() { deferredPool_->waitForDone(); }
+// A build in flight reads a report it holds and then posts to this view: done before the view
+// goes. Builds asked for and never started are not waited for by a saving model.
+TimelineView::~TimelineView() {
+    deferredPool_->waitForDone();
+    settleShownReports();
+}
 
 void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports) {
     colors_.clear();
@@ -501,9 +505,20 @@ const Lane& TimelineView::shownLane(int report, int lane) const {
 
 ViewEvent TimelineView::selectable(const ViewEvent& event) const {
     const Report& r = *layout_.reports()[size_t(event.report)];
-    if (!isDeferredLane(r, event.lane) || !DeferredLanes::of(r).ready(event.lane)) return event;
-    const EventRef source = DeferredLanes::of(r).source(event.lane, event.event);
-    return {event.report, source.lane, source.index};
+    if (isDeferredLane(r, event.lane)) {
+        if (!DeferredLanes::of(r).ready(event.lane)) return event;
+        const EventRef source = DeferredLanes::of(r).source(event.lane, event.event);
+        return {event.report, source.lane, source.index};
+    }
+    // A projected lane the report holds itself (its saved model's).
+    if (r.lanes[event.lane].kind == LaneKind::NvtxGpuProjection && projectedSources_)
+        if (const auto source = projectedSources_(r, event.lane, event.event))
+            return {event.report, source->lane, source->index};
+    return event;
+}
+
+void TimelineView::settleShownReports() const {
+    for (const auto& report : layout_.reports()) DeferredLanes::of(*report).settle();
 }
 
 void TimelineView::requestDeferredLane(int report, int lane) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <QElapsedTimer>
 #include <QWidget>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -163,6 +164,10 @@ public:
     // priority; the row is drawn empty meanwhile, then with its events (deferredLanesBuilt).
     // Without a builder, deferred lanes stay empty.
     void setDeferredLaneBuilder(DeferredLanes::Builder builder) { deferredBuilder_ = std::move(builder); }
+    // For an event of an "NVTX on GPU" lane a report holds itself (a reopened model's), the NVTX
+    // range it stands for, which a click on it selects; without one it selects the event.
+    using ProjectedSourceReader = std::function<std::optional<EventRef>(const Report&, size_t lane, uint32_t event)>;
+    void setProjectedSourceReader(ProjectedSourceReader reader) { projectedSources_ = std::move(reader); }
     int deferredLanesPending() const { return deferredPending_; }  // asked for, not built yet
 
     double lastFrameMs() const { return lastFrameMs_; }
@@ -202,11 +207,13 @@ private:
     void clickAt(QPoint pos);
     // The lane as drawn: a deferred lane's computed events once built, else the report's own.
     const Lane& shownLane(int report, int lane) const;
-    // What selecting `event` selects: for an event of a deferred lane, the event it stands for.
+    // What selecting `event` selects: for an event of an "NVTX on GPU" lane, deferred or the
+    // report's own, the NVTX range it stands for.
     ViewEvent selectable(const ViewEvent& event) const;
     void requestDeferredLane(int report, int lane);
     void startDeferredBuild(const std::shared_ptr<const Report>& shown, int lane);  // on the view's pool
     void deferredLaneBuilt(const std::shared_ptr<const Report>& shown);             // back on the GUI thread
+    void settleShownReports() const;  // DeferredLanes::settle() of every report shown
     // A lane's boxes for the built window (x relative to builtWindow_), as LaneGeometry emits them.
     struct LaneCache {
         std::vector<Box> boxes;
@@ -321,6 +328,7 @@ private:
     QString emptyText_ = "Open a report: File > Open (Ctrl+O), or drop it here";
     bool updatingScrollBars_ = false;
     DeferredLanes::Builder deferredBuilder_;
+    ProjectedSourceReader projectedSources_;
     std::set<std::pair<const Report*, int>> deferredRequested_;  // (report, lane) asked for, built or not
     int deferredPending_ = 0;
     std::unique_ptr<QThreadPool> deferredPool_;  // one thread; waited for on destruction

@@ -72,6 +72,7 @@ MainWindow::MainWindow() {
     timeline_->setDeferredLaneBuilder([](const Report& report, size_t lane) {
         return nvtxOnGpuLanes(report, lane, std::max(1u, std::thread::hardware_concurrency()));
     });
+    timeline_->setProjectedSourceReader(keptNvtxOnGpuSource);
     session_ = new ViewSession(this);
     session_->attach(timeline_);
     imports_ = new ImportQueue(this);

@@ -447,6 +447,18 @@ TEST_CASE("deferred NVTX-on-GPU lanes, built when asked, equal the lanes added a
                 REQUIRE(ours.size() == theirs.size());
                 REQUIRE(made.sources.size() == ours.size());
                 CHECK(made.content.depth_count == at->second->depth_count);
+                // The lane as a saved model holds it (the report's own, as `whole`'s), with the
+                // ranges its events stand for kept beside it: the same ranges, read back.
+                const auto wholeLane = size_t(at->second - whole->lanes.data());
+                const std::string sourceBytes = encodeProjectedSources(made.sources);
+                for (uint32_t i = 0; i < ours.size(); i += std::max<uint32_t>(1, ours.size() / 500)) {
+                    const auto kept = decodeProjectedSource(*whole, wholeLane, i, sourceBytes);
+                    CHECK((kept && *kept == made.sources[i]));
+                }
+                // Bytes of another lane, or cut short, give none.
+                CHECK_FALSE(decodeProjectedSource(*whole, wholeLane, 0, encodeProjectedSources({})));
+                CHECK_FALSE(decodeProjectedSource(*whole, wholeLane, 0, sourceBytes.substr(0, sourceBytes.size() - 1)));
+                CHECK_FALSE(decodeProjectedSource(*whole, wholeLane, uint32_t(ours.size()), sourceBytes));
                 for (uint32_t i = 0; i < ours.size(); ++i) {
                     CHECK(ours.start_ns[i] == theirs.start_ns[i]);
                     CHECK(ours.endNs(i) == theirs.endNs(i));

@@ -14,9 +14,9 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "analysis/NvtxProjection.h"
@@ -24,6 +24,7 @@
 #include "app/gui/ViewSession.h"
 #include "app/gui/WhenShown.h"
 #include "app/gui/import/NvtxOnGpuLanes.h"
+#include "app/gui/import/SaveModel.h"
 #include "app/gui/panels/statistics/ShownStats.h"
 #include "app/gui/panels/statistics/StatsPanel.h"
 #include "app/log/Logging.h"
@@ -77,9 +78,9 @@ void traceRss(double seconds) {
 }
 
 // Imports FILE as the viewer does (its NVTX-on-GPU lanes deferred) and saves the model in the
-// default cache folder, in a child process, with (keepStatistics) the Statistics table the
-// window opens on and the NVTX-on-GPU lanes: what the viewer then reopens. "MB" of the entry,
-// or "" on failure.
+// default cache folder, in a child process, with the NVTX-on-GPU lanes in it (and the ranges they
+// stand for beside it), as a first open saves those it showed, and (keepStatistics) the Statistics table the window
+// opens on kept beside it: what the viewer then reopens. "MB" of the entry, or "" on failure.
 ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
     return runInChild([&] {
         ImportOptions options;
@@ -89,19 +90,16 @@ ChildRun saveForReopening(const std::string& file, bool keepStatistics) {
         ImportResult result = importFile(file, options, progress);
         const ReportCache cache;
         const auto key = cache.keyFor(file, ReportCache::variant(NsysReader::Native, "", true));
+        if (!result.ok() || !key) return std::string();
+        const Report& report = *result.report();
+        KeptResults::attach(report, std::make_shared<const ReportCache>(), *key);
+        const auto builder = [&](const Report& r, size_t lane) { return nvtxOnGpuLanes(r, lane, options.threads); };
+        for (size_t li = 0; li < report.lanes.size(); ++li) DeferredLanes::of(report).build(li, builder);
         std::string error;
-        if (!result.ok() || !key || !cache.store(*result.report(), *key, error)) return std::string();
+        if (!saveModel(cache, report, *key, error)) return std::string();
         // And the Statistics table the window opens on, as the viewer keeps it after a first open.
-        if (keepStatistics) {
-            const Report& report = *result.report();
-            KeptResults::attach(report, std::make_shared<const ReportCache>(), *key);
+        if (keepStatistics)
             (void)computeShownStats(report, TimeRange::all(), true, 0, true, StatsPanel::shownRowsOnly());
-            // And the NVTX-on-GPU lanes, as a first open keeps those it showed.
-            std::set<int32_t> keptProcesses;  // one build keeps all the lanes of its process
-            for (size_t li = 0; li < report.lanes.size(); ++li)
-                if (isDeferredLane(report, li) && keptProcesses.insert(report.lanes[li].process).second)
-                    (void)nvtxOnGpuLanes(report, li, options.threads);
-        }
         return std::to_string(double(std::filesystem::file_size(cache.entryPath(*key))) / kBytesPerMb);
     });
 }
@@ -113,6 +111,27 @@ uint64_t deferredLanes(const MainWindow& window, bool builtOnly = false) {
         for (size_t li = 0; li < report->lanes.size(); ++li)
             if (isDeferredLane(*report, li) && (!builtOnly || DeferredLanes::of(*report).ready(li))) ++n;
     return n;
+}
+
+// The "NVTX on GPU" lanes the open reports hold in their model (a reopen's, saved filled), and the
+// longest time, over them, a click on one of their events takes to find the NVTX range it
+// stands for (the kept sources read back, keptNvtxOnGpuSource), in ms; each one must be found.
+std::pair<uint64_t, double> modelProjectedLanes(const MainWindow& window) {
+    uint64_t lanes = 0;
+    double slowestMs = 0;
+    for (const auto& report : window.session()->reports())
+        for (size_t li = 0; li < report->lanes.size(); ++li) {
+            const Lane& lane = report->lanes[li];
+            if (lane.kind != LaneKind::NvtxGpuProjection || isDeferredLane(*report, li) || lane.events.size() == 0)
+                continue;
+            ++lanes;
+            const auto start = std::chrono::steady_clock::now();
+            const auto source = keptNvtxOnGpuSource(*report, li, uint32_t(lane.events.size() - 1));
+            slowestMs = std::max(
+                slowestMs, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            if (!source) std::fprintf(stderr, "lanescope-bench: lane %zu: no NVTX range kept for its events\n", li);
+        }
+    return {lanes, slowestMs};
 }
 
 // LANESCOPE_BENCH_DEBUG=1: where the GUI thread is while it stalls. A watchdog thread signals
@@ -148,9 +167,10 @@ std::jthread stallWatchdog(pthread_t gui) {
 // from File > Open to a filled window, offscreen, against the import alone of the same file (run
 // first, in a child). The report cache is a new temporary folder: the viewer imports the file and
 // saves its model after, as on a first open. --from-cache: a child saves the model there first,
-// with the Statistics table the window opens on and the NVTX-on-GPU lanes as a first open keeps
-// them (--model-only: neither, as before results were kept), and the viewer reopens it from the cache
-// (cache_entry_mb: the entry's size).
+// with the NVTX-on-GPU lanes in it, as a first open saves those it showed, and the Statistics
+// table the window opens on kept beside it (--model-only: not that table, as before results were
+// kept), and the viewer reopens it from the cache (cache_entry_mb: the entry's size;
+// projected_lanes_in_model and projected_source_click_ms: modelProjectedLanes).
 // The real main window opens FILE (import off the GUI thread, then the timeline and the
 // panels), and a 5 ms timer on the GUI thread measures how late the event loop comes back to
 // it, which is how late a click or a key would be handled. Measured while the report loads
@@ -323,6 +343,11 @@ int openCommand(int argc, char** argv) {
     printValue("deferred_lanes", deferredLanes(window));
     printValue("deferred_lanes_built_at_open", uint64_t(deferredBuiltAtOpen));
     if (deferredBuiltS > 0) printValue("deferred_lanes_built_s", deferredBuiltS, 3);
+    if (fromCache) {
+        const auto [lanes, clickMs] = modelProjectedLanes(window);
+        printValue("projected_lanes_in_model", lanes);
+        printValue("projected_source_click_ms", clickMs, 1);
+    }
     printValue("gui_max_stall_loading_ms", percentile(loading, 1.0), 1);
     printValue("gui_p99_stall_loading_ms", percentile(loading, 0.99), 1);
     printValue("gui_max_stall_after_ms", percentile(after, 1.0), 1);

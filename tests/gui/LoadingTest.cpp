@@ -42,6 +42,7 @@
 #include "importers/cache/KeptResults.h"
 #include "importers/cache/ReportCache.h"
 #include "tests/support/SyntheticReport.h"
+#include "timeline/DeferredLanes.h"
 #include "timeline/TimelineView.h"
 
 using namespace lanescope;
@@ -266,6 +267,10 @@ private slots:
             return true;
         };
 
+        // Before the report is settled, lanes built go into its saved model: none kept beside it.
+        QVERIFY(same(nvtxOnGpuLanes(report, lane, 2), projectDeferredLanes(report, lane, 1)));
+        QVERIFY(!cache->loadResult("k", name));
+        DeferredLanes::of(report).settle();
         const auto first = nvtxOnGpuLanes(report, lane, 2);  // projected, then kept
         QVERIFY(!first.empty() && first[0].content.events.size() > 0);
         QVERIFY(same(first, projectDeferredLanes(report, lane, 1)));
@@ -367,6 +372,41 @@ private slots:
         QCOMPARE(reopened->counts().slices, imported->counts().slices);
         QCOMPARE(reopened->meta.source_path, imported->meta.source_path);
         QVERIFY(!window.timeline()->rows().rows().empty());
+        // The NVTX-on-GPU rows the first open drew are in the saved model as they were built, not
+        // kept beside it, and a click on one of their ranges selects the NVTX range it stands for
+        // (kept beside the model).
+        size_t savedLanes = 0;
+        for (size_t li = 0; li < imported->lanes.size(); ++li) {
+            const Lane* built = isDeferredLane(*imported, li) ? DeferredLanes::of(*imported).ready(li) : nullptr;
+            if (!built || built->events.size() == 0) continue;
+            ++savedLanes;
+            QVERIFY(!isDeferredLane(*reopened, li));
+            const IntervalColumns &was = built->events, &is = reopened->lanes[li].events;
+            QCOMPARE(is.size(), was.size());
+            for (uint32_t i = 0; i < was.size(); ++i)
+                QVERIFY(is.start_ns[i] == was.start_ns[i] && is.endNs(i) == was.endNs(i) &&
+                        is.payload[i] == was.payload[i] && is.depth[i] == was.depth[i]);
+            QVERIFY(!cache.loadResult(key, "nvtx-gpu-lanes-" + std::to_string(imported->lanes[li].process)));
+            TimelineView* view = window.timeline();
+            const auto lane = uint32_t(li);
+            uint32_t widest = 0;
+            for (uint32_t i = 0; i < is.size(); ++i)
+                if (is.depth[i] == 0 && is.durationNs(i) > is.durationNs(widest)) widest = i;
+            view->selectEvent(ViewEvent{0, lane, widest}, true);  // scrolled into sight
+            view->selectEvent(std::nullopt);
+            QTest::qWait(50);
+            const QRect box = view->eventRect(ViewEvent{0, lane, widest});
+            QVERIFY(!box.isEmpty());
+            QTest::mouseClick(view, Qt::LeftButton, {}, box.center());
+            const auto selected = view->selectedEvent();
+            QVERIFY(selected.has_value());
+            const EventRef source = DeferredLanes::of(*imported).source(li, widest);
+            QCOMPARE(selected->lane, source.lane);
+            QCOMPARE(selected->event, source.index);
+            QVERIFY(cache.loadResult(key, projectedSourcesName(li)));
+        }
+        QVERIFY(savedLanes > 0);
+        QCOMPARE(window.timeline()->deferredLanesPending(), 0);
         QVERIFY(QTest::qWaitFor([&] { return window.shownPanelsReady(); }, 60000));
         QCOMPARE(stats->currentReportName(), shownName);
         QCOMPARE(toCsv(*stats->table(shownName)), toCsv(*kept));

@@ -17,8 +17,10 @@
 
 #include "analysis/NvtxProjection.h"
 #include "app/gui/WorkPool.h"
+#include "app/gui/import/SaveModel.h"
 #include "app/log/ImportLog.h"
 #include "importers/cache/KeptResults.h"
+#include "timeline/DeferredLanes.h"
 #include "timeline/ReportSummaries.h"
 
 namespace lanescope {
@@ -161,6 +163,10 @@ void ImportTask::start() {
             cancelled = result.error().kind == ImportError::Kind::Cancelled;
             error = QString::fromStdString(result.error().message);
         }
+        // A model imported now is saved once the window has drawn it (below); with none to save,
+        // the lanes the window builds are kept beside the saved model as they come.
+        const bool saving = report && key && !fromCache;
+        if (report && !saving) DeferredLanes::of(*report).settle();
         // Set on the GUI thread once the window has taken the report.
         const auto handedOver = std::make_shared<std::atomic<bool>>(false);
         if (self)
@@ -174,12 +180,18 @@ void ImportTask::start() {
         // Saved for the next time (still below the GUI's priority) once the window has the
         // report: writing a model of a GB beside the window's own small writes (its settings,
         // the recent files) made those wait on the disk for up to 100 ms at 50 M events. At
-        // most 10 s: a window closed meanwhile never sets it.
-        if (report && key && !fromCache) {
+        // most 10 s: a window closed meanwhile never sets it. Then once the window has drawn it
+        // and built the NVTX-on-GPU rows it showed, which the model then holds (at most 60 s:
+        // a window that never draws it).
+        if (saving) {
             for (int waited = 0; !*handedOver && waited < 1000; ++waited)
                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            const DeferredLanes& deferred = DeferredLanes::of(*report);
+            for (int waited = 0; *handedOver && !deferred.settled() && waited < 6000; ++waited)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            deferred.settle();  // lanes built from now on are kept beside the model
             std::string storeError;
-            if (cache->store(*report, *key, storeError))
+            if (saveModel(*cache, *report, *key, storeError))
                 spdlog::info("{}: saved its model for reopening ({})", file, cache->entryPath(*key).string());
             else
                 spdlog::warn("{}: {}", file, storeError);

@@ -7,6 +7,7 @@
 #include "analysis/DeferredLaneBytes.h"
 #include "analysis/NvtxProjection.h"
 #include "importers/cache/KeptResults.h"
+#include "timeline/DeferredLanes.h"
 
 namespace lanescope {
 
@@ -21,10 +22,19 @@ std::vector<DeferredLaneEvents> nvtxOnGpuLanes(const Report& report, size_t lane
                      report.meta.source_path, process);
     }
     std::vector<DeferredLaneEvents> lanes = projectDeferredLanes(report, lane, workers);
+    // Built before the report is settled, they go into its saved model instead (SaveModel.h).
+    if (!DeferredLanes::of(report).settled()) return lanes;
     std::string error;
     if (!kept.store(name, encodeDeferredLanes(lanes), error) && !error.empty())
         spdlog::warn("{}: NVTX-on-GPU lanes not kept: {}", report.meta.source_path, error);
     return lanes;
+}
+
+std::string projectedSourcesName(size_t lane) { return "nvtx-gpu-sources-" + std::to_string(lane); }
+
+std::optional<EventRef> keptNvtxOnGpuSource(const Report& report, size_t lane, uint32_t event) {
+    const auto bytes = KeptResults::of(report).load(projectedSourcesName(lane));
+    return bytes ? decodeProjectedSource(report, lane, event, *bytes) : std::nullopt;
 }
 
 }  // namespace lanescope
