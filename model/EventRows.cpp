@@ -18,7 +18,7 @@ EventRows EventRows::collect(std::vector<EventSource> sources, int64_t begin_ns,
     }
     rows.sources_ = std::move(kept);
     for (const EventSource& s : rows.sources_) {
-        const Lane& lane = s.report->lanes[s.lane];
+        const Lane& lane = s.shownLane();
         const Column<int64_t>& start = lane.events.start_ns;
         const int64_t b = begin_ns - s.offset_ns, e = end_ns - s.offset_ns;  // the lane's own times
         LaneRun run;
@@ -92,7 +92,7 @@ bool EventRows::lessInOrder(const SourcedEvent& a, const SourcedEvent& b) const 
 std::optional<size_t> EventRows::rowOf(const Report* report, uint32_t lane, uint32_t index) const {
     for (uint32_t s = 0; s < sources_.size(); ++s) {
         if (sources_[s].report != report || sources_[s].lane != lane) continue;
-        if (index >= sources_[s].report->lanes[lane].events.size()) return std::nullopt;
+        if (index >= sources_[s].shownLane().events.size()) return std::nullopt;
         const SourcedEvent wanted{s, index};
         if (!merged_.empty()) {
             const auto it =

@@ -10,11 +10,15 @@ namespace lanescope {
 
 // One lane as a source of an events list: lane `lane` of `*report`, whose own times sit
 // `offset_ns` later on the shared timeline of the reports open together (ViewSession::offsets).
-// The report must outlive whatever holds the source.
+// `built`: the lane's events when they are not the report's own (a deferred lane built after the
+// import, model/DeferredLane.h), else null. The report and `built` must outlive whatever holds
+// the source.
 struct EventSource {
     const Report* report = nullptr;
     uint32_t lane = 0;
     int64_t offset_ns = 0;
+    const Lane* built = nullptr;
+    const Lane& shownLane() const { return built ? *built : report->lanes[lane]; }
 };
 
 // One event of an events list: sources[source]'s lane, event `index`. 8 bytes.
@@ -51,10 +55,7 @@ public:
     }
     const std::vector<EventSource>& sources() const { return sources_; }
     const EventSource& source(const SourcedEvent& e) const { return sources_[e.source]; }
-    const Lane& lane(const SourcedEvent& e) const {
-        const EventSource& s = sources_[e.source];
-        return s.report->lanes[s.lane];
-    }
+    const Lane& lane(const SourcedEvent& e) const { return sources_[e.source].shownLane(); }
     // Start and end of a row's event on the shared timeline, ns.
     int64_t startNs(const SourcedEvent& e) const { return lane(e).events.start_ns[e.index] + source(e).offset_ns; }
     int64_t endNs(const SourcedEvent& e) const { return lane(e).events.endNs(e.index) + source(e).offset_ns; }

@@ -116,6 +116,7 @@ void MainWindow::buildDocks() {
     };
     events_ = new EventsPanel(session_);
     addBottom(events_, "Events", "events");
+    connect(timeline_, &TimelineView::deferredLanesBuilt, events_, &EventsPanel::deferredLanesBuilt);
     gaps_ = new GapsPanel(session_);
     rules_ = new RulesPanel(session_);
     utilization_ = new UtilizationChart(session_);

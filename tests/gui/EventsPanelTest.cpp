@@ -17,10 +17,12 @@
 #include "app/gui/ViewSession.h"
 #include "app/gui/panels/events/EventsPanel.h"
 #include "app/log/Logging.h"
+#include "model/DeferredLane.h"
 #include "model/EventDetails.h"
 #include "model/EventTableText.h"
 #include "model/LaneFreezer.h"
 #include "model/Occupancy.h"
+#include "timeline/DeferredLanes.h"
 
 using namespace lanescope;
 
@@ -346,6 +348,48 @@ private slots:
         // For a person to look at: LANESCOPE_TEST_SCREENSHOTS=DIR saves the window.
         if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
             window_->grab().save(dir + "/events.png");
+    }
+
+    // An "NVTX on GPU" row's lane is built when the row is drawn (timeline/DeferredLanes.h): its
+    // list holds the built lane's ranges, and a click on one selects the NVTX range it stands
+    // for, as a click on it in the timeline does.
+    void aBuiltNvtxOnGpuRowListsItsRanges() {
+        uint32_t projected = 0;
+        while (projected < report().lanes.size() && !isDeferredLane(report(), projected)) ++projected;
+        QVERIFY(projected < report().lanes.size());
+        session_->selectEvent(std::nullopt);
+        session_->setSelectedRange(std::nullopt);
+        session_->zoomTo(report().meta.begin_ns, report().meta.end_ns);
+        session_->setSelectedLanes({{0, projected}});
+        panel_->view()->sortByColumn(int(EventField::Start), Qt::AscendingOrder);
+        QVERIFY(QTest::qWaitFor([&] { return DeferredLanes::of(report()).ready(projected) != nullptr; }, 30000));
+        QVERIFY(settled());
+        const Lane& built = *DeferredLanes::of(report()).ready(projected);
+        QVERIFY(built.events.size() > 10);
+        QCOMPARE(size_t(rows()), expectedCount(built, session_->visibleRange()));
+        QVERIFY(size_t(rows()) > 10);
+        for (int r = 1; r < rows(); ++r)
+            QVERIFY(built.events.start_ns[eventAt(r - 1).index] <= built.events.start_ns[eventAt(r).index]);
+        const SourcedEvent first = eventAt(0);
+        QCOMPARE(cell(0, EventField::Name),
+                 QString::fromStdString(std::string(report().str(built.events.name_id[first.index]))));
+        QCOMPARE(cell(0, EventField::Start),
+                 QString::fromStdString(formatTimestamp(built.events.start_ns[first.index])));
+        QVERIFY(!panel_->view()->isColumnHidden(int(EventField::Domain)));
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_TEST_SCREENSHOTS"); !dir.isEmpty())
+            window_->grab().save(dir + "/events-nvtx-on-gpu.png");
+
+        panel_->window()->findChild<QDockWidget*>("events")->raise();
+        QVERIFY(QTest::qWaitFor([&] { return panel_->view()->isVisible(); }, 2000));
+        const QRect cellRect = panel_->view()->visualRect(panel_->model()->index(0, int(EventField::Name)));
+        QTest::mouseClick(panel_->view()->viewport(), Qt::LeftButton, {}, cellRect.center());
+        const EventRef source = DeferredLanes::of(report()).source(projected, first.index);
+        QVERIFY(session_->selectedEvent() == (ViewEvent{0, source.lane, source.index}));
+        const Lane& range = report().lanes[source.lane];
+        QVERIFY(range.kind == LaneKind::Nvtx || range.kind == LaneKind::NvtxStartEnd);
+        QCOMPARE(range.events.name_id[source.index], built.events.name_id[first.index]);
+        session_->setSelectedLanes({});
+        QVERIFY(settled());
     }
 
     void aLongListIsBuiltAndSortedOffTheGuiThread() {

@@ -24,7 +24,9 @@
 
 #include "app/gui/WorkPool.h"
 #include "app/gui/panels/events/EventTableExport.h"
+#include "model/DeferredLane.h"
 #include "model/EventTableText.h"
+#include "timeline/DeferredLanes.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
@@ -57,6 +59,12 @@ private:
     static constexpr int kPadding = 4;
 };
 
+// The events of `report`'s lane `lane` when a deferred lane built since the import holds them,
+// else null (the report's own lane holds them, or a deferred lane is not built yet).
+const Lane* builtLane(const Report& report, uint32_t lane) {
+    return isDeferredLane(report, lane) ? DeferredLanes::of(report).ready(lane) : nullptr;
+}
+
 bool showsKernels(LaneKind k) { return k == LaneKind::GpuStream || k == LaneKind::Nccl; }
 bool showsNvtx(LaneKind k) {
     return k == LaneKind::Nvtx || k == LaneKind::NvtxStartEnd || k == LaneKind::NvtxGpuProjection ||
@@ -69,7 +77,7 @@ bool EventsPanel::Inputs::sameRows(const Inputs& o) const {
     if (begin_ns != o.begin_ns || end_ns != o.end_ns || sources.size() != o.sources.size()) return false;
     for (size_t i = 0; i < sources.size(); ++i)
         if (sources[i].report != o.sources[i].report || sources[i].lane != o.sources[i].lane ||
-            sources[i].offset_ns != o.sources[i].offset_ns)
+            sources[i].offset_ns != o.sources[i].offset_ns || sources[i].built != o.sources[i].built)
             return false;
     return true;
 }
@@ -240,7 +248,8 @@ void EventsPanel::computeNow() {
     Inputs in;
     for (const ViewLane& l : lanes)
         if (l.report >= 0 && size_t(l.report) < reports.size() && l.lane < reports[size_t(l.report)]->lanes.size())
-            in.sources.push_back({reports[size_t(l.report)].get(), l.lane, session_->offset(l.report)});
+            in.sources.push_back({reports[size_t(l.report)].get(), l.lane, session_->offset(l.report),
+                                  builtLane(*reports[size_t(l.report)], l.lane)});
     if (in.sources.empty()) {
         task_.cancel();
         computing_.reset();
@@ -270,7 +279,7 @@ void EventsPanel::computeNow() {
     if (reuse) base.rows = model_->contents().rows;
     size_t estimate = reuse ? base.rows->size() : 0;
     if (!reuse)
-        for (const EventSource& s : in.sources) estimate += s.report->lanes[s.lane].events.size();
+        for (const EventSource& s : in.sources) estimate += s.shownLane().events.size();
     // One row in start order needs no per-event work at all (see EventRows).
     const bool indexOnly =
         in.sources.size() == 1 && in.filter.isEmpty() && in.field == EventField::Start && !in.descending;
@@ -342,7 +351,7 @@ void EventsPanel::updateColumns() {
     bool kernels = false, copies = false, api = false, sync = false, nvtx = false, nested = false;
     if (const auto& rows = model_->contents().rows)
         for (const EventSource& s : rows->sources()) {
-            const Lane& lane = s.report->lanes[s.lane];
+            const Lane& lane = s.shownLane();
             kernels = kernels || showsKernels(lane.kind);
             copies = copies || lane.kind == LaneKind::GpuStream;
             api = api || lane.kind == LaneKind::CudaApi;
@@ -403,7 +412,11 @@ void EventsPanel::rowChosen(int row, bool reveal) {
     // selected one first.
     if (reveal && !session_->selectedRange() && shown_)
         session_->setSelectedRange(TimeInterval{shown_->begin_ns, shown_->end_ns});
-    session_->selectEvent(ViewEvent{int(it - reports.begin()), source.lane, e.index}, reveal);
+    // An event of a deferred lane stands for another, which is what is selected (as a click on
+    // it in the timeline selects).
+    const EventRef chosen =
+        source.built ? DeferredLanes::of(*source.report).source(source.lane, e.index) : EventRef{source.lane, e.index};
+    session_->selectEvent(ViewEvent{int(it - reports.begin()), chosen.lane, chosen.index}, reveal);
 }
 
 QString EventsPanel::copyText() const {

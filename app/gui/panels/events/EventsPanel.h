@@ -41,6 +41,9 @@ public:
     QString copyText() const;
     // Writes every row shown as CSV off the GUI thread; `exported` says when it is done.
     void exportCsv(const QString& path);
+    // Deferred lanes were built (TimelineView::deferredLanesBuilt): a list of one, empty until
+    // then, is computed again from its events.
+    void deferredLanesBuilt() { schedule(); }
 
 signals:
     void updated();                                            // new contents shown
