@@ -303,11 +303,14 @@ void MainWindow::closeReports() {
 
 void MainWindow::rememberRecent(const QString& path) {
     QSettings settings;
-    QStringList recent = settings.value("files/recent").toStringList();
+    const QStringList was = settings.value("files/recent").toStringList();
+    QStringList recent = was;
     const QString absolute = QFileInfo(path).absoluteFilePath();
     recent.removeAll(absolute);
     recent.prepend(absolute);
     while (recent.size() > kMaxRecent) recent.removeLast();
+    // Unchanged (the file opened last again), nothing is written: a write waits for the disk.
+    if (recent == was) return;
     settings.setValue("files/recent", recent);
     updateRecentMenu();
 }
