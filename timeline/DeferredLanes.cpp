@@ -41,6 +41,13 @@ void DeferredLanes::build(size_t lane, const Builder& builder) const {
     }
 }
 
+std::optional<EventRef> builtLaneSource(const Report& report, size_t lane, uint32_t event) {
+    if (!isDeferredLane(report, lane)) return std::nullopt;
+    const DeferredLanes& deferred = DeferredLanes::of(report);
+    if (!deferred.ready(lane) || event >= deferred.sources(lane).size()) return std::nullopt;
+    return deferred.source(lane, event);
+}
+
 const Lane& shownLane(const Report& report, size_t lane) {
     if (isDeferredLane(report, lane))
         if (const Lane* built = DeferredLanes::of(report).ready(lane)) return *built;

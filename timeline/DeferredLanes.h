@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "model/DeferredLane.h"
@@ -53,6 +54,10 @@ private:
     std::unique_ptr<std::mutex> building_ = std::make_unique<std::mutex>();                    // held, movable
     std::unique_ptr<std::atomic<bool>> settled_ = std::make_unique<std::atomic<bool>>(false);  // held, movable
 };
+
+// For event `event` of deferred lane `lane` once built, the event it stands for (an NVTX range
+// for an "NVTX on GPU" lane); nullopt for any other lane, or one not built yet.
+std::optional<EventRef> builtLaneSource(const Report& report, size_t lane, uint32_t event);
 
 // The lane as a timeline draws it: a deferred lane's computed events once built, else the
 // report's own lane (empty while a deferred one is not built).

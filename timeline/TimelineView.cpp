@@ -505,16 +505,11 @@ const Lane& TimelineView::shownLane(int report, int lane) const {
 
 ViewEvent TimelineView::selectable(const ViewEvent& event) const {
     const Report& r = *layout_.reports()[size_t(event.report)];
-    if (isDeferredLane(r, event.lane)) {
-        if (!DeferredLanes::of(r).ready(event.lane)) return event;
-        const EventRef source = DeferredLanes::of(r).source(event.lane, event.event);
-        return {event.report, source.lane, source.index};
-    }
-    // A projected lane the report holds itself (its saved model's).
-    if (r.lanes[event.lane].kind == LaneKind::NvtxGpuProjection && projectedSources_)
-        if (const auto source = projectedSources_(r, event.lane, event.event))
-            return {event.report, source->lane, source->index};
-    return event;
+    // A built deferred lane's event, or one of a projected lane the report holds itself (its saved
+    // model's).
+    std::optional<EventRef> source = builtLaneSource(r, event.lane, event.event);
+    if (!source && projectedSources_) source = projectedSources_(r, event.lane, event.event);
+    return source ? ViewEvent{event.report, source->lane, source->index} : event;
 }
 
 void TimelineView::settleShownReports() const {

@@ -404,6 +404,9 @@ private slots:
             QCOMPARE(selected->lane, source.lane);
             QCOMPARE(selected->event, source.index);
             QVERIFY(cache.loadResult(key, projectedSourcesName(li)));
+            // The same range for the Events panel's click, on the saved lane and on the built one.
+            QVERIFY(projectedNvtxRange(*reopened, li, widest) == source);
+            QVERIFY(projectedNvtxRange(*imported, li, widest) == source);
         }
         QVERIFY(savedLanes > 0);
         QCOMPARE(window.timeline()->deferredLanesPending(), 0);

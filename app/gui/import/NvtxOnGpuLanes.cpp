@@ -33,8 +33,16 @@ std::vector<DeferredLaneEvents> nvtxOnGpuLanes(const Report& report, size_t lane
 std::string projectedSourcesName(size_t lane) { return "nvtx-gpu-sources-" + std::to_string(lane); }
 
 std::optional<EventRef> keptNvtxOnGpuSource(const Report& report, size_t lane, uint32_t event) {
+    if (lane >= report.lanes.size() || report.lanes[lane].kind != LaneKind::NvtxGpuProjection ||
+        isDeferredLane(report, lane))
+        return std::nullopt;  // nothing to read for this lane
     const auto bytes = KeptResults::of(report).load(projectedSourcesName(lane));
     return bytes ? decodeProjectedSource(report, lane, event, *bytes) : std::nullopt;
+}
+
+std::optional<EventRef> projectedNvtxRange(const Report& report, size_t lane, uint32_t event) {
+    if (auto source = builtLaneSource(report, lane, event)) return source;
+    return keptNvtxOnGpuSource(report, lane, event);
 }
 
 }  // namespace lanescope

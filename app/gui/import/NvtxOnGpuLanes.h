@@ -27,5 +27,9 @@ std::string projectedSourcesName(size_t lane);
 // kept result (8 bytes an event, read and checked whole: 45 to 85 ms for a lane of the 50 M-event
 // synthetic report, docs/performance.md), or nullopt without one.
 std::optional<EventRef> keptNvtxOnGpuSource(const Report& report, size_t lane, uint32_t event);
+// The NVTX range an event of any "NVTX on GPU" lane stands for: a built deferred lane's
+// (timeline/DeferredLanes.h), else one the report holds itself (keptNvtxOnGpuSource); nullopt
+// for other lanes. What selecting such an event selects, as a click on it in the timeline does.
+std::optional<EventRef> projectedNvtxRange(const Report& report, size_t lane, uint32_t event);
 
 }  // namespace lanescope

@@ -2,7 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "analysis/DeferredLaneBytes.h"
@@ -18,16 +17,15 @@ bool saveModel(const ReportCache& cache, const Report& report, const std::string
     // The lanes written in place of their empty ones; a lane built empty is left as it is
     // (deferred again on the next open). Read once: a lane built while the model is written
     // is kept beside it by its builder, as the report is settled by then.
-    std::vector<size_t> replaced;
+    std::vector<const Lane*> replaced(report.lanes.size(), nullptr);  // by lane index
     for (size_t lane = 0; lane < report.lanes.size(); ++lane)
-        if (isDeferredLane(report, lane))
-            if (const Lane* built = deferred.ready(lane); built && built->events.size() > 0) replaced.push_back(lane);
-    const bool saved = cache.store(report, key, error, [&](size_t lane) -> const Lane* {
-        return std::binary_search(replaced.begin(), replaced.end(), lane) ? deferred.ready(lane) : nullptr;
-    });
-    if (!saved) return false;
+        if (const Lane* built = isDeferredLane(report, lane) ? deferred.ready(lane) : nullptr;
+            built && built->events.size() > 0)
+            replaced[lane] = built;
+    if (!cache.store(report, key, error, [&](size_t lane) { return replaced[lane]; })) return false;
     // The ranges their events stand for, read when one is clicked (keptNvtxOnGpuSource).
-    for (const size_t lane : replaced) {
+    for (size_t lane = 0; lane < report.lanes.size(); ++lane) {
+        if (!replaced[lane]) continue;
         std::string keepError;
         if (!KeptResults::of(report).store(projectedSourcesName(lane), encodeProjectedSources(deferred.sources(lane)),
                                            keepError) &&

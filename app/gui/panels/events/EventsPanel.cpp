@@ -23,6 +23,7 @@
 #include <set>
 
 #include "app/gui/WorkPool.h"
+#include "app/gui/import/NvtxOnGpuLanes.h"
 #include "app/gui/panels/events/EventTableExport.h"
 #include "model/DeferredLane.h"
 #include "model/EventTableText.h"
@@ -412,10 +413,9 @@ void EventsPanel::rowChosen(int row, bool reveal) {
     // selected one first.
     if (reveal && !session_->selectedRange() && shown_)
         session_->setSelectedRange(TimeInterval{shown_->begin_ns, shown_->end_ns});
-    // An event of a deferred lane stands for another, which is what is selected (as a click on
-    // it in the timeline selects).
+    // An event of an "NVTX on GPU" lane stands for an NVTX range, which is what is selected.
     const EventRef chosen =
-        source.built ? DeferredLanes::of(*source.report).source(source.lane, e.index) : EventRef{source.lane, e.index};
+        projectedNvtxRange(*source.report, source.lane, e.index).value_or(EventRef{source.lane, e.index});
     session_->selectEvent(ViewEvent{int(it - reports.begin()), chosen.lane, chosen.index}, reveal);
 }
 
