@@ -238,6 +238,9 @@ std::vector<DetailField> eventDetails(const Report& report, EventRef ref) {
                     add("Theoretical occupancy", describeOccupancy(*occupancy));
                 add("Launch type", launchTypeLabel(c.launch_type));
                 add("Short name", str(c.short_name_id));
+                // The symbol as compiled, for the tools that take it (cuobjdump, Nsight Compute's filters).
+                if (c.mangled_name_id != KernelConfig::kNoMangledName && c.mangled_name_id != ev.name_id[i])
+                    add("Mangled name", str(c.mangled_name_id));
                 if (c.blocks_per_sm >= 0) add("Blocks/SM", printf3("%g", c.blocks_per_sm));
                 if (c.warps_per_sm >= 0) add("Warps/SM", printf3("%g", c.warps_per_sm));
                 if (c.est_achieved_occupancy_pct >= 0)

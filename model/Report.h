@@ -60,11 +60,19 @@ struct Counter {
     Column<double> value;
 };
 
+inline constexpr int64_t kUnknownTime = INT64_MIN;
+
 struct Metadata {
     std::string format;        // "nsys-sqlite", ...
     std::string producer;      // "NVIDIA Nsight Systems"
     std::string version;       // producer version, e.g. "2025.3.2.0"
     int64_t start_utc_ns = 0;  // session start, UTC nanoseconds since the epoch; 0 if unknown
+    // The recording machine's offset from UTC (local time = UTC - this), in ns; 0 if unknown.
+    int64_t utc_minus_local_ns = 0;
+    // The session's start and stop on the profiler's own session clock (nsys ANALYSIS_DETAILS
+    // startTime/stopTime, ns), kUnknownTime where the format does not record them.
+    int64_t session_clock_start_ns = kUnknownTime;
+    int64_t session_clock_stop_ns = kUnknownTime;
     int64_t begin_ns = 0;      // first time on the report's timeline
     int64_t end_ns = 0;        // last time on the report's timeline
     int rank = -1;             // distributed rank when known

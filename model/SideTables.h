@@ -29,7 +29,17 @@ struct KernelConfig {
     float warps_per_sm = -1;                // Kineto "warps per SM": warps / SMs
     float est_achieved_occupancy_pct = -1;  // Kineto "est. achieved occupancy %", 0 to 100
     uint8_t launch_type = 0;                // ENUM_CUDA_KERNEL_LAUNCH_TYPE: 1 regular, 2/3 cooperative
+    // What nsys records of the kernel's function and context, each its "not recorded" constant
+    // below where the format does not record it (Kineto, Perfetto; the mangled name before 2021):
+    uint32_t mangled_name_id = kNoMangledName;            // into Report::strings
+    uint64_t local_memory_total = kNoLocalMemoryTotal;    // bytes of local memory the context reserved
+    uint8_t cache_config = kNoCacheConfig;                // ENUM_CUDA_FUNC_CACHE_CONFIG
+    uint8_t shared_memory_limit_config = kNoCacheConfig;  // ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG
     bool operator==(const KernelConfig&) const = default;
+
+    static constexpr uint32_t kNoMangledName = UINT32_MAX;
+    static constexpr uint64_t kNoLocalMemoryTotal = UINT64_MAX;
+    static constexpr uint8_t kNoCacheConfig = UINT8_MAX;
 };
 
 inline constexpr uint32_t kNoSharedExecuted = UINT32_MAX;

@@ -161,8 +161,20 @@ protected:
                 return resultInt(ctx, k.shared_executed_bytes);
             case GraphNodeId:
                 return resultInt(ctx, graphNodeOf(row));
+            case MangledName:
+                if (k.mangled_name_id == KernelConfig::kNoMangledName) return resultNull(ctx);
+                return resultInt(ctx, k.mangled_name_id);
+            case LocalMemoryTotal:
+                if (k.local_memory_total == KernelConfig::kNoLocalMemoryTotal) return resultNull(ctx);
+                return resultInt(ctx, static_cast<int64_t>(k.local_memory_total));
+            case CacheConfig:
+                if (k.cache_config == KernelConfig::kNoCacheConfig) return resultNull(ctx);
+                return resultInt(ctx, k.cache_config);
+            case SharedMemoryLimitConfig:
+                if (k.shared_memory_limit_config == KernelConfig::kNoCacheConfig) return resultNull(ctx);
+                return resultInt(ctx, k.shared_memory_limit_config);
             default:
-                return resultNull(ctx);  // not held by the model
+                return resultNull(ctx);  // not held by the model (gridId)
         }
     }
 

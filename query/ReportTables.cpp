@@ -128,11 +128,25 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
         [&r] { return r.meta.start_utc_ns != 0 ? 1u : 0u; },
         [&r](uint32_t, int column, sqlite3_context* ctx) {
             if (column == 0) return resultInt(ctx, r.meta.start_utc_ns);
-            if (column == 1) {
-                const std::string text = utcText(r.meta.start_utc_ns);
-                return sqlite3_result_text(ctx, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
-            }
-            resultNull(ctx);
+            // utcTime, and localTime: the same on the recording machine's clock, which only an
+            // Nsight Systems report gives (with its session clock).
+            if (column == 2 && r.meta.session_clock_start_ns == kUnknownTime) return resultNull(ctx);
+            const std::string text = utcText(r.meta.start_utc_ns - (column == 2 ? r.meta.utc_minus_local_ns : 0));
+            sqlite3_result_text(ctx, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
+        }));
+    // When the session ran on the profiler's session clock: a row where the report says.
+    tables.push_back(std::make_unique<FunctionTable>(
+        "ANALYSIS_DETAILS",
+        std::vector<ColumnDef>{{"globalVid", I}, {"duration", I}, {"startTime", I}, {"stopTime", I}},
+        [&r] {
+            return r.meta.session_clock_start_ns != kUnknownTime && r.meta.session_clock_stop_ns != kUnknownTime ? 1u
+                                                                                                                 : 0u;
+        },
+        [&r](uint32_t, int column, sqlite3_context* ctx) {
+            const int64_t start = r.meta.session_clock_start_ns, stop = r.meta.session_clock_stop_ns;
+            constexpr int64_t kMachine = int64_t{1} << 48;  // the serialized id of the one machine (globalVid)
+            const int64_t values[] = {kMachine, stop - start, start, stop};
+            resultInt(ctx, values[column]);
         }));
     // The recording machine's properties, named as nsys's export names them (NULL for a number
     // none of the corpus's exports names, model/SystemProperties.h).

@@ -175,6 +175,13 @@ public:
                 u(K::LaunchType, c.launch_type);
                 if (c.short_name_id != 0)
                     put(K::ShortName, e, packet)->set_string_value(std::string(report.str(c.short_name_id)));
+                if (c.mangled_name_id != KernelConfig::kNoMangledName)
+                    put(K::MangledName, e, packet)->set_string_value(std::string(report.str(c.mangled_name_id)));
+                if (c.local_memory_total != KernelConfig::kNoLocalMemoryTotal)
+                    u(K::LocalMemoryTotal, c.local_memory_total);
+                if (c.cache_config != KernelConfig::kNoCacheConfig) u(K::CacheConfig, c.cache_config);
+                if (c.shared_memory_limit_config != KernelConfig::kNoCacheConfig)
+                    u(K::SharedLimitConfig, c.shared_memory_limit_config);
                 break;
             }
             case EventKind::Memcpy: {

@@ -182,6 +182,10 @@ enum class Key : uint8_t {
                           // recorded
     LaunchType,           // uint: ENUM_CUDA_KERNEL_LAUNCH_TYPE (1 regular, 2/3 cooperative)
     ShortName,            // string: the kernel's short name
+    MangledName,          // string: the kernel's symbol as compiled; absent where not recorded
+    LocalMemoryTotal,     // uint: bytes of local memory the context reserved; absent where not recorded
+    CacheConfig,          // uint: ENUM_CUDA_FUNC_CACHE_CONFIG; absent where not recorded
+    SharedLimitConfig,    // uint: ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG; absent where not recorded
     // Memcpy and memset
     Bytes,        // uint: bytes moved or set
     CopyKind,     // uint: ENUM_CUDA_MEMCPY_OPER (1 host-to-device, 2 device-to-host, ...)
@@ -232,6 +236,10 @@ inline constexpr std::array<KeySpec, kKeyCount> kKeys = {{
     {Key::SharedExecutedBytes, "lanescope.shared_executed_bytes", ValueType::Uint},
     {Key::LaunchType, "lanescope.launch_type", ValueType::Uint},
     {Key::ShortName, "lanescope.short_name", ValueType::String},
+    {Key::MangledName, "lanescope.mangled_name", ValueType::String},
+    {Key::LocalMemoryTotal, "lanescope.local_memory_total", ValueType::Uint},
+    {Key::CacheConfig, "lanescope.cache_config", ValueType::Uint},
+    {Key::SharedLimitConfig, "lanescope.shared_memory_limit_config", ValueType::Uint},
     {Key::Bytes, "lanescope.bytes", ValueType::Uint},
     {Key::CopyKind, "lanescope.copy_kind", ValueType::Uint},
     {Key::SrcMemKind, "lanescope.src_mem_kind", ValueType::Uint},

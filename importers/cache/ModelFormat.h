@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 14;
+inline constexpr uint32_t kModelFormatVersion = 15;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -119,6 +119,9 @@ std::string_view sectionName(Section section);
 // Metadata numbers.
 struct MetaRecord {
     int64_t start_utc_ns = 0;
+    int64_t utc_minus_local_ns = 0;
+    int64_t session_clock_start_ns = 0;
+    int64_t session_clock_stop_ns = 0;
     int64_t begin_ns = 0;
     int64_t end_ns = 0;
     int32_t rank = -1;

@@ -181,7 +181,10 @@ bool Checker::sideTables() {
         if (!row(r.kernels[i].config, r.kernel_configs.size(), "kernel_configs", "kernels", i, "config", false))
             return false;
     for (size_t i = 0; i < r.kernel_configs.size(); ++i)
-        if (!string(r.kernel_configs[i].short_name_id, "kernel_configs", i, "short_name_id")) return false;
+        if (!string(r.kernel_configs[i].short_name_id, "kernel_configs", i, "short_name_id") ||
+            (r.kernel_configs[i].mangled_name_id != KernelConfig::kNoMangledName &&
+             !string(r.kernel_configs[i].mangled_name_id, "kernel_configs", i, "mangled_name_id")))
+            return false;
     for (size_t i = 0; i < r.nvtx.size(); ++i)
         if (!string(r.nvtx[i].domain_name_id, "nvtx", i, "domain_name_id") ||
             !string(r.nvtx[i].input_shapes_id, "nvtx", i, "input_shapes_id"))

@@ -395,6 +395,9 @@ bool ModelReader::readMeta(SectionReader& in, Report& r) {
         return fail("meta: damaged strings");
     Metadata& m = r.meta;
     m.start_utc_ns = meta[0].start_utc_ns;
+    m.utc_minus_local_ns = meta[0].utc_minus_local_ns;
+    m.session_clock_start_ns = meta[0].session_clock_start_ns;
+    m.session_clock_stop_ns = meta[0].session_clock_stop_ns;
     m.begin_ns = meta[0].begin_ns;
     m.end_ns = meta[0].end_ns;
     m.rank = meta[0].rank;

@@ -162,9 +162,10 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
                  gpu_page_faults, cpu_page_faults, migrations, kernel_graph_nodes, graph_api_events, nsys_messages,
                  pytorch_memory, cuda_memory_events, cpu_utilization_counter, cuda_api_results, nvtx_other_starts_ns,
                  nvtx_domains, profiler_overhead, stacks, backtraces, diagnostics, derived] = r;
-    const auto& [format, producer, version, start_utc_ns, begin_ns, end_ns, rank, reader, nsys_version, source_path] =
-        meta;
-    meta_.push_back({start_utc_ns, begin_ns, end_ns, rank, cpu_utilization_counter});
+    const auto& [format, producer, version, start_utc_ns, utc_minus_local_ns, session_clock_start_ns,
+                 session_clock_stop_ns, begin_ns, end_ns, rank, reader, nsys_version, source_path] = meta;
+    meta_.push_back({start_utc_ns, utc_minus_local_ns, session_clock_start_ns, session_clock_stop_ns, begin_ns, end_ns,
+                     rank, cpu_utilization_counter});
     for (const std::string* s : metaStrings(meta)) metaStrings_.add(*s);
     for (uint32_t id = 0; id < strings.size(); ++id) pool_.add(strings.str(id));
     // The lanes written: the report's own, or their replacements.

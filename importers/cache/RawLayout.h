@@ -35,9 +35,11 @@ inline auto members(const LongDuration& x) { const auto& [index, duration_ns] = 
 inline auto members(const KernelInfo& x) { const auto& [config, correlation] = x; return std::tie(config, correlation); }
 inline auto members(const KernelConfig& x) {
     const auto& [grid, block, registers, static_shared, dynamic_shared, local, shared_executed, short_name,
-                 blocks_per_sm, warps_per_sm, occupancy, launch_type] = x;
+                 blocks_per_sm, warps_per_sm, occupancy, launch_type, mangled_name, local_total, cache_config,
+                 shared_limit] = x;
     return std::tie(grid, block, registers, static_shared, dynamic_shared, local, shared_executed, short_name,
-                    blocks_per_sm, warps_per_sm, occupancy, launch_type);
+                    blocks_per_sm, warps_per_sm, occupancy, launch_type, mangled_name, local_total, cache_config,
+                    shared_limit);
 }
 inline auto members(const MemcpyInfo& x) {
     const auto& [bytes, correlation, copy_kind, src, dst] = x; return std::tie(bytes, correlation, copy_kind, src, dst);

@@ -1,5 +1,8 @@
 #include "importers/nsys/NsysSqliteImporter.h"
 
+#include <cstdio>
+#include <ctime>
+#include <optional>
 #include <thread>
 
 #include "importers/nsys/SampledLanes.h"
@@ -15,7 +18,19 @@ ImportError fail(ImportError::Kind kind, const std::filesystem::path& path, cons
     return {kind, path.string() + ": " + why};
 }
 
-// Producer, version and session start from whichever metadata tables this schema has.
+// Seconds since the epoch of "YYYY-MM-DDTHH:MM:SS" read as UTC (nsys's utcTime and localTime).
+std::optional<int64_t> secondsOfDateTime(const std::string& text) {
+    std::tm t{};
+    char extra = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour, &t.tm_min,
+                    &t.tm_sec, &extra) != 6)
+        return std::nullopt;
+    t.tm_year -= 1900;
+    t.tm_mon -= 1;
+    return static_cast<int64_t>(::timegm(&t));
+}
+
+// Producer, version, session start and clock from whichever metadata tables this schema has.
 void readMetadata(const SqliteDb& db, Metadata& meta) {
     for (const char* table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
         if (!db.hasTable(table)) continue;
@@ -26,9 +41,22 @@ void readMetadata(const SqliteDb& db, Metadata& meta) {
         }
     }
     if (meta.producer.empty()) meta.producer = "NVIDIA Nsight Systems";
-    if (auto sql = selectByName(db, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}, {"utcEpochNs"})) {
+    if (auto sql = selectByName(db, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs", "utcTime", "localTime"},
+                                {"utcEpochNs"})) {
         SqliteStmt stmt(db, *sql);
-        if (stmt.step()) meta.start_utc_ns = stmt.i64(0);
+        if (stmt.step()) {
+            meta.start_utc_ns = stmt.i64(0);
+            const auto utc = secondsOfDateTime(std::string(stmt.text(1)));
+            const auto local = secondsOfDateTime(std::string(stmt.text(2)));
+            if (utc && local) meta.utc_minus_local_ns = (*utc - *local) * 1'000'000'000;
+        }
+    }
+    if (auto sql = selectByName(db, "ANALYSIS_DETAILS", {"startTime", "stopTime"}, {"startTime", "stopTime"})) {
+        SqliteStmt stmt(db, *sql);
+        if (stmt.step() && !stmt.isNull(0) && !stmt.isNull(1)) {
+            meta.session_clock_start_ns = stmt.i64(0);
+            meta.session_clock_stop_ns = stmt.i64(1);
+        }
     }
     // The target's environment: one row named DeviceEnvironment, "NAME=value;NAME=value;...".
     if (auto sql = selectByName(db, "TARGET_INFO_SYSTEM_ENV", {"value"}, {"name", "value"})) {

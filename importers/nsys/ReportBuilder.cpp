@@ -219,6 +219,8 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     for (size_t i = 0; i < chunk.kernelConfigs.size(); ++i) {
         KernelConfig config = chunk.kernelConfigs[i];
         config.short_name_id = resolveName(config.short_name_id);
+        if (config.mangled_name_id != KernelConfig::kNoMangledName)
+            config.mangled_name_id = resolveName(config.mangled_name_id);
         auto [it, inserted] =
             kernelConfigIndex_.try_emplace(config, static_cast<uint32_t>(report_.kernel_configs.size()));
         if (inserted) report_.kernel_configs.push_back(config);

@@ -40,7 +40,8 @@ struct KernelConfigHash {
              {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]}, uint64_t{c.block[1]},
               uint64_t{c.block[2]}, uint64_t{c.registers_per_thread}, uint64_t{c.static_shared_bytes},
               uint64_t{c.dynamic_shared_bytes}, uint64_t{c.local_bytes_per_thread}, uint64_t{c.shared_executed_bytes},
-              uint64_t{c.short_name_id}, uint64_t{c.launch_type}})
+              uint64_t{c.short_name_id}, uint64_t{c.launch_type}, uint64_t{c.mangled_name_id}, c.local_memory_total,
+              uint64_t{c.cache_config}, uint64_t{c.shared_memory_limit_config}})
             h = (h ^ v) * 0x100000001B3ull;
         return h;
     }

@@ -234,6 +234,10 @@ private:
         c.shared_executed_bytes = clampU32(k.value(22));  // absent (0) where not recorded, as in the export
         c.launch_type = static_cast<uint8_t>(std::min<uint64_t>(k.value(24), 255));
         c.short_name_id = k.has(2) ? name(k.i64(2)) : 0;
+        if (k.has(3)) c.mangled_name_id = name(k.i64(3));  // not in the 2020 reports
+        if (k.has(19)) c.local_memory_total = k.value(19);
+        if (k.has(23)) c.cache_config = static_cast<uint8_t>(std::min<uint64_t>(k.value(23), 254));
+        if (k.has(28)) c.shared_memory_limit_config = static_cast<uint8_t>(std::min<uint64_t>(k.value(28), 254));
         const uint32_t shown = k.has(1) ? name(k.i64(1)) : c.short_name_id;
         chunk_->kernels.push_back({chunk_->kernelConfigRow(c), correlation});
         if (k.has(27))  // graphNodeId, for a kernel traced as a node of a graph

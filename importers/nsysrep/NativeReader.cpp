@@ -339,9 +339,13 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     meta.nsys_version = layout.nsys_version;
     meta.reader = "native";
     meta.source_path = path.string();
-    meta.start_utc_ns = sessionStartUtc(layout.summary).value_or(0);
     meta.rank = rankInEnvironment(deviceEnvironment(layout.summary)).rank;
     const VersionQuirks quirks = quirksFor(layout.nsys_version);
+    const SessionTimes session = sessionTimes(layout.summary, quirks.year);
+    meta.start_utc_ns = session.start_utc_ns.value_or(0);
+    meta.utc_minus_local_ns = session.start_utc_ns ? session.utc_minus_local_ns : 0;
+    meta.session_clock_start_ns = session.session_clock_start_ns.value_or(kUnknownTime);
+    meta.session_clock_stop_ns = session.session_clock_stop_ns.value_or(kUnknownTime);
     if (!quirks.verified) countDiagnostic(report->diagnostics, Diag::NsysRepVersionUnverified);
 
     nsys::ReportBuilder builder(*report);

@@ -27,11 +27,13 @@ std::optional<int64_t> parseOffset(std::string_view text) {
 
 }  // namespace
 
-std::optional<int64_t> sessionStartUtc(std::string_view summary) {
+SessionTimes sessionTimes(std::string_view summary, int nsysYear) {
     std::map<std::pair<uint64_t, uint64_t>, int64_t> offsets;  // (from, to) clock -> offset
+    std::optional<int64_t> stop;
     try {
         ProtoReader reader(summary, 0);
         for (ProtoField f; reader.next(f);) {
+            if (f.number == 18 && f.wire == 0) stop = f.i64();
             if (f.number != 16 || f.wire != 2) continue;
             ProtoReader table(f.bytes, 0);
             for (ProtoField entry; table.next(entry);) {
@@ -51,17 +53,28 @@ std::optional<int64_t> sessionStartUtc(std::string_view summary) {
             }
         }
     } catch (const MalformedProto&) {
-        return std::nullopt;  // the start stays unknown; the events do not depend on it
+        // what was read stays; the events do not depend on it
     }
     auto at = [&](uint64_t from, uint64_t to) -> std::optional<int64_t> {
         auto it = offsets.find({from, to});
         return it == offsets.end() ? std::nullopt : std::optional<int64_t>(it->second);
     };
-    const auto eventsToSession = at(7, 1), sessionToMonotonic = at(1, 3), monotonicToUtc = at(3, 9);
-    if (!eventsToSession || !sessionToMonotonic || !monotonicToUtc) return std::nullopt;
     // In unsigned arithmetic: the terms are two's complement and their sum fits.
-    return static_cast<int64_t>(0ull - static_cast<uint64_t>(*eventsToSession) -
-                                static_cast<uint64_t>(*sessionToMonotonic) - static_cast<uint64_t>(*monotonicToUtc));
+    auto minus = [](uint64_t a, std::optional<int64_t> b) { return a - static_cast<uint64_t>(*b); };
+    SessionTimes times;
+    const auto eventsToSession = at(7, 1), sessionToMonotonic = at(1, 3), monotonicToUtc = at(3, 9);
+    if (eventsToSession) {
+        times.session_clock_start_ns = static_cast<int64_t>(minus(0, eventsToSession));
+        if (stop) {
+            constexpr int64_t kFloor2020Ns = 100'000;  // 2020 reports: the stop floored to 100 us
+            times.session_clock_stop_ns = nsysYear == 2020 ? *stop - *stop % kFloor2020Ns : *stop;
+        }
+    }
+    if (eventsToSession && sessionToMonotonic && monotonicToUtc)
+        times.start_utc_ns =
+            static_cast<int64_t>(minus(minus(minus(0, eventsToSession), sessionToMonotonic), monotonicToUtc));
+    times.utc_minus_local_ns = at(9, 10).value_or(0);
+    return times;
 }
 
 }  // namespace lanescope::nsysrep

@@ -94,17 +94,26 @@ uint32_t SliceDetailsReader::kernelConfig(const SliceFields& f) {
     c.local_bytes_per_thread = number<uint32_t>(f, Key::LocalBytesPerThread);
     if (f.has(Key::SharedExecutedBytes)) c.shared_executed_bytes = number<uint32_t>(f, Key::SharedExecutedBytes);
     c.launch_type = number<uint8_t>(f, Key::LaunchType);
+    if (f.has(Key::LocalMemoryTotal)) c.local_memory_total = f.uint(Key::LocalMemoryTotal).value_or(0);
+    if (f.has(Key::CacheConfig)) c.cache_config = std::min<uint8_t>(number<uint8_t>(f, Key::CacheConfig), 254);
+    if (f.has(Key::SharedLimitConfig))
+        c.shared_memory_limit_config = std::min<uint8_t>(number<uint8_t>(f, Key::SharedLimitConfig), 254);
     const std::string* shortName = f.string(Key::ShortName);
+    const std::string* mangledName = f.string(Key::MangledName);
     std::string key;
     for (uint64_t v : {uint64_t{c.grid[0]}, uint64_t{c.grid[1]}, uint64_t{c.grid[2]}, uint64_t{c.block[0]},
                        uint64_t{c.block[1]}, uint64_t{c.block[2]}, uint64_t{c.registers_per_thread},
                        uint64_t{c.static_shared_bytes}, uint64_t{c.dynamic_shared_bytes},
-                       uint64_t{c.local_bytes_per_thread}, uint64_t{c.shared_executed_bytes}, uint64_t{c.launch_type}})
+                       uint64_t{c.local_bytes_per_thread}, uint64_t{c.shared_executed_bytes}, uint64_t{c.launch_type},
+                       c.local_memory_total, uint64_t{c.cache_config}, uint64_t{c.shared_memory_limit_config}})
         append(key, v);
-    if (shortName) key += *shortName;
+    // The names last, apart: a short name is never empty, so the mangled one cannot pass for it.
+    key += shortName ? *shortName : std::string();
+    if (mangledName) key += '\n' + *mangledName;
     auto [it, added] = configs_.try_emplace(std::move(key), static_cast<uint32_t>(r_.kernel_configs.size()));
     if (!added) return it->second;
     if (shortName) c.short_name_id = r_.strings.intern(*shortName);
+    if (mangledName) c.mangled_name_id = r_.strings.intern(*mangledName);
     r_.kernel_configs.push_back(c);
     return it->second;
 }

@@ -121,11 +121,11 @@ TEST_CASE("train_1gpu: metadata, GPU, threads and lanes") {
     }
     // Launch configurations are shared: far fewer than launches.
     CHECK(r->kernel_configs.size() < r->kernels.size() / 4);
-    const int64_t distinct =
-        sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"),
-                  "SELECT count(*) FROM (SELECT DISTINCT shortName, gridX, gridY, gridZ, blockX, blockY, blockZ, "
-                  "registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, launchType "
-                  "FROM CUPTI_ACTIVITY_KIND_KERNEL)");
+    const int64_t distinct = sqliteInt(
+        dataFile("nsys-2025.3/train_1gpu.sqlite"),
+        "SELECT count(*) FROM (SELECT DISTINCT shortName, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+        "registersPerThread, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, launchType, "
+        "mangledName, cacheConfig, sharedMemoryLimitConfig, localMemoryTotal FROM CUPTI_ACTIVITY_KIND_KERNEL)");
     CHECK(r->kernel_configs.size() == static_cast<size_t>(distinct));
 }
 

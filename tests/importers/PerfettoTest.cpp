@@ -356,8 +356,21 @@ TEST_CASE("perfetto: broken files") {
     const std::string bytes = readFile(dir / "full.pftrace");
 
     SECTION("cut at half: opens with what came before, and says so") {
-        // Cut inside a packet (not between two): past the next packet's length prefix.
-        const auto path = writeFile(dir / "half.pftrace", bytes.substr(0, bytes.size() / 2 + 3));
+        // Cut inside a packet (not between two): in the middle of the packet that holds the file's
+        // middle byte. Each packet is field 1 of the trace: the tag 0x0A, its length, its bytes.
+        size_t at = 0, cut = 0;
+        while (at < bytes.size() && cut == 0) {
+            REQUIRE(bytes[at] == '\x0A');
+            size_t length = 0, shift = 0, p = at + 1;
+            for (; static_cast<unsigned char>(bytes[p]) & 0x80; ++p, shift += 7)
+                length |= size_t(static_cast<unsigned char>(bytes[p]) & 0x7F) << shift;
+            length |= size_t(static_cast<unsigned char>(bytes[p])) << shift;
+            const size_t end = p + 1 + length;
+            if (end > bytes.size() / 2) cut = p + 1 + length / 2;
+            at = end;
+        }
+        REQUIRE(cut > 0);
+        const auto path = writeFile(dir / "half.pftrace", bytes.substr(0, cut));
         auto r = importOk(path);
         CHECK(r->diagnostics["perfetto_truncated_packet"] == 1);
         CHECK(r->counts().slices > 0);

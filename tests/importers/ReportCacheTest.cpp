@@ -163,8 +163,19 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.machine_gpus.push_back(machineGpu);
     t.r.system_properties.push_back({619, t.r.strings.intern("Local (CLI)"), t.r.strings.intern("node-17")});
     t.r.diagnostics = {{"a_problem", 3}, {"b_problem", 1}};
-    t.r.meta = {"nsys-sqlite", "NVIDIA Nsight Systems",  "2025.3", 1700000000, 0, 6'000'000'400, 3, "native",
-                "2025.3.2",    "/tmp/every-table.sqlite"};
+    t.r.meta = {"nsys-sqlite",
+                "NVIDIA Nsight Systems",
+                "2025.3",
+                1700000000,
+                -25'200'000'000'000,
+                7'646'435'850,
+                8'208'633'065,
+                0,
+                6'000'000'400,
+                3,
+                "native",
+                "2025.3.2",
+                "/tmp/every-table.sqlite"};
     t.freeze();
     REQUIRE(t.r.lanes[api].events.long_durations.size() == 1);
     return std::make_unique<Report>(std::move(t.r));

@@ -76,6 +76,27 @@ TEST_CASE("details of the first kernel of train_1gpu carry SQL's launch configur
     CHECK(value(d, "Theoretical occupancy") == "12.5 % (8 of 64 warps per SM, 2 blocks; limited by registers)");
 }
 
+TEST_CASE("a kernel's details give its mangled name where it differs from the name shown") {
+    // The first kernel of train_1gpu (a cuDNN one) was compiled with its name unmangled; the
+    // second is a templated at::native one.
+    for (const char* file : {"nsys-2025.3/train_1gpu.sqlite", "nsys-2025.3/train_1gpu.nsys-rep"}) {
+        INFO(file);
+        const auto report = importOk(dataFile(file));
+        const auto rows = sqliteRows(dataFile("nsys-2025.3/train_1gpu.sqlite"),
+                                     "SELECT k.start, m.value, m.value = d.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                     "JOIN StringIds m ON m.id = k.mangledName JOIN StringIds d ON d.id = "
+                                     "k.demangledName ORDER BY k.start LIMIT 2");
+        REQUIRE(rows.size() == 2);
+        CHECK(rows[0][2] == "1");
+        CHECK(value(eventDetails(*report, findOnStreams(*report, EventKind::Kernel, std::stoll(rows[0][0]))),
+                    "Mangled name") == "<missing Mangled name>");
+        CHECK(rows[1][2] == "0");
+        CHECK(rows[1][1].starts_with("_ZN2at6native"));
+        CHECK(value(eventDetails(*report, findOnStreams(*report, EventKind::Kernel, std::stoll(rows[1][0]))),
+                    "Mangled name") == rows[1][1]);
+    }
+}
+
 TEST_CASE("details of the first HtoD memcpy of train_1gpu: throughput is bytes/duration") {
     const auto path = dataFile("nsys-2025.3/train_1gpu.sqlite");
     const auto report = importOk(path);

@@ -135,6 +135,21 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
         {"CUPTI_ACTIVITY_KIND_KERNEL",
          "SELECT sharedMemoryExecuted, blockX, registersPerThread, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
          "GROUP BY 1, 2, 3"},
+        // what nsys records of each kernel's function and context: every kernel, its mangled name
+        // (NULL in a 2020 report), cache and shared memory configurations and local memory
+        {"CUPTI_ACTIVITY_KIND_KERNEL",
+         "SELECT k.start, k.correlationId, m.value, k.cacheConfig, k.sharedMemoryLimitConfig, k.localMemoryTotal "
+         "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds m ON m.id = k.mangledName"},
+        {"CUPTI_ACTIVITY_KIND_KERNEL",
+         "SELECT m.value, count(*), sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+         "LEFT JOIN StringIds m ON m.id = k.mangledName GROUP BY m.value"},
+        {"CUPTI_ACTIVITY_KIND_KERNEL",
+         "SELECT c.label, l.label, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+         "JOIN ENUM_CUDA_FUNC_CACHE_CONFIG c ON c.id = k.cacheConfig "
+         "JOIN ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG l ON l.id = k.sharedMemoryLimitConfig GROUP BY 1, 2"},
+        // when the session ran: on the profiler's clock, in UTC and in the machine's local time
+        {"ANALYSIS_DETAILS", "SELECT * FROM ANALYSIS_DETAILS"},
+        {"TARGET_INFO_SESSION_START_TIME", "SELECT * FROM TARGET_INFO_SESSION_START_TIME"},
         // the recording machine's properties, named; but those a .nsys-rep records as messages, which
         // the native reader leaves out and the export writes as JSON
         {"TARGET_INFO_SYSTEM_ENV",

@@ -126,8 +126,9 @@ std::vector<Edit> edits() {
         {"no-StringIds", "DROP TABLE StringIds", Expect::Refused},
         {"no-META_DATA_EXPORT", "DROP TABLE META_DATA_EXPORT", Expect::OpensOrRefused},
     };
-    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                              "TARGET_INFO_GPU", "ThreadNames", "PROCESSES", "TARGET_INFO_SESSION_START_TIME"})
+    for (const char* table :
+         {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "TARGET_INFO_GPU", "ThreadNames",
+          "PROCESSES", "TARGET_INFO_SESSION_START_TIME", "ANALYSIS_DETAILS"})
         list.push_back({std::string("no-") + table, std::string("DROP TABLE ") + table, Expect::Opens});
     const std::pair<const char*, const char*> columns[] = {{"CUPTI_ACTIVITY_KIND_KERNEL", "shortName"},
                                                            {"CUPTI_ACTIVITY_KIND_KERNEL", "end"},

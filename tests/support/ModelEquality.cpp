@@ -75,6 +75,9 @@ void compareMeta(Differ& d, const Metadata& a, const Metadata& b) {
     d.value("meta.producer", a.producer, b.producer);
     d.value("meta.version", a.version, b.version);
     d.value("meta.start_utc_ns", a.start_utc_ns, b.start_utc_ns);
+    d.value("meta.utc_minus_local_ns", a.utc_minus_local_ns, b.utc_minus_local_ns);
+    d.value("meta.session_clock_start_ns", a.session_clock_start_ns, b.session_clock_start_ns);
+    d.value("meta.session_clock_stop_ns", a.session_clock_stop_ns, b.session_clock_stop_ns);
     d.value("meta.begin_ns", a.begin_ns, b.begin_ns);
     d.value("meta.end_ns", a.end_ns, b.end_ns);
     d.value("meta.rank", a.rank, b.rank);
@@ -183,6 +186,10 @@ void compareGpuTables(Differ& d, const Report& a, const Report& b) {
                f("blocks_per_sm", x.blocks_per_sm, y.blocks_per_sm);
                f("warps_per_sm", x.warps_per_sm, y.warps_per_sm);
                f("est_achieved_occupancy_pct", x.est_achieved_occupancy_pct, y.est_achieved_occupancy_pct);
+               f("mangled_name_id", x.mangled_name_id, y.mangled_name_id);
+               f("local_memory_total", x.local_memory_total, y.local_memory_total);
+               f("cache_config", x.cache_config, y.cache_config);
+               f("shared_memory_limit_config", x.shared_memory_limit_config, y.shared_memory_limit_config);
                f("launch_type", x.launch_type, y.launch_type);
            });
     d.rows("memcpys", a.memcpys, b.memcpys, [](auto f, const MemcpyInfo& x, const MemcpyInfo& y) {
