@@ -131,7 +131,9 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
             // utcTime, and localTime: the same on the recording machine's clock, which only an
             // Nsight Systems report gives (with its session clock).
             if (column == 2 && r.meta.session_clock_start_ns == kUnknownTime) return resultNull(ctx);
-            const std::string text = utcText(r.meta.start_utc_ns - (column == 2 ? r.meta.utc_minus_local_ns : 0));
+            // (Wrapping, not overflowing, on a damaged file's values.)
+            const uint64_t offset = column == 2 ? static_cast<uint64_t>(r.meta.utc_minus_local_ns) : 0;
+            const std::string text = utcText(static_cast<int64_t>(static_cast<uint64_t>(r.meta.start_utc_ns) - offset));
             sqlite3_result_text(ctx, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
         }));
     // When the session ran on the profiler's session clock: a row where the report says.
@@ -145,7 +147,8 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
         [&r](uint32_t, int column, sqlite3_context* ctx) {
             const int64_t start = r.meta.session_clock_start_ns, stop = r.meta.session_clock_stop_ns;
             constexpr int64_t kMachine = int64_t{1} << 48;  // the serialized id of the one machine (globalVid)
-            const int64_t values[] = {kMachine, stop - start, start, stop};
+            const auto duration = static_cast<int64_t>(static_cast<uint64_t>(stop) - static_cast<uint64_t>(start));
+            const int64_t values[] = {kMachine, duration, start, stop};
             resultInt(ctx, values[column]);
         }));
     // The recording machine's properties, named as nsys's export names them (NULL for a number

@@ -1,6 +1,7 @@
 #include "importers/nsys/NsysSqliteImporter.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <optional>
 #include <thread>
@@ -48,7 +49,9 @@ void readMetadata(const SqliteDb& db, Metadata& meta) {
             meta.start_utc_ns = stmt.i64(0);
             const auto utc = secondsOfDateTime(std::string(stmt.text(1)));
             const auto local = secondsOfDateTime(std::string(stmt.text(2)));
-            if (utc && local) meta.utc_minus_local_ns = (*utc - *local) * 1'000'000'000;
+            constexpr int64_t kDaySeconds = 86'400;  // time zones are within a day of UTC
+            if (utc && local && std::abs(*utc - *local) <= kDaySeconds)
+                meta.utc_minus_local_ns = (*utc - *local) * 1'000'000'000;
         }
     }
     if (auto sql = selectByName(db, "ANALYSIS_DETAILS", {"startTime", "stopTime"}, {"startTime", "stopTime"})) {

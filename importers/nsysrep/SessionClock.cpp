@@ -73,7 +73,8 @@ SessionTimes sessionTimes(std::string_view summary, int nsysYear) {
     if (eventsToSession && sessionToMonotonic && monotonicToUtc)
         times.start_utc_ns =
             static_cast<int64_t>(minus(minus(minus(0, eventsToSession), sessionToMonotonic), monotonicToUtc));
-    times.utc_minus_local_ns = at(9, 10).value_or(0);
+    constexpr int64_t kDayNs = 86'400'000'000'000;  // time zones are within a day of UTC
+    if (const auto local = at(9, 10); local && *local >= -kDayNs && *local <= kDayNs) times.utc_minus_local_ns = *local;
     return times;
 }
 
