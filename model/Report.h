@@ -118,6 +118,11 @@ struct Report {
     // The recording machine's properties (host, OS, CPU, drivers, environment, what it
     // supports) in the report's order; empty where the format records none.
     Column<SystemProperty> system_properties;
+    // The CUDA devices, contexts and streams the recorded processes had (model/SideTables.h), in
+    // the report's order; empty where the format records none (PyTorch and Perfetto traces).
+    Column<CudaDevice> cuda_devices;
+    Column<CudaContext> cuda_contexts;
+    Column<CudaStream> cuda_streams;
     // Every process and thread name the report records, also of those without events (nsys
     // records the whole machine's: its PROCESSES and ThreadNames), for the SQL tables; a thread
     // without a recorded name is absent. Sorted by (pid, tid, name_id, priority), so a

@@ -125,6 +125,36 @@ struct SystemProperty {
     uint32_t value_id = 0;
 };
 
+// The CUDA devices, contexts and streams of the recorded processes, as Nsight Systems records
+// them (rows of the export's TARGET_INFO_CUDA_DEVICE, TARGET_INFO_CUDA_CONTEXT_INFO and
+// TARGET_INFO_CUDA_STREAM), streams without any activity included. pid is the process id (not a
+// globalPid); ids are CUDA's. A value a report does not record is kNotRecorded.
+inline constexpr int64_t kNotRecorded = INT64_MIN;
+struct CudaDevice {
+    int64_t gpu_id = 0;   // the machine's GPU (TARGET_INFO_GPU.id)
+    int64_t cuda_id = 0;  // its CUDA device number in the process
+    int64_t pid = 0;
+};
+struct CudaContext {
+    int64_t null_stream_id = 0;
+    int64_t hw_id = 0;
+    int64_t vm_id = 0;
+    int64_t pid = 0;
+    int64_t device_id = 0;
+    int64_t context_id = 0;
+    int64_t parent_context_id = kNotRecorded;  // recorded from 2025 on, as is is_green_context
+    int64_t is_green_context = kNotRecorded;
+};
+struct CudaStream {
+    int64_t stream_id = 0;
+    int64_t hw_id = 0;
+    int64_t vm_id = 0;
+    int64_t pid = 0;
+    int64_t context_id = 0;
+    int64_t priority = 0;
+    int64_t flag = 0;
+};
+
 // One synchronization event (CUPTI synchronization activity).
 struct SyncInfo {
     uint32_t correlation_id = 0;

@@ -136,6 +136,43 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
             const std::string text = utcText(static_cast<int64_t>(static_cast<uint64_t>(r.meta.start_utc_ns) - offset));
             sqlite3_result_text(ctx, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
         }));
+    // The CUDA devices, contexts and streams of the recorded processes, as the report lists them.
+    const auto integers = [](std::initializer_list<const char*> names) {
+        std::vector<ColumnDef> columns;
+        for (const char* name : names) columns.push_back({name, I});
+        return columns;
+    };
+    const auto value = [](int64_t v, sqlite3_context* ctx) {
+        if (v == kNotRecorded) return resultNull(ctx);
+        resultInt(ctx, v);
+    };
+    tables.push_back(std::make_unique<FunctionTable>(
+        "TARGET_INFO_CUDA_DEVICE", integers({"gpuId", "cudaId", "pid"}),
+        [&r] { return uint32_t(r.cuda_devices.size()); },
+        [&r](uint32_t row, int column, sqlite3_context* ctx) {
+            const CudaDevice& d = r.cuda_devices[row];
+            const int64_t values[] = {d.gpu_id, d.cuda_id, d.pid};
+            resultInt(ctx, values[column]);
+        }));
+    tables.push_back(std::make_unique<FunctionTable>(
+        "TARGET_INFO_CUDA_CONTEXT_INFO",
+        integers({"nullStreamId", "hwId", "vmId", "processId", "deviceId", "contextId", "parentContextId",
+                  "isGreenContext"}),
+        [&r] { return uint32_t(r.cuda_contexts.size()); },
+        [&r, value](uint32_t row, int column, sqlite3_context* ctx) {
+            const CudaContext& c = r.cuda_contexts[row];
+            const int64_t values[] = {c.null_stream_id,    c.hw_id,           c.vm_id, c.pid, c.device_id, c.context_id,
+                                      c.parent_context_id, c.is_green_context};
+            value(values[column], ctx);
+        }));
+    tables.push_back(std::make_unique<FunctionTable>(
+        "TARGET_INFO_CUDA_STREAM", integers({"streamId", "hwId", "vmId", "processId", "contextId", "priority", "flag"}),
+        [&r] { return uint32_t(r.cuda_streams.size()); },
+        [&r](uint32_t row, int column, sqlite3_context* ctx) {
+            const CudaStream& s = r.cuda_streams[row];
+            const int64_t values[] = {s.stream_id, s.hw_id, s.vm_id, s.pid, s.context_id, s.priority, s.flag};
+            resultInt(ctx, values[column]);
+        }));
     // When the session ran on the profiler's session clock: a row where the report says.
     tables.push_back(std::make_unique<FunctionTable>(
         "ANALYSIS_DETAILS",

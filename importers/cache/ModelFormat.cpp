@@ -64,6 +64,9 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "cuda_memory_events",
     "machine_gpus",
     "system_properties",
+    "cuda_devices",
+    "cuda_contexts",
+    "cuda_streams",
 };
 
 template <typename T>

@@ -108,6 +108,9 @@ enum class Section : uint32_t {
     CudaMemoryEvents,
     MachineGpus,
     SystemProperties,
+    CudaDevices,
+    CudaContexts,
+    CudaStreams,
     Count
 };
 inline constexpr size_t kSectionCount = size_t(Section::Count);
@@ -242,6 +245,9 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::CudaMemoryEvents, r.cuda_memory_events);
     visit(Section::MachineGpus, r.machine_gpus);
     visit(Section::SystemProperties, r.system_properties);
+    visit(Section::CudaDevices, r.cuda_devices);
+    visit(Section::CudaContexts, r.cuda_contexts);
+    visit(Section::CudaStreams, r.cuda_streams);
 }
 
 // A hash of the sizes, alignments and member places of every struct stored raw (RawLayout.h)

@@ -28,6 +28,15 @@ inline auto members(const MachineGpu& x) { const auto& [values] = x; return std:
 inline auto members(const SystemProperty& x) {
     const auto& [name_enum, device_state_id, value_id] = x; return std::tie(name_enum, device_state_id, value_id);
 }
+inline auto members(const CudaDevice& x) { const auto& [gpu, cuda, pid] = x; return std::tie(gpu, cuda, pid); }
+inline auto members(const CudaContext& x) {
+    const auto& [null_stream, hw, vm, pid, device, context, parent, green] = x;
+    return std::tie(null_stream, hw, vm, pid, device, context, parent, green);
+}
+inline auto members(const CudaStream& x) {
+    const auto& [stream, hw, vm, pid, context, priority, flag] = x;
+    return std::tie(stream, hw, vm, pid, context, priority, flag);
+}
 inline auto members(const RecordedName& x) {
     const auto& [pid, tid, name_id, priority] = x; return std::tie(pid, tid, name_id, priority);
 }
@@ -107,7 +116,7 @@ using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
              KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace,
-             PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty>;
+             PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice, CudaContext, CudaStream>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

@@ -83,6 +83,34 @@ void readSystemProperties(const SqliteDb& db, Report& report) {
                                             report.strings.intern(stmt.text(2))});
 }
 
+// The CUDA devices, contexts and streams (TARGET_INFO_CUDA_*), in the export's row order; a
+// NULL is 0 but in a context's parentContextId and isGreenContext, which older reports lack.
+void readCudaTargets(const SqliteDb& db, Report& report) {
+    // Every column required but the context's last two.
+    const auto rows = [&](const char* table, const std::vector<std::string>& columns, auto add) {
+        const size_t required = std::string_view(table) == "TARGET_INFO_CUDA_CONTEXT_INFO" ? 6 : columns.size();
+        const auto sql =
+            selectByName(db, table, columns, {columns.begin(), columns.begin() + std::ptrdiff_t(required)});
+        if (!sql) return;
+        SqliteStmt stmt(db, *sql);
+        while (stmt.step()) add(stmt);
+    };
+    rows("TARGET_INFO_CUDA_DEVICE", {"gpuId", "cudaId", "pid"}, [&](const SqliteStmt& s) {
+        report.cuda_devices.push_back({s.i64(0), s.i64(1), s.i64(2)});
+    });
+    rows("TARGET_INFO_CUDA_CONTEXT_INFO",
+         {"nullStreamId", "hwId", "vmId", "processId", "deviceId", "contextId", "parentContextId", "isGreenContext"},
+         [&](const SqliteStmt& s) {
+             report.cuda_contexts.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), s.i64(5),
+                                             s.i64OrNull(6).value_or(kNotRecorded),
+                                             s.i64OrNull(7).value_or(kNotRecorded)});
+         });
+    rows("TARGET_INFO_CUDA_STREAM", {"streamId", "hwId", "vmId", "processId", "contextId", "priority", "flag"},
+         [&](const SqliteStmt& s) {
+             report.cuda_streams.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), s.i64(5), s.i64(6)});
+         });
+}
+
 }  // namespace
 
 bool NsysSqliteImporter::canRead(std::string_view head, const std::filesystem::path&) const {
@@ -123,6 +151,7 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     builder.loadProcessesAndThreads(*db);
     builder.loadGpus(*db);
     readSystemProperties(*db, *report);
+    readCudaTargets(*db, *report);
     // The rows known so far, for a viewer: at once with the lanes a glance at the event tables
     // finds, then after each reader with the lanes it made (after the CPU samples, with the
     // thread-state and core lanes its context switches will make). The export's

@@ -95,14 +95,44 @@ std::optional<GpuProperty> gpuPropertyOfField(uint32_t field) {
     return std::nullopt;
 }
 
+// A CUDA context of the system information: { 1 nullStreamId, 2 hwId, 3 vmId, 4 pid, 5 deviceId,
+// 6 contextId, 7 parentContextId, 8 isGreenContext }, absent fields 0 but 7 and 8, which reports
+// before 2025 do not record.
+CudaContext cudaContext(ProtoReader& entry) {
+    CudaContext c;
+    int64_t* fields[] = {&c.null_stream_id,    &c.hw_id,           &c.vm_id, &c.pid, &c.device_id, &c.context_id,
+                         &c.parent_context_id, &c.is_green_context};
+    for (ProtoField e; entry.next(e);)
+        if (e.wire == 0 && e.number >= 1 && e.number <= 8) *fields[e.number - 1] = e.i64();
+    return c;
+}
+
+// A CUDA stream of the system information: { 1 streamId, 2 hwId, 3 vmId, 4 pid, 5 contextId,
+// 6 priority, 7 flag }, absent fields 0.
+CudaStream cudaStream(ProtoReader& entry) {
+    CudaStream s;
+    int64_t* fields[] = {&s.stream_id, &s.hw_id, &s.vm_id, &s.pid, &s.context_id, &s.priority, &s.flag};
+    for (ProtoField e; entry.next(e);)
+        if (e.wire == 0 && e.number >= 1 && e.number <= 7) *fields[e.number - 1] = e.i64();
+    return s;
+}
+
 // GPUs of the system information: { 1 { 2 { repeated 7 GPU { 1 id, 2 name, ... },
-// repeated 9 { 1 gpuId, 2 cudaId, 3 pid } } } }: every GPU of the machine into
-// Report::machine_gpus, and each named by CUDA device id as the export's TARGET_INFO_GPU
-// joined with TARGET_INFO_CUDA_DEVICE.
+// repeated 9 { 1 gpuId, 2 cudaId, 3 pid } } }, repeated 14 context, repeated 15 stream }: every
+// GPU of the machine into Report::machine_gpus, and each named by CUDA device id as the export's
+// TARGET_INFO_GPU joined with TARGET_INFO_CUDA_DEVICE; the CUDA devices, contexts and streams
+// (TARGET_INFO_CUDA_*) into Report::cuda_devices, cuda_contexts and cuda_streams.
 void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& report) {
     std::map<int64_t, int64_t> cudaOfGpu;
     ProtoReader top(layout.system_info, 0);
     for (ProtoField vm; top.next(vm);) {
+        if ((vm.number == 14 || vm.number == 15) && vm.wire == 2) {
+            ProtoReader entry(vm.bytes, 0);
+            if (vm.number == 14)
+                report.cuda_contexts.push_back(cudaContext(entry));
+            else
+                report.cuda_streams.push_back(cudaStream(entry));
+        }
         if (vm.number != 1 || vm.wire != 2) continue;
         ProtoReader vmFields(vm.bytes, 0);
         for (ProtoField system; vmFields.next(system);) {
@@ -124,12 +154,15 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& rep
                     }
                     report.machine_gpus.push_back(gpu);
                 } else if (f.number == 9) {
-                    int64_t gpuId = 0, cudaId = 0;
+                    CudaDevice device;
                     for (ProtoField e; entry.next(e);) {
-                        if (e.number == 1 && e.wire == 0) gpuId = e.i64();
-                        if (e.number == 2 && e.wire == 0) cudaId = e.i64();
+                        if (e.wire != 0) continue;
+                        if (e.number == 1) device.gpu_id = e.i64();
+                        if (e.number == 2) device.cuda_id = e.i64();
+                        if (e.number == 3) device.pid = e.i64();
                     }
-                    cudaOfGpu[gpuId] = cudaId;
+                    cudaOfGpu[device.gpu_id] = device.cuda_id;
+                    report.cuda_devices.push_back(device);
                 }
             }
         }

@@ -147,6 +147,14 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
          "SELECT c.label, l.label, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
          "JOIN ENUM_CUDA_FUNC_CACHE_CONFIG c ON c.id = k.cacheConfig "
          "JOIN ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG l ON l.id = k.sharedMemoryLimitConfig GROUP BY 1, 2"},
+        // the CUDA devices, contexts and streams of the recorded processes, every row
+        {"TARGET_INFO_CUDA_DEVICE", "SELECT * FROM TARGET_INFO_CUDA_DEVICE"},
+        {"TARGET_INFO_CUDA_CONTEXT_INFO", "SELECT * FROM TARGET_INFO_CUDA_CONTEXT_INFO"},
+        {"TARGET_INFO_CUDA_STREAM", "SELECT * FROM TARGET_INFO_CUDA_STREAM"},
+        {"TARGET_INFO_CUDA_STREAM",
+         "SELECT s.priority, count(*), count(k.start) FROM TARGET_INFO_CUDA_STREAM s LEFT JOIN "
+         "CUPTI_ACTIVITY_KIND_KERNEL k ON k.streamId = s.streamId AND k.contextId = s.contextId "
+         "AND (k.globalPid >> 24) & 0xFFFFFF = s.processId GROUP BY s.priority"},
         // when the session ran: on the profiler's clock, in UTC and in the machine's local time
         {"ANALYSIS_DETAILS", "SELECT * FROM ANALYSIS_DETAILS"},
         {"TARGET_INFO_SESSION_START_TIME", "SELECT * FROM TARGET_INFO_SESSION_START_TIME"},

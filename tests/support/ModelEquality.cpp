@@ -155,6 +155,30 @@ void compareEntities(Differ& d, const Report& a, const Report& b) {
                f("device_state_id", x.device_state_id, y.device_state_id);
                f("value_id", x.value_id, y.value_id);
            });
+    d.rows("cuda_devices", a.cuda_devices, b.cuda_devices, [](auto f, const CudaDevice& x, const CudaDevice& y) {
+        f("gpu_id", x.gpu_id, y.gpu_id);
+        f("cuda_id", x.cuda_id, y.cuda_id);
+        f("pid", x.pid, y.pid);
+    });
+    d.rows("cuda_contexts", a.cuda_contexts, b.cuda_contexts, [](auto f, const CudaContext& x, const CudaContext& y) {
+        f("null_stream_id", x.null_stream_id, y.null_stream_id);
+        f("hw_id", x.hw_id, y.hw_id);
+        f("vm_id", x.vm_id, y.vm_id);
+        f("pid", x.pid, y.pid);
+        f("device_id", x.device_id, y.device_id);
+        f("context_id", x.context_id, y.context_id);
+        f("parent_context_id", x.parent_context_id, y.parent_context_id);
+        f("is_green_context", x.is_green_context, y.is_green_context);
+    });
+    d.rows("cuda_streams", a.cuda_streams, b.cuda_streams, [](auto f, const CudaStream& x, const CudaStream& y) {
+        f("stream_id", x.stream_id, y.stream_id);
+        f("hw_id", x.hw_id, y.hw_id);
+        f("vm_id", x.vm_id, y.vm_id);
+        f("pid", x.pid, y.pid);
+        f("context_id", x.context_id, y.context_id);
+        f("priority", x.priority, y.priority);
+        f("flag", x.flag, y.flag);
+    });
     d.rows("recorded_names", a.recorded_names, b.recorded_names,
            [](auto f, const RecordedName& x, const RecordedName& y) {
                f("pid", x.pid, y.pid);
