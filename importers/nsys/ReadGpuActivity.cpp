@@ -64,13 +64,14 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
             k.launch_type = static_cast<uint8_t>(std::clamp<int64_t>(row.i64(LaunchType), 0, 255));
             if (!row.isNull(SharedExecuted)) k.shared_executed_bytes = clampU32(row.i64(SharedExecuted));
             k.short_name_id = row.isNull(Short) ? 0 : nameOf(b, chunk, row.i64(Short));
-            if (!row.isNull(Mangled)) k.mangled_name_id = nameOf(b, chunk, row.i64(Mangled));
-            if (!row.isNull(LocalTotal))
-                k.local_memory_total = static_cast<uint64_t>(std::max<int64_t>(0, row.i64(LocalTotal)));
-            if (!row.isNull(CacheConfig))
-                k.cache_config = static_cast<uint8_t>(std::clamp<int64_t>(row.i64(CacheConfig), 0, 254));
-            if (!row.isNull(SharedLimit))
-                k.shared_memory_limit_config = static_cast<uint8_t>(std::clamp<int64_t>(row.i64(SharedLimit), 0, 254));
+            // (One call a column: the type is asked for only when a value reads as 0.)
+            if (const auto mangled = row.i64OrNull(Mangled)) k.mangled_name_id = nameOf(b, chunk, *mangled);
+            if (const auto total = row.i64OrNull(LocalTotal))
+                k.local_memory_total = static_cast<uint64_t>(std::max<int64_t>(0, *total));
+            if (const auto cache = row.i64OrNull(CacheConfig))
+                k.cache_config = static_cast<uint8_t>(std::clamp<int64_t>(*cache, 0, 254));
+            if (const auto limit = row.i64OrNull(SharedLimit))
+                k.shared_memory_limit_config = static_cast<uint8_t>(std::clamp<int64_t>(*limit, 0, 254));
             const uint32_t name = !row.isNull(Demangled) ? nameOf(b, chunk, row.i64(Demangled)) : k.short_name_id;
             chunk.kernels.push_back({chunk.kernelConfigRow(k), clampU32(row.i64(Correlation))});
             if (!row.isNull(GraphNode))
