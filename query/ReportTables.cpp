@@ -142,6 +142,7 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
         for (const char* name : names) columns.push_back({name, I});
         return columns;
     };
+    // A value the report does not record is NULL.
     const auto value = [](int64_t v, sqlite3_context* ctx) {
         if (v == kNotRecorded) return resultNull(ctx);
         resultInt(ctx, v);
@@ -149,10 +150,10 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
     tables.push_back(std::make_unique<FunctionTable>(
         "TARGET_INFO_CUDA_DEVICE", integers({"gpuId", "cudaId", "pid"}),
         [&r] { return uint32_t(r.cuda_devices.size()); },
-        [&r](uint32_t row, int column, sqlite3_context* ctx) {
+        [&r, value](uint32_t row, int column, sqlite3_context* ctx) {
             const CudaDevice& d = r.cuda_devices[row];
             const int64_t values[] = {d.gpu_id, d.cuda_id, d.pid};
-            resultInt(ctx, values[column]);
+            value(values[column], ctx);
         }));
     tables.push_back(std::make_unique<FunctionTable>(
         "TARGET_INFO_CUDA_CONTEXT_INFO",
@@ -168,10 +169,10 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
     tables.push_back(std::make_unique<FunctionTable>(
         "TARGET_INFO_CUDA_STREAM", integers({"streamId", "hwId", "vmId", "processId", "contextId", "priority", "flag"}),
         [&r] { return uint32_t(r.cuda_streams.size()); },
-        [&r](uint32_t row, int column, sqlite3_context* ctx) {
+        [&r, value](uint32_t row, int column, sqlite3_context* ctx) {
             const CudaStream& s = r.cuda_streams[row];
             const int64_t values[] = {s.stream_id, s.hw_id, s.vm_id, s.pid, s.context_id, s.priority, s.flag};
-            resultInt(ctx, values[column]);
+            value(values[column], ctx);
         }));
     // When the session ran on the profiler's session clock: a row where the report says.
     tables.push_back(std::make_unique<FunctionTable>(
@@ -183,9 +184,8 @@ void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& t
         },
         [&r](uint32_t, int column, sqlite3_context* ctx) {
             const int64_t start = r.meta.session_clock_start_ns, stop = r.meta.session_clock_stop_ns;
-            constexpr int64_t kMachine = int64_t{1} << 48;  // the serialized id of the one machine (globalVid)
             const auto duration = static_cast<int64_t>(static_cast<uint64_t>(stop) - static_cast<uint64_t>(start));
-            const int64_t values[] = {kMachine, duration, start, stop};
+            const int64_t values[] = {kGlobalIdBase, duration, start, stop};  // globalVid: the one machine
             resultInt(ctx, values[column]);
         }));
     // The recording machine's properties, named as nsys's export names them (NULL for a number

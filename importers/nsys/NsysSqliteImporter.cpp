@@ -86,26 +86,25 @@ void readSystemProperties(const SqliteDb& db, Report& report) {
 // The CUDA devices, contexts and streams (TARGET_INFO_CUDA_*), in the export's row order; a
 // NULL is 0 but in a context's parentContextId and isGreenContext, which older reports lack.
 void readCudaTargets(const SqliteDb& db, Report& report) {
-    // Every column required but the context's last two.
-    const auto rows = [&](const char* table, const std::vector<std::string>& columns, auto add) {
-        const size_t required = std::string_view(table) == "TARGET_INFO_CUDA_CONTEXT_INFO" ? 6 : columns.size();
+    // The first `required` columns must be there; the others read as NULL where absent.
+    const auto rows = [&](const char* table, const std::vector<std::string>& columns, size_t required, auto add) {
         const auto sql =
             selectByName(db, table, columns, {columns.begin(), columns.begin() + std::ptrdiff_t(required)});
         if (!sql) return;
         SqliteStmt stmt(db, *sql);
         while (stmt.step()) add(stmt);
     };
-    rows("TARGET_INFO_CUDA_DEVICE", {"gpuId", "cudaId", "pid"}, [&](const SqliteStmt& s) {
+    rows("TARGET_INFO_CUDA_DEVICE", {"gpuId", "cudaId", "pid"}, 3, [&](const SqliteStmt& s) {
         report.cuda_devices.push_back({s.i64(0), s.i64(1), s.i64(2)});
     });
     rows("TARGET_INFO_CUDA_CONTEXT_INFO",
-         {"nullStreamId", "hwId", "vmId", "processId", "deviceId", "contextId", "parentContextId", "isGreenContext"},
+         {"nullStreamId", "hwId", "vmId", "processId", "deviceId", "contextId", "parentContextId", "isGreenContext"}, 6,
          [&](const SqliteStmt& s) {
              report.cuda_contexts.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), s.i64(5),
                                              s.i64OrNull(6).value_or(kNotRecorded),
                                              s.i64OrNull(7).value_or(kNotRecorded)});
          });
-    rows("TARGET_INFO_CUDA_STREAM", {"streamId", "hwId", "vmId", "processId", "contextId", "priority", "flag"},
+    rows("TARGET_INFO_CUDA_STREAM", {"streamId", "hwId", "vmId", "processId", "contextId", "priority", "flag"}, 7,
          [&](const SqliteStmt& s) {
              report.cuda_streams.push_back({s.i64(0), s.i64(1), s.i64(2), s.i64(3), s.i64(4), s.i64(5), s.i64(6)});
          });
