@@ -5,6 +5,7 @@
 #include <map>
 #include <thread>
 
+#include "importers/KernelLanes.h"
 #include "importers/WorkerErrors.h"
 #include "model/DiagnosticKinds.h"
 #include "model/LaneFreezer.h"
@@ -191,7 +192,9 @@ void trimSideTables(Report& report) {
 void finishReport(Report& report, unsigned threads, const std::function<void(Report&)>& addViewLanes) {
     deriveNcclLanes(report);
     addProfilerOverheadLanes(report);
+    separateKernelLanes(report, threads);
     freezeLanes(report, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    packKernelLanes(report, threads);
     addCpuUtilizationCounter(report);
     addMigrationCounters(report);
     for (Counter& c : report.counters) freezeCounter(c);

@@ -11,6 +11,8 @@ namespace lanescope {
 //     export carries them): one lane per process and GPU holding copies of the nccl* kernels
 //     and of the ranges of the NVTX domain "NCCL";
 //   - makes a "Profiler overhead" lane per thread from Report::profiler_overhead;
+//   - separates each stream's kernels from its memory operations, the kernel lanes one after
+//     the other, and packs their columns into one block once frozen (importers/KernelLanes.h);
 //   - freezes every lane (in parallel on up to `threads` threads, largest first) and counter,
 //     after adding the whole-CPU utilization counter made from the frozen CPU core lanes
 //     (Report::cpu_utilization_counter) and, per GPU, the bytes unified memory migrated to it

@@ -18,7 +18,7 @@ enum class LaneKind : uint8_t {
     CudaApi,            // one CPU thread's CUDA runtime/driver API calls
     Nvtx,               // one CPU thread's NVTX push/pop ranges (nested by depth) and markers
     NvtxStartEnd,       // NVTX start/end ranges started on one CPU thread (may overlap freely)
-    GpuStream,          // one CUDA stream of one GPU: kernels, memcpy, memset
+    GpuStream,          // one CUDA stream of one GPU: its kernels, or its memcpy and memset (isKernelLane)
     CudaSync,           // one stream's synchronization events (CUPTI synchronization activity)
     Nccl,               // one GPU's NCCL collectives: NVTX NCCL ranges and nccl* kernels (copies)
     NvtxGpuProjection,  // one process's NVTX ranges projected onto one GPU (derived, see NvtxProjection.h)
@@ -270,5 +270,12 @@ struct Lane {
         return *(after - 1);
     }
 };
+
+// Whether a lane holds one stream's kernels. Importers put a stream's kernels and its memory
+// operations in two GpuStream lanes of the same owners (importers/KernelLanes.h), so a GpuStream
+// lane whose first event is a kernel holds kernels only.
+inline bool isKernelLane(const Lane& lane) {
+    return lane.kind == LaneKind::GpuStream && lane.events.size() > 0 && lane.events.kind[0] == EventKind::Kernel;
+}
 
 }  // namespace lanescope

@@ -129,7 +129,10 @@ struct Report {
     // process's own name comes before its threads'. 24 bytes a name. Empty where the format
     // records none or its importer keeps none (Kineto, Perfetto).
     std::vector<RecordedName> recorded_names;
-    std::vector<Lane> lanes;  // grouped by owner as the importer built them
+    // Grouped by owner as the importer built them, but for the streams' kernel lanes, which follow
+    // one another, their columns packed in one block, with the memory lanes split from them after
+    // them (importers/KernelLanes.h).
+    std::vector<Lane> lanes;
     std::vector<Counter> counters;
     Column<KernelInfo> kernels;
     Column<KernelConfig> kernel_configs;

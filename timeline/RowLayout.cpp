@@ -151,7 +151,10 @@ bool RowLayout::subtreeMatches(const Node& node) const {
 }
 
 void RowLayout::collectLanes(const Node& node, std::vector<int>& lanes) const {
-    if (node.row.type == Row::Type::Lane) lanes.push_back(node.row.index);
+    if (node.row.type == Row::Type::Lane) {
+        lanes.push_back(node.row.index);
+        if (node.row.merged_lane >= 0) lanes.push_back(node.row.merged_lane);
+    }
     for (const Node& c : node.children)
         if (!hidden_.count(c.key)) collectLanes(c, lanes);
 }
@@ -159,8 +162,11 @@ void RowLayout::collectLanes(const Node& node, std::vector<int>& lanes) const {
 int RowLayout::rowHeight(const Node& node, int report, bool expanded) const {
     switch (node.row.type) {
         case Row::Type::Lane: {
-            const Lane& lane = shownLane(*reports_[report], size_t(node.row.index));
-            return std::max<int>(1, lane.depth_count) * kDepthPx + kPaddingPx;
+            const Report& r = *reports_[report];
+            int depths = shownLane(r, size_t(node.row.index)).depth_count;
+            if (node.row.merged_lane >= 0)
+                depths = std::max<int>(depths, r.lanes[size_t(node.row.merged_lane)].depth_count);
+            return std::max(1, depths) * kDepthPx + kPaddingPx;
         }
         case Row::Type::Counter:
             return kCounterPx;

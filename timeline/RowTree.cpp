@@ -1,6 +1,7 @@
 #include "timeline/RowTree.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "timeline/DeferredLanes.h"
@@ -46,13 +47,39 @@ int kindRank(LaneKind kind) {
     return 14;
 }
 
-Row laneRow(const Report& r, size_t index) {
+// Per lane: for a stream's kernel lane, its memory lane (same process, GPU, context and stream);
+// for that memory lane, kMergedAway; else -1.
+constexpr int kMergedAway = -2;
+std::vector<int> memoryLanesOfStreams(const Report& r) {
+    std::vector<int> merged(r.lanes.size(), -1);
+    std::map<std::tuple<int32_t, int32_t, int64_t, int64_t>, size_t> kernelLaneOf;
+    const auto streamOf = [&](const Lane& l) { return std::tuple(l.process, l.gpu, l.context_id, l.stream_id); };
+    for (size_t i = 0; i < r.lanes.size(); ++i)
+        if (isKernelLane(r.lanes[i])) kernelLaneOf.emplace(streamOf(r.lanes[i]), i);
+    for (size_t i = 0; i < r.lanes.size(); ++i) {
+        const Lane& l = r.lanes[i];
+        if (l.kind != LaneKind::GpuStream || isKernelLane(l)) continue;
+        const auto it = kernelLaneOf.find(streamOf(l));
+        if (it == kernelLaneOf.end() || merged[it->second] >= 0) continue;
+        merged[it->second] = static_cast<int>(i);
+        merged[i] = kMergedAway;
+    }
+    return merged;
+}
+
+Row laneRow(const Report& r, size_t index, const std::vector<int>& merged) {
     const Lane& lane = shownLane(r, index);
-    return {Row::Type::Lane,
+    Row row{Row::Type::Lane,
             std::string(r.str(lane.name_id)),
             static_cast<int>(index),
             lane.events.size() + lane.instants.size(),
             {}};
+    if (index < merged.size() && merged[index] >= 0) {
+        row.merged_lane = merged[index];
+        const Lane& memory = r.lanes[size_t(row.merged_lane)];
+        row.events += memory.events.size() + memory.instants.size();
+    }
+    return row;
 }
 
 // On a GPU that several processes used (ranks sharing a GPU, MPS), two "Stream 7" rows would be
@@ -89,6 +116,8 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order, bool keepEmpty) {
         return std::tie(la.stream_id, la.cpu) < std::tie(lb.stream_id, lb.cpu);
     });
 
+    const std::vector<int> merged = memoryLanesOfStreams(r);
+    const auto shownOnItsOwnRow = [&](size_t li) { return merged[li] != kMergedAway; };
     std::vector<Row> gpus, processes;
     for (size_t g = 0; g < r.gpus.size(); ++g) {
         Row row{Row::Type::Gpu,
@@ -98,7 +127,8 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order, bool keepEmpty) {
                 {}};
         for (size_t li : laneOrder) {
             const Lane& lane = r.lanes[li];
-            if (lane.gpu == static_cast<int>(g) && lane.thread < 0) row.children.push_back(laneRow(r, li));
+            if (lane.gpu == static_cast<int>(g) && lane.thread < 0 && shownOnItsOwnRow(li))
+                row.children.push_back(laneRow(r, li, merged));
         }
         nameProcessesOfSharedGpu(r, row);
         for (size_t c = 0; c < r.counters.size(); ++c)
@@ -127,13 +157,14 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order, bool keepEmpty) {
                        0,
                        {}};
             for (size_t li : laneOrder)
-                if (r.lanes[li].thread == static_cast<int>(t)) thread.children.push_back(laneRow(r, li));
+                if (r.lanes[li].thread == static_cast<int>(t)) thread.children.push_back(laneRow(r, li, merged));
             sumChildEvents(thread);
             if (keepEmpty || !thread.children.empty()) row.children.push_back(std::move(thread));
         }
         for (size_t li : laneOrder)  // GPU lanes of a process whose GPU is unknown
-            if (r.lanes[li].process == static_cast<int>(p) && r.lanes[li].thread < 0 && r.lanes[li].gpu < 0)
-                row.children.push_back(laneRow(r, li));
+            if (r.lanes[li].process == static_cast<int>(p) && r.lanes[li].thread < 0 && r.lanes[li].gpu < 0 &&
+                shownOnItsOwnRow(li))
+                row.children.push_back(laneRow(r, li, merged));
         for (size_t c = 0; c < r.counters.size(); ++c)
             if (r.counters[c].gpu < 0 && r.counters[c].process == static_cast<int>(p))
                 row.children.push_back({Row::Type::Counter,
@@ -150,7 +181,7 @@ std::vector<Row> buildRowTree(const Report& r, RowOrder order, bool keepEmpty) {
         cpus.children.push_back(
             {Row::Type::Counter, std::string(r.str(r.counters[c].name_id)), c, r.counters[c].time_ns.size(), {}});
     for (size_t li : laneOrder)
-        if (r.lanes[li].kind == LaneKind::CpuCore) cpus.children.push_back(laneRow(r, li));
+        if (r.lanes[li].kind == LaneKind::CpuCore) cpus.children.push_back(laneRow(r, li, merged));
     sumChildEvents(cpus);
     if (!cpus.children.empty()) processes.push_back(std::move(cpus));
     std::vector<Row>& first = order == RowOrder::GpuFirst ? gpus : processes;

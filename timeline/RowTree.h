@@ -14,11 +14,15 @@ struct Row {
     int index;            // into Report::gpus/processes/threads/lanes/counters by type, -1 for Report and Cpus
     uint64_t events = 0;  // events in this row and all below it
     std::vector<Row> children;
+    // A stream's memory lane (index into Report::lanes) drawn on the row of its kernel lane,
+    // `index`, as one "Stream 7" row; -1 for every other row.
+    int merged_lane = -1;
 };
 
 enum class RowOrder { GpuFirst, CpuFirst };  // Nsight's two presets
 
-// The row hierarchy of a report: per GPU its streams, NCCL and counters (each lane naming its
+// The row hierarchy of a report: per GPU its streams (a stream's kernel and memory lanes on one
+// row), NCCL and counters (each lane naming its
 // process on a GPU that several processes used); per process its
 // threads with their thread state, CPU samples, NVTX, MPI, CUDA API and OS runtime lanes;
 // then a "CPUs" group with the whole-CPU utilization and a row per core. Groups in model order; lanes of a group in

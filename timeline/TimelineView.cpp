@@ -172,8 +172,10 @@ std::vector<ViewLane> TimelineView::selectedRowLanes() const {
     std::vector<ViewLane> lanes;
     auto add = [&lanes](const LayoutRow& row) {
         if (row.type != Row::Type::Lane) return;
-        const ViewLane lane{row.report, uint32_t(row.index)};
-        if (std::find(lanes.begin(), lanes.end(), lane) == lanes.end()) lanes.push_back(lane);
+        for (const int index : row.lanes) {  // a stream's row: its kernel and memory lanes
+            const ViewLane lane{row.report, uint32_t(index)};
+            if (std::find(lanes.begin(), lanes.end(), lane) == lanes.end()) lanes.push_back(lane);
+        }
     };
     const std::vector<LayoutRow>& rows = layout_.rows();
     for (size_t i = 0; i < rows.size(); ++i) {

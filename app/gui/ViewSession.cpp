@@ -169,8 +169,10 @@ void ViewSession::setSelectedLanes(std::vector<ViewLane> lanes) {
     if (timeline_) {  // highlight the rows of those lanes
         std::vector<std::string> keys;
         for (const LayoutRow& row : timeline_->rows().rows())
-            if (row.type == Row::Type::Lane &&
-                std::find(lanes_.begin(), lanes_.end(), ViewLane{row.report, uint32_t(row.index)}) != lanes_.end())
+            if (row.type == Row::Type::Lane && std::any_of(row.lanes.begin(), row.lanes.end(), [&](int lane) {
+                    return std::find(lanes_.begin(), lanes_.end(), ViewLane{row.report, uint32_t(lane)}) !=
+                           lanes_.end();
+                }))
                 keys.push_back(row.key);
         timeline_->setSelectedRows(std::move(keys));
     }

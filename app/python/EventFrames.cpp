@@ -40,12 +40,17 @@ std::pair<py::array_t<T>, T*> newColumn(size_t n) {
     return {std::move(column), data};
 }
 
-// The durations in ns, the long ones put back in place of their marks.
-py::array_t<int64_t> allDurations(const IntervalColumns& events) {
-    auto [column, out] = newColumn<int64_t>(events.size());
+// The durations in ns of the events of `lanes`, one lane after the other, the long ones put back
+// in place of their marks.
+py::array_t<int64_t> allDurations(const Report& report, const std::vector<uint32_t>& lanes, size_t rows) {
+    auto [column, out] = newColumn<int64_t>(rows);
     py::gil_scoped_release release;
-    std::copy(events.duration_ns.begin(), events.duration_ns.end(), out);
-    for (const LongDuration& l : events.long_durations) out[l.index] = l.duration_ns;
+    for (const uint32_t lane : lanes) {
+        const IntervalColumns& events = report.lanes[lane].events;
+        std::copy(events.duration_ns.begin(), events.duration_ns.end(), out);
+        for (const LongDuration& l : events.long_durations) out[l.index] = l.duration_ns;
+        out += events.size();
+    }
     return column;
 }
 
@@ -235,6 +240,34 @@ Columns copiedColumns(const Report& report, const EventTableSpec& table, const P
     return columns;
 }
 
+// Whether `b`'s elements begin where `a`'s end.
+template <typename Column>
+bool follows(const Column& a, const Column& b) {
+    return a.data() + a.size() == b.data();
+}
+
+// Whether the parts are whole lanes whose every column follows the one of the lane before in
+// memory, so that each column of the table is one block: one lane, or the kernel lanes, which the
+// import packs so (importers/KernelLanes.h).
+bool inOneBlock(const Report& report, const std::vector<LanePart>& parts, EventTableSpec::Columns columns) {
+    for (size_t k = 0; k < parts.size(); ++k) {
+        if (!parts[k].whole) return false;
+        if (k == 0) continue;
+        const Lane& a = report.lanes[parts[k - 1].lane];
+        const Lane& b = report.lanes[parts[k].lane];
+        const bool together =
+            columns == EventTableSpec::Columns::Instants
+                ? follows(a.instants.time_ns, b.instants.time_ns) && follows(a.instants.name_id, b.instants.name_id) &&
+                      follows(a.instants.payload, b.instants.payload)
+                : follows(a.events.start_ns, b.events.start_ns) &&
+                      follows(a.events.duration_ns, b.events.duration_ns) &&
+                      follows(a.events.name_id, b.events.name_id) && follows(a.events.payload, b.events.payload) &&
+                      follows(a.events.kind, b.events.kind) && follows(a.events.depth, b.events.depth);
+        if (!together) return false;
+    }
+    return true;
+}
+
 const Lane& laneAt(const Report& report, size_t lane) {
     if (lane >= report.lanes.size())
         throw py::index_error("lane " + std::to_string(lane) + " out of range: the report has " +
@@ -247,8 +280,9 @@ const Lane& laneAt(const Report& report, size_t lane) {
 py::object laneEventsFrame(const py::object& owner, const Report& report, size_t lane) {
     const IntervalColumns& e = laneAt(report, lane).events;
     return dataFrame({{"start_ns", viewOf(e.start_ns, owner)},
-                      {"duration_ns", e.long_durations.empty() ? py::object(viewOf(e.duration_ns, owner))
-                                                               : py::object(allDurations(e))},
+                      {"duration_ns", e.long_durations.empty()
+                                          ? py::object(viewOf(e.duration_ns, owner))
+                                          : py::object(allDurations(report, {static_cast<uint32_t>(lane)}, e.size()))},
                       {"name_id", viewOf(e.name_id, owner)},
                       {"payload", viewOf(e.payload, owner)},
                       {"kind", kindsOf(e, owner)},
@@ -273,24 +307,32 @@ py::object eventsFrame(const py::object& owner, const Report& report, const Even
                               holdsLong(report.lanes[part.lane], part, table.event));
     }
     const std::vector<LanePart>& parts = placed.parts;
-    if (parts.size() != 1 || !parts.front().whole) return dataFrame(copiedColumns(report, table, placed, longs));
-    // The whole of one lane: its columns as they are, and the lane's index beside them.
+    if (parts.empty() || !inOneBlock(report, parts, table.columns))
+        return dataFrame(copiedColumns(report, table, placed, longs));
+    // Whole lanes whose columns follow one another: each column one view from the first lane's,
+    // and the lanes' indexes beside them.
     const size_t rows = placed.rows;
-    const uint32_t index = parts.front().lane;
-    const Lane& l = report.lanes[index];
+    std::vector<uint32_t> lanes;
     auto [lane, laneOut] = newColumn<int32_t>(rows);
-    std::fill_n(laneOut, rows, static_cast<int32_t>(index));
+    for (const LanePart& part : parts) {
+        lanes.push_back(part.lane);
+        laneOut = std::fill_n(laneOut, part.rows, static_cast<int32_t>(part.lane));
+    }
+    const Lane& l = report.lanes[parts.front().lane];
     if (table.columns == EventTableSpec::Columns::Instants)
         return dataFrame({{"lane", lane},
-                          {"time_ns", viewOf(l.instants.time_ns, owner)},
-                          {"name_id", viewOf(l.instants.name_id, owner)},
-                          {"payload", viewOf(l.instants.payload, owner)}});
+                          {"time_ns", viewOf(l.instants.time_ns.data(), rows, owner)},
+                          {"name_id", viewOf(l.instants.name_id.data(), rows, owner)},
+                          {"payload", viewOf(l.instants.payload.data(), rows, owner)}});
     const IntervalColumns& e = l.events;
-    Columns columns{{"lane", lane}, {"start_ns", viewOf(e.start_ns, owner)}};
-    columns.emplace_back("duration_ns", longs ? py::object(allDurations(e)) : py::object(viewOf(e.duration_ns, owner)));
-    columns.insert(columns.end(), {{"name_id", viewOf(e.name_id, owner)}, {"payload", viewOf(e.payload, owner)}});
-    if (!table.event) columns.emplace_back("kind", kindsOf(e, owner));
-    columns.emplace_back("depth", viewOf(e.depth, owner));
+    Columns columns{{"lane", lane}, {"start_ns", viewOf(e.start_ns.data(), rows, owner)}};
+    columns.emplace_back("duration_ns", longs ? py::object(allDurations(report, lanes, rows))
+                                              : py::object(viewOf(e.duration_ns.data(), rows, owner)));
+    columns.insert(columns.end(), {{"name_id", viewOf(e.name_id.data(), rows, owner)},
+                                   {"payload", viewOf(e.payload.data(), rows, owner)}});
+    if (!table.event)
+        columns.emplace_back("kind", viewOf(reinterpret_cast<const uint8_t*>(e.kind.data()), rows, owner));
+    columns.emplace_back("depth", viewOf(e.depth.data(), rows, owner));
     return dataFrame(columns);
 }
 

@@ -106,13 +106,21 @@ private slots:
         const QPoint at(window_->timeline()->headerWidth() / 2, TimelineView::kRulerHeight + row->y + 6);
         QVERIFY2(at.y() < window_->timeline()->height() - 20, "the stream row is below the visible rows");
         QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, at);
-        QCOMPARE(session_->selectedLanes().size(), size_t(1));
+        // The stream's row: its kernel lane and its memory lane.
+        QCOMPARE(session_->selectedLanes().size(), size_t(2));
         QVERIFY(session_->selectedLanes()[0] == (ViewLane{0, stream_}));
+        const uint32_t memory = session_->selectedLanes()[1].lane;
+        const Lane& memoryLane = report().lanes[memory];
+        QVERIFY(memoryLane.kind == LaneKind::GpuStream && memoryLane.stream_id == lane().stream_id);
+        QVERIFY(memoryLane.events.size() > 0 && memoryLane.events.kind[0] != EventKind::Kernel);
         QCOMPARE(window_->timeline()->selectedRows().size(), size_t(1));
         QVERIFY(settled());
         // No range selected: the visible range (the whole report) is listed.
-        QCOMPARE(size_t(rows()), expectedCount(lane(), session_->visibleRange()));
+        const size_t streamRows =
+            expectedCount(lane(), session_->visibleRange()) + expectedCount(memoryLane, session_->visibleRange());
+        QCOMPARE(size_t(rows()), streamRows);
         QVERIFY(panel_->scopeText().contains("visible range"));
+        QVERIFY(panel_->scopeText().contains(" in Stream 7,"));  // one row, though two lanes
 
         // Ctrl+click adds a row and removes it again; a GPU row stands for every lane below it.
         auto rowPoint = [&](const LayoutRow& r) {
@@ -121,18 +129,18 @@ private slots:
         const LayoutRow* other = nullptr;
         const LayoutRow* gpu = nullptr;
         for (const LayoutRow& r : window_->timeline()->rows().rows()) {
-            if (!other && r.type == Row::Type::Lane && r.index != int(stream_)) other = &r;
+            if (!other && r.type == Row::Type::Lane && r.index != int(stream_) && r.lanes.size() == 1) other = &r;
             if (!gpu && r.type == Row::Type::Gpu) gpu = &r;
         }
         QVERIFY(other && gpu);
         QTest::mouseClick(window_->timeline(), Qt::LeftButton, Qt::ControlModifier, rowPoint(*other));
-        QCOMPARE(session_->selectedLanes().size(), size_t(2));
+        QCOMPARE(session_->selectedLanes().size(), size_t(3));
         QVERIFY(settled());
-        QCOMPARE(size_t(rows()), expectedCount(lane(), session_->visibleRange()) +
-                                     expectedCount(report().lanes[size_t(other->index)], session_->visibleRange()));
+        QCOMPARE(size_t(rows()),
+                 streamRows + expectedCount(report().lanes[size_t(other->index)], session_->visibleRange()));
         QVERIFY(panel_->scopeText().contains("in 2 rows"));
         QTest::mouseClick(window_->timeline(), Qt::LeftButton, Qt::ControlModifier, rowPoint(*other));
-        QCOMPARE(session_->selectedLanes().size(), size_t(1));
+        QCOMPARE(session_->selectedLanes().size(), size_t(2));
         QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, rowPoint(*gpu));
         size_t gpuLanes = 0;
         for (const Lane& l : report().lanes) gpuLanes += l.gpu == gpu->index ? 1 : 0;
@@ -142,7 +150,7 @@ private slots:
         QVERIFY(session_->selectedLanes().empty());
         QVERIFY(window_->timeline()->selectedRows().empty());
         QTest::mouseClick(window_->timeline(), Qt::LeftButton, {}, at);
-        QCOMPARE(session_->selectedLanes().size(), size_t(1));
+        QCOMPARE(session_->selectedLanes().size(), size_t(2));
     }
 
     void theRowsAreTheLanesEventsInTheSelectedRangeInStartOrder() {

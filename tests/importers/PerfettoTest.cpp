@@ -622,9 +622,12 @@ TEST_CASE("perfetto: a slice's fields come from machine keys of the declared typ
     std::string bytes;
     REQUIRE(trace.SerializeToString(&bytes));
     auto r = importOk(writeFile(dir / "types.pftrace", bytes));
-    REQUIRE(r->lanes.size() == 1);
-    const Lane& lane = r->lanes[0];
-    REQUIRE(lane.events.size() == 4);
+    // The track's kernel and memcpys: a lane of the stream's kernels, then one of its memcpys.
+    REQUIRE(r->lanes.size() == 2);
+    const Lane& kernels = r->lanes[0];
+    const Lane& lane = r->lanes[1];
+    REQUIRE(kernels.events.size() == 1);
+    REQUIRE(lane.events.size() == 3);
     REQUIRE(r->memcpys.size() == 3);
     const MemcpyInfo& displayOnly = r->memcpys.at(lane.events.payload[0]);
     CHECK(displayOnly.bytes == 0);
@@ -638,13 +641,16 @@ TEST_CASE("perfetto: a slice's fields come from machine keys of the declared typ
     CHECK(wrong.bytes == 0);
     CHECK(wrong.copy_kind == CopyKind::Unknown);
     CHECK(wrong.correlation_id == 0);
-    CHECK(lane.events.kind[3] == EventKind::Kernel);
-    const KernelConfig& config = r->kernel_configs.at(r->kernels.at(lane.events.payload[3]).config);
+    CHECK(kernels.events.kind[0] == EventKind::Kernel);
+    const KernelConfig& config = r->kernel_configs.at(r->kernels.at(kernels.events.payload[0]).config);
     CHECK(config.grid[0] == 128);
     CHECK(config.block[0] == UINT16_MAX);  // cut to its column's range, and counted
     // bytes as text, copy kind 99, correlation id -1, block_x beyond uint16.
     CHECK(r->diagnostics["perfetto_annotation_invalid"] == 4);
-    CHECK(lane.kind == LaneKind::GpuStream);  // kernels and memcpys share a stream
+    CHECK(lane.kind == LaneKind::GpuStream);  // both lanes of the one stream
+    CHECK(kernels.kind == LaneKind::GpuStream);
+    CHECK(r->str(kernels.name_id) == "Stream 7");
+    CHECK(r->str(lane.name_id) == "Stream 7");
 }
 
 TEST_CASE("perfetto: the CPU side round-trips: thread states and cores and CPU samples with their stacks") {

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "TestPaths.h"
@@ -98,17 +99,19 @@ TEST_CASE("the SQLite importer's first skeleton has the finished report's proces
     CHECK(processesOf(first) == processesOf(final));
     CHECK(threadsOf(first) == threadsOf(final));
     CHECK(gpusOf(first) == gpusOf(final));
-    // Before any event table is read, the lanes a glance at them finds: here all of the stream,
-    // CUDA API, OS runtime and NVTX lanes (each has thousands of events).
-    auto sampledKinds = [](const Report& r) {
-        size_t n = 0;
+    // Before any event table is read, the rows a glance at them finds: here all of the stream,
+    // CUDA API, OS runtime and NVTX rows (each has thousands of events). A stream is one row: the
+    // finished report's two lanes of a stream's kernels and memory operations share it.
+    auto sampledRows = [](const Report& r) {
+        std::set<std::tuple<LaneKind, int32_t, int32_t, int32_t, int64_t>> rows;
         for (const Lane& lane : r.lanes)
-            n += lane.kind == LaneKind::GpuStream || lane.kind == LaneKind::CudaApi ||
-                 lane.kind == LaneKind::OsRuntime || lane.kind == LaneKind::Nvtx;
-        return n;
+            if (lane.kind == LaneKind::GpuStream || lane.kind == LaneKind::CudaApi ||
+                lane.kind == LaneKind::OsRuntime || lane.kind == LaneKind::Nvtx)
+                rows.emplace(lane.kind, lane.process, lane.thread, lane.gpu, lane.stream_id);
+        return rows;
     };
-    CHECK(sampledKinds(first) == first.lanes.size());
-    CHECK(sampledKinds(first) == sampledKinds(final));
+    CHECK(sampledRows(first).size() == first.lanes.size());
+    CHECK(sampledRows(first) == sampledRows(final));
     CHECK(first.meta.begin_ns == first.meta.end_ns);  // the export records no span of its events
     // Lanes only come, never go.
     for (size_t i = 1; i < imported.skeletons.size(); ++i)

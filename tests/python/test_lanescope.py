@@ -226,9 +226,30 @@ def test_events_view_one_lane_and_copy_several(train):
         else:
             assert not isinstance(view_owner(events[time].to_numpy()), lanescope.Report), table
     assert len(train.events("nvtx")["lane"].unique()) == 1  # one thread's NVTX: a view
+    assert len(train.events("kernels")["lane"].unique()) == 1  # the stream's kernels, apart: a view
     assert len(train.events("cuda_api")["lane"].unique()) == 2  # two threads: a copy
     with pytest.raises(ValueError, match="unknown table bogus"):
         train.events("bogus")
+
+
+def test_the_kernels_of_several_streams_are_one_view():
+    # The import packs the streams' kernel lanes into one block per column, one lane after the
+    # other: the kernels table views it whole, and equals the kernel lanes put end to end.
+    report = lanescope.open(DATA / "nsys-2025.3" / "two_gpus_one_process.nsys-rep")
+    kernels = report.events("kernels")
+    holding = [int(lane) for lane in kernels["lane"].unique()]
+    assert len(holding) >= 2 and holding == list(range(holding[0], holding[0] + len(holding)))
+    assert len(kernels) == report.info()["counts"]["kernels"]
+    parts = [report.lane_events(lane).drop(columns="kind") for lane in holding]
+    expected = pd.concat(parts, ignore_index=True)
+    for column in expected.columns:
+        values = kernels[column].to_numpy()
+        assert isinstance(view_owner(values), lanescope.Report) and not values.flags.writeable, column
+        assert np.shares_memory(values, report.lane_events(holding[0])[column].to_numpy()), column
+        assert np.array_equal(values, expected[column].to_numpy()), column
+    assert (kernels["lane"].to_numpy() == np.repeat(holding, [len(p) for p in parts])).all()
+    memcpy = report.events("memcpy")  # the memory lanes: several, copied
+    assert len(memcpy) > 0 and not isinstance(view_owner(memcpy["start_ns"].to_numpy()), lanescope.Report)
 
 
 def grown_export(tmp_path, copies, long_events):
@@ -260,8 +281,9 @@ def grown_export(tmp_path, copies, long_events):
 def test_events_of_several_stretches_equal_the_lanes_filtered(tmp_path):
     # A table copied from lanes is cut into stretches of about a million events, copied on every
     # core: each column must equal the lanes' own columns filtered by kind, lane after lane. The
-    # kernels and memcpys share a stream (copied row by row); the runtime calls are their
-    # threads' whole lanes (copied column by column).
+    # runtime calls are their threads' whole lanes (copied column by column); the kernels are the
+    # stream's kernel lane (viewed), the memcpys share the stream's memory lane with its memsets
+    # (copied row by row).
     report = lanescope.open(grown_export(tmp_path, copies=600, long_events=2))
     lanes = report.lanes()
     assert (lanes["events"] > 1 << 20).sum() >= 2  # the stream and a thread cut into stretches
@@ -286,7 +308,8 @@ def test_lanes_count_every_event(train):
     lanes = train.lanes()
     counts = train.info()["counts"]
     assert lanes["events"].sum() == counts["slices"] + counts["nccl"]
-    assert lanes.loc[lanes["kind"] == "CUDA HW", "stream"].tolist() == train.info()["gpus"][0]["streams"]
+    streams = lanes.loc[lanes["kind"] == "CUDA HW", "stream"]  # a stream's kernels, its memory operations
+    assert sorted(streams.unique().tolist()) == train.info()["gpus"][0]["streams"] and len(streams) == 2
     with pytest.raises(IndexError):
         train.lane_events(len(lanes))
 

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "TestPaths.h"
 #include "importers/ImportHelpers.h"
 #include "timeline/RowLayout.h"
@@ -32,7 +34,20 @@ TEST_CASE("row layout: rows stack without gaps and lanes are as tall as they are
     const LayoutRow* gpuRow = find(layout, "GPU 0: NVIDIA H200");
     REQUIRE(gpuRow);
     CHECK(gpuRow->expanded);
-    CHECK(gpuRow->lanes.size() == 1);  // all streams merged on the GPU's own row, even when open
+    // All streams merged on the GPU's own row, even when open: stream 7's kernel and memory lanes.
+    CHECK(gpuRow->lanes.size() == 2);
+    // The stream's two lanes are one row, "Stream 7", which draws both.
+    const auto streamRows =
+        std::count_if(rows.begin(), rows.end(), [](const LayoutRow& r) { return r.label == "Stream 7"; });
+    CHECK(streamRows == 1);
+    const LayoutRow* stream = find(layout, "Stream 7");
+    REQUIRE(stream);
+    REQUIRE(stream->lanes.size() == 2);
+    CHECK(isKernelLane(report->lanes[size_t(stream->lanes[0])]));
+    CHECK(report->lanes[size_t(stream->lanes[1])].events.kind[0] != EventKind::Kernel);
+    CHECK(stream->events == report->lanes[size_t(stream->lanes[0])].events.size() +
+                                report->lanes[size_t(stream->lanes[0])].instants.size() +
+                                report->lanes[size_t(stream->lanes[1])].events.size());
     const LayoutRow* nvtx = find(layout, "NVTX");
     REQUIRE(nvtx);
     CHECK(nvtx->height == 3 * RowLayout::kDepthPx + RowLayout::kPaddingPx);  // step > forward > conv
@@ -52,7 +67,7 @@ TEST_CASE("row layout: collapse shows a summary row, hide, show only, filter, re
     const LayoutRow* collapsed = find(layout, "GPU 0: NVIDIA H200");
     REQUIRE(collapsed);
     CHECK_FALSE(collapsed->expanded);
-    CHECK(collapsed->lanes.size() == 1);  // the summary of a GPU shows its streams' work
+    CHECK(collapsed->lanes.size() == 2);  // the summary of a GPU shows its streams' work
     CHECK(find(layout, "Stream 7") == nullptr);
     layout.setExpanded(gpu, true);
     CHECK(layout.rows().size() == all);

@@ -337,9 +337,10 @@ void EventsPanel::show(Result result) {
     QString text = locale.toString(qulonglong(c.size())) + (c.size() == 1 ? " event" : " events");
     if (!shown_->filter.isEmpty())
         text += " of " + locale.toString(qulonglong(c.rows->size())) + (error_.isEmpty() ? "" : " (" + error_ + ")");
-    const std::vector<EventSource>& sources = c.rows->sources();
-    text += " in " + (sources.size() == 1 ? qs(laneLabel(*sources[0].report, sources[0].lane))
-                                          : QString("%1 rows").arg(sources.size()));
+    // The rows by their labels: a stream's kernel and memory lanes are one row.
+    std::set<std::pair<const Report*, std::string>> shownRows;
+    for (const EventSource& s : c.rows->sources()) shownRows.emplace(s.report, laneLabel(*s.report, s.lane));
+    text += " in " + (shownRows.size() == 1 ? qs(shownRows.begin()->second) : QString("%1 rows").arg(shownRows.size()));
     if (session_->selectedLanes().empty()) text += " (the selected event's row)";
     text += QString(", %1 %2").arg(session_->selectedRange() ? "selected range" : "visible range",
                                    qs(formatDuration(shown_->end_ns - shown_->begin_ns, 4)));
