@@ -158,7 +158,10 @@ void freezeLanes(Report& report, unsigned threads) {
         std::vector<std::jthread> pool;
         for (unsigned w = 0; w < workers; ++w)
             pool.emplace_back(errors.guard([&, w] {
-                for (size_t k; (k = next.fetch_add(1)) < order.size();) freezeLane(report.lanes[order[k]], found[w]);
+                for (size_t k; (k = next.fetch_add(1)) < order.size();) {
+                    Lane& lane = report.lanes[order[k]];
+                    freezeLane(lane, found[w], isKernelLane(lane) ? ColumnFit::KeepCapacity : ColumnFit::Shrink);
+                }
             }));
     }
     errors.rethrow();

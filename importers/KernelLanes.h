@@ -17,9 +17,10 @@ namespace lanescope {
 // core), as the next does.
 void separateKernelLanes(Report& report, unsigned threads);
 
-// After freezing: copies the columns of the kernel lanes into one block per report, each column
-// of the lanes one after the other in lane order, and makes the lanes' columns views of it
-// (model/Column.h), so that lane k's start_ns ends where lane k+1's begins. A model file keeps
+// After freezing (ColumnFit::KeepCapacity for the kernel lanes: this is their fit to size):
+// copies the columns of the kernel lanes into one block per report, each column of the lanes one
+// after the other in lane order, and makes the lanes' columns views of it (model/Column.h), so
+// that lane k's start_ns ends where lane k+1's begins. A model file keeps
 // them so (its sections hold the lanes' columns in lane order, importers/cache/ModelFormat.h).
 void packKernelLanes(Report& report, unsigned threads);
 

@@ -105,7 +105,7 @@ void shrinkAll(Columns&... columns) {
 
 }  // namespace
 
-void freezeLane(Lane& lane, Diagnostics& diagnostics) {
+void freezeLane(Lane& lane, Diagnostics& diagnostics, ColumnFit fit) {
     IntervalColumns& ev = lane.events;
     sortEvents(ev);
     uint64_t overlaps = 0, tooDeep = 0;
@@ -115,8 +115,8 @@ void freezeLane(Lane& lane, Diagnostics& diagnostics) {
     if (tooDeep) countDiagnostic(diagnostics, deeperThan254Of(lane.kind), tooDeep);
     buildDepthIndex(lane);
     sortInstants(lane.instants);
-    shrinkAll(ev.start_ns, ev.duration_ns, ev.long_durations, ev.name_id, ev.payload, ev.kind, ev.depth);
-    shrinkAll(lane.instants.time_ns, lane.instants.name_id, lane.instants.payload);
+    if (fit == ColumnFit::Shrink) shrinkAll(ev.start_ns, ev.duration_ns, ev.name_id, ev.payload, ev.kind, ev.depth);
+    shrinkAll(ev.long_durations, lane.instants.time_ns, lane.instants.name_id, lane.instants.payload);
 }
 
 void freezeCounter(Counter& counter) {

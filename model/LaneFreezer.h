@@ -8,8 +8,11 @@ namespace lanescope {
 // duration descending), depths assigned so that events at one depth never overlap (a
 // child nests inside its parent; an event that overlaps without nesting goes one deeper
 // and is counted as `<kind>_overlap_without_nesting`), instants sorted by time, and the
-// columns shrunk to fit. Runs in O(n log n), or O(n) when the input is already sorted.
-void freezeLane(Lane& lane, Diagnostics& diagnostics);
+// columns shrunk to fit, unless `fit` is KeepCapacity: for a lane whose columns are moved next
+// (importers/KernelLanes.h packs them), where shrinking would copy them once more. Runs in
+// O(n log n), or O(n) when the input is already sorted.
+enum class ColumnFit { Shrink, KeepCapacity };
+void freezeLane(Lane& lane, Diagnostics& diagnostics, ColumnFit fit = ColumnFit::Shrink);
 
 // Sorts a counter's samples by time (stable: equal times keep their order) and shrinks them.
 void freezeCounter(Counter& counter);

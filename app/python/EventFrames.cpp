@@ -95,7 +95,8 @@ Placement placeRows(const Report& report, const EventTableSpec& table) {
     }
     cache::onThreads(0, cut.size(), [&](size_t, size_t i) {
         Stretch& s = cut[i];
-        if (!table.event) {
+        // A kernel lane holds kernels only: no need to count them.
+        if (!table.event || (*table.event == EventKind::Kernel && isKernelLane(report.lanes[s.lane]))) {
             s.rows = s.end - s.begin;
             return;
         }
