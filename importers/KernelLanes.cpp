@@ -124,7 +124,7 @@ void packKernelLanes(Report& report, unsigned threads) {
     const std::shared_ptr<const void> owner = block;
     std::byte* const begin = block.get();
     std::byte* const end = begin + bytes;
-    // Where each column of the first lane goes: every column of all lanes, one after the other.
+    // The block holds every lane's start_ns, then every lane's duration_ns, and so on, each in lane order.
     std::byte* const starts = begin;
     std::byte* const durations = starts + events * sizeof(int64_t);
     std::byte* const names = durations + events * sizeof(uint32_t);
