@@ -314,10 +314,14 @@ py::object eventsFrame(const py::object& owner, const Report& report, const Even
     // and the lanes' indexes beside them.
     const size_t rows = placed.rows;
     std::vector<uint32_t> lanes;
+    for (const LanePart& part : parts) lanes.push_back(part.lane);
     auto [lane, laneOut] = newColumn<int32_t>(rows);
-    for (const LanePart& part : parts) {
-        lanes.push_back(part.lane);
-        laneOut = std::fill_n(laneOut, part.rows, static_cast<int32_t>(part.lane));
+    {  // filled a stretch at a time on every core: the column is new memory, its first touch the cost
+        py::gil_scoped_release release;
+        cache::onThreads(0, placed.stretches.size(), [&](size_t, size_t i) {
+            const Stretch& s = placed.stretches[i];
+            std::fill_n(laneOut + s.at, s.rows, static_cast<int32_t>(s.lane));
+        });
     }
     const Lane& l = report.lanes[parts.front().lane];
     if (table.columns == EventTableSpec::Columns::Instants)
