@@ -75,3 +75,37 @@ TEST_CASE("lanes of a GPU that two processes used name their process") {
     REQUIRE(rows[1].children.size() == 1);
     CHECK(rows[1].children[0].label == "Stream 7");
 }
+
+// A stream's kernel and memory lanes (importers/KernelLanes.h) are one row; a stream with memory
+// operations only, or another process's stream of the same id, keeps a row of its own.
+TEST_CASE("a stream's kernel and memory lanes share its row") {
+    Report r;
+    r.processes = {{791, r.strings.intern("python")}, {792, r.strings.intern("python")}};
+    r.gpus = {{0, r.strings.intern("NVIDIA H200")}};
+    auto addLane = [&](int32_t process, int64_t stream, EventKind kind, size_t events) {
+        Lane& lane = r.lanes.emplace_back();
+        lane.kind = LaneKind::GpuStream;
+        lane.process = process;
+        lane.gpu = 0;
+        lane.stream_id = stream;
+        lane.name_id = r.strings.intern("Stream " + std::to_string(stream));
+        for (size_t i = 0; i < events; ++i) lane.events.append(int64_t(i) * 10, int64_t(i) * 10 + 5, 0, 0, kind);
+    };
+    addLane(0, 7, EventKind::Kernel, 3);  // 0: process 791's stream 7, kernels
+    addLane(0, 9, EventKind::Memcpy, 2);  // 1: its stream 9, memcpys only
+    addLane(1, 7, EventKind::Memset, 4);  // 2: process 792's stream 7, memsets only
+    addLane(0, 7, EventKind::Memcpy, 5);  // 3: process 791's stream 7, memory operations
+    const auto rows = buildRowTree(r);
+    REQUIRE(rows.size() == 1);
+    const std::vector<Row>& streams = rows[0].children;
+    REQUIRE(streams.size() == 3);
+    CHECK(streams[0].label == "Stream 7, python [791]");
+    CHECK(streams[0].index == 0);
+    CHECK(streams[0].merged_lane == 3);
+    CHECK(streams[0].events == 3 + 5);
+    CHECK(streams[1].label == "Stream 7, python [792]");
+    CHECK(streams[1].merged_lane == -1);
+    CHECK(streams[2].label == "Stream 9, python [791]");  // a GPU two processes used: every stream named
+    CHECK(streams[2].merged_lane == -1);
+    CHECK(rows[0].events == 3 + 5 + 4 + 2);
+}
