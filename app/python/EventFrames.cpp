@@ -318,9 +318,10 @@ py::object eventsFrame(const py::object& owner, const Report& report, const Even
     auto [lane, laneOut] = newColumn<int32_t>(rows);
     {  // filled a stretch at a time on every core: the column is new memory, its first touch the cost
         py::gil_scoped_release release;
+        int32_t* const laneColumn = laneOut;
         cache::onThreads(0, placed.stretches.size(), [&](size_t, size_t i) {
             const Stretch& s = placed.stretches[i];
-            std::fill_n(laneOut + s.at, s.rows, static_cast<int32_t>(s.lane));
+            std::fill_n(laneColumn + s.at, s.rows, static_cast<int32_t>(s.lane));
         });
     }
     const Lane& l = report.lanes[parts.front().lane];
