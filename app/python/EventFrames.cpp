@@ -28,8 +28,10 @@ template <typename T, typename Allocator>
 py::array viewOf(const std::vector<T, Allocator>& column, const py::object& owner) {
     return viewOf(column.data(), column.size(), owner);
 }
-py::array kindsOf(const IntervalColumns& events, const py::object& owner) {
-    return viewOf(reinterpret_cast<const uint8_t*>(events.kind.data()), events.size(), owner);
+// The kinds of `rows` events from the first of `events`, as uint8 (rows past its end: the lanes
+// packed after it).
+py::array kindsOf(const IntervalColumns& events, size_t rows, const py::object& owner) {
+    return viewOf(reinterpret_cast<const uint8_t*>(events.kind.data()), rows, owner);
 }
 
 // A new column of n values of T, and where to write them.
@@ -286,7 +288,7 @@ py::object laneEventsFrame(const py::object& owner, const Report& report, size_t
                                           : py::object(allDurations(report, {static_cast<uint32_t>(lane)}, e.size()))},
                       {"name_id", viewOf(e.name_id, owner)},
                       {"payload", viewOf(e.payload, owner)},
-                      {"kind", kindsOf(e, owner)},
+                      {"kind", kindsOf(e, e.size(), owner)},
                       {"depth", viewOf(e.depth, owner)}});
 }
 
@@ -336,8 +338,7 @@ py::object eventsFrame(const py::object& owner, const Report& report, const Even
                                               : py::object(viewOf(e.duration_ns.data(), rows, owner)));
     columns.insert(columns.end(), {{"name_id", viewOf(e.name_id.data(), rows, owner)},
                                    {"payload", viewOf(e.payload.data(), rows, owner)}});
-    if (!table.event)
-        columns.emplace_back("kind", viewOf(reinterpret_cast<const uint8_t*>(e.kind.data()), rows, owner));
+    if (!table.event) columns.emplace_back("kind", kindsOf(e, rows, owner));
     columns.emplace_back("depth", viewOf(e.depth.data(), rows, owner));
     return dataFrame(columns);
 }
