@@ -11,15 +11,12 @@
 #include "model/GpuProperties.h"
 #include "timeline/HitTest.h"
 #include "timeline/NumberFormat.h"
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
 namespace lanescope {
-namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-
-}  // namespace
+namespace {}  // namespace
 
 // ---- hit testing ----
 

@@ -8,14 +8,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "timeline/QtText.h"
 #include "timeline/TimelineView.h"
 
 namespace lanescope {
 namespace {
 
 constexpr int kClickSlopPx = 4;  // a press and release closer than this is a click, not a drag
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "timeline/NumberFormat.h"
+#include "timeline/QtText.h"
 #include "timeline/ReportSummaries.h"
 #include "timeline/TextCache.h"
 #include "timeline/TimeFormat.h"
@@ -16,8 +17,6 @@
 
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 constexpr int kMinTextHeightPx = 14;  // boxes lower than this get no label (slim summary rows)
 

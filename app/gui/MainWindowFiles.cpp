@@ -56,6 +56,7 @@
 #include "importers/MemoryEstimate.h"
 #include "importers/cache/MappedModels.h"
 #include "model/Correlation.h"
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
@@ -65,8 +66,6 @@ constexpr int kMaxRecent = 10;
 const char* kFileFilter =
     "Profiler reports (*.sqlite *.nsys-rep *.qdrep);;Nsight Systems SQLite export (*.sqlite);;"
     "Nsight Systems report (*.nsys-rep *.qdrep);;All files (*)";
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 

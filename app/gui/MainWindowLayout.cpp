@@ -55,12 +55,11 @@
 #include "exporters/perfetto/PerfettoWriter.h"
 #include "importers/MemoryEstimate.h"
 #include "model/Correlation.h"
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString orderName(RowOrder order) { return order == RowOrder::CpuFirst ? "cpu-first" : "gpu-first"; }
 

@@ -6,11 +6,10 @@
 #include <QTimeZone>
 
 #include "model/SystemProperties.h"
+#include "timeline/QtText.h"
 
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
 
 QString row(const QString& key, const QString& value) {
     return QStringLiteral("<tr><td style='color:palette(mid);padding-right:16px'>%1</td><td>%2</td></tr>")

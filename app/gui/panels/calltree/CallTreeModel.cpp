@@ -5,10 +5,10 @@
 #include <QLocale>
 #include <algorithm>
 
+#include "timeline/QtText.h"
+
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // The file name of a module path ("/usr/lib/libc.so.6" -> "libc.so.6").
 QString baseName(std::string_view path) {
@@ -16,11 +16,11 @@ QString baseName(std::string_view path) {
     return qs(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+}  // namespace
+
 QString percentText(uint64_t part, uint64_t whole) {
     return QString::number(whole ? 100.0 * double(part) / double(whole) : 0.0, 'f', 1) + " %";
 }
-
-}  // namespace
 
 CallTree CallTree::fromRows(std::vector<CallTreeRow> rows, uint64_t samples) {
     CallTree t;

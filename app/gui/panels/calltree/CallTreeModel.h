@@ -10,6 +10,9 @@
 
 namespace lanescope {
 
+// "12.5 %": part of whole samples, one decimal (0 % of none).
+QString percentText(uint64_t part, uint64_t whole);
+
 // One call tree (top-down or bottom-up) or the flat list (every row at depth 0), as the rows of
 // analysis/CpuProfile.h plus who is whose parent. Built off the GUI thread; a node is its index
 // in `rows`, which stay in the depth-first order they came in (a parent before its children).

@@ -16,12 +16,12 @@
 
 #include "app/gui/panels/calltree/CallTreeView.h"
 #include "app/gui/panels/calltree/FlameGraph.h"
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString count(uint64_t n) { return QLocale().toString(qulonglong(n)); }
 
 const char* const kHint = "Double-click a function (or press Enter) to mark its samples on the timeline";

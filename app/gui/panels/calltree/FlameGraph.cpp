@@ -8,14 +8,11 @@
 #include <QToolTip>
 #include <algorithm>
 
+#include "app/gui/panels/calltree/CallTreeModel.h"
+#include "timeline/QtText.h"
+
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-
-QString percentText(uint64_t part, uint64_t whole) {
-    return QString::number(whole ? 100.0 * double(part) / double(whole) : 0.0, 'f', 1) + " %";
-}
 
 constexpr double kMinBarPx = 1.0;    // narrower bars (and all below them) are not drawn
 constexpr double kMinTextPx = 34.0;  // narrower bars get no label

@@ -14,11 +14,10 @@
 
 #include "app/gui/Theme.h"
 #include "app/gui/panels/diagnostics/NsysMessagesTable.h"
+#include "timeline/QtText.h"
 
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 QString severityLabel(DiagnosticSeverity severity) {
     return severity == DiagnosticSeverity::Error     ? "Error"

@@ -4,11 +4,10 @@
 #include <QLocale>
 
 #include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
+#include "timeline/QtText.h"
 
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // Sorts by the number in Qt::UserRole (time, severity, report) instead of the text.
 class NumberedItem : public QTableWidgetItem {

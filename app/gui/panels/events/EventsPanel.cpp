@@ -28,6 +28,7 @@
 #include "model/DeferredLane.h"
 #include "model/EventTableText.h"
 #include "timeline/DeferredLanes.h"
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
@@ -37,8 +38,6 @@ namespace {
 // GUI thread at once; longer ones off it.
 constexpr size_t kInlineEvents = 200000;
 constexpr size_t kCopyLimit = 100000;  // rows on the clipboard at most; Export CSV writes any number
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // Cells with a few pixels of room on each side, so that a right-aligned number and the
 // left-aligned text of the next column do not touch.

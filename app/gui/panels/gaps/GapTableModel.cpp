@@ -4,12 +4,11 @@
 #include <QString>
 #include <array>
 
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 constexpr std::array<const char*, 6> kColumns = {"Duration", "Start", "Report", "PID", "GPU", "Likely cause"};
 

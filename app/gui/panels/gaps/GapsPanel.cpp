@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
@@ -20,8 +21,6 @@ struct Preset {
 };
 constexpr Preset kPresets[] = {
     {"Bubbles: 1 ms", 1.0}, {"Nsight: 500 ms", 500.0}, {"HTA: 30 ns kernel-to-kernel", 0.00003}, {"Custom", -1}};
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 // The deepest NVTX range of a process's threads covering time t, if any.
 std::optional<ViewEvent> nvtxAt(const Report& r, int report, int32_t process, int64_t t) {

@@ -17,11 +17,10 @@
 #include "app/gui/panels/pytorch/MemoryChart.h"
 #include "app/gui/panels/pytorch/StepChart.h"
 #include "app/gui/panels/tables/StatsTableView.h"
+#include "timeline/QtText.h"
 
 namespace lanescope {
 namespace {
-
-QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
 
 // A small table as lines of "Header value · Header value" (an overview's step spread, the
 // memory view's devices).

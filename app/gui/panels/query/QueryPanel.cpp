@@ -26,12 +26,11 @@
 #include "app/gui/panels/query/QueryResultModel.h"
 #include "app/gui/panels/query/SqlHighlighter.h"
 #include "app/gui/panels/query/TableList.h"
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString seconds(double s) { return qs(formatDuration(int64_t(s * 1e9), 3)); }
 

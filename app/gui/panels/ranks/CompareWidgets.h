@@ -10,10 +10,10 @@
 
 #include "model/Find.h"
 #include "model/Report.h"
+#include "timeline/QtText.h"
 
 namespace lanescope::compare_ui {
 
-inline QString qs(const std::string& s) { return QString::fromStdString(s); }
 inline QString ms(int64_t ns) { return QString::number(double(ns) / 1e6, 'f', 3); }
 inline QString pct(double share) { return QString::number(share * 100, 'f', 1); }
 

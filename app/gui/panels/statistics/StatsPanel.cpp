@@ -15,14 +15,11 @@
 
 #include "analysis/Registry.h"
 #include "app/gui/panels/statistics/ShownStats.h"
+#include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
 namespace lanescope {
-namespace {
-
-QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
-
-}  // namespace
+namespace {}  // namespace
 
 StatsPanel::StatsPanel(ViewSession* session, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
