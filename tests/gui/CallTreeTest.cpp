@@ -361,6 +361,8 @@ private slots:
     void cleanupTestCase() { window_.reset(); }
 };
 
-int main(int argc, char** argv) { return runGuiTest<CallTreeTest>(argc, argv, "CallTreeTest", "gui_call_tree_tests"); }
+int runCallTreeTest(int argc, char** argv) {
+    return runGuiTest<CallTreeTest>(argc, argv, "CallTreeTest", "gui_call_tree_tests");
+}
 
 #include "CallTreeTest.moc"

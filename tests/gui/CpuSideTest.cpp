@@ -1,3 +1,4 @@
+#include <QApplication>
 #include <QSignalSpy>
 #include <QTest>
 #include <cstdlib>
@@ -312,5 +313,9 @@ private slots:
     }
 };
 
-QTEST_MAIN(CpuSideTest)
+int runCpuSideTest(int argc, char** argv) {
+    QApplication app(argc, argv);
+    CpuSideTest test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "CpuSideTest.moc"

@@ -245,7 +245,7 @@ private slots:
     void cleanupTestCase() { window_.reset(); }
 };
 
-int main(int argc, char** argv) {
+int runDiagnosticsTest(int argc, char** argv) {
     return runGuiTest<DiagnosticsTest>(argc, argv, "DiagnosticsTest", "gui_diagnostics_tests");
 }
 

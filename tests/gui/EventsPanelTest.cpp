@@ -455,7 +455,7 @@ private slots:
     void cleanupTestCase() { window_.reset(); }
 };
 
-int main(int argc, char** argv) {
+int runEventsPanelTest(int argc, char** argv) {
     return runGuiTest<EventsPanelTest>(argc, argv, "EventsPanelTest", "gui_events_tests");
 }
 

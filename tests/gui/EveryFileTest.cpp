@@ -97,7 +97,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runEveryFileTest(int argc, char** argv) {
     return runGuiTest<EveryFileTest>(argc, argv, "EveryFileTest", "gui_every_file_tests");
 }
 #include "EveryFileTest.moc"

@@ -73,7 +73,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runLatestTaskTest(int argc, char** argv) {
     return runGuiTest<LatestTaskTest>(argc, argv, "LatestTaskTest", "lanescope-latest-task-test");
 }
 

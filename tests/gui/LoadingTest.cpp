@@ -457,6 +457,8 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) { return runGuiTest<LoadingTest>(argc, argv, "LoadingTest", "gui_loading_tests"); }
+int runLoadingTest(int argc, char** argv) {
+    return runGuiTest<LoadingTest>(argc, argv, "LoadingTest", "gui_loading_tests");
+}
 
 #include "LoadingTest.moc"

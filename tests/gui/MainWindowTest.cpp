@@ -548,7 +548,7 @@ private slots:
     void cleanupTestCase() { window_.reset(); }
 };
 
-int main(int argc, char** argv) {
+int runMainWindowTest(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("LANESCOPE_CACHE", "off");  // never the user's saved models
     QApplication app(argc, argv);

@@ -268,7 +268,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runPytorchPanelTest(int argc, char** argv) {
     return runGuiTest<PytorchPanelTest>(argc, argv, "PytorchPanelTest", "gui_pytorch_tests");
 }
 

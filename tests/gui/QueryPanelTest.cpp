@@ -346,6 +346,8 @@ private slots:
     void cleanupTestCase() { window_.reset(); }
 };
 
-int main(int argc, char** argv) { return runGuiTest<QueryPanelTest>(argc, argv, "QueryPanelTest", "gui_query_tests"); }
+int runQueryPanelTest(int argc, char** argv) {
+    return runGuiTest<QueryPanelTest>(argc, argv, "QueryPanelTest", "gui_query_tests");
+}
 
 #include "QueryPanelTest.moc"

@@ -264,7 +264,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runRankSummariesTest(int argc, char** argv) {
     return runGuiTest<RankSummariesTest>(argc, argv, "RankSummariesTest", "gui_rank_summaries_tests");
 }
 

@@ -235,6 +235,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) { return runGuiTest<RanksTest>(argc, argv, "RanksTest", "gui_ranks_tests"); }
+int runRanksTest(int argc, char** argv) { return runGuiTest<RanksTest>(argc, argv, "RanksTest", "gui_ranks_tests"); }
 
 #include "RanksTest.moc"

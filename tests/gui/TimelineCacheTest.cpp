@@ -133,7 +133,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runTimelineCacheTest(int argc, char** argv) {
     return runGuiTest<TimelineCacheTest>(argc, argv, "timeline-cache-test", "timeline-cache-test");
 }
 

@@ -151,7 +151,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runViewSessionTest(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("LANESCOPE_CACHE", "off");  // never the user's saved models
     QApplication app(argc, argv);
