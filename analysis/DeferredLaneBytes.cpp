@@ -9,7 +9,7 @@
 namespace lanescope {
 namespace {
 
-constexpr std::string_view kFormatTag = "LSDLANE1";
+constexpr std::string_view kDeferredLaneTag = "LSDLANE1";
 constexpr std::string_view kSourcesTag = "LSDSRCS1";
 
 bool isNvtxRangeOf(const Report& report, int32_t process, uint32_t lane, uint32_t index) {
@@ -23,7 +23,7 @@ bool isNvtxRangeOf(const Report& report, int32_t process, uint32_t lane, uint32_
 
 std::string encodeDeferredLanes(const std::vector<DeferredLaneEvents>& lanes) {
     ByteWriter out;
-    out.raw(kFormatTag);
+    out.raw(kDeferredLaneTag);
     out.put(uint32_t(lanes.size()));
     for (const DeferredLaneEvents& lane : lanes) {
         const IntervalColumns& ev = lane.content.events;
@@ -43,7 +43,7 @@ std::optional<std::vector<DeferredLaneEvents>> decodeDeferredLanes(const Report&
                                                                    std::string_view bytes) {
     ByteReader in(bytes);
     uint32_t laneCount = 0;
-    if (!in.raw(kFormatTag) || !in.get(laneCount)) return std::nullopt;
+    if (!in.raw(kDeferredLaneTag) || !in.get(laneCount)) return std::nullopt;
     std::vector<DeferredLaneEvents> lanes;
     std::set<uint64_t> seen;
     for (uint32_t k = 0; k < laneCount; ++k) {

@@ -7,7 +7,7 @@
 namespace lanescope {
 namespace {
 
-constexpr std::string_view kFormatTag = "LSSTAT01";
+constexpr std::string_view kStatsTableTag = "LSSTAT01";
 enum class CellTag : uint8_t { Integer = 0, Real = 1, Text = 2 };
 
 bool readCell(ByteReader& in, StatsTable::Cell& cell) {
@@ -44,7 +44,7 @@ bool readCell(ByteReader& in, StatsTable::Cell& cell) {
 
 std::string encodeStatsTable(const StatsTable& table) {
     ByteWriter out;
-    out.raw(kFormatTag);
+    out.raw(kStatsTableTag);
     out.text(table.name);
     out.put(uint32_t(table.header.size()));
     for (const std::string& column : table.header) out.text(column);
@@ -74,7 +74,7 @@ std::optional<StatsTable> decodeStatsTable(std::string_view bytes) {
     ByteReader in(bytes);
     StatsTable table;
     uint32_t columns = 0;
-    if (!in.raw(kFormatTag) || !in.text(table.name) || !in.get(columns)) return std::nullopt;
+    if (!in.raw(kStatsTableTag) || !in.text(table.name) || !in.get(columns)) return std::nullopt;
     // Each count is checked against the bytes left (every item takes at least 4), so that a
     // damaged count cannot make it reserve more than the input could hold.
     if (columns > in.left() / 4) return std::nullopt;

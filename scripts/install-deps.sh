@@ -11,7 +11,7 @@
 # CI=true ./test: checked in such a chroot, as root.
 set -euo pipefail
 
-packages=(build-essential cmake ninja-build pkg-config
+packages=(build-essential cmake ninja-build pkg-config lld
           qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev libqt6opengl6-dev
           libsqlite3-dev libprotobuf-dev protobuf-compiler libspdlog-dev catch2
           libsimdjson-dev zlib1g-dev liblz4-dev xvfb xauth
