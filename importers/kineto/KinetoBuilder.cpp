@@ -23,6 +23,7 @@ Cat categoryOf(std::string_view cat, std::string_view name) {
     if (cat == "gpu_memset" || cat == "Memset") return Cat::Memset;
     if (cat == "gpu_user_annotation") return Cat::GpuAnnotation;
     if (cat == "overhead") return Cat::Overhead;
+    if (cat == "cuda_sync") return Cat::Sync;
     return Cat::Unknown;
 }
 
@@ -139,6 +140,38 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
             interval({LaneKind::NvtxStartEnd, 0, e.device >= 0 ? e.device : e.pid, -1}, start, end,
                      r_.strings.intern(e.name), startEndRow(), EventKind::NvtxRange);
             break;
+        case Cat::Sync: {
+            // As nsys's synchronization rows: a Sync event on its stream's CudaSync lane. The event
+            // record a "Stream Wait Event" waited for becomes a record on its stream, as nsys's
+            // CUDA_EVENT rows are, linked to the wait by an eventSyncId of our own.
+            SyncInfo s;
+            s.correlation_id = static_cast<uint32_t>(e.correlation);
+            s.sync_type = e.name == "Event Sync"          ? 1
+                          : e.name == "Stream Wait Event" ? 2
+                          : e.name == "Stream Sync"       ? 3
+                          : e.name == "Context Sync"      ? 4
+                                                          : 0;
+            const int64_t device = e.device >= 0 ? e.device : e.pid;
+            if (e.waitOnRecordCorrelation >= 0 && e.waitOnStream >= 0) {
+                CudaEventInfo record;
+                record.correlation_id = static_cast<uint32_t>(e.waitOnRecordCorrelation);
+                record.event_id = e.waitOnEventId >= 0 ? static_cast<uint32_t>(e.waitOnEventId) : kNoEventId;
+                record.event_sync_id = static_cast<uint32_t>(r_.cuda_events.size() + 1);
+                s.event_sync_id = record.event_sync_id;
+                s.event_id = record.event_id;
+                r_.cuda_events.push_back(record);
+                Pending& p = lane({LaneKind::GpuStream, 0, device, e.waitOnStream});
+                p.instants.time_ns.push_back(start);
+                p.instants.name_id.push_back(r_.strings.intern("CUDA event record"));
+                p.instants.payload.push_back(static_cast<uint32_t>(r_.cuda_events.size() - 1));
+            }
+            const auto row = static_cast<uint32_t>(r_.syncs.size());
+            r_.syncs.push_back(s);
+            Key key{LaneKind::CudaSync, 0, device, e.stream >= 0 ? e.stream : e.tid};
+            lane(key).context = e.context;
+            interval(key, start, end, r_.strings.intern(e.name), row, EventKind::Sync);
+            break;
+        }
         case Cat::Overhead:
             r_.profiler_overhead.push_back({start, end, -1, r_.strings.intern(e.name)});
             break;
@@ -325,10 +358,14 @@ void Builder::finish() {
     for (auto& [key, p] : lanes_) {
         Lane l;
         l.kind = key.kind;
-        if (key.kind == LaneKind::GpuStream || key.kind == LaneKind::NvtxStartEnd) {
+        if (key.kind == LaneKind::GpuStream || key.kind == LaneKind::CudaSync || key.kind == LaneKind::NvtxStartEnd) {
             l.process = process(most ? mainPid : key.a);
             l.gpu = gpu(key.a);
-            if (key.kind == LaneKind::GpuStream) {
+            if (key.kind == LaneKind::CudaSync) {
+                l.stream_id = key.b;
+                l.context_id = p.context;
+                l.name_id = r_.strings.intern(EntityRegistry::defaultLaneName(LaneKind::CudaSync, key.b));
+            } else if (key.kind == LaneKind::GpuStream) {
                 l.stream_id = key.b;
                 l.context_id = p.context;
                 l.name_id = r_.strings.intern(EntityRegistry::defaultLaneName(LaneKind::GpuStream, key.b));

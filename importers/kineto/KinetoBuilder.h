@@ -24,6 +24,7 @@ enum class Cat : uint8_t {
     Memset,
     GpuAnnotation,
     Overhead,
+    Sync,  // cuda_sync: a stream, event or context synchronization, or a stream's wait for an event
     Unknown
 };
 

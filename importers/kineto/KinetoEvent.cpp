@@ -177,6 +177,12 @@ void readEvent(od::object obj, Event& e) {
                     e.context = toInt(a);
                 else if (k == "correlation")
                     e.correlation = toInt(a);
+                else if (k == "wait_on_stream")
+                    e.waitOnStream = toInt(a);
+                else if (k == "wait_on_cuda_event_record_corr_id")
+                    e.waitOnRecordCorrelation = toInt(a);
+                else if (k == "wait_on_cuda_event_id")
+                    e.waitOnEventId = toInt(a);
                 else if (k == "bytes")
                     e.bytes = toInt(a);
                 else if (k == "registers per thread")

@@ -18,6 +18,9 @@ struct Event {
     int64_t device = -1, stream = -1, context = -1, correlation = 0, bytes = 0, registers = 0, shared = 0,
             sortIndex = 0, rank = -1;
     uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    // A cuda_sync "Stream Wait Event": the record waited for (its stream, its cudaEventRecord's
+    // correlation id, CUPTI's event id); -1 when absent.
+    int64_t waitOnStream = -1, waitOnRecordCorrelation = -1, waitOnEventId = -1;
     // Kernel occupancy estimates ("blocks per SM", "warps per SM", "est. achieved occupancy %");
     // negative when absent.
     float blocksPerSm = -1, warpsPerSm = -1, occupancyPct = -1;
