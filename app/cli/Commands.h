@@ -11,6 +11,7 @@ int runSql(int argc, char** argv, int first);
 int runCompare(int argc, char** argv, int first);
 int runSummarize(int argc, char** argv, int first);
 int runDiff(int argc, char** argv, int first);
+int runCriticalPath(int argc, char** argv, int first);
 int runProfile(int argc, char** argv, int first);
 int runPytorch(int argc, char** argv, int first);
 int runRender(int argc, char** argv, int first);  // needs the GUI build (Qt)

@@ -626,3 +626,34 @@ TEST_CASE("lanescope-cli pytorch --view operators on a CPU-only trace nests oper
     CHECK(r.err.find("no GPU work: the trace records no kernels, memcpy or memset, so the device columns are 0") !=
           std::string::npos);
 }
+
+TEST_CASE("lanescope-cli critical-path: the hand-built path in csv, json and table; exit codes") {
+    const std::string trace = quoted(dataFile("critical_path/gpu_bound.sqlite"));
+    const auto csv = cli("critical-path " + trace + " --format csv");
+    CHECK(csv.status == 0);
+    CHECK(csv.out == readFile(dataFile("critical_path/gpu_bound.expected.csv")));
+    const auto json = cli("critical-path " + trace + " --format json --what-if 'kernel_.*=2'");
+    CHECK(json.status == 0);
+    for (const char* key : {"\"range\": [", "\"length_ns\": 200000", "\"by_category\"", "\"by_name\"", "\"segments\"",
+                            "\"what_if_length_ns\"", "\"Sync latency\""})
+        CHECK(json.out.find(key) != std::string::npos);
+    const auto table = cli("critical-path " + trace + " --nvtx step");
+    CHECK(table.status == 0);
+    CHECK(table.out.find("Launch latency") != std::string::npos);
+    const auto step =
+        cli("critical-path " + quoted(dataFile("critical_path/mixed_step.sqlite")) + " --step 0 --format csv");
+    CHECK(step.status == 0);
+    CHECK(step.out == readFile(dataFile("critical_path/mixed_step.expected.csv")));
+    const auto ranks = cli("critical-path " + quoted(dataFile("critical_path/two_ranks_late_rank0.sqlite")) + " " +
+                           quoted(dataFile("critical_path/two_ranks_late_rank1.sqlite")) + " --format csv");
+    CHECK(ranks.status == 0);
+    CHECK(ranks.out == readFile(dataFile("critical_path/two_ranks_late.expected.csv")));
+    CHECK(cli("critical-path").status == 1);
+    CHECK(cli("critical-path " + trace + " --format xml").status == 1);
+    CHECK(cli("critical-path " + trace + " --range 9:3").status == 1);
+    CHECK(cli("critical-path " + trace + " --step 0 --nvtx step").status == 1);
+    CHECK(cli("critical-path " + trace + " --what-if 'kernel=0'").status == 1);
+    const auto missing = cli("critical-path /nonexistent/report.sqlite");
+    CHECK(missing.status == 2);
+    CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+}

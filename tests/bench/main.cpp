@@ -24,6 +24,9 @@ constexpr const char* kUsage =
     "      K rank reports opened together and compared (NCCL alignment, metrics, straggler)\n"
     "  lanescope-bench render [--events N[,N...] | FILE] [--size WxH] [--frames K]\n"
     "      frame build + paint times over 12 zoom levels, whole trace to 1 us (default 1920x1080)\n"
+    "  lanescope-bench critical-path [--events N | FILE] [--runs K]\n"
+    "      the critical path of the whole trace, and with a what-if (kernels 2x faster):\n"
+    "      critical_path_ms=, critical_path_what_if_ms=\n"
     "  lanescope-bench profile [--samples N] [--runs K]\n"
     "      the CPU profile (flat, top-down, bottom-up) of N synthetic samples, whole and a tenth\n"
     "  lanescope-bench events [--events N | FILE] [--runs K]\n"
@@ -76,6 +79,7 @@ int main(int argc, char** argv) {
     if (command == "cache") return cacheCommand(argc, argv);
     if (command == "sql") return sqlCommand(argc, argv);
     if (command == "pytorch") return pytorchCommand(argc, argv);
+    if (command == "critical-path") return criticalPathCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;
