@@ -11,6 +11,7 @@
 #include "query/CudaTables.h"
 #include "query/EnumTables.h"
 #include "query/GpuMetricTables.h"
+#include "query/CriticalPathTable.h"
 #include "query/LanescopeTables.h"
 #include "query/MessageTables.h"
 #include "query/MpiTables.h"
@@ -58,6 +59,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addCallchainTables(report, tables);
     addMpiTables(report, tables);
     addLanescopeTables(report, tables);
+    addCriticalPathTable(report, tables);
     for (const auto& table : tables)
         if (table->numbersRowsAsNsys()) session->numberedAsNsys_.push_back(table->name());
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;

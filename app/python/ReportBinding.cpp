@@ -1,4 +1,6 @@
-// lanescope.Report: info(), stats(), analyze(), sql(), events() and the lanes of one report.
+// lanescope.Report: info(), stats(), analyze(), sql(), events(), critical_path() and the lanes of one
+// report.
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -6,6 +8,7 @@
 #include <utility>
 
 #include "analysis/Registry.h"
+#include "analysis/critical_path/CriticalPath.h"
 #include "app/cli/ReportInfo.h"
 #include "app/python/Bindings.h"
 #include "app/python/EventFrames.h"
@@ -72,6 +75,54 @@ py::object events(const py::object& self, const std::string& name) {
     return eventsFrame(self, self.cast<const OpenedReport&>().model(), *table);
 }
 
+// The critical path's segments (docs/analyses.md): range=(start_ns, end_ns), or step=N (the Nth step
+// as the Ranks panel counts steps); neither: the whole report. One row per segment, in time order.
+py::object criticalPath(const OpenedReport& r, const std::optional<std::pair<int64_t, int64_t>>& range,
+                        const std::optional<int64_t>& step) {
+    if (range && step) throw py::value_error("give range or step, not both");
+    CriticalPathOptions options;
+    if (range) {
+        if (range->first > range->second) throw py::value_error("range wants (start_ns, end_ns) with start_ns <= end_ns");
+        options.range = *range;
+    }
+    if (step) {
+        const std::optional<OwnedRange> owned = stepOwnedRange(r.model(), *step);
+        if (!owned) throw py::value_error("the report has no step " + std::to_string(*step));
+        options.range = std::pair(owned->begin_ns, owned->end_ns);
+        options.owner_thread = owned->thread;
+    }
+    CriticalPath path;
+    {
+        py::gil_scoped_release release;
+        path = computeCriticalPath({&r.model()}, options);  // std::invalid_argument: a ValueError
+    }
+    const PathSegments& s = path.segments;
+    const size_t n = s.size();
+    py::array_t<int64_t> start(static_cast<py::ssize_t>(n)), end(static_cast<py::ssize_t>(n)),
+        duration(static_cast<py::ssize_t>(n)), lane(static_cast<py::ssize_t>(n)), event(static_cast<py::ssize_t>(n));
+    py::list category(n), name(n), label(n);
+    for (size_t i = 0; i < n; ++i) {
+        start.mutable_at(i) = s.start_ns[i];
+        end.mutable_at(i) = s.end_ns[i];
+        duration.mutable_at(i) = s.end_ns[i] - s.start_ns[i];
+        lane.mutable_at(i) = s.lane[i];
+        event.mutable_at(i) = s.event[i];
+        const std::string_view c = pathCategoryName(s.category[i]);
+        category[i] = py::str(c.data(), c.size());
+        const std::string_view text = segmentName({&r.model()}, path, i);
+        name[i] = py::str(text.data(), text.size());
+        label[i] = path.lane_labels[s.lane_label[i]];
+    }
+    return dataFrame({{"start_ns", start},
+                      {"end_ns", end},
+                      {"duration_ns", duration},
+                      {"category", category},
+                      {"name", name},
+                      {"lane", label},
+                      {"lane_index", lane},
+                      {"event_index", event}});
+}
+
 }  // namespace
 
 void bindReport(py::module_& m) {
@@ -105,6 +156,11 @@ void bindReport(py::module_& m) {
         .def("events", &events, py::arg("table"),
              "The events of one kind (`lanescope.event_tables`) from every lane, lane by lane, as a DataFrame:\n"
              "views of the model's columns when one lane holds them all, else new arrays (docs/python.md).")
+        .def("critical_path", &criticalPath, py::arg("range") = py::none(), py::arg("step") = py::none(),
+             "The critical path (docs/analyses.md) of range=(start_ns, end_ns), of step=N (the Nth step as the\n"
+             "Ranks panel counts them), or of the whole report, as a DataFrame of its segments in time order:\n"
+             "start_ns, end_ns, duration_ns, category, name, lane (its label), lane_index and event_index (-1\n"
+             "for a gap), as `lanescope-cli critical-path --format csv` lists them.")
         .def(
             "lane_events",
             [](const py::object& self, size_t lane) {
