@@ -6,12 +6,12 @@
 
 #include "query/CallchainTables.h"
 #include "query/CpuTables.h"
+#include "query/CriticalPathTable.h"
 #include "query/CudaExtraTables.h"
 #include "query/CudaMemoryTables.h"
 #include "query/CudaTables.h"
 #include "query/EnumTables.h"
 #include "query/GpuMetricTables.h"
-#include "query/CriticalPathTable.h"
 #include "query/LanescopeTables.h"
 #include "query/MessageTables.h"
 #include "query/MpiTables.h"

@@ -82,7 +82,8 @@ py::object criticalPath(const OpenedReport& r, const std::optional<std::pair<int
     if (range && step) throw py::value_error("give range or step, not both");
     CriticalPathOptions options;
     if (range) {
-        if (range->first > range->second) throw py::value_error("range wants (start_ns, end_ns) with start_ns <= end_ns");
+        if (range->first > range->second)
+            throw py::value_error("range wants (start_ns, end_ns) with start_ns <= end_ns");
         options.range = *range;
     }
     if (step) {
