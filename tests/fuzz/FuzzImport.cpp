@@ -1,6 +1,7 @@
 // Fuzz target: any bytes, written to a file with the extension of one format, then imported.
 // The importer must return a report or a one-line error, never crash or hang; on a report, the
-// PyTorch views (analysis/pytorch/PytorchViews.h) must not either.
+// PyTorch views (analysis/pytorch/PytorchViews.h) and the critical path must not either: the
+// path is either refused (std::invalid_argument: nothing to walk) or covers its range exactly.
 // Built in every build: under clang with -DLANESCOPE_LIBFUZZER=ON it is a libFuzzer target;
 // otherwise MutationDriver.cpp runs it over seeds and deterministic mutations of them.
 #include <unistd.h>
@@ -9,14 +10,42 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
+#include "analysis/critical_path/CriticalPath.h"
 #include "analysis/pytorch/PytorchViews.h"
 #include "importers/Importer.h"
 
 #ifndef LANESCOPE_FUZZ_EXTENSION
 #error "LANESCOPE_FUZZ_EXTENSION must name the file extension, e.g. \".json\""
 #endif
+
+namespace {
+
+// The whole report's critical path, with a what-if rule: refused, or contiguous segments in time
+// order that cover the range exactly, the what-if never longer.
+void checkCriticalPath(const lanescope::Report& report) {
+    lanescope::CriticalPathOptions options;
+    options.what_if.push_back({".", 2.0});
+    lanescope::CriticalPath path;
+    try {
+        path = lanescope::computeCriticalPath({&report}, options);
+    } catch (const std::invalid_argument&) {
+        return;  // nothing to walk
+    }
+    const lanescope::PathSegments& s = path.segments;
+    int64_t at = path.begin_ns;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s.start_ns[i] != at || s.end_ns[i] <= s.start_ns[i])
+            __builtin_trap();  // a hole, an overlap or an empty one
+        at = s.end_ns[i];
+    }
+    if (at != path.end_ns && !(s.size() == 0 && path.begin_ns == path.end_ns)) __builtin_trap();
+    if (path.what_if_length_ns && *path.what_if_length_ns > path.end_ns - path.begin_ns) __builtin_trap();
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const std::filesystem::path file =
@@ -40,6 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // What a damaged file gives must also hold for the analyses a user opens on it first.
         for (const lanescope::PytorchViewEntry& view : lanescope::pytorchViews())
             (void)view.compute(*result.report(), SIZE_MAX);
+        checkCriticalPath(*result.report());
     }
     std::filesystem::remove(file);  // a run may be the last: leave nothing in the temp folder
     return 0;
