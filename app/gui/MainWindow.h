@@ -26,6 +26,7 @@ class ImportQueue;
 class FindBar;
 class StatsPanel;
 class GapsPanel;
+class CriticalPathPanel;
 class RulesPanel;
 class UtilizationChart;
 class ComparePanel;
@@ -130,6 +131,7 @@ private:
     FindBar* findBar_;
     StatsPanel* stats_;
     GapsPanel* gaps_;
+    CriticalPathPanel* criticalPath_;
     RulesPanel* rules_;
     UtilizationChart* utilization_;
     ComparePanel* compare_;

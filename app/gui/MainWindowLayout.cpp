@@ -42,6 +42,7 @@
 #include "app/gui/dialogs/ShortcutsOverlay.h"
 #include "app/gui/import/ImportQueue.h"
 #include "app/gui/panels/calltree/CallTreePanel.h"
+#include "app/gui/panels/criticalpath/CriticalPathPanel.h"
 #include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
 #include "app/gui/panels/diff/DiffPanel.h"
 #include "app/gui/panels/events/EventsPanel.h"
@@ -120,6 +121,8 @@ void MainWindow::buildDocks() {
     rules_ = new RulesPanel(session_);
     utilization_ = new UtilizationChart(session_);
     addBottom(gaps_, "GPU gaps", "gaps");
+    criticalPath_ = new CriticalPathPanel(session_);
+    addBottom(criticalPath_, "Critical path", "criticalpath");
     addBottom(rules_, "Rules", "rules");
     addBottom(utilization_, "GPU utilization", "utilization");
     compare_ = new ComparePanel(session_);
@@ -254,6 +257,19 @@ void MainWindow::buildMenus() {
                         }
                     })
         ->setStatusTip("CPU samples of the selection as top-down and bottom-up trees, a flat list and a flame graph");
+    view->addAction("Critical pat&h", QKeySequence("Ctrl+Shift+K"), this,
+                    [this] {
+                        if (auto* dock = findChild<QDockWidget*>("criticalpath")) {
+                            dock->show();
+                            dock->raise();
+                            // The bar above two tables wants more than the other panels' height.
+                            if (dock->height() < height() * 2 / 5)
+                                resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
+                            criticalPath_->segmentsView()->setFocus();
+                        }
+                        criticalPath_->recompute();
+                    })
+        ->setStatusTip("The chain of CPU calls, GPU work and gaps that sets the selected range's length");
     view->addAction("&Query (SQL)", QKeySequence("Ctrl+Shift+Q"), this, [this] { showQuery(); })
         ->setStatusTip("SQL over the report, with the tables of an nsys SQLite export");
     view->addAction("&PyTorch views", QKeySequence("Ctrl+Shift+P"), this, [this] { showPytorch(); })

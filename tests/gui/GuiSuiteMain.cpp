@@ -7,6 +7,7 @@
 int runCallTreeTest(int argc, char** argv);
 int runChromeTest(int argc, char** argv);
 int runCpuSideTest(int argc, char** argv);
+int runCriticalPathPanelTest(int argc, char** argv);
 int runDiagnosticsTest(int argc, char** argv);
 int runEventsPanelTest(int argc, char** argv);
 int runEveryFileTest(int argc, char** argv);
@@ -46,6 +47,7 @@ constexpr GuiTest kGuiTests[] = {
     {"gui_loading_tests", runLoadingTest},
     {"gui_query_tests", runQueryPanelTest},
     {"gui_pytorch_tests", runPytorchPanelTest},
+    {"gui_critical_path_tests", runCriticalPathPanelTest},
 };
 
 }  // namespace

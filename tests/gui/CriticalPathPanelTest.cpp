@@ -1,0 +1,207 @@
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "GuiTestMain.h"
+#include "RaiseDock.h"
+#include "TestPaths.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/ViewSession.h"
+#include "app/gui/panels/criticalpath/CriticalPathPanel.h"
+#include "timeline/QtText.h"
+#include "timeline/TimeFormat.h"
+
+using namespace lanescope;
+
+// The Critical path panel in the real window, offscreen, on the hand-built GPU-bound trace of
+// tests/data/critical_path (its path known by construction, gpu_bound.expected.csv): the
+// segments table row for row, the bar's categories summing to the path's length, a click on
+// the Kernel row moving the timeline to that segment and selecting its kernel, N and Shift+N
+// stepping along the path; then a real capture (train_1gpu.nsys-rep), the window grabbed into
+// LANESCOPE_SCREENSHOT_DIR as critical_path_panel.png when that is set.
+class CriticalPathPanelTest : public QObject {
+    Q_OBJECT
+
+    struct ExpectedSegment {
+        int64_t start = 0, end = 0;
+        QString category, name;
+    };
+
+    std::unique_ptr<MainWindow> window_;
+    CriticalPathPanel* panel_ = nullptr;
+    ViewSession* session_ = nullptr;
+
+    bool open(const std::string& relative) {
+        bool done = false, ok = false;
+        window_->setAllLoadedCallback([&](bool allOk) {
+            done = true;
+            ok = allOk;
+        });
+        window_->openFiles({QString::fromStdString(test::dataFile(relative).string())});
+        const bool loaded = QTest::qWaitFor([&] { return done; }, 30000) && ok;
+        window_->setAllLoadedCallback({});
+        return loaded;
+    }
+    bool computed() {
+        return QTest::qWaitFor([&] { return !panel_->busy() && panel_->path().has_value(); }, 20000);
+    }
+    QString cell(int row, int column) const {
+        return panel_->segmentsView()->model()->index(row, column).data().toString();
+    }
+    static std::vector<ExpectedSegment> expected(const std::string& relative) {
+        std::vector<ExpectedSegment> rows;
+        std::istringstream in(test::readFile(test::dataFile(relative)));
+        std::string line;
+        std::getline(in, line);  // the header
+        while (std::getline(in, line)) {
+            if (line.empty()) continue;
+            const QStringList f = QString::fromStdString(line).split(',');  // no quoted fields in this file
+            rows.push_back({f[0].toLongLong(), f[1].toLongLong(), f[3], f[4]});
+        }
+        return rows;
+    }
+    bool showsSegment(size_t i) const {
+        const PathSegments& s = panel_->path()->segments;
+        const auto [begin, end] = session_->visibleRange();
+        return begin < s.start_ns[i] && end > s.end_ns[i] && end - begin < 3 * (s.end_ns[i] - s.start_ns[i]) + 4000;
+    }
+
+private slots:
+    void initTestCase() {
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1400, 900);
+        window_->show();
+        panel_ = window_->findChild<CriticalPathPanel*>();
+        QVERIFY(panel_);
+        raiseDockOf(panel_);
+        session_ = window_->session();
+        QVERIFY(open("critical_path/gpu_bound.sqlite"));
+        QVERIFY(computed());
+    }
+
+    void theSegmentsTableIsThePath() {
+        const std::vector<ExpectedSegment> rows = expected("critical_path/gpu_bound.expected.csv");
+        QCOMPARE(rows.size(), size_t(9));
+        const PathSegments& s = panel_->path()->segments;
+        QCOMPARE(panel_->segmentsView()->model()->rowCount(), 9);
+        const int64_t begin = session_->reports()[0]->meta.begin_ns;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const int r = int(i);
+            QCOMPARE(s.start_ns[i], rows[i].start);
+            QCOMPARE(s.end_ns[i], rows[i].end);
+            QCOMPARE(cell(r, 0), qs(formatDuration(rows[i].start - begin, 6)));
+            QCOMPARE(cell(r, 1), qs(formatDuration(rows[i].end - rows[i].start)));
+            QCOMPARE(cell(r, 2), rows[i].category);
+            QCOMPARE(cell(r, 3), rows[i].name);
+        }
+        QVERIFY(panel_->summary()->text().contains("9 segments"));
+        // The top names: the three kernels' 50 µs each lead.
+        QVERIFY(panel_->namesView()->rowCount() >= 3);
+        QCOMPARE(panel_->namesView()->item(0, 0)->text(), QString("Kernel"));
+    }
+
+    void theBarsCategoriesSumToTheLength() {
+        const PathCategoryBar* bar = panel_->bar();
+        const int64_t length = panel_->path()->end_ns - panel_->path()->begin_ns;
+        QCOMPARE(length, int64_t(200000));
+        QCOMPARE(bar->length(), length);
+        QCOMPARE(std::accumulate(bar->totals().begin(), bar->totals().end(), int64_t(0)), length);
+        QCOMPARE(bar->totals()[size_t(PathCategory::Kernel)], int64_t(150000));
+    }
+
+    void aClickOnAKernelRowGoesToIt() {
+        int row = -1;
+        for (int r = 0; r < panel_->segmentsView()->model()->rowCount() && row < 0; ++r)
+            if (cell(r, 2) == "Kernel") row = r;
+        QCOMPARE(row, 2);
+        session_->fitAll();
+        QTableView* view = panel_->segmentsView();
+        const QRect rect = view->visualRect(view->model()->index(row, 3));
+        QVERIFY(rect.isValid());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+        QVERIFY(showsSegment(size_t(row)));
+        const PathSegments& s = panel_->path()->segments;
+        const std::optional<ViewEvent> selected = session_->selectedEvent();
+        QVERIFY(selected);
+        QCOMPARE(selected->lane, uint32_t(s.lane[size_t(row)]));
+        QCOMPARE(selected->event, uint32_t(s.event[size_t(row)]));
+        // The path is kept: selecting its event changes neither the range nor the path.
+        QVERIFY(!panel_->busy());
+        QCOMPARE(view->currentIndex().row(), row);
+    }
+
+    void nAndShiftNStepAlongThePath() {
+        QTableView* view = panel_->segmentsView();
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_N);
+        QCOMPARE(view->currentIndex().row(), 3);
+        QVERIFY(showsSegment(3));
+        QTest::keyClick(view, Qt::Key_N, Qt::ShiftModifier);
+        QTest::keyClick(view, Qt::Key_N, Qt::ShiftModifier);
+        QCOMPARE(view->currentIndex().row(), 1);
+        QVERIFY(showsSegment(1));
+    }
+
+    void aSelectedRangeIsItsOwnPath() {
+        const PathSegments& s = panel_->path()->segments;
+        const int64_t a = s.start_ns[2] + 10000, b = s.end_ns[4];
+        session_->setSelectedRange(TimeInterval{a, b});
+        QVERIFY(
+            QTest::qWaitFor([&] { return !panel_->busy() && panel_->path() && panel_->path()->begin_ns == a; }, 20000));
+        QCOMPARE(panel_->path()->end_ns, b);
+        QCOMPARE(panel_->path()->segments.start_ns.front(), a);
+        QCOMPARE(panel_->bar()->length(), b - a);
+        session_->setSelectedRange(std::nullopt);
+    }
+
+    void aRealCapture() {
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1600, 1000);
+        window_->show();
+        panel_ = window_->findChild<CriticalPathPanel*>();
+        session_ = window_->session();
+        QVERIFY(open("nsys-2025.3/train_1gpu.nsys-rep"));
+        // View > Critical path (Ctrl+Shift+K) brings the panel to the front and computes.
+        QAction* show = nullptr;
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->shortcut() == QKeySequence("Ctrl+Shift+K")) show = a;
+        QVERIFY(show);
+        QCOMPARE(show->text(), QString("Critical pat&h"));
+        QVERIFY(!panel_->path());
+        show->trigger();
+        QVERIFY(computed());
+        const CriticalPath& path = *panel_->path();
+        const PathSegments& s = path.segments;
+        QVERIFY(s.size() > 10);
+        QCOMPARE(s.start_ns.front(), path.begin_ns);
+        QCOMPARE(s.end_ns.back(), path.end_ns);
+        for (size_t i = 1; i < s.size(); ++i) QCOMPARE(s.start_ns[i], s.end_ns[i - 1]);
+        QCOMPARE(std::accumulate(panel_->bar()->totals().begin(), panel_->bar()->totals().end(), int64_t(0)),
+                 path.end_ns - path.begin_ns);
+        QCOMPARE(panel_->segmentsView()->model()->rowCount(), int(s.size()));
+        QTest::qWait(50);  // the dock laid out at its new height before the table scrolls
+        panel_->activateSegment(int(s.size()) / 2);
+        QVERIFY(showsSegment(s.size() / 2));
+        QTest::qWait(50);
+        // LANESCOPE_SCREENSHOT_DIR=DIR keeps a picture of the window, to look at as a user would.
+        if (const QString dir = qEnvironmentVariable("LANESCOPE_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(window_->grab().save(QDir(dir).filePath("critical_path_panel.png")));
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+};
+
+int runCriticalPathPanelTest(int argc, char** argv) {
+    return runGuiTest<CriticalPathPanelTest>(argc, argv, "CriticalPathPanelTest", "gui_critical_path_tests");
+}
+
+#include "CriticalPathPanelTest.moc"
