@@ -52,6 +52,7 @@ TimelinePalette TimelinePalette::from(const QPalette& p) {
     t.marker = QColor(230, 60, 160);
     t.mergedOutline = t.dark ? QColor(255, 255, 255, 60) : QColor(0, 0, 0, 50);
     t.markedSample = t.dark ? QColor(255, 170, 40) : QColor(240, 100, 0);  // samples marked from the Call tree
+    t.pathEdge = t.dark ? QColor(255, 200, 60) : QColor(225, 120, 0);
     return t;
 }
 

@@ -14,7 +14,8 @@ namespace lanescope {
 struct TimelinePalette {
     bool dark = false;
     QColor background, alternateRow, headerBackground, headerText, groupText, grid, gridOpaque, rulerBackground,
-        rulerText, selection, selectionEdge, hover, marker, mergedOutline, markedSample;
+        rulerText, selection, selectionEdge, hover, marker, mergedOutline, markedSample,
+        pathEdge;  // the critical path's outline on the timeline (PathOverlay.h)
     static TimelinePalette from(const QPalette& palette);
 };
 

@@ -7,6 +7,7 @@
 #include <QStaticText>
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "timeline/NumberFormat.h"
 #include "timeline/QtText.h"
@@ -384,7 +385,120 @@ void TimelineView::paintCounterRow(QPainter& p, const LayoutRow& row, int top) {
     p.setFont(small);
 }
 
+void TimelineView::paintPathOverlay(QPainter& p) {
+    const PathOverlay& o = path_;
+    const QRect area = laneArea();
+    if (o.empty() || area.width() <= 0 || reports_.empty()) return;
+    // Only the segments that may be in sight: the visible range in each report's own times.
+    int64_t minOffset = 0, maxOffset = 0;
+    for (size_t r = 0; r < reports_.size(); ++r) {
+        minOffset = std::min(minOffset, reportOffset(int(r)));
+        maxOffset = std::max(maxOffset, reportOffset(int(r)));
+    }
+    const int64_t from = viewport_.visibleBegin() - maxOffset, to = viewport_.visibleEnd() - minOffset;
+    const size_t first = size_t(std::lower_bound(o.end_ns.begin(), o.end_ns.end(), from) - o.end_ns.begin());
+    const size_t last = size_t(std::upper_bound(o.start_ns.begin(), o.start_ns.end(), to) - o.start_ns.begin());
+    // The row each lane is drawn in, as rowShowing finds it: its own row, else a summary row.
+    const int offsetY = kRulerHeight - scrollY();
+    std::unordered_map<uint64_t, const LayoutRow*> rowOf;
+    for (const LayoutRow& row : layout_.rows()) {
+        if (row.y + offsetY + row.height < area.top() || row.y + offsetY > area.bottom()) continue;
+        for (int lane : row.lanes) {
+            const uint64_t key = (uint64_t(uint32_t(row.report)) << 32) | uint32_t(lane);
+            auto [it, added] = rowOf.emplace(key, &row);
+            if (!added && it->second->type != Row::Type::Lane && row.type == Row::Type::Lane) it->second = &row;
+        }
+    }
+    // Each segment in sight as a rectangle; items of one box row touching within a pixel merged.
+    struct Shape {
+        QRect rect;
+        bool item;
+    };
+    std::vector<Shape> shapes;
+    std::vector<QLine> joins;
+    std::unordered_map<uint64_t, size_t> lastInBand;  // box row (top, item or gap) -> its last shape
+    QRect previous;
+    bool havePrevious = false;
+    for (size_t i = first; i < last && i < o.size(); ++i) {
+        if (o.lane[i] < 0 || o.report[i] < 0 || size_t(o.report[i]) >= reports_.size()) continue;
+        const auto found = rowOf.find((uint64_t(uint32_t(o.report[i])) << 32) | uint32_t(o.lane[i]));
+        if (found == rowOf.end()) continue;  // collapsed away, hidden or out of sight
+        const LayoutRow& row = *found->second;
+        const bool item = o.item[i] != 0;
+        int depth = 0;
+        if (item && row.type == Row::Type::Lane && o.event[i] >= 0) {
+            const Lane& lane = shownLane(o.report[i], o.lane[i]);
+            if (size_t(o.event[i]) < lane.events.depth.size()) depth = lane.events.depth[size_t(o.event[i])];
+        }
+        const int top = row.y + offsetY + RowLayout::kPaddingPx / 2 + depth * RowLayout::kDepthPx;
+        const int64_t offset = reportOffset(o.report[i]);
+        const int x0 = int(std::floor(std::max(-1e6, xOf(o.start_ns[i] + offset))));
+        const int x1 = std::max(x0 + 2, int(std::ceil(std::min(1e7, xOf(o.end_ns[i] + offset)))));
+        QRect rect;
+        if (item) {
+            rect = QRect(QPoint(x0, top), QPoint(x1, top + row.boxHeight()));
+        } else {  // a gap: a thin bar across the middle of the row's first box row
+            const int mid = top + row.boxHeight() / 2;
+            rect = QRect(QPoint(x0, mid - 2), QPoint(x1, mid + 2));
+        }
+        // Joined to the segment before when on another row (once per pixel line: zoomed out,
+        // many segments share one).
+        if (havePrevious && previous.center().y() != rect.center().y()) {
+            const QLine line(previous.right() + 1, previous.center().y(), rect.left(), rect.center().y());
+            if (joins.empty() || joins.back() != line) joins.push_back(line);
+        }
+        previous = rect;
+        havePrevious = true;
+        // Merged into the last shape of its box row when they touch within a pixel.
+        const uint64_t band = (uint64_t(uint32_t(rect.top())) << 1) | uint64_t(item);
+        auto [at, added] = lastInBand.emplace(band, shapes.size());
+        if (!added) {
+            QRect& before = shapes[at->second].rect;
+            if (before.bottom() == rect.bottom() && rect.left() <= before.right() + 1) {
+                before.setRight(std::max(before.right(), rect.right()));
+                continue;
+            }
+            at->second = shapes.size();
+        }
+        shapes.push_back({rect, item});
+    }
+    p.save();
+    p.setClipRect(area);
+    // Everything but the path's items dimmed: the lane area less the items' boxes (which do not
+    // overlap: one path, one time each), one fill.
+    QPainterPath dim;
+    dim.setFillRule(Qt::OddEvenFill);
+    dim.addRect(QRectF(area));
+    for (const Shape& s : shapes)
+        if (s.item) dim.addRect(QRectF(s.rect.adjusted(0, 0, 1, 1)).intersected(QRectF(area)));
+    QColor veil = palette_.background;
+    veil.setAlpha(170);
+    p.setPen(Qt::NoPen);
+    p.setBrush(veil);
+    p.drawPath(dim);
+    const QColor edge = palette_.pathEdge;
+    // Consecutive segments on different rows joined by a thin line, end to start.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(edge, 1.2));
+    p.setBrush(Qt::NoBrush);
+    for (const QLine& line : joins)
+        p.drawLine(QPointF(line.p1()) + QPointF(0, 0.5), QPointF(line.p2()) + QPointF(0, 0.5));
+    p.setRenderHint(QPainter::Antialiasing, false);
+    // Gaps: a thin hatched bar; items: outlined.
+    QColor hatch = edge;
+    p.setPen(Qt::NoPen);
+    p.setBrush(QBrush(hatch, Qt::Dense4Pattern));
+    for (const Shape& s : shapes)
+        if (!s.item) p.drawRect(s.rect);
+    p.setPen(QPen(edge, 2));
+    p.setBrush(Qt::NoBrush);
+    for (const Shape& s : shapes)
+        if (s.item) p.drawRect(s.rect.adjusted(-1, -1, 1, 1));
+    p.restore();
+}
+
 void TimelineView::paintOverlays(QPainter& p) {
+    paintPathOverlay(p);
     const QRect area = laneArea();
     p.save();
     p.setClipRect(QRect(headerWidth_, 0, area.width(), area.bottom()));

@@ -111,6 +111,7 @@ void TimelineView::setReports(std::vector<std::shared_ptr<const Report>> reports
     selectedInstant_.reset();
     hovered_.reset();
     linked_.clear();
+    path_ = {};
     marked_.clear();
     range_.reset();
     selectedRows_.clear();
@@ -464,6 +465,17 @@ void TimelineView::revealReport(int report) {
 
 void TimelineView::setLinkedEvents(std::vector<ViewEvent> events) {
     linked_ = std::move(events);
+    update();
+}
+
+void TimelineView::setPathOverlay(PathOverlay overlay) {
+    path_ = std::move(overlay);
+    update();
+}
+
+void TimelineView::clearPathOverlay() {
+    if (path_.empty()) return;
+    path_ = {};
     update();
 }
 

@@ -13,6 +13,7 @@
 #include "timeline/DeferredLanes.h"
 #include "timeline/LaneGeometry.h"
 #include "timeline/Palette.h"
+#include "timeline/PathOverlay.h"
 #include "timeline/RowLayout.h"
 #include "timeline/TimeViewport.h"
 
@@ -117,6 +118,11 @@ public:
     void revealReport(int report);
     // Events drawn highlighted and joined to the selection by a line (launcher, launched).
     void setLinkedEvents(std::vector<ViewEvent> events);
+    // A path drawn over the events (PathOverlay.h), after the cached geometry, replacing the one
+    // set before; setReports clears it.
+    void setPathOverlay(PathOverlay overlay);
+    void clearPathOverlay();
+    const PathOverlay& pathOverlay() const { return path_; }
 
     // The instant nearest to pos (widget coordinates) within a few pixels on a lane row.
     std::optional<ViewInstant> instantAt(QPoint pos) const;
@@ -279,6 +285,7 @@ private:
     int64_t samplePeriod(const Lane& lane);  // of a CpuSamples lane, estimated once
     void paintHeader(QPainter& p, const LayoutRow& row, int top);
     void paintOverlays(QPainter& p);
+    void paintPathOverlay(QPainter& p);
     void paintMarkedSamples(QPainter& p, const LayoutRow& row, int top);
     void showTooltip(QPoint pos);
     int64_t rangeEndClamp(int64_t t) const;
@@ -319,6 +326,7 @@ private:
     std::optional<ViewEvent> selected_, hovered_;
     std::optional<ViewInstant> selectedInstant_;
     std::vector<ViewEvent> linked_;
+    PathOverlay path_;                       // setPathOverlay; empty: none
     std::vector<std::string> selectedRows_;  // row keys, in the order picked
     std::vector<TimeMarker> markers_;        // drawn only (setMarkers)
     std::vector<MarkedSamples> marked_;      // by report and lane, as given (setMarkedSamples)

@@ -1,7 +1,9 @@
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QTableView>
 #include <QTableWidget>
@@ -118,6 +120,48 @@ private slots:
         QCOMPARE(bar->totals()[size_t(PathCategory::Kernel)], int64_t(150000));
     }
 
+    // The path on the timeline: its 9 segments as the overlay; a kernel of the path outlined, an
+    // event off the path dimmed (the same view without the overlay differs there); "Show on
+    // timeline" and hiding the panel clear it.
+    void theTimelineShowsThePath() {
+        TimelineView* timeline = session_->timeline();
+        QVERIFY(timeline);
+        const PathSegments& s = panel_->path()->segments;
+        QCOMPARE(timeline->pathOverlay().size(), size_t(9));
+        QCOMPARE(timeline->pathOverlay().item[2], uint8_t(1));
+        QCOMPARE(timeline->pathOverlay().item[1], uint8_t(0));
+        session_->zoomTo(panel_->path()->begin_ns - 5000, panel_->path()->end_ns + 5000);
+        session_->selectEvent(std::nullopt);
+        const QImage with = timeline->grab().toImage();
+        panel_->showOnTimeline()->setChecked(false);
+        QVERIFY(timeline->pathOverlay().empty());
+        const QImage without = timeline->grab().toImage();
+        panel_->showOnTimeline()->setChecked(true);
+        QCOMPARE(timeline->pathOverlay().size(), size_t(9));
+        const qreal dpr = with.devicePixelRatio();
+        auto pixel = [&](const QImage& image, QPoint at) { return image.pixel(int(at.x() * dpr), int(at.y() * dpr)); };
+        // kernel_a, on the path: outlined just above its box.
+        const QRect kernel = timeline->eventRect(ViewEvent{0, uint32_t(s.lane[2]), uint32_t(s.event[2])});
+        QVERIFY(!kernel.isEmpty());
+        const QPoint edge(kernel.center().x(), kernel.top() - 1);
+        QVERIFY(pixel(with, edge) != pixel(without, edge));
+        QCOMPARE(pixel(with, kernel.center()), pixel(without, kernel.center()));  // not dimmed
+        // A launch not on the path (the path takes kernel_b's launch latency instead): dimmed.
+        const uint32_t launch = uint32_t(s.event[0]) + 1;
+        const Lane& api = session_->reports()[0]->lanes[size_t(s.lane[0])];
+        QVERIFY(launch < api.events.size());
+        const QRect off = timeline->eventRect(ViewEvent{0, uint32_t(s.lane[0]), launch});
+        QVERIFY(!off.isEmpty());
+        const QPoint inside(off.center().x(), off.top() + 2);
+        QVERIFY(pixel(with, inside) != pixel(without, inside));
+        QVERIFY(qGray(pixel(with, inside)) != qGray(pixel(without, inside)));
+        // Hidden, the panel takes the path off the timeline; shown again, puts it back.
+        panel_->hide();
+        QVERIFY(timeline->pathOverlay().empty());
+        panel_->show();
+        QCOMPARE(timeline->pathOverlay().size(), size_t(9));
+    }
+
     void aClickOnAKernelRowGoesToIt() {
         int row = -1;
         for (int r = 0; r < panel_->segmentsView()->model()->rowCount() && row < 0; ++r)
@@ -161,6 +205,13 @@ private slots:
         QCOMPARE(panel_->path()->segments.start_ns.front(), a);
         QCOMPARE(panel_->bar()->length(), b - a);
         session_->setSelectedRange(std::nullopt);
+        QVERIFY(QTest::qWaitFor([&] { return !panel_->busy() && panel_->path(); }, 20000));
+        QCOMPARE(session_->timeline()->pathOverlay().size(), size_t(9));
+        // Closing the reports clears the path and the overlay.
+        session_->closeAll();
+        QVERIFY(QTest::qWaitFor([&] { return !panel_->busy(); }, 20000));
+        QVERIFY(!panel_->path());
+        QVERIFY(session_->timeline()->pathOverlay().empty());
     }
 
     void aRealCapture() {
@@ -191,6 +242,18 @@ private slots:
         QTest::qWait(50);  // the dock laid out at its new height before the table scrolls
         panel_->activateSegment(int(s.size()) / 2);
         QVERIFY(showsSegment(s.size() / 2));
+        QCOMPARE(session_->timeline()->pathOverlay().size(), s.size());
+        // Several segments around it, on their rows, joined across rows.
+        // (around a kernel on the path, so that it crosses from the CPU thread to a stream).
+        size_t mid = s.size() / 2;
+        for (size_t i = 0; i < s.size(); ++i)
+            if (s.category[i] == PathCategory::Kernel) {
+                mid = i;
+                break;
+            }
+        const size_t a = mid >= 3 ? mid - 3 : 0, b = std::min(s.size() - 1, mid + 3);
+        const int64_t span = s.end_ns[b] - s.start_ns[a];
+        session_->zoomTo(s.start_ns[a] - span / 10, s.end_ns[b] + span / 10);
         QTest::qWait(50);
         // LANESCOPE_SCREENSHOT_DIR=DIR keeps a picture of the window, to look at as a user would.
         if (const QString dir = qEnvironmentVariable("LANESCOPE_SCREENSHOT_DIR"); !dir.isEmpty())

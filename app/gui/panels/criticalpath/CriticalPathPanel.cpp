@@ -1,6 +1,7 @@
 #include "app/gui/panels/criticalpath/CriticalPathPanel.h"
 
 #include <QAbstractTableModel>
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
@@ -177,7 +178,13 @@ CriticalPathPanel::CriticalPathPanel(ViewSession* session, QWidget* parent) : QW
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     summary_ = new QLabel("No report open");
-    layout->addWidget(summary_);
+    showOnTimeline_ = new QCheckBox("Show on timeline");
+    showOnTimeline_->setChecked(true);
+    showOnTimeline_->setToolTip("Outline the path on the timeline, the rest dimmed");
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    top->addWidget(showOnTimeline_);
+    layout->addLayout(top);
     bar_ = new PathCategoryBar;
     layout->addWidget(bar_);
     names_ = new QTableWidget(0, 4);
@@ -220,7 +227,13 @@ CriticalPathPanel::CriticalPathPanel(ViewSession* session, QWidget* parent) : QW
     auto* previous = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_N), this);
     previous->setContext(Qt::WidgetWithChildrenShortcut);
     connect(previous, &QShortcut::activated, this, [this] { step(-1); });
-    connect(session_, &ViewSession::reportsChanged, this, [this] { recompute(); });
+    connect(showOnTimeline_, &QCheckBox::toggled, this, [this] { updateOverlay(); });
+    connect(session_, &ViewSession::reportsChanged, this, [this] {
+        path_.reset();  // of reports no longer open as they were
+        segments_->setPath(nullptr, nullptr);
+        updateOverlay();
+        recompute();
+    });
     connect(session_, &ViewSession::selectionChanged, this, [this] { recompute(); });
 }
 
@@ -257,10 +270,42 @@ void CriticalPathPanel::computeNow() {
         });
 }
 
+void CriticalPathPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    updateOverlay();
+}
+
+void CriticalPathPanel::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    updateOverlay();
+}
+
+void CriticalPathPanel::updateOverlay() {
+    TimelineView* timeline = session_->timeline();
+    if (!timeline) return;
+    const auto& open = session_->reports();
+    const bool current = path_ && shown_ && size_t(report_) < open.size() && open[size_t(report_)] == shown_;
+    if (!current || !showOnTimeline_->isChecked() || !isVisible()) {
+        timeline->clearPathOverlay();
+        return;
+    }
+    const PathSegments& s = path_->segments;
+    PathOverlay overlay;
+    overlay.report.assign(s.size(), report_);
+    overlay.lane.assign(s.lane.begin(), s.lane.end());
+    overlay.event.assign(s.event.begin(), s.event.end());
+    overlay.start_ns = s.start_ns;  // one report: its own timeline (offsets_ns are 0)
+    overlay.end_ns = s.end_ns;
+    overlay.item.resize(s.size());
+    for (size_t i = 0; i < s.size(); ++i) overlay.item[i] = s.event[i] >= 0 ? 1 : 0;
+    timeline->setPathOverlay(std::move(overlay));
+}
+
 void CriticalPathPanel::showOutcome(Outcome outcome) {
     segments_->setPath(nullptr, nullptr);
     path_ = std::move(outcome.path);
     names_->setRowCount(0);
+    updateOverlay();
     if (!path_) {
         bar_->setTotals({}, 0);
         summary_->setText(outcome.error.empty() ? QString("No path") : qs(outcome.error));

@@ -12,6 +12,7 @@
 #include "app/gui/WhenShown.h"
 #include "model/Report.h"
 
+class QCheckBox;
 class QLabel;
 class QTableView;
 class QTableWidget;
@@ -68,6 +69,14 @@ public:
     QLabel* summary() const { return summary_; }
     void activateSegment(int row);  // as a click on that row does
     void step(int delta);           // N (+1), Shift+N (-1)
+    // "Show on timeline" (on by default): while checked and the panel shown with a path, the
+    // timeline draws it (TimelineView::setPathOverlay); cleared when the path is, the reports
+    // change or the panel is hidden.
+    QCheckBox* showOnTimeline() const { return showOnTimeline_; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     struct Outcome {
@@ -76,12 +85,14 @@ private:
     };
     void computeNow();
     void showOutcome(Outcome outcome);
+    void updateOverlay();  // sets or clears the timeline's path overlay
 
     ViewSession* session_;
     std::shared_ptr<const Report> shown_;  // the report of path_
     int report_ = 0;
     std::optional<CriticalPath> path_;
     QLabel* summary_;
+    QCheckBox* showOnTimeline_;
     PathCategoryBar* bar_;
     QTableWidget* names_;
     PathSegmentModel* segments_;
