@@ -16,6 +16,7 @@
 #include "analysis/ranks/RankAlignment.h"
 #include "analysis/ranks/RankInput.h"
 #include "analysis/ranks/Steps.h"
+#include "model/Correlation.h"
 
 namespace lanescope {
 namespace critical_path_detail {
@@ -811,32 +812,27 @@ private:
             for (uint32_t i = 0; i < ev.size(); ++i) {
                 tick(ticks);
                 PathCategory category = PathCategory::Kernel;
-                uint32_t corr = 0;
-                const uint32_t row = ev.payload[i];
                 switch (ev.kind[i]) {
                     case EventKind::Kernel: {
                         auto found = ncclName.find(ev.name_id[i]);
                         if (found == ncclName.end())
                             found = ncclName.emplace(ev.name_id[i], containsNcclCaseless(rep.str(ev.name_id[i]))).first;
                         category = found->second ? PathCategory::Communication : PathCategory::Kernel;
-                        if (row < rep.kernels.size()) corr = rep.kernels[row].correlation_id;
                         break;
                     }
                     case EventKind::Memcpy:
                         category = PathCategory::Memcpy;
-                        if (row < rep.memcpys.size()) corr = rep.memcpys[row].correlation_id;
                         break;
                     case EventKind::Memset:
                         category = PathCategory::Memset;
-                        if (row < rep.memsets.size()) corr = rep.memsets[row].correlation_id;
                         break;
                     case EventKind::GraphExecution:
                         category = PathCategory::CudaGraph;
-                        if (row < rep.graph_executions.size()) corr = rep.graph_executions[row].correlation_id;
                         break;
                     default:
                         continue;
                 }
+                const uint32_t corr = correlationIdOf(rep, {uint32_t(li), i}).value_or(0);
                 int64_t pid = lanePid;
                 if (t.kineto) {
                     const auto found = corr != 0 ? pidOfCorr.find(corr) : pidOfCorr.end();
