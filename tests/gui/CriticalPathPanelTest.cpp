@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
@@ -42,13 +43,17 @@ class CriticalPathPanelTest : public QObject {
     CriticalPathPanel* panel_ = nullptr;
     ViewSession* session_ = nullptr;
 
-    bool open(const std::string& relative) {
+    bool open(const std::string& relative) { return open(std::vector<std::string>{relative}); }
+    bool open(const std::vector<std::string>& relatives) {
         bool done = false, ok = false;
         window_->setAllLoadedCallback([&](bool allOk) {
             done = true;
             ok = allOk;
         });
-        window_->openFiles({QString::fromStdString(test::dataFile(relative).string())});
+        QStringList files;
+        for (const std::string& relative : relatives)
+            files << QString::fromStdString(test::dataFile(relative).string());
+        window_->openFiles(files);
         const bool loaded = QTest::qWaitFor([&] { return done; }, 30000) && ok;
         window_->setAllLoadedCallback({});
         return loaded;
@@ -195,6 +200,48 @@ private slots:
         QVERIFY(showsSegment(1));
     }
 
+    // What if the three kernels (the names table's Kernel rows, selected) were twice as fast: by
+    // construction 3 x 25 µs less, every gap kept (200 µs -> 125 µs); the answer names the
+    // new path's time and its top names, and its bar sums to the new length.
+    void whatIfTheKernelsWereTwiceAsFast() {
+        QTableWidget* names = panel_->namesView();
+        names->clearSelection();
+        int kernels = 0;
+        for (int r = 0; r < names->rowCount(); ++r)
+            if (names->item(r, 0)->text() == "Kernel") {
+                names->selectionModel()->select(names->model()->index(r, 0),
+                                                QItemSelectionModel::Select | QItemSelectionModel::Rows);
+                ++kernels;
+            }
+        QCOMPARE(kernels, 3);
+        panel_->whatIfFactor()->setValue(2.0);
+        panel_->whatIf();
+        QVERIFY(QTest::qWaitFor([&] { return !panel_->busy() && panel_->whatIfPath(); }, 20000));
+        const CriticalPath& answer = *panel_->whatIfPath();
+        QCOMPARE(*answer.what_if_length_ns, int64_t(125000));
+        QCOMPARE(answer.what_if_by_category[size_t(PathCategory::Kernel)], int64_t(75000));
+        QVERIFY(panel_->whatIfBar()->isVisible());
+        QCOMPARE(
+            std::accumulate(panel_->whatIfBar()->totals().begin(), panel_->whatIfBar()->totals().end(), int64_t(0)),
+            int64_t(125000));
+        const QString text = panel_->whatIfAnswer()->text();
+        QVERIFY2(text.contains(qs(formatDuration(200000)) + " → " + qs(formatDuration(125000))), qPrintable(text));
+        QVERIFY2(text.contains("-37.5%"), qPrintable(text));
+        QVERIFY2(text.contains("step 22.4%"), qPrintable(text));  // the CPU tail, 28 of 125 µs
+        // A factor of 1 gives the same length back; gaps alone change nothing and say so.
+        panel_->whatIfFactor()->setValue(1.0);
+        panel_->whatIf();
+        QVERIFY(QTest::qWaitFor([&] { return !panel_->busy() && panel_->whatIfPath(); }, 20000));
+        QCOMPARE(*panel_->whatIfPath()->what_if_length_ns, int64_t(200000));
+        names->clearSelection();
+        for (int r = 0; r < names->rowCount(); ++r)
+            if (names->item(r, 0)->text() == "CPU") names->selectRow(r);
+        panel_->whatIf();
+        QVERIFY(!panel_->whatIfPath());
+        QVERIFY(panel_->whatIfAnswer()->text().contains("gaps"));
+        panel_->whatIfFactor()->setValue(2.0);
+    }
+
     void aSelectedRangeIsItsOwnPath() {
         const PathSegments& s = panel_->path()->segments;
         const int64_t a = s.start_ns[2] + 10000, b = s.end_ns[4];
@@ -212,6 +259,48 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return !panel_->busy(); }, 20000));
         QVERIFY(!panel_->path());
         QVERIFY(session_->timeline()->pathOverlay().empty());
+    }
+
+    // Two ranks of one job (two_ranks_late, its path known by construction): "All open ranks"
+    // shows and is on, the path crosses to rank 1 where it arrived last at the all-reduce, the
+    // overlay puts each segment on its own rank's rows, and a click on a rank 1 segment selects
+    // its event in rank 1's report. Off, the path is of one report only.
+    void theRanksOfOneJob() {
+        QVERIFY(open(std::vector<std::string>{"critical_path/two_ranks_late_rank0.sqlite",
+                                              "critical_path/two_ranks_late_rank1.sqlite"}));
+        QCOMPARE(session_->reports().size(), size_t(2));
+        raiseDockOf(panel_);  // several ranks bring the Ranks panel to the front
+        QVERIFY(panel_->acrossRanks()->isVisible());
+        QVERIFY(panel_->acrossRanks()->isChecked());
+        QVERIFY(QTest::qWaitFor([&] { return !panel_->busy() && panel_->path() && panel_->pathReports().size() == 2; },
+                                20000));
+        const std::vector<ExpectedSegment> rows = expected("critical_path/two_ranks_late.expected.csv");
+        const PathSegments& s = panel_->path()->segments;
+        QCOMPARE(s.size(), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(s.start_ns[i], rows[i].start);
+            QCOMPARE(s.end_ns[i], rows[i].end);
+            QCOMPARE(cell(int(i), 2), rows[i].category);
+        }
+        QVERIFY(cell(2, 4).startsWith("rank 1 "));
+        QVERIFY(panel_->summary()->text().contains("through 2 of 2 ranks"));
+        // The overlay: rank 1's kernel_a on rank 1's rows, at its own (unaligned) time.
+        const PathOverlay& overlay = session_->timeline()->pathOverlay();
+        QCOMPARE(overlay.size(), s.size());
+        QCOMPARE(overlay.report[2], 1);
+        QCOMPARE(overlay.report[4], 0);
+        QCOMPARE(overlay.start_ns[2], s.start_ns[2] - panel_->path()->offsets_ns[1]);
+        QCOMPARE(panel_->path()->offsets_ns[1], int64_t(-1000000));
+        panel_->activateSegment(2);
+        const std::optional<ViewEvent> selected = session_->selectedEvent();
+        QVERIFY(selected);
+        QCOMPARE(selected->report, 1);
+        QCOMPARE(selected->event, uint32_t(s.event[2]));
+        // Off: the path of the selected event's report (rank 1) alone.
+        panel_->acrossRanks()->setChecked(false);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !panel_->busy() && panel_->path() && panel_->pathReports() == std::vector<int>{1}; }, 20000));
+        for (int32_t r : session_->timeline()->pathOverlay().report) QCOMPARE(r, 1);
     }
 
     void aRealCapture() {

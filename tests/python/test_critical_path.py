@@ -4,6 +4,7 @@ and against lanescope-cli critical-path on corpus reports.
 """
 
 import io
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -81,3 +82,22 @@ def test_bad_arguments_are_value_errors():
         report.critical_path(range=(0, 10), step=1)
     with pytest.raises(ValueError):
         report.critical_path(step=123456)
+
+
+@pytest.mark.parametrize("file", [CORPUS[0], CORPUS[2]], ids=lambda f: f.name)
+def test_a_step_is_the_steps_range_and_equals_the_command_line(file):
+    # step=N is the Nth step as the Ranks panel counts them (lanescope-cli critical-path --step N).
+    report = lanescope.open(file)
+    path = report.critical_path(step=3)
+    run = subprocess.run([CLI, "critical-path", str(file), "--step", "3", "--format", "json"], capture_output=True,
+                         text=True, check=True)
+    cli = json.loads(run.stdout)
+    assert [path["start_ns"].iloc[0], path["end_ns"].iloc[-1]] == cli["range"]
+    assert path["duration_ns"].sum() == cli["length_ns"]
+    assert path["start_ns"].tolist() == [s["start_ns"] for s in cli["segments"]]
+    assert path["category"].tolist() == [s["category"] for s in cli["segments"]]
+    # The step is a part of the whole report: shorter than it, and inside it.
+    whole = report.critical_path()
+    assert whole["start_ns"].iloc[0] <= path["start_ns"].iloc[0] < path["end_ns"].iloc[-1] <= whole["end_ns"].iloc[-1]
+    with pytest.raises(ValueError):
+        report.critical_path(step=10**6)  # no such step

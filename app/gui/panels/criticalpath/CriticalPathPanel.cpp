@@ -2,12 +2,15 @@
 
 #include <QAbstractTableModel>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
 #include <QPainter>
+#include <QPushButton>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
@@ -28,9 +31,11 @@ static QString pathNameText(std::string_view name) { return name.empty() ? QStri
 class PathSegmentModel : public QAbstractTableModel {
 public:
     using QAbstractTableModel::QAbstractTableModel;
-    void setPath(std::shared_ptr<const Report> report, const CriticalPath* path) {
+    // `reports`: the path's reports, in its order (PathSegments::report); Start is from the
+    // first one's begin (the path's timeline is the first report's).
+    void setPath(std::vector<const Report*> reports, const CriticalPath* path) {
         beginResetModel();
-        report_ = std::move(report);
+        reports_ = std::move(reports);
         path_ = path;
         endResetModel();
     }
@@ -49,13 +54,13 @@ public:
         if (role != Qt::DisplayRole) return {};
         switch (index.column()) {
             case 0:
-                return qs(formatDuration(s.start_ns[i] - report_->meta.begin_ns, 6));
+                return qs(formatDuration(s.start_ns[i] - reports_[0]->meta.begin_ns, 6));
             case 1:
                 return qs(formatDuration(s.end_ns[i] - s.start_ns[i]));
             case 2:
                 return qs(pathCategoryName(s.category[i]));
             case 3:
-                return pathNameText(segmentName({report_.get()}, *path_, i));
+                return pathNameText(segmentName(reports_, *path_, i));
             case 4:
                 return s.lane_label[i] < path_->lane_labels.size() ? qs(path_->lane_labels[s.lane_label[i]])
                                                                    : QString();
@@ -70,7 +75,7 @@ public:
     }
 
 private:
-    std::shared_ptr<const Report> report_;
+    std::vector<const Report*> reports_;
     const CriticalPath* path_ = nullptr;
 };
 
@@ -174,15 +179,61 @@ void PathCategoryBar::paintEvent(QPaintEvent*) {
     }
 }
 
+namespace {
+
+// A name as a regex that matches it whole.
+std::string exactNameRegex(std::string_view name) {
+    std::string out;
+    for (char c : name) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// The reports look like the ranks of one job: each has NCCL collectives or MPI calls.
+bool looksLikeRanks(const std::vector<std::shared_ptr<const Report>>& open) {
+    if (open.size() < 2) return false;
+    return std::all_of(open.begin(), open.end(), [](const std::shared_ptr<const Report>& r) {
+        return std::any_of(r->lanes.begin(), r->lanes.end(), [](const Lane& lane) {
+            return (lane.kind == LaneKind::Nccl || lane.kind == LaneKind::Mpi) && lane.events.size() > 0;
+        });
+    });
+}
+
+std::vector<const Report*> rawReports(const std::vector<std::shared_ptr<const Report>>& reports) {
+    std::vector<const Report*> raw;
+    for (const auto& r : reports) raw.push_back(r.get());
+    return raw;
+}
+
+// The top names of a path in words: "a 31.0%, b 12.5%, c 3.1%".
+QString topNamesText(const std::vector<PathNameTotal>& names, int64_t length, size_t count) {
+    QStringList parts;
+    for (size_t i = 0; i < names.size() && i < count; ++i)
+        parts << QString("%1 %2%")
+                     .arg(pathNameText(names[i].name))
+                     .arg(length > 0 ? 100.0 * double(names[i].ns) / double(length) : 0.0, 0, 'f', 1);
+    return parts.join(", ");
+}
+
+}  // namespace
+
 CriticalPathPanel::CriticalPathPanel(ViewSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     summary_ = new QLabel("No report open");
+    acrossRanks_ = new QCheckBox("All open ranks");
+    acrossRanks_->setToolTip(
+        "One path through every open report, as the ranks of one job aligned by their "
+        "collectives; else the path of the selected event's report");
+    acrossRanks_->setVisible(false);
     showOnTimeline_ = new QCheckBox("Show on timeline");
     showOnTimeline_->setChecked(true);
     showOnTimeline_->setToolTip("Outline the path on the timeline, the rest dimmed");
     auto* top = new QHBoxLayout;
     top->addWidget(summary_, 1);
+    top->addWidget(acrossRanks_);
     top->addWidget(showOnTimeline_);
     layout->addLayout(top);
     bar_ = new PathCategoryBar;
@@ -192,11 +243,45 @@ CriticalPathPanel::CriticalPathPanel(ViewSession* session, QWidget* parent) : QW
     names_->verticalHeader()->hide();
     names_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     names_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    names_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     names_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     names_->setAlternatingRowColors(true);
     names_->setWordWrap(false);  // a kernel's long name on one line, elided
     names_->setTextElideMode(Qt::ElideMiddle);
-    names_->setToolTip("The names the path spends most time in, with their share of the path");
+    names_->setToolTip(
+        "The names the path spends most time in, with their share of the path. "
+        "Select some (Ctrl, Shift) to ask what if they were faster");
+
+    // What if: the selected names a factor faster.
+    whatIfFactor_ = new QDoubleSpinBox;
+    whatIfFactor_->setRange(0.01, 1000.0);
+    whatIfFactor_->setDecimals(2);
+    whatIfFactor_->setValue(2.0);
+    whatIfFactor_->setSuffix("× faster");
+    whatIfFactor_->setToolTip("How many times faster the selected names' items become (0.5: twice as slow)");
+    whatIfButton_ = new QPushButton("What if");
+    whatIfButton_->setToolTip(
+        "Replay the step with the selected names' kernels, calls and operations faster; "
+        "gaps (CPU, latencies) keep their length");
+    whatIfAnswer_ = new QLabel("Select names above, then ask what if they were faster");
+    whatIfAnswer_->setWordWrap(true);
+    whatIfAnswer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    whatIfBar_ = new PathCategoryBar;
+    whatIfBar_->setToolTip("Time on the path by category, what if");
+    whatIfBar_->setVisible(false);
+    auto* whatIfRow = new QHBoxLayout;
+    whatIfRow->addWidget(new QLabel("Selected names"));
+    whatIfRow->addWidget(whatIfFactor_);
+    whatIfRow->addWidget(whatIfButton_);
+    whatIfRow->addStretch(1);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(names_, 1);
+    leftLayout->addLayout(whatIfRow);
+    leftLayout->addWidget(whatIfAnswer_);
+    leftLayout->addWidget(whatIfBar_);
+
     segments_ = new PathSegmentModel(this);
     segmentsView_ = new QTableView;
     segmentsView_->setModel(segments_);
@@ -211,7 +296,7 @@ CriticalPathPanel::CriticalPathPanel(ViewSession* session, QWidget* parent) : QW
     segmentsView_->setTextElideMode(Qt::ElideMiddle);
     segmentsView_->setToolTip("Click or Enter: go to the segment. N, Shift+N: the next, previous segment");
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(names_);
+    split->addWidget(left);
     split->addWidget(segmentsView_);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -227,47 +312,144 @@ CriticalPathPanel::CriticalPathPanel(ViewSession* session, QWidget* parent) : QW
     auto* previous = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_N), this);
     previous->setContext(Qt::WidgetWithChildrenShortcut);
     connect(previous, &QShortcut::activated, this, [this] { step(-1); });
-    connect(showOnTimeline_, &QCheckBox::toggled, this, [this] { updateOverlay(); });
-    connect(session_, &ViewSession::reportsChanged, this, [this] {
-        path_.reset();  // of reports no longer open as they were
-        segments_->setPath(nullptr, nullptr);
-        updateOverlay();
-        recompute();
+    connect(whatIfButton_, &QPushButton::clicked, this, [this] { whatIf(); });
+    connect(whatIfFactor_, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (!names_->selectionModel()->selectedRows().isEmpty()) whatIf();
     });
+    connect(showOnTimeline_, &QCheckBox::toggled, this, [this] { updateOverlay(); });
+    connect(acrossRanks_, &QCheckBox::toggled, this, [this] { recompute(); });
+    connect(session_, &ViewSession::reportsChanged, this, [this] { reportsChanged(); });
     connect(session_, &ViewSession::selectionChanged, this, [this] { recompute(); });
 }
 
-void CriticalPathPanel::computeNow() {
+void CriticalPathPanel::reportsChanged() {
+    path_.reset();  // of reports no longer open as they were
+    segments_->setPath({}, nullptr);
+    clearWhatIf("Select names above, then ask what if they were faster");
     const auto& open = session_->reports();
-    if (open.empty()) {
+    const QSignalBlocker quiet(acrossRanks_);
+    acrossRanks_->setVisible(open.size() > 1);
+    acrossRanks_->setChecked(looksLikeRanks(open));
+    updateOverlay();
+    recompute();
+}
+
+std::optional<CriticalPathPanel::Request> CriticalPathPanel::request() const {
+    const auto& open = session_->reports();
+    if (open.empty()) return std::nullopt;
+    Request r;
+    if (open.size() > 1 && acrossRanks_->isChecked()) {
+        r.reports = open;
+        for (size_t i = 0; i < open.size(); ++i) r.indexes.push_back(int(i));
+    } else {
+        const std::optional<ViewEvent> event = session_->selectedEvent();
+        const int report = event && event->report >= 0 && size_t(event->report) < open.size() ? event->report : 0;
+        r.reports = {open[size_t(report)]};
+        r.indexes = {report};
+    }
+    // The range is on the shared timeline; the path's timeline is its first report's own.
+    if (const std::optional<TimeInterval> range = session_->selectedRange()) {
+        const int64_t offset = session_->offset(r.indexes[0]);
+        r.options.range = std::make_pair(range->first - offset, range->second - offset);
+    }
+    return r;
+}
+
+bool CriticalPathPanel::stillOpen() const {
+    const auto& open = session_->reports();
+    if (shown_.empty()) return false;
+    for (size_t k = 0; k < shown_.size(); ++k)
+        if (size_t(shownIndexes_[k]) >= open.size() || open[size_t(shownIndexes_[k])] != shown_[k]) return false;
+    return true;
+}
+
+void CriticalPathPanel::computeNow() {
+    std::optional<Request> r = request();
+    if (!r) {
         task_.cancel();
+        whatIfTask_.cancel();
         showOutcome({std::nullopt, "No report open"});
         return;
     }
-    const std::optional<ViewEvent> event = session_->selectedEvent();
-    const int report = event && event->report >= 0 && size_t(event->report) < open.size() ? event->report : 0;
-    std::shared_ptr<const Report> r = open[size_t(report)];
-    CriticalPathOptions options;
-    if (const std::optional<TimeInterval> range = session_->selectedRange()) {
-        const int64_t offset = session_->offset(report);  // the range is on the shared timeline
-        options.range = std::make_pair(range->first - offset, range->second - offset);
-    }
     summary_->setText("Computing…");
+    whatIfTask_.cancel();
+    clearWhatIf("Select names above, then ask what if they were faster");
     task_.run(
-        [r, options] {
+        [reports = r->reports, options = r->options] {
             Outcome outcome;
             try {
-                outcome.path = computeCriticalPath({r.get()}, options);
+                outcome.path = computeCriticalPath(rawReports(reports), options);
             } catch (const std::invalid_argument& e) {
                 outcome.error = e.what();
             }
             return outcome;
         },
-        [this, r, report](Outcome outcome) {
-            shown_ = r;
-            report_ = report;
+        [this, reports = r->reports, indexes = r->indexes](Outcome outcome) {
+            shown_ = reports;
+            shownIndexes_ = indexes;
             showOutcome(std::move(outcome));
         });
+}
+
+void CriticalPathPanel::whatIf() {
+    if (!path_ || !stillOpen()) return;
+    // The picked names whose items can be faster: kernels, calls, operations (not the gaps).
+    std::vector<std::string> names;
+    for (const QModelIndex& row : names_->selectionModel()->selectedRows()) {
+        const size_t i = size_t(row.row());
+        if (i < path_->by_name.size() && path_->by_name[i].category < PathCategory::Cpu)
+            names.push_back(exactNameRegex(path_->by_name[i].name));
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    if (names.empty()) {
+        clearWhatIf("Select kernels, calls or operations in the names table: gaps (CPU, latencies) keep their length");
+        return;
+    }
+    std::string regex = "^(?:";
+    for (size_t i = 0; i < names.size(); ++i) regex += (i ? "|" : "") + names[i];
+    regex += ")$";
+    CriticalPathOptions options;
+    options.range = std::make_pair(path_->begin_ns, path_->end_ns);  // the path's own range
+    options.what_if.push_back({regex, whatIfFactor_->value()});
+    whatIfAnswer_->setText("Computing…");
+    whatIfTask_.run(
+        [reports = shown_, options] {
+            Outcome outcome;
+            try {
+                outcome.path = computeCriticalPath(rawReports(reports), options);
+            } catch (const std::exception& e) {  // std::regex_error of a name too long for it
+                outcome.error = e.what();
+            }
+            return outcome;
+        },
+        [this](Outcome outcome) { showWhatIf(std::move(outcome)); });
+}
+
+void CriticalPathPanel::clearWhatIf(const QString& text) {
+    whatIfPath_.reset();
+    whatIfAnswer_->setText(text);
+    whatIfBar_->setTotals({}, 0);
+    whatIfBar_->setVisible(false);
+}
+
+void CriticalPathPanel::showWhatIf(Outcome outcome) {
+    if (!outcome.path || !outcome.path->what_if_length_ns || !path_) {
+        clearWhatIf(outcome.error.empty() ? QString("No answer") : qs(outcome.error));
+        return;
+    }
+    whatIfPath_ = std::move(outcome.path);
+    const int64_t before = path_->end_ns - path_->begin_ns;
+    const int64_t after = *whatIfPath_->what_if_length_ns;
+    const double change = before > 0 ? 100.0 * double(after - before) / double(before) : 0.0;
+    whatIfAnswer_->setText(QString("The path: %1 → %2 (%3%4%). It then goes through %5")
+                               .arg(qs(formatDuration(before)))
+                               .arg(qs(formatDuration(after)))
+                               .arg(change > 0 ? "+" : "")
+                               .arg(change, 0, 'f', 1)
+                               .arg(topNamesText(whatIfPath_->what_if_by_name, after, 3)));
+    whatIfBar_->setTotals(whatIfPath_->what_if_by_category, after);
+    whatIfBar_->setVisible(true);
 }
 
 void CriticalPathPanel::showEvent(QShowEvent* event) {
@@ -283,26 +465,31 @@ void CriticalPathPanel::hideEvent(QHideEvent* event) {
 void CriticalPathPanel::updateOverlay() {
     TimelineView* timeline = session_->timeline();
     if (!timeline) return;
-    const auto& open = session_->reports();
-    const bool current = path_ && shown_ && size_t(report_) < open.size() && open[size_t(report_)] == shown_;
-    if (!current || !showOnTimeline_->isChecked() || !isVisible()) {
+    if (!path_ || !stillOpen() || !showOnTimeline_->isChecked() || !isVisible()) {
         timeline->clearPathOverlay();
         return;
     }
     const PathSegments& s = path_->segments;
     PathOverlay overlay;
-    overlay.report.assign(s.size(), report_);
+    overlay.report.resize(s.size());
+    overlay.start_ns.resize(s.size());
+    overlay.end_ns.resize(s.size());
+    overlay.item.resize(s.size());
     overlay.lane.assign(s.lane.begin(), s.lane.end());
     overlay.event.assign(s.event.begin(), s.event.end());
-    overlay.start_ns = s.start_ns;  // one report: its own timeline (offsets_ns are 0)
-    overlay.end_ns = s.end_ns;
-    overlay.item.resize(s.size());
-    for (size_t i = 0; i < s.size(); ++i) overlay.item[i] = s.event[i] >= 0 ? 1 : 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        // Back to the report's own timeline: the path's alignment offset taken off.
+        const int64_t offset = path_->offsets_ns[s.report[i]];
+        overlay.report[i] = shownIndexes_[s.report[i]];
+        overlay.start_ns[i] = s.start_ns[i] - offset;
+        overlay.end_ns[i] = s.end_ns[i] - offset;
+        overlay.item[i] = s.event[i] >= 0 ? 1 : 0;
+    }
     timeline->setPathOverlay(std::move(overlay));
 }
 
 void CriticalPathPanel::showOutcome(Outcome outcome) {
-    segments_->setPath(nullptr, nullptr);
+    segments_->setPath({}, nullptr);
     path_ = std::move(outcome.path);
     names_->setRowCount(0);
     updateOverlay();
@@ -312,12 +499,20 @@ void CriticalPathPanel::showOutcome(Outcome outcome) {
         return;
     }
     const int64_t length = path_->end_ns - path_->begin_ns;
-    const int64_t begin = shown_->meta.begin_ns;
-    summary_->setText(QString("Critical path of %1 – %2: %3, %4 segments")
-                          .arg(qs(formatDuration(path_->begin_ns - begin, 6)))
-                          .arg(qs(formatDuration(path_->end_ns - begin, 6)))
-                          .arg(qs(formatDuration(length)))
-                          .arg(path_->segments.size()));
+    const int64_t begin = shown_[0]->meta.begin_ns;
+    QString text = QString("Critical path of %1 – %2: %3, %4 segments")
+                       .arg(qs(formatDuration(path_->begin_ns - begin, 6)))
+                       .arg(qs(formatDuration(path_->end_ns - begin, 6)))
+                       .arg(qs(formatDuration(length)))
+                       .arg(path_->segments.size());
+    if (shown_.size() > 1) {
+        std::vector<uint8_t> crossed(shown_.size(), 0);
+        for (uint16_t r : path_->segments.report) crossed[r] = 1;
+        text +=
+            QString(" through %1 of %2 ranks").arg(std::count(crossed.begin(), crossed.end(), 1)).arg(shown_.size());
+    }
+    summary_->setText(text);
+    summary_->setToolTip(path_->notes.empty() ? QString() : qs(path_->notes.front()));
     bar_->setTotals(path_->by_category, length);
     names_->setRowCount(int(path_->by_name.size()));
     for (size_t i = 0; i < path_->by_name.size(); ++i) {
@@ -338,25 +533,26 @@ void CriticalPathPanel::showOutcome(Outcome outcome) {
     names_->resizeColumnToContents(0);
     names_->resizeColumnToContents(2);
     names_->resizeColumnToContents(3);
-    segments_->setPath(shown_, &*path_);
+    segments_->setPath(rawReports(shown_), &*path_);
     segmentsView_->resizeColumnsToContents();
 }
 
 void CriticalPathPanel::activateSegment(int row) {
     if (!path_ || row < 0 || size_t(row) >= path_->segments.size()) return;
     // The reports changed since the path was computed (its new one is on its way): stay put.
-    const auto& open = session_->reports();
-    if (size_t(report_) >= open.size() || open[size_t(report_)] != shown_) return;
+    if (!stillOpen()) return;
     const PathSegments& s = path_->segments;
     const size_t i = size_t(row);
     if (segmentsView_->currentIndex().row() != row) segmentsView_->setCurrentIndex(segments_->index(row, 0));
     segmentsView_->scrollTo(segments_->index(row, 0));
-    const int64_t offset = session_->offset(report_);  // to the shared timeline
+    // From the path's timeline to the report's own, then to the shared one.
+    const int report = shownIndexes_[s.report[i]];
+    const int64_t offset = session_->offset(report) - path_->offsets_ns[s.report[i]];
     const int64_t start = s.start_ns[i] + offset, end = s.end_ns[i] + offset;
     const int64_t margin = std::max<int64_t>((end - start) / 5, 1000);
     session_->zoomTo(start - margin, end + margin);
     if (s.event[i] >= 0 && s.lane[i] >= 0)
-        session_->selectEvent(ViewEvent{report_, uint32_t(s.lane[i]), uint32_t(s.event[i])});
+        session_->selectEvent(ViewEvent{report, uint32_t(s.lane[i]), uint32_t(s.event[i])});
 }
 
 void CriticalPathPanel::step(int delta) {
