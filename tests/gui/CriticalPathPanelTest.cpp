@@ -254,6 +254,21 @@ private slots:
         session_->setSelectedRange(std::nullopt);
         QVERIFY(QTest::qWaitFor([&] { return !panel_->busy() && panel_->path(); }, 20000));
         QCOMPARE(session_->timeline()->pathOverlay().size(), size_t(9));
+        // A step or NVTX range selected on the timeline (no range selected): the path of its times.
+        const Report& report = *session_->reports()[0];
+        std::optional<ViewEvent> step;
+        for (uint32_t l = 0; l < report.lanes.size() && !step; ++l)
+            if (report.lanes[l].kind == LaneKind::Nvtx && report.lanes[l].events.size() > 0) step = ViewEvent{0, l, 0};
+        QVERIFY(step);
+        const Lane& nvtx = report.lanes[step->lane];
+        QCOMPARE(qs(report.str(nvtx.events.name_id[0])), QString("step"));
+        session_->selectEvent(step);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !panel_->busy() && panel_->path() && panel_->path()->begin_ns == nvtx.events.start_ns[0]; },
+            20000));
+        QCOMPARE(panel_->path()->end_ns, nvtx.events.endNs(0));
+        QVERIFY(panel_->summary()->text().startsWith("Critical path of step, "));
+        session_->selectEvent(std::nullopt);
         // Closing the reports clears the path and the overlay.
         session_->closeAll();
         QVERIFY(QTest::qWaitFor([&] { return !panel_->busy(); }, 20000));

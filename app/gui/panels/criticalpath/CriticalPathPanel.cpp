@@ -201,6 +201,42 @@ bool looksLikeRanks(const std::vector<std::shared_ptr<const Report>>& open) {
     });
 }
 
+// The selected event when it is an NVTX range, PyTorch operator or step of a thread: its own
+// times and thread.
+std::optional<OwnedRange> selectedNamingRange(const ViewSession& session) {
+    const std::optional<ViewEvent> event = session.selectedEvent();
+    const auto& open = session.reports();
+    if (!event || event->report < 0 || size_t(event->report) >= open.size()) return std::nullopt;
+    const Report& report = *open[size_t(event->report)];
+    if (event->lane >= report.lanes.size()) return std::nullopt;
+    const Lane& lane = report.lanes[event->lane];
+    if ((lane.kind != LaneKind::Nvtx && lane.kind != LaneKind::NvtxStartEnd) || lane.thread < 0 ||
+        event->event >= lane.events.size() || lane.events.kind[event->event] != EventKind::NvtxRange)
+        return std::nullopt;
+    return OwnedRange{lane.events.start_ns[event->event], lane.events.endNs(event->event), lane.thread};
+}
+
+// The path spends most of its time in one blocking call name (a wait for another thread, whose
+// wake-up is not a dependency the path can follow): that name and its time; nullopt otherwise.
+std::optional<PathNameTotal> mostlyBlocked(const CriticalPath& path) {
+    static constexpr std::string_view kBlocking[] = {"pthread_cond_wait",
+                                                     "pthread_cond_timedwait",
+                                                     "sem_wait",
+                                                     "sem_timedwait",
+                                                     "futex",
+                                                     "poll",
+                                                     "epoll_wait",
+                                                     "select",
+                                                     "pthread_join"};
+    const int64_t length = path.end_ns - path.begin_ns;
+    if (path.by_name.empty() || length <= 0) return std::nullopt;
+    const PathNameTotal& top = path.by_name.front();
+    if (top.category != PathCategory::OsRuntime || 3 * top.ns < length) return std::nullopt;
+    for (std::string_view name : kBlocking)
+        if (top.name == name) return top;
+    return std::nullopt;
+}
+
 std::vector<const Report*> rawReports(const std::vector<std::shared_ptr<const Report>>& reports) {
     std::vector<const Report*> raw;
     for (const auto& r : reports) raw.push_back(r.get());
@@ -320,6 +356,10 @@ CriticalPathPanel::CriticalPathPanel(ViewSession* session, QWidget* parent) : QW
     connect(acrossRanks_, &QCheckBox::toggled, this, [this] { recompute(); });
     connect(session_, &ViewSession::reportsChanged, this, [this] { reportsChanged(); });
     connect(session_, &ViewSession::selectionChanged, this, [this] { recompute(); });
+    // A step or NVTX range picked on the timeline is the path's range (a segment's event never is one).
+    connect(session_, &ViewSession::eventSelected, this, [this] {
+        if (!session_->selectedRange() && selectedNamingRange(*session_)) recompute();
+    });
 }
 
 void CriticalPathPanel::reportsChanged() {
@@ -351,6 +391,15 @@ std::optional<CriticalPathPanel::Request> CriticalPathPanel::request() const {
     if (const std::optional<TimeInterval> range = session_->selectedRange()) {
         const int64_t offset = session_->offset(r.indexes[0]);
         r.options.range = std::make_pair(range->first - offset, range->second - offset);
+    } else if (const std::optional<OwnedRange> named = selectedNamingRange(*session_)) {
+        // A step or NVTX range: its times, and its thread as the owner when it is of the first report.
+        const int report = session_->selectedEvent()->report;
+        const int64_t offset = session_->offset(report) - session_->offset(r.indexes[0]);
+        r.options.range = std::make_pair(named->begin_ns + offset, named->end_ns + offset);
+        if (report == r.indexes[0]) r.options.owner_thread = named->thread;
+        const ViewEvent e = *session_->selectedEvent();
+        const Report& rep = *session_->reports()[size_t(e.report)];
+        r.what = qs(rep.str(rep.lanes[e.lane].events.name_id[e.event]));
     }
     return r;
 }
@@ -384,9 +433,10 @@ void CriticalPathPanel::computeNow() {
             }
             return outcome;
         },
-        [this, reports = r->reports, indexes = r->indexes](Outcome outcome) {
+        [this, reports = r->reports, indexes = r->indexes, what = r->what](Outcome outcome) {
             shown_ = reports;
             shownIndexes_ = indexes;
+            shownWhat_ = what;
             showOutcome(std::move(outcome));
         });
 }
@@ -500,7 +550,8 @@ void CriticalPathPanel::showOutcome(Outcome outcome) {
     }
     const int64_t length = path_->end_ns - path_->begin_ns;
     const int64_t begin = shown_[0]->meta.begin_ns;
-    QString text = QString("Critical path of %1 – %2: %3, %4 segments")
+    QString text = QString("Critical path of %1%2 – %3: %4, %5 segments")
+                       .arg(shownWhat_.isEmpty() ? QString() : shownWhat_ + ", ")
                        .arg(qs(formatDuration(path_->begin_ns - begin, 6)))
                        .arg(qs(formatDuration(path_->end_ns - begin, 6)))
                        .arg(qs(formatDuration(length)))
@@ -511,7 +562,14 @@ void CriticalPathPanel::showOutcome(Outcome outcome) {
         text +=
             QString(" through %1 of %2 ranks").arg(std::count(crossed.begin(), crossed.end(), 1)).arg(shown_.size());
     }
+    if (const std::optional<PathNameTotal> blocked = mostlyBlocked(*path_))
+        text += QString(
+                    ". %1% of it is %2: a thread waiting for another, whose wake-up the path cannot follow; "
+                    "look at what the other threads did meanwhile")
+                    .arg(100.0 * double(blocked->ns) / double(length), 0, 'f', 0)
+                    .arg(qs(blocked->name));
     summary_->setText(text);
+    summary_->setWordWrap(true);
     summary_->setToolTip(path_->notes.empty() ? QString() : qs(path_->notes.front()));
     bar_->setTotals(path_->by_category, length);
     names_->setRowCount(int(path_->by_name.size()));

@@ -1,4 +1,5 @@
 #pragma once
+#include <QString>
 #include <QWidget>
 #include <array>
 #include <memory>
@@ -104,6 +105,7 @@ private:
         std::vector<std::shared_ptr<const Report>> reports;
         std::vector<int> indexes;
         CriticalPathOptions options;
+        QString what;  // the step's or NVTX range's name, else empty
     };
     std::optional<Request> request() const;  // nullopt when no report is open
     bool stillOpen() const;                  // the path's reports are open as they were
@@ -117,6 +119,7 @@ private:
     ViewSession* session_;
     std::vector<std::shared_ptr<const Report>> shown_;  // the reports of path_, in its order
     std::vector<int> shownIndexes_;                     // their indexes among the open reports
+    QString shownWhat_;                                 // Request::what of path_
     std::optional<CriticalPath> path_;
     std::optional<CriticalPath> whatIfPath_;
     QLabel* summary_;
