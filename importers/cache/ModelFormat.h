@@ -111,6 +111,7 @@ enum class Section : uint32_t {
     CudaDevices,
     CudaContexts,
     CudaStreams,
+    CollectiveArgs,
     Count
 };
 inline constexpr size_t kSectionCount = size_t(Section::Count);
@@ -248,6 +249,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::CudaDevices, r.cuda_devices);
     visit(Section::CudaContexts, r.cuda_contexts);
     visit(Section::CudaStreams, r.cuda_streams);
+    visit(Section::CollectiveArgs, r.collective_args);
 }
 
 // A hash of the sizes, alignments and member places of every struct stored raw (RawLayout.h)

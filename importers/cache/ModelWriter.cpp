@@ -159,7 +159,7 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
     // left out (it is rebuilt on use).
     const auto& [meta, strings, processes, threads, gpus, machine_gpus, system_properties, cuda_devices, cuda_contexts,
                  cuda_streams, recorded_names, lanes, counters, kernels, kernel_configs, memcpys, memsets, syncs, nvtx,
-                 graph_executions, cuda_events, gpu_page_faults, cpu_page_faults, migrations, kernel_graph_nodes,
+                 graph_executions, cuda_events, gpu_page_faults, cpu_page_faults, migrations, kernel_graph_nodes, collective_args,
                  graph_api_events, nsys_messages, pytorch_memory, cuda_memory_events, cpu_utilization_counter,
                  cuda_api_results, nvtx_other_starts_ns, nvtx_domains, profiler_overhead, stacks, backtraces,
                  diagnostics, derived] = r;
