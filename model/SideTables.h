@@ -205,11 +205,11 @@ struct NvtxInfo {
 // kernel or on the record_param_comms operator around its launch: "Collective name", "In msg
 // nelems", "Out msg nelems", "dtype", "Group size", "Process Group Name", "Process Group Ranks".
 struct CollectiveArgs {
-    uint32_t kernel_row = kNotOnKernel;  // row of Report::kernels when on a kernel
-    uint32_t name_id = 0;                // into Report::strings: "allreduce", "broadcast", ...
-    uint32_t dtype_id = 0;               // "Float", "BFloat16", ...
-    uint32_t group_name_id = 0;          // "0"
-    uint32_t group_ranks_id = 0;         // "[0, 1]"
+    uint32_t kernel_row = kNotOnKernel;       // row of Report::kernels when on a kernel
+    uint32_t name_id = 0;                     // into Report::strings: "allreduce", "broadcast", ...
+    uint32_t dtype_id = 0;                    // "Float", "BFloat16", ...
+    uint32_t group_name_id = 0;               // "0"
+    uint32_t group_ranks_id = 0;              // "[0, 1]"
     int64_t in_nelems = -1, out_nelems = -1;  // elements; -1 when not recorded
     int32_t group_size = -1;                  // ranks; -1 when not recorded
     bool operator==(const CollectiveArgs&) const = default;
