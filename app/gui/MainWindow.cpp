@@ -46,6 +46,7 @@
 #include "app/gui/import/ImportQueue.h"
 #include "app/gui/import/NvtxOnGpuLanes.h"
 #include "app/gui/panels/calltree/CallTreePanel.h"
+#include "app/gui/panels/communication/CommunicationPanel.h"
 #include "app/gui/panels/criticalpath/CriticalPathPanel.h"
 #include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
 #include "app/gui/panels/diff/DiffPanel.h"
@@ -196,10 +197,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 bool MainWindow::shownPanelsReady() const {
     auto ready = [](const QWidget* panel, bool done) { return !onScreen(panel) || done; };
     return ready(stats_, stats_->shownTableReady()) && ready(gaps_, !gaps_->busy()) &&
-           ready(criticalPath_, !criticalPath_->busy()) && ready(rules_, !rules_->busy()) &&
-           ready(utilization_, !utilization_->busy()) && ready(compare_, !compare_->busy()) &&
-           ready(diff_, !diff_->busy()) && ready(events_, !events_->busy()) && ready(callTree_, !callTree_->busy()) &&
-           ready(query_, !query_->busy()) && ready(pytorch_, pytorch_->ready());
+           ready(criticalPath_, !criticalPath_->busy()) && ready(communication_, !communication_->busy()) &&
+           ready(rules_, !rules_->busy()) && ready(utilization_, !utilization_->busy()) &&
+           ready(compare_, !compare_->busy()) && ready(diff_, !diff_->busy()) && ready(events_, !events_->busy()) &&
+           ready(callTree_, !callTree_->busy()) && ready(query_, !query_->busy()) && ready(pytorch_, pytorch_->ready());
 }
 
 }  // namespace lanescope

@@ -27,6 +27,7 @@ class FindBar;
 class StatsPanel;
 class GapsPanel;
 class CriticalPathPanel;
+class CommunicationPanel;
 class RulesPanel;
 class UtilizationChart;
 class ComparePanel;
@@ -132,6 +133,7 @@ private:
     StatsPanel* stats_;
     GapsPanel* gaps_;
     CriticalPathPanel* criticalPath_;
+    CommunicationPanel* communication_;
     RulesPanel* rules_;
     UtilizationChart* utilization_;
     ComparePanel* compare_;

@@ -42,6 +42,7 @@
 #include "app/gui/dialogs/ShortcutsOverlay.h"
 #include "app/gui/import/ImportQueue.h"
 #include "app/gui/panels/calltree/CallTreePanel.h"
+#include "app/gui/panels/communication/CommunicationPanel.h"
 #include "app/gui/panels/criticalpath/CriticalPathPanel.h"
 #include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
 #include "app/gui/panels/diff/DiffPanel.h"
@@ -123,6 +124,8 @@ void MainWindow::buildDocks() {
     addBottom(gaps_, "GPU gaps", "gaps");
     criticalPath_ = new CriticalPathPanel(session_);
     addBottom(criticalPath_, "Critical path", "criticalpath");
+    communication_ = new CommunicationPanel(session_);
+    addBottom(communication_, "Communication", "communication");
     addBottom(rules_, "Rules", "rules");
     addBottom(utilization_, "GPU utilization", "utilization");
     compare_ = new ComparePanel(session_);
@@ -270,6 +273,19 @@ void MainWindow::buildMenus() {
                         criticalPath_->recompute();
                     })
         ->setStatusTip("The chain of CPU calls, GPU work and gaps that sets the selected range's length");
+    view->addAction("Co&mmunication", QKeySequence("Ctrl+Shift+M"), this,
+                    [this] {
+                        if (auto* dock = findChild<QDockWidget*>("communication")) {
+                            dock->show();
+                            dock->raise();
+                            // Tables beside a chart want more than the other panels' height.
+                            if (dock->height() < height() * 2 / 5)
+                                resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
+                            communication_->collectivesView()->setFocus();
+                        }
+                        communication_->recompute();
+                    })
+        ->setStatusTip("NCCL collectives: sizes, bus bandwidth, overlap with compute, waits across ranks");
     view->addAction("&Query (SQL)", QKeySequence("Ctrl+Shift+Q"), this, [this] { showQuery(); })
         ->setStatusTip("SQL over the report, with the tables of an nsys SQLite export");
     view->addAction("&PyTorch views", QKeySequence("Ctrl+Shift+P"), this, [this] { showPytorch(); })

@@ -6,6 +6,7 @@
 
 int runCallTreeTest(int argc, char** argv);
 int runChromeTest(int argc, char** argv);
+int runCommunicationPanelTest(int argc, char** argv);
 int runCpuSideTest(int argc, char** argv);
 int runCriticalPathPanelTest(int argc, char** argv);
 int runDiagnosticsTest(int argc, char** argv);
@@ -48,6 +49,7 @@ constexpr GuiTest kGuiTests[] = {
     {"gui_query_tests", runQueryPanelTest},
     {"gui_pytorch_tests", runPytorchPanelTest},
     {"gui_critical_path_tests", runCriticalPathPanelTest},
+    {"gui_communication_tests", runCommunicationPanelTest},
 };
 
 }  // namespace
