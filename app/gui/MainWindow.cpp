@@ -39,6 +39,7 @@
 #include "app/gui/bars/FindBar.h"
 #include "app/gui/bars/LoadingBar.h"
 #include "app/gui/bars/NoticeBar.h"
+#include "app/gui/details/CollectiveDetailsHtml.h"
 #include "app/gui/details/EventDetailsHtml.h"
 #include "app/gui/details/ReportSummary.h"
 #include "app/gui/dialogs/AboutDialog.h"
@@ -150,7 +151,9 @@ void MainWindow::showDetails(std::optional<ViewEvent> event) {
     }
     const Report& report = *reports()[size_t(event->report)];
     const EventRef ref{event->lane, event->event};
-    details_->setHtml(eventDetailsHtml(report, ref));
+    // An NCCL kernel's size and bandwidths; its wait when the Communication panel holds the open ranks'.
+    details_->setHtml(eventDetailsHtml(report, ref) +
+                      collectiveDetailsHtml(report, ref, communication_->currentAnalysis(), event->report));
     // The launching CUDA call of a GPU operation, or the GPU work a call launched.
     std::vector<ViewEvent> linked;
     if (const CorrelationIndex* correlation = session_->correlation(event->report)) {

@@ -10,6 +10,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <algorithm>
 #include <cmath>
@@ -36,9 +37,10 @@ using namespace lanescope;
 // The Communication panel in the real window, offscreen. On the hand-cut trace of
 // tests/data/communication (its README works out each number): the summary table's cells, the
 // scatter's two points, a click on a collective, a point or a summary row selecting its kernel,
-// On the corpus's two DDP ranks: the per-rank table against the analysis, a rank 1 row selecting rank 1's kernel; the
-// window grabbed into LANESCOPE_SCREENSHOT_DIR as communication_panel.png when that is set. On a report without sizes:
-// the message in place of the scatter.
+// Details of an NCCL kernel. On the corpus's two DDP ranks: the per-rank table against the
+// analysis, a rank 1 row selecting rank 1's kernel; the window grabbed into
+// LANESCOPE_SCREENSHOT_DIR as communication_panel.png when that is set. On a report without
+// sizes: the message in place of the scatter.
 class CommunicationPanelTest : public QObject {
     Q_OBJECT
 
@@ -69,6 +71,7 @@ class CommunicationPanelTest : public QObject {
         const QTableWidgetItem* item = table->item(row, column);
         return item ? item->text() : QString();
     }
+    QString details() const { return window_->findChild<QTextBrowser*>()->toPlainText(); }
     std::string selectedName() const {
         const std::optional<ViewEvent> e = session_->selectedEvent();
         if (!e) return {};
@@ -185,6 +188,25 @@ private slots:
         panel_->tabs()->setCurrentIndex(0);
     }
 
+    // Details of a selected NCCL kernel: its operation, size and bandwidths.
+    void detailsOfAnNcclKernel() {
+        panel_->activateRow(0);
+        const QString text = details();
+        QVERIFY2(text.contains("Operation\nAllGather"), qPrintable(text));
+        QVERIFY2(text.contains("Size\n4 MiB (4,194,304 bytes)"), qPrintable(text));
+        QVERIFY2(text.contains("AlgBW\n41.943 GB/s"), qPrintable(text));
+        QVERIFY2(text.contains("BusBW\n20.972 GB/s"), qPrintable(text));
+        // A compute kernel has none.
+        const std::optional<ViewEvent> e = session_->selectedEvent();
+        const Report& report = *session_->reports()[0];
+        for (uint32_t l = 0; l < report.lanes.size(); ++l)
+            for (uint32_t i = 0; i < report.lanes[l].events.size(); ++i)
+                if (report.str(report.lanes[l].events.name_id[i]) == "gemm_kernel")
+                    session_->selectEvent(ViewEvent{0, l, i});
+        QVERIFY(session_->selectedEvent() != e);
+        QVERIFY(!details().contains("BusBW"));
+    }
+
     // Two DDP ranks: a row per rank, its wait the sum of its rows' waits, the times last adding up
     // to the matched instances; a click on a rank 1 collective selects it in rank 1's report.
     void twoRanks() {
@@ -228,6 +250,8 @@ private slots:
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(session_->selectedEvent()->report, 1);
         QCOMPARE(selectedRow(), int(row));
+        // With several ranks, Details names the wait too.
+        QVERIFY2(details().contains("Wait for the last rank"), qPrintable(details()));
         panel_->tabs()->setCurrentIndex(0);
         // LANESCOPE_SCREENSHOT_DIR=DIR keeps a picture of the window, to look at as a user would.
         if (const QString dir = qEnvironmentVariable("LANESCOPE_SCREENSHOT_DIR"); !dir.isEmpty()) {
@@ -314,6 +338,11 @@ private slots:
         QCOMPARE(panel_->summaryTable()->rowCount(), 1);
         QCOMPARE(text(panel_->summaryTable(), 0, 1), QString("no size"));
         QCOMPARE(text(panel_->summaryTable(), 0, 6), QString());
+        // Details say why the kernel has no size.
+        panel_->activateRow(0);
+        QVERIFY2(details().contains("Size\nnot recorded: the report holds no NCCL NVTX payloads"),
+                 qPrintable(details()));
+        QVERIFY(!details().contains("BusBW"));
         // Closed: nothing shown.
         session_->closeAll();
         QVERIFY(QTest::qWaitFor([&] { return !panel_->busy(); }, 20000));
