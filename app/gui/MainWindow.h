@@ -28,6 +28,7 @@ class StatsPanel;
 class GapsPanel;
 class CriticalPathPanel;
 class CommunicationPanel;
+class BusbwColouring;
 class RulesPanel;
 class UtilizationChart;
 class ComparePanel;
@@ -134,6 +135,7 @@ private:
     GapsPanel* gaps_;
     CriticalPathPanel* criticalPath_;
     CommunicationPanel* communication_;
+    BusbwColouring* busbwColouring_;  // View > Colour NCCL by bus bandwidth
     RulesPanel* rules_;
     UtilizationChart* utilization_;
     ComparePanel* compare_;

@@ -42,6 +42,7 @@
 #include "app/gui/dialogs/ShortcutsOverlay.h"
 #include "app/gui/import/ImportQueue.h"
 #include "app/gui/panels/calltree/CallTreePanel.h"
+#include "app/gui/panels/communication/BusbwColouring.h"
 #include "app/gui/panels/communication/CommunicationPanel.h"
 #include "app/gui/panels/criticalpath/CriticalPathPanel.h"
 #include "app/gui/panels/diagnostics/DiagnosticsPanel.h"
@@ -57,6 +58,7 @@
 #include "exporters/perfetto/PerfettoWriter.h"
 #include "importers/MemoryEstimate.h"
 #include "model/Correlation.h"
+#include "timeline/NumberFormat.h"
 #include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
@@ -126,6 +128,16 @@ void MainWindow::buildDocks() {
     addBottom(criticalPath_, "Critical path", "criticalpath");
     communication_ = new CommunicationPanel(session_);
     addBottom(communication_, "Communication", "communication");
+    busbwColouring_ = new BusbwColouring(session_, this);
+    connect(busbwColouring_, &BusbwColouring::applied, this, [this] {
+        if (!busbwColouring_->enabled()) return;
+        const auto& range = busbwColouring_->range();
+        statusBar()->showMessage(
+            range ? QString("NCCL kernels by busbw, log scale: dark purple %1B/s … yellow %2B/s")
+                        .arg(qs(formatCounterValue(range->first * 1e9)), qs(formatCounterValue(range->second * 1e9)))
+                  : QString("No NCCL kernel of the open reports has a size, so none has a bus bandwidth to colour"),
+            10000);
+    });
     addBottom(rules_, "Rules", "rules");
     addBottom(utilization_, "GPU utilization", "utilization");
     compare_ = new ComparePanel(session_);
@@ -313,6 +325,12 @@ void MainWindow::buildMenus() {
         timeline_->rows().showAll();
         timeline_->rowsChanged();
     });
+    QAction* byBusbw = view->addAction("Colour NCCL by &bus bandwidth");
+    byBusbw->setCheckable(true);
+    byBusbw->setStatusTip(
+        "NCCL kernels with a size drawn from dark purple (the lowest busbw of the open reports) to yellow (the "
+        "highest), on a log scale; kernels without one keep their colour");
+    connect(byBusbw, &QAction::toggled, busbwColouring_, &BusbwColouring::setEnabled);
     view->addSeparator();
     buildThemeMenu(view);
     view->addSeparator();

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QScatterSeries>
 #include <QTabWidget>
@@ -24,6 +25,7 @@
 #include "analysis/communication/CollectiveInstances.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ViewSession.h"
+#include "app/gui/panels/communication/BusbwColouring.h"
 #include "app/gui/panels/communication/CollectiveTableModel.h"
 #include "app/gui/panels/communication/CommunicationPanel.h"
 #include "app/gui/panels/events/EventsPanel.h"
@@ -37,7 +39,7 @@ using namespace lanescope;
 // The Communication panel in the real window, offscreen. On the hand-cut trace of
 // tests/data/communication (its README works out each number): the summary table's cells, the
 // scatter's two points, a click on a collective, a point or a summary row selecting its kernel,
-// Details of an NCCL kernel. On the corpus's two DDP ranks: the per-rank table against the
+// Details of an NCCL kernel, the busbw colours. On the corpus's two DDP ranks: the per-rank table against the
 // analysis, a rank 1 row selecting rank 1's kernel; the window grabbed into
 // LANESCOPE_SCREENSHOT_DIR as communication_panel.png when that is set. On a report without
 // sizes: the message in place of the scatter.
@@ -207,6 +209,38 @@ private slots:
         QVERIFY(!details().contains("BusBW"));
     }
 
+    // View > Colour NCCL by bus bandwidth: the all-gather (both collectives have the same busbw: the
+    // ramp's middle) drawn in the ramp's colour on its stream; off, in its own again.
+    void colourByBusbw() {
+        QAction* toggle = nullptr;
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->text() == "Colour NCCL by &bus bandwidth") toggle = a;
+        QVERIFY(toggle && toggle->isCheckable() && !toggle->isChecked());
+        auto* colouring = window_->findChild<BusbwColouring*>();
+        QVERIFY(colouring);
+        TimelineView* timeline = session_->timeline();
+        const CollectiveRows& rows = panel_->analysis()->rows;
+        session_->selectEvent(std::nullopt);
+        session_->zoomTo(rows.start_ns[0] - 20000, rows.start_ns[0] + rows.duration_ns[0] + 20000);
+        const QRect rect = timeline->eventRect(ViewEvent{0, rows.lane[0], rows.event[0]});
+        QVERIFY(!rect.isEmpty());
+        auto pixel = [&] {
+            const QImage image = timeline->grab().toImage();
+            const qreal dpr = image.devicePixelRatio();
+            return image.pixel(int((rect.left() + 3) * dpr), int((rect.top() + 2) * dpr)) | 0xFF000000u;
+        };
+        const QRgb own = pixel();
+        toggle->setChecked(true);
+        QVERIFY(QTest::qWaitFor([&] { return !colouring->busy() && colouring->range(); }, 20000));
+        QCOMPARE(colouring->range()->first, rows.busbw_gbps[0]);
+        QCOMPARE(colouring->range()->second, rows.busbw_gbps[1]);
+        QCOMPARE(pixel(), lowToHighRamp(0.5));
+        QVERIFY(own != lowToHighRamp(0.5));
+        toggle->setChecked(false);
+        QVERIFY(!colouring->range());
+        QCOMPARE(pixel(), own);
+    }
+
     // Two DDP ranks: a row per rank, its wait the sum of its rows' waits, the times last adding up
     // to the matched instances; a click on a rank 1 collective selects it in rank 1's report.
     void twoRanks() {
@@ -263,8 +297,8 @@ private slots:
     // 64 ranks of 10,000 all-reduces each (640,000 collectives, lanescope-bench nccl's job), opened
     // while the panel is behind another tab: shown, it computes them off the GUI thread, which never
     // spends more than 100 ms of its CPU time at once between two ticks of a 5 ms timer while the
-    // tables and the scatter are made. A sort of the 640,000 collectives by busbw takes well under a
-    // second.
+    // tables, the scatter and then the timeline's busbw colours are made. A sort of the 640,000
+    // collectives by busbw takes well under a second.
     void manyRanksStayResponsive() {
         std::vector<std::shared_ptr<const Report>> reports;
         for (uint64_t r = 0; r < 64; ++r) {
@@ -307,8 +341,15 @@ private slots:
         QCOMPARE(panel_->ranksTable()->rowCount(), 64);
         QCOMPARE(panel_->summaryTable()->rowCount(), 7);  // 1 to 64 MiB
         QVERIFY(panel_->scatter()->points().size() < size_t(ScatterPoints::kScatterAll));
-        QTest::qWait(100);  // painted
+        QAction* toggle = nullptr;
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->text() == "Colour NCCL by &bus bandwidth") toggle = a;
+        auto* colouring = window_->findChild<BusbwColouring*>();
+        toggle->setChecked(true);
+        QVERIFY(QTest::qWaitFor([&] { return !colouring->busy() && colouring->range(); }, 60000));
+        QTest::qWait(100);  // the timeline painted in them
         ticker.stop();
+        toggle->setChecked(false);
         qInfo("64 ranks x 10,000 collectives: shown after %lld ms; GUI thread at most %.1f ms of CPU between ticks",
               shown, worst);
         QVERIFY2(worst < 100, qPrintable(QString("GUI thread busy %1 ms at once").arg(worst)));

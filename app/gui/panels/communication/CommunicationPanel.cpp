@@ -167,7 +167,7 @@ void CommunicationPanel::computeNow() {
         [reports = open] {
             Outcome outcome;
             if (reports.size() == 1) {
-                // One report's collectives are kept with it (Details reads them too).
+                // One report's collectives are kept with it (Details and the timeline's colours read them too).
                 outcome.analysis =
                     std::shared_ptr<const CommunicationAnalysis>(reports[0], &reportCollectives(*reports[0]));
             } else {

@@ -11,7 +11,7 @@ namespace lanescope {
 
 // The collectives of one report on its own (analyzeCommunication of it alone: each kernel's
 // operation, size and bandwidths, which need no other rank), computed on first use and kept in the
-// report's derived cache, so that Details computes them once.
+// report's derived cache, so that Details and the timeline's bandwidth colours compute them once.
 // Thread-safe; throws Cancelled where analyzeCommunication does, keeping nothing.
 const CommunicationAnalysis& reportCollectives(const Report& report);
 
