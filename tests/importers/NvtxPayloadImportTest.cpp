@@ -133,6 +133,34 @@ TEST_CASE("every NCCL range of ddp_rank0 and ddp_rank1 decodes natively as from 
     }
 }
 
+TEST_CASE("nccl_payloads: a communicator's creation and destruction, every reduction, natively as from the export") {
+    const auto native = importOk(dataFile("nsys-2025.3/nccl_payloads.nsys-rep"));
+    const auto blobs = importOk(dataFile("nsys-2025.3/nccl_payloads.blobs.sqlite"));
+    CHECK(schemaLines(*native) == schemaLines(*blobs));
+    const std::vector<PayloadEvent> a = payloadEvents(*native), b = payloadEvents(*blobs);
+    REQUIRE(a.size() == 10);
+    REQUIRE(b.size() == a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].key() == b[i].key());
+        CHECK(a[i].fields == b[i].fields);
+    }
+    const std::string comm = "NCCL communicator ID=17023047401672497576|17023047401672497576|-|-";
+    CHECK(a[0].name == "ncclCommInitRankConfig");
+    CHECK(a[0].fields == std::vector<std::string>{comm, "No. of ranks=1|-|1|-", "Rank=0|-|0|-", "CUDA device=0|-|0|-"});
+    std::vector<std::string> reductions;
+    for (const PayloadEvent& e : a)
+        if (e.name == "ncclAllReduce") reductions.push_back(e.fields[2]);
+    CHECK(reductions == std::vector<std::string>{"Reduction operation=Sum|0|-|-", "Reduction operation=Product|1|-|-",
+                                                 "Reduction operation=Max|2|-|-", "Reduction operation=Min|3|-|-",
+                                                 "Reduction operation=Avg|4|-|-"});
+    CHECK(a[7].name == "ncclAllGather");
+    CHECK(a[7].fields == std::vector<std::string>{comm, "Message size [bytes]=4096|4096|-|-"});
+    CHECK(a[8].name == "ncclCommFinalize");
+    CHECK(a[8].fields == std::vector<std::string>{comm});
+    CHECK(a[9].name == "ncclCommDestroy");
+    CHECK(native->diagnostics.empty());
+}
+
 TEST_CASE("an NCCL all-reduce's payload: communicator, message size and the reduction's name") {
     const auto r = importOk(dataFile("nsys-2025.3/ddp_rank0.nsys-rep"));
     const std::vector<PayloadEvent> all = payloadEvents(*r);

@@ -1,5 +1,5 @@
-"""report.nvtx_payloads() (docs/python.md): NCCL's NVTX extended payloads of ddp_rank0 and ddp_rank1,
-read natively and from the export made with --include-blobs=true, against the blobs decoded here with
+"""report.nvtx_payloads() (docs/python.md): NCCL's NVTX extended payloads of ddp_rank0, ddp_rank1 and
+nccl_payloads, read natively and from the export made with --include-blobs=true, against the blobs decoded here with
 struct from the export's own tables; the same rows as NVTX_PAYLOAD_VALUES joined to NVTX_EVENTS.
 """
 
@@ -21,7 +21,8 @@ COLUMNS = ["start_ns", "end_ns", "name", "field", "value"]
 def decoded_from_blobs(export):
     """Each NCCL range's fields, decoded here from NVTX_EVENTS.binaryData through the export's schema
     tables: { u64 count, count x { u64 schema id, u64 size, u64 offset } } then the bytes; NCCL's
-    schemas hold a u64 communicator, a size_t message size, then an int root or an enum (4 bytes)."""
+    schemas hold a u64 communicator, then a size_t message size and an int root or an enum (4 bytes),
+    or ints (ranks, rank, device)."""
     db = sqlite3.connect(f"file:{export}?immutable=1", uri=True)
     entries = {}
     for schema, idx, kind, name, offset in db.execute(
@@ -54,10 +55,10 @@ def by_start_and_field(frame):
     return frame.sort_values(["start_ns", "field"], kind="stable").reset_index(drop=True)
 
 
-@pytest.mark.parametrize("rank", ["ddp_rank0", "ddp_rank1"])
-def test_the_payloads_equal_the_blobs_decoded_here(rank):
+@pytest.mark.parametrize("rank, fields", [("ddp_rank0", 48 * 3), ("ddp_rank1", 48 * 3), ("nccl_payloads", 29)])
+def test_the_payloads_equal_the_blobs_decoded_here(rank, fields):
     expected = decoded_from_blobs(DATA / f"{rank}.blobs.sqlite")
-    assert len(expected) == 48 * 3
+    assert len(expected) == fields
     for file in (f"{rank}.nsys-rep", f"{rank}.blobs.sqlite"):
         payloads = lanescope.open(DATA / file).nvtx_payloads()
         assert list(payloads.columns) == COLUMNS

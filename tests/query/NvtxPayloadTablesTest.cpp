@@ -69,9 +69,10 @@ std::string blobU32(const std::string& blob, int at) {
 }  // namespace
 
 TEST_CASE("the payload schema tables give the export's rows, natively and from the export", "[sql]") {
-    for (const char* name : {"ddp_rank0", "ddp_rank1", "ddp_both_ranks", "cpu_1gpu"}) {
-        const auto exported = dataFile(std::string("nsys-2025.3/") + name + ".sqlite");
-        checkSchemaTables(dataFile(std::string("nsys-2025.3/") + name + ".nsys-rep"), exported);
+    for (const char* name : {"ddp_rank0", "ddp_rank1", "ddp_both_ranks", "cpu_1gpu", "nccl_payloads"}) {
+        const std::string base = std::string("nsys-2025.3/") + name;
+        const auto exported = dataFile(base + (std::string(name) == "nccl_payloads" ? ".blobs.sqlite" : ".sqlite"));
+        checkSchemaTables(dataFile(base + ".nsys-rep"), exported);
         checkSchemaTables(exported, exported);
     }
 }
@@ -121,6 +122,20 @@ TEST_CASE("NVTX_PAYLOAD_VALUES: NVTX_EVENTS' rowids, the model's fields, the exp
         std::sort(got.begin(), got.end());
         CHECK(got == expected);
     }
+}
+
+TEST_CASE("NVTX_PAYLOAD_VALUES of nccl_payloads: the communicator's creation and every reduction", "[sql]") {
+    const auto model = importOk(dataFile("nsys-2025.3/nccl_payloads.nsys-rep"));
+    auto session = openPayloadSql(*model);
+    CHECK(lanescopeRows(*session, "SELECT DISTINCT event FROM NVTX_PAYLOAD_VALUES") ==
+          *exportRows(dataFile("nsys-2025.3/nccl_payloads.blobs.sqlite"),
+                      "SELECT rowid FROM NVTX_EVENTS WHERE binaryData IS NOT NULL"));
+    CHECK(lanescopeRows(*session,
+                        "SELECT v.field, v.value FROM NVTX_PAYLOAD_VALUES v JOIN NVTX_EVENTS e ON e.rowid = v.event "
+                        "WHERE e.text = 'ncclCommInitRankConfig'") ==
+          Rows{"CUDA device|0|", "NCCL communicator ID|17023047401672497576|", "No. of ranks|1|", "Rank|0|"});
+    CHECK(lanescopeRows(*session, "SELECT value FROM NVTX_PAYLOAD_VALUES WHERE field = 'Reduction operation'") ==
+          Rows{"Avg|", "Max|", "Min|", "Product|", "Sum|"});
 }
 
 TEST_CASE("a report without payloads has empty payload tables; the SQLite export keeps the schemas", "[sql]") {
