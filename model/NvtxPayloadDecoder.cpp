@@ -17,7 +17,7 @@ constexpr uint64_t kArrayMask = 3 << 4, kArrayFixed = 1 << 4, kArrayZeroTerminat
 // Schema types (NVTX_PAYLOAD_SCHEMA_TYPE_*) and the predefined schema ids.
 constexpr uint8_t kSchemaUnion = 3, kSchemaUnionWithSelector = 4;
 constexpr uint64_t kSchemaReferenced = 1022, kSchemaRaw = 1023;
-constexpr int kMaxDepth = 16;
+constexpr int kMaxNesting = 16;
 // More fields than this from one payload is taken for damage (a schema whose entries overlap,
 // repeated over a long array, would make millions).
 constexpr size_t kMaxFields = size_t{1} << 18;
@@ -82,7 +82,7 @@ private:
 
     // The layout of one element of `type`: a predefined type, an enum, or a schema's struct.
     Layout layoutOf(uint64_t type, int depth) const {
-        if (depth > kMaxDepth) fail(NvtxPayloadProblem::Damaged);
+        if (depth > kMaxNesting) fail(NvtxPayloadProblem::Damaged);
         const PredefinedType t = nvtxpayload::predefinedType(payloads_, type);
         if (t.kind != ScalarKind::Unknown) return {t.size, t.align};
         if (const NvtxPayloadEnum* e = enumOf(type)) return {enumSize(*e), enumSize(*e)};
@@ -112,13 +112,11 @@ private:
         }
         const uint64_t array = e.flags & kArrayMask;
         const PredefinedType t = nvtxpayload::predefinedType(payloads_, e.type);
-        Layout element;
-        if (isString(t) && array == 0 && e.array_or_union_detail == 0) {
-            const PredefinedType p = pointerType();  // a char*
-            element = {p.size, p.align};
-        } else {
-            element = layoutOf(e.type, depth);
+        if (isString(t) && array == 0 && e.array_or_union_detail == 0) {  // a char*
+            const PredefinedType p = pointerType();
+            return {p.size, s.align_to ? std::min<uint64_t>(p.align, s.align_to) : p.align};
         }
+        Layout element = layoutOf(e.type, depth);
         if (array == kArrayLengthIndex || array == kArrayZeroTerminated)
             fail(NvtxPayloadProblem::Damaged);  // a variable-size struct inside another
         const uint64_t count = array == kArrayFixed || isString(t) ? e.array_or_union_detail : 1;
@@ -129,7 +127,7 @@ private:
 
     // Decodes the struct of schema `s` at byte `base`; returns where it ends.
     uint64_t structAt(const NvtxPayloadSchema& s, uint64_t base, const std::string& prefix, int depth) {
-        if (depth > kMaxDepth || uint64_t(s.first_entry) + s.entry_count > payloads_.entries.size())
+        if (depth > kMaxNesting || uint64_t(s.first_entry) + s.entry_count > payloads_.entries.size())
             fail(NvtxPayloadProblem::Damaged);
         std::vector<std::optional<uint64_t>> values(s.entry_count);  // integer entries, for array lengths
         uint64_t cursor = base;
@@ -253,7 +251,7 @@ private:
 
     // One value of `type` at `at`: a predefined type, an enum's value, or a nested struct.
     uint64_t valueAt(uint64_t type, uint64_t at, const std::string& name, int depth) {
-        if (depth > kMaxDepth) fail(NvtxPayloadProblem::Damaged);
+        if (depth > kMaxNesting) fail(NvtxPayloadProblem::Damaged);
         const PredefinedType t = nvtxpayload::predefinedType(payloads_, type);
         if (t.kind != ScalarKind::Unknown) return scalarAt(t, at, name);
         if (const NvtxPayloadEnum* e = enumOf(type)) {

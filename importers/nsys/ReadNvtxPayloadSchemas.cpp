@@ -10,10 +10,10 @@ namespace {
 // The rows of one (domainId, schemaId) of an entries table, in rowid order, cut into one run per
 // registration: a run ends where idx stops growing (a process registering it again).
 template <typename Row>
-using Runs = std::map<std::pair<int64_t, int64_t>, std::vector<std::vector<Row>>>;
+using RegistrationRuns = std::map<std::pair<int64_t, int64_t>, std::vector<std::vector<Row>>>;
 
 template <typename Row>
-void addToRuns(Runs<Row>& runs, int64_t domain, int64_t id, int64_t idx, Row row) {
+void addToRuns(RegistrationRuns<Row>& runs, int64_t domain, int64_t id, int64_t idx, Row row) {
     auto& all = runs[{domain, id}];
     if (all.empty() || idx <= all.back().back().first) all.emplace_back();
     all.back().push_back(row);
@@ -21,8 +21,8 @@ void addToRuns(Runs<Row>& runs, int64_t domain, int64_t id, int64_t idx, Row row
 
 // The k-th run of a registration's key, sorted by idx; empty when the table has fewer.
 template <typename Row>
-std::vector<Row> takeRun(Runs<Row>& runs, std::map<std::pair<int64_t, int64_t>, size_t>& taken, int64_t domain,
-                         int64_t id) {
+std::vector<Row> takeRun(RegistrationRuns<Row>& runs, std::map<std::pair<int64_t, int64_t>, size_t>& taken,
+                         int64_t domain, int64_t id) {
     auto it = runs.find({domain, id});
     const size_t k = taken[{domain, id}]++;
     if (it == runs.end() || k >= it->second.size()) return {};
@@ -48,7 +48,7 @@ std::optional<ImportError> readNvtxPayloadSchemas(ImportContext& ctx) {
     auto u64 = [](const SqliteStmt& s, int col) { return uint64_t(s.i64OrNull(col).value_or(0)); };
 
     using Entry = std::pair<int64_t, NvtxPayloadEntry>;  // (idx, entry)
-    Runs<Entry> entryRuns;
+    RegistrationRuns<Entry> entryRuns;
     if (auto sql = selectByName(
             db, "NVTX_PAYLOAD_SCHEMA_ENTRIES",
             {"domainId", "schemaId", "idx", "flags", "type", "name", "description", "arrayOrUnionDetail", "offset"},
@@ -86,7 +86,7 @@ std::optional<ImportError> readNvtxPayloadSchemas(ImportContext& ctx) {
     }
 
     using Value = std::pair<int64_t, NvtxPayloadEnumValue>;  // (idx, value)
-    Runs<Value> valueRuns;
+    RegistrationRuns<Value> valueRuns;
     if (auto sql =
             selectByName(db, "NVTX_PAYLOAD_ENUM_ENTRIES", {"domainId", "schemaId", "idx", "name", "value", "isFlag"},
                          {"domainId", "schemaId", "idx"})) {

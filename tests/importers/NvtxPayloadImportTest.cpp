@@ -35,7 +35,7 @@ std::string fieldLine(const NvtxPayloadField& f) {
     return f.name + "=" + f.text + "|" + opt(f.uint_value) + "|" + opt(f.int_value) + "|" + opt(f.float_value);
 }
 
-std::vector<std::string> lines(const std::vector<NvtxPayloadField>& fields) {
+std::vector<std::string> payloadLines(const std::vector<NvtxPayloadField>& fields) {
     std::vector<std::string> out;
     for (const NvtxPayloadField& f : fields) out.push_back(fieldLine(f));
     return out;
@@ -51,11 +51,12 @@ std::vector<PayloadEvent> payloadEvents(const Report& r) {
         for (uint32_t e = 0; e < lane.events.size(); ++e)
             if (hasNvtxPayload(r, l, e))
                 all.push_back({tid, lane.events.start_ns[e], lane.events.endNs(e),
-                               std::string(r.str(lane.events.name_id[e])), lines(nvtxPayloadFields(r, l, e))});
+                               std::string(r.str(lane.events.name_id[e])), payloadLines(nvtxPayloadFields(r, l, e))});
         for (uint32_t i = 0; i < lane.instants.size(); ++i)
             if (hasNvtxMarkPayload(r, l, i))
                 all.push_back({tid, lane.instants.time_ns[i], lane.instants.time_ns[i],
-                               std::string(r.str(lane.instants.name_id[i])), lines(nvtxMarkPayloadFields(r, l, i))});
+                               std::string(r.str(lane.instants.name_id[i])),
+                               payloadLines(nvtxMarkPayloadFields(r, l, i))});
     }
     std::sort(all.begin(), all.end());
     return all;
@@ -102,7 +103,7 @@ void execSql(const std::filesystem::path& file, const std::string& sql) {
     REQUIRE(rc == SQLITE_OK);
 }
 
-uint64_t diagnostic(const Report& r, const std::string& name) {
+uint64_t payloadDiagnostic(const Report& r, const std::string& name) {
     auto it = r.diagnostics.find(name);
     return it == r.diagnostics.end() ? 0 : it->second;
 }
@@ -126,9 +127,9 @@ TEST_CASE("every NCCL range of ddp_rank0 and ddp_rank1 decodes natively as from 
             CHECK(a[i].fields == b[i].fields);
         }
         for (const Report* r : {native.get(), blobs.get()}) {
-            CHECK(diagnostic(*r, "nvtx_payload_unknown_schema") == 0);
-            CHECK(diagnostic(*r, "nvtx_payload_damaged") == 0);
-            CHECK(diagnostic(*r, "nvtx_payload_unsupported_type") == 0);
+            CHECK(payloadDiagnostic(*r, "nvtx_payload_unknown_schema") == 0);
+            CHECK(payloadDiagnostic(*r, "nvtx_payload_damaged") == 0);
+            CHECK(payloadDiagnostic(*r, "nvtx_payload_unsupported_type") == 0);
         }
     }
 }
@@ -198,7 +199,8 @@ TEST_CASE("the Nccl lane's copies of the NCCL ranges carry the originals' payloa
                 for (const NvtxPayloadRow& row : r->nvtx_payloads.rows) {
                     if (row.nvtx != nccl.events.payload[e] || r->lanes[row.lane].kind == LaneKind::Nccl) continue;
                     found = true;
-                    CHECK(lines(nvtxPayloadFields(*r, row.lane, row.event)) == lines(nvtxPayloadFields(*r, l, e)));
+                    CHECK(payloadLines(nvtxPayloadFields(*r, row.lane, row.event)) ==
+                          payloadLines(nvtxPayloadFields(*r, l, e)));
                     CHECK(r->lanes[row.lane].events.start_ns[row.event] == nccl.events.start_ns[e]);
                 }
                 CHECK(found);
@@ -243,8 +245,8 @@ TEST_CASE("Python sampling marks (cpu_1gpu) decode through nested schemas, an en
     const auto r = importOk(dataFile("nsys-2025.3/cpu_1gpu.nsys-rep"));
     const std::vector<PayloadEvent> all = payloadEvents(*r);
     CHECK(all.size() == 1301);
-    CHECK(diagnostic(*r, "nvtx_payload_unknown_schema") == 0);
-    CHECK(diagnostic(*r, "nvtx_payload_damaged") == 0);
+    CHECK(payloadDiagnostic(*r, "nvtx_payload_unknown_schema") == 0);
+    CHECK(payloadDiagnostic(*r, "nvtx_payload_damaged") == 0);
     // The file's first: thread 485's at 16696245 ns (several threads are sampled at once).
     const auto first =
         std::find_if(all.begin(), all.end(), [](const PayloadEvent& e) { return e.start == 16696245 && e.tid == 485; });
@@ -273,8 +275,8 @@ TEST_CASE("hand-damaged blobs of an export are shown as bytes and counted, the o
             "UPDATE NVTX_EVENTS SET binaryData = X'0000000000000010' || substr(binaryData, 9) "
             "WHERE rowid = 13;");  // a count of 2^60 payloads
     const auto r = importOk(file);
-    CHECK(diagnostic(*r, "nvtx_payload_damaged") == 3);
-    CHECK(diagnostic(*r, "nvtx_payload_unknown_schema") == 1);
+    CHECK(payloadDiagnostic(*r, "nvtx_payload_damaged") == 3);
+    CHECK(payloadDiagnostic(*r, "nvtx_payload_unknown_schema") == 1);
     const std::vector<PayloadEvent> all = payloadEvents(*r);
     REQUIRE(all.size() == 48);
     std::map<int64_t, std::string> bytes;  // start -> the hex shown
@@ -312,9 +314,9 @@ TEST_CASE("a damaged schema block of a .nsys-rep leaves the events and shows eve
         out << bytes;
     }
     const auto r = importOk(file);
-    CHECK(diagnostic(*r, "nvtx_payload_schemas_damaged") == 1);
+    CHECK(payloadDiagnostic(*r, "nvtx_payload_schemas_damaged") == 1);
     CHECK(r->nvtx_payloads.schemas.empty());
-    CHECK(diagnostic(*r, "nvtx_payload_unknown_schema") == 48);
+    CHECK(payloadDiagnostic(*r, "nvtx_payload_unknown_schema") == 48);
     const std::vector<PayloadEvent> all = payloadEvents(*r);
     REQUIRE(all.size() == 48);
     for (const PayloadEvent& e : all) {

@@ -276,6 +276,20 @@ TEST_CASE("nested structs, arrays of each kind, strings of each kind, enums of f
     CHECK(p.t.r.diagnostics.empty());
 }
 
+TEST_CASE("a char* inside a struct is a pointer: its address, and the struct its size") {
+    PayloadReport p;
+    p.schema(1 << 27, {{"label", kCString}, {"n", kUint32}}, 0, kStatic, "item");  // { char*; uint32_t } = 16 bytes
+    p.schema((1 << 27) + 1, {{"items", 1 << 27, 0, kFixed, 2}, {"after", kUint8}});
+    std::vector<uint8_t> b;
+    put<uint64_t>(b, 0x1000), put<uint32_t>(b, 1), pad(b, 16);
+    put<uint64_t>(b, 0x2000), put<uint32_t>(b, 2), pad(b, 32);
+    b.push_back(9);
+    p.range((1 << 27) + 1, b);
+    p.place();
+    CHECK(p.text(0) == std::vector<std::string>{"items[0].label=0x1000", "items[0].n=1", "items[1].label=0x2000",
+                                                "items[1].n=2", "after=9"});
+}
+
 TEST_CASE("damaged payloads and unknown schemas are bytes in hex, each counted once") {
     PayloadReport p;
     ncclSchemas(p);
