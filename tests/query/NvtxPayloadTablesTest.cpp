@@ -71,7 +71,7 @@ std::string blobU32(const std::string& blob, int at) {
 TEST_CASE("the payload schema tables give the export's rows, natively and from the export", "[sql]") {
     for (const char* name : {"ddp_rank0", "ddp_rank1", "ddp_both_ranks", "cpu_1gpu", "nccl_payloads"}) {
         const std::string base = std::string("nsys-2025.3/") + name;
-        const auto exported = dataFile(base + (std::string(name) == "nccl_payloads" ? ".blobs.sqlite" : ".sqlite"));
+        const auto exported = dataFile(base + ".sqlite");
         checkSchemaTables(dataFile(base + ".nsys-rep"), exported);
         checkSchemaTables(exported, exported);
     }
