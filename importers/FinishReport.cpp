@@ -189,6 +189,7 @@ void trimSideTables(Report& report) {
     report.cpu_page_faults.shrink_to_fit();
     report.migrations.shrink_to_fit();
     report.kernel_graph_nodes.shrink_to_fit();
+    report.collective_args.shrink_to_fit();
 }
 
 }  // namespace

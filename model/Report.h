@@ -147,8 +147,11 @@ struct Report {
     Column<CpuPageFaultInfo> cpu_page_faults;
     Column<Migration> migrations;                // sorted by memcpy row
     Column<KernelGraphNode> kernel_graph_nodes;  // sorted by kernel row; kernels not in a graph are absent
-    Column<GraphApiEvent> graph_api_events;      // sorted by start_ns
-    std::vector<NsysMessage> nsys_messages;      // in the report's order
+    // PyTorch's collective args (Kineto traces), in file order: those of NCCL kernels
+    // (CollectiveArgs::kernel_row) and of record_param_comms operators (NvtxInfo::collective_args).
+    Column<CollectiveArgs> collective_args;
+    Column<GraphApiEvent> graph_api_events;  // sorted by start_ns
+    std::vector<NsysMessage> nsys_messages;  // in the report's order
     // PyTorch's allocations and frees (the "[memory]" events of a Kineto trace made with
     // profile_memory=True), sorted by time_ns, ties in file order; empty for other formats.
     // 48 bytes an event (model/PytorchMemory.h).

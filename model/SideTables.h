@@ -197,6 +197,24 @@ struct NvtxInfo {
     bool has_color = false;
     bool start_end = false;        // true for start/end ranges, false for push/pop
     uint32_t input_shapes_id = 0;  // into Report::strings; 0 = none (not an operator, or not recorded)
+    // A record_param_comms operator's collective args: row + 1 into Report::collective_args; 0 = none.
+    uint32_t collective_args = 0;
+};
+
+// A collective's parameters as the PyTorch profiler records them (2.1 and later), on an NCCL
+// kernel or on the record_param_comms operator around its launch: "Collective name", "In msg
+// nelems", "Out msg nelems", "dtype", "Group size", "Process Group Name", "Process Group Ranks".
+struct CollectiveArgs {
+    uint32_t kernel_row = kNotOnKernel;       // row of Report::kernels when on a kernel
+    uint32_t name_id = 0;                     // into Report::strings: "allreduce", "broadcast", ...
+    uint32_t dtype_id = 0;                    // "Float", "BFloat16", ...
+    uint32_t group_name_id = 0;               // "0"
+    uint32_t group_ranks_id = 0;              // "[0, 1]"
+    int64_t in_nelems = -1, out_nelems = -1;  // elements; -1 when not recorded
+    int32_t group_size = -1;                  // ranks; -1 when not recorded
+    bool operator==(const CollectiveArgs&) const = default;
+
+    static constexpr uint32_t kNotOnKernel = UINT32_MAX;
 };
 
 // The creation of a named NVTX domain (nvtxDomainCreate), whose ranges' NvtxInfo::domain_name_id

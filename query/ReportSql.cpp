@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "query/CallchainTables.h"
+#include "query/CollectivesTable.h"
 #include "query/CpuTables.h"
 #include "query/CriticalPathTable.h"
 #include "query/CudaExtraTables.h"
@@ -61,6 +62,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addMpiTables(report, tables);
     addLanescopeTables(report, tables);
     addCriticalPathTable(report, tables);
+    addCollectivesTable(report, tables);
     addNvtxPayloadTables(report, tables);
     for (const auto& table : tables)
         if (table->numbersRowsAsNsys()) session->numberedAsNsys_.push_back(table->name());

@@ -28,4 +28,18 @@ std::string formatCounterValue(double value) {
     return text;
 }
 
+std::string formatBytes(int64_t bytes) {
+    static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double scaled = double(bytes);
+    size_t unit = 0;
+    // Up a unit from 1024, or where rounding to 4 digits would print 1024 ("1023.97 KiB").
+    while (std::fabs(scaled) >= 1023.95 && unit + 1 < kUnits.size()) {
+        scaled /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g %s", scaled, kUnits[unit]);
+    return text;
+}
+
 }  // namespace lanescope

@@ -1,6 +1,8 @@
 #include "timeline/Palette.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 
 #include "model/MpiCall.h"
@@ -134,6 +136,26 @@ QRgb EventColors::color(const Lane& lane, uint32_t event) {
     QRgb& cached = byName_[name];
     if (!cached) cached = byKindAndName(kind, name);
     return cached;
+}
+
+QRgb EventColors::kernelColour(const Lane& lane, uint32_t event, QRgb own) const {
+    if (event >= lane.events.size() || lane.events.kind[event] != EventKind::Kernel) return own;
+    const uint32_t row = lane.events.payload[event];
+    const auto at = std::lower_bound(kernelColours_.kernel.begin(), kernelColours_.kernel.end(), row);
+    if (at == kernelColours_.kernel.end() || *at != row) return own;
+    return kernelColours_.colour[size_t(at - kernelColours_.kernel.begin())];
+}
+
+QRgb lowToHighRamp(double t) {
+    // Viridis at nine evenly spaced points, linearly interpolated between them.
+    static constexpr std::array<QRgb, 9> kStops = {0xFF440154, 0xFF472D7B, 0xFF3B528B, 0xFF2C728E, 0xFF21918C,
+                                                   0xFF28AE80, 0xFF5EC962, 0xFFADDC30, 0xFFFDE725};
+    const double x = std::clamp(std::isnan(t) ? 0.0 : t, 0.0, 1.0) * double(kStops.size() - 1);
+    const size_t i = std::min(size_t(x), kStops.size() - 2);
+    const double f = x - double(i);
+    auto mix = [f](int a, int b) { return int(std::lround(a + (b - a) * f)); };
+    const QRgb a = kStops[i], b = kStops[i + 1];
+    return qRgb(mix(qRed(a), qRed(b)), mix(qGreen(a), qGreen(b)), mix(qBlue(a), qBlue(b)));
 }
 
 QRgb EventColors::merged(QRgb color, bool dark) {

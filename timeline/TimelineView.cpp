@@ -191,6 +191,13 @@ std::vector<ViewLane> TimelineView::selectedRowLanes() const {
     return lanes;
 }
 
+void TimelineView::setKernelColours(std::vector<KernelColours> byReport) {
+    byReport.resize(colors_.size());
+    for (size_t r = 0; r < colors_.size(); ++r) colors_[r]->setKernelColours(std::move(byReport[r]));
+    dropGeometry();
+    update();
+}
+
 void TimelineView::dropGeometry() {
     builtWindow_ = {};  // rebuilt, with the row paints, on the next frame
     markerCache_.clear();
@@ -368,6 +375,7 @@ const TimelineView::RowPaint& TimelineView::rowPaint(const LayoutRow& row) const
                 double(boxes[i + 1].start_ns - b.start_ns) <= separatorNs)
                 box.end_ns = std::max(box.end_ns, boxes[i + 1].start_ns);
             QRgb color = b.color ? b.color : colors.color(lane, b.event(lane));
+            if (colors.hasKernelColours()) color = colors.kernelColour(lane, b.event(lane), color);
             if (b.count > 1) {
                 if (color != lastSource) lastSource = color, lastMerged = colors.merged(color, palette_.dark);
                 color = lastMerged;

@@ -123,6 +123,10 @@ public:
     void setPathOverlay(PathOverlay overlay);
     void clearPathOverlay();
     const PathOverlay& pathOverlay() const { return path_; }
+    // Kernels drawn in colours of their own (Palette.h), one KernelColours per open report in
+    // their order (fewer: the rest none; empty: every kernel in its usual colour); setReports
+    // clears them.
+    void setKernelColours(std::vector<KernelColours> byReport);
 
     // The instant nearest to pos (widget coordinates) within a few pixels on a lane row.
     std::optional<ViewInstant> instantAt(QPoint pos) const;

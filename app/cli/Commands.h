@@ -12,6 +12,7 @@ int runCompare(int argc, char** argv, int first);
 int runSummarize(int argc, char** argv, int first);
 int runDiff(int argc, char** argv, int first);
 int runCriticalPath(int argc, char** argv, int first);
+int runNccl(int argc, char** argv, int first);
 int runProfile(int argc, char** argv, int first);
 int runPytorch(int argc, char** argv, int first);
 int runRender(int argc, char** argv, int first);  // needs the GUI build (Qt)

@@ -32,6 +32,7 @@ constexpr const char* kUsage =
     "  diff BASELINE CANDIDATE [--format csv|json|table]\n"
     "  critical-path FILE... [--range START_NS:END_NS | --step N | --nvtx NAME] [--what-if REGEX=FACTOR]\n"
     "          [--format csv|json|table]\n"
+    "  nccl FILE... [--summary] [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
     "  export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
     "  export FILE --to sqlite --out OUT.sqlite [--force]\n"
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
     if (command == "summarize") return runSummarize(argc, argv, 2);
     if (command == "diff") return runDiff(argc, argv, 2);
     if (command == "critical-path") return runCriticalPath(argc, argv, 2);
+    if (command == "nccl") return runNccl(argc, argv, 2);
 #ifdef LANESCOPE_HAS_RENDER
     if (command == "render") return execRender(argc, argv, verbose, *reader);
 #endif

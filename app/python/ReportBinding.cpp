@@ -1,5 +1,5 @@
-// lanescope.Report: info(), stats(), analyze(), sql(), events(), critical_path(), nvtx_payloads() and
-// the lanes of one report.
+// lanescope.Report: info(), stats(), analyze(), sql(), events(), critical_path(), collectives(),
+// nvtx_payloads() and the lanes of one report.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -125,6 +125,20 @@ py::object criticalPath(const OpenedReport& r, const std::optional<std::pair<int
                       {"event_index", event}});
 }
 
+// Every NCCL collective (docs/analyses.md, "Communication"), as the COLLECTIVES table holds it:
+// unknown sizes, ranks and bandwidths as missing values.
+py::object collectives(OpenedReport& r) {
+    sql::SqlResult result;
+    {
+        py::gil_scoped_release release;
+        result = r.query(
+            "SELECT operation, communicator, ranks, sizeBytes AS size_bytes, start AS start_ns, end AS end_ns, "
+            "duration AS duration_ns, algbwGBps AS algbw_gbps, busbwGBps AS busbw_gbps, laneId AS lane_index, "
+            "eventIndex AS event_index FROM COLLECTIVES ORDER BY collective");
+    }
+    return sqlFrame(result);
+}
+
 }  // namespace
 
 void bindReport(py::module_& m) {
@@ -163,6 +177,10 @@ void bindReport(py::module_& m) {
              "Ranks panel counts them), or of the whole report, as a DataFrame of its segments in time order:\n"
              "start_ns, end_ns, duration_ns, category, name, lane (its label), lane_index and event_index (-1\n"
              "for a gap), as `lanescope-cli critical-path --format csv` lists them.")
+        .def("collectives", &collectives,
+             "Every NCCL collective (docs/analyses.md, \"Communication\"), a row per NCCL kernel in start order:\n"
+             "operation, communicator, ranks, size_bytes, start_ns, end_ns, duration_ns, algbw_gbps, busbw_gbps\n"
+             "(GB/s, 1e9 bytes a second), lane_index, event_index; missing where the report records no size.")
         .def(
             "nvtx_payloads", [](const OpenedReport& r) { return nvtxPayloadsFrame(r.model()); },
             "The NVTX extended payloads (NCCL's communicator, message size, reduction, ...) decoded, one row\n"

@@ -67,6 +67,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "cuda_devices",
     "cuda_contexts",
     "cuda_streams",
+    "collective_args",
     "nvtx_payloads.schemas",
     "nvtx_payloads.entries",
     "nvtx_payloads.enums",

@@ -111,6 +111,7 @@ enum class Section : uint32_t {
     CudaDevices,
     CudaContexts,
     CudaStreams,
+    CollectiveArgs,
     NvtxPayloadSchemas,
     NvtxPayloadEntries,
     NvtxPayloadEnums,
@@ -258,6 +259,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::CudaDevices, r.cuda_devices);
     visit(Section::CudaContexts, r.cuda_contexts);
     visit(Section::CudaStreams, r.cuda_streams);
+    visit(Section::CollectiveArgs, r.collective_args);
     visit(Section::NvtxPayloadSchemas, schemas);
     visit(Section::NvtxPayloadEntries, entries);
     visit(Section::NvtxPayloadEnums, enums);

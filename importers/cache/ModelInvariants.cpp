@@ -188,8 +188,20 @@ bool Checker::sideTables() {
             return false;
     for (size_t i = 0; i < r.nvtx.size(); ++i)
         if (!string(r.nvtx[i].domain_name_id, "nvtx", i, "domain_name_id") ||
-            !string(r.nvtx[i].input_shapes_id, "nvtx", i, "input_shapes_id"))
+            !string(r.nvtx[i].input_shapes_id, "nvtx", i, "input_shapes_id") ||
+            (r.nvtx[i].collective_args != 0 && !row(r.nvtx[i].collective_args - 1, r.collective_args.size(),
+                                                    "collective_args", "nvtx", i, "collective_args", false)))
             return false;
+    for (size_t i = 0; i < r.collective_args.size(); ++i) {
+        const CollectiveArgs& a = r.collective_args[i];
+        if ((a.kernel_row != CollectiveArgs::kNotOnKernel &&
+             !row(a.kernel_row, r.kernels.size(), "kernels", "collective_args", i, "kernel_row", false)) ||
+            !string(a.name_id, "collective_args", i, "name_id") ||
+            !string(a.dtype_id, "collective_args", i, "dtype_id") ||
+            !string(a.group_name_id, "collective_args", i, "group_name_id") ||
+            !string(a.group_ranks_id, "collective_args", i, "group_ranks_id"))
+            return false;
+    }
     for (size_t i = 0; i < r.cpu_page_faults.size(); ++i)
         if (!string(r.cpu_page_faults[i].instruction_id, "cpu_page_faults", i, "instruction_id") ||
             !string(r.cpu_page_faults[i].source_file_id, "cpu_page_faults", i, "source_file_id"))
@@ -357,10 +369,10 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
     weight[lanes] = r.counters.size() + r.recorded_names.size() + r.kernels.size() + r.kernel_configs.size() +
                     r.memcpys.size() + r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
                     r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
-                    r.kernel_graph_nodes.size() + r.graph_api_events.size() + r.cuda_api_results.size() +
-                    r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size() +
-                    r.cuda_memory_events.size() + r.machine_gpus.size() + r.system_properties.size() +
-                    r.nvtx_payloads.rows.size();
+                    r.kernel_graph_nodes.size() + r.collective_args.size() + r.graph_api_events.size() +
+                    r.cuda_api_results.size() + r.profiler_overhead.size() + r.stacks.nodeCount() +
+                    r.backtraces.size() + r.pytorch_memory.size() + r.cuda_memory_events.size() +
+                    r.machine_gpus.size() + r.system_properties.size() + r.nvtx_payloads.rows.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;

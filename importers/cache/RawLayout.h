@@ -61,8 +61,12 @@ inline auto members(const SyncInfo& x) {
     return std::tie(correlation, sync_type, deprecated_type, event_sync, event_id);
 }
 inline auto members(const NvtxInfo& x) {
-    const auto& [color, domain, category, has_color, start_end, input_shapes] = x;
-    return std::tie(color, domain, category, has_color, start_end, input_shapes);
+    const auto& [color, domain, category, has_color, start_end, input_shapes, collective_args] = x;
+    return std::tie(color, domain, category, has_color, start_end, input_shapes, collective_args);
+}
+inline auto members(const CollectiveArgs& x) {
+    const auto& [kernel, name, dtype, group_name, group_ranks, in_nelems, out_nelems, group_size] = x;
+    return std::tie(kernel, name, dtype, group_name, group_ranks, in_nelems, out_nelems, group_size);
 }
 inline auto members(const GraphExecutionInfo& x) {
     const auto& [correlation, graph, graph_exec] = x; return std::tie(correlation, graph, graph_exec);
@@ -132,12 +136,13 @@ inline auto members(const NvtxPayloadRow& x) {
 template <typename... T>
 struct TypeList {};
 // Every model struct stored raw; the fingerprint covers exactly these.
-using RawStructs = TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo,
-                            MemsetInfo, SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo,
-                            CpuPageFaultInfo, Migration, KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation,
-                            OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu,
-                            SystemProperty, CudaDevice, CudaContext, CudaStream, NvtxPayloadEntry, NvtxPayloadSchema,
-                            NvtxPayloadEnum, NvtxPayloadEnumValue, NvtxPayloadTypeInfo, NvtxPayloadRow>;
+using RawStructs =
+    TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
+             SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
+             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace,
+             PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice, CudaContext, CudaStream,
+             CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum, NvtxPayloadEnumValue,
+             NvtxPayloadTypeInfo, NvtxPayloadRow>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

@@ -55,7 +55,8 @@ void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
             Event e;
             readEvent(ev.get_object(), e);
             e.inputDims = canonicalJson(e.inputDims, canonical);
-            for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims})
+            for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims,
+                                        &e.comms.name, &e.comms.dtype, &e.comms.groupName, &e.comms.groupRanks})
                 *s = batch.text.keep(*s);
             for (auto& [series, value] : e.counterValues) series = batch.text.keep(series);
             batch.events.push_back(std::move(e));

@@ -75,8 +75,14 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
         case Cat::Annotation:
         case Cat::Python: {
             // An operator's input shapes (record_shapes=True) make its row its own.
-            const uint32_t row =
+            uint32_t row =
                 c == Cat::CpuOp && !e.inputDims.empty() ? shapesRow(r_.strings.intern(e.inputDims)) : nvtxRow();
+            if (c == Cat::CpuOp && e.comms.hasComms) {  // record_param_comms: a row of its own
+                NvtxInfo info = r_.nvtx[row];
+                info.collective_args = collectiveArgsRow(e.comms, CollectiveArgs::kNotOnKernel) + 1;
+                row = static_cast<uint32_t>(r_.nvtx.size());
+                r_.nvtx.push_back(info);
+            }
             interval({LaneKind::Nvtx, static_cast<uint8_t>(c), pid, tid}, start, end, r_.strings.intern(e.name), row,
                      EventKind::NvtxRange);
             break;
@@ -103,6 +109,7 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
             if (inserted) r_.kernel_configs.push_back(k);
             const auto row = static_cast<uint32_t>(r_.kernels.size());
             r_.kernels.push_back({it->second, static_cast<uint32_t>(e.correlation)});
+            if (e.comms.hasComms) collectiveArgsRow(e.comms, row);
             Key key{LaneKind::GpuStream, 0, e.device >= 0 ? e.device : e.pid, e.stream >= 0 ? e.stream : e.tid};
             lane(key).context = e.context;
             interval(key, start, end, r_.strings.intern(e.name), row, EventKind::Kernel);

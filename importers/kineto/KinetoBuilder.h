@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <map>
@@ -98,6 +99,21 @@ private:
             r_.nvtx.push_back(info);
         }
         return it->second;
+    }
+    // Appends a collective's args (on kernel row `kernelRow`, or CollectiveArgs::kNotOnKernel) to
+    // Report::collective_args; returns its row.
+    uint32_t collectiveArgsRow(const Event::Comms& comms, uint32_t kernelRow) {
+        CollectiveArgs a;
+        a.kernel_row = kernelRow;
+        a.name_id = r_.strings.intern(comms.name);
+        a.dtype_id = r_.strings.intern(comms.dtype);
+        a.group_name_id = r_.strings.intern(comms.groupName);
+        a.group_ranks_id = r_.strings.intern(comms.groupRanks);
+        a.in_nelems = comms.inNelems;
+        a.out_nelems = comms.outNelems;
+        a.group_size = static_cast<int32_t>(std::clamp<int64_t>(comms.groupSize, -1, INT32_MAX));
+        r_.collective_args.push_back(a);
+        return static_cast<uint32_t>(r_.collective_args.size() - 1);
     }
     uint32_t startEndRow() {
         if (startEndRow_ == UINT32_MAX) {

@@ -211,6 +211,20 @@ void readEvent(od::object obj, Event& e) {
                     readTriple(a, e.grid);
                 else if (k == "block")
                     readTriple(a, e.block);
+                else if (k == "Collective name" && a.type() == od::json_type::string)
+                    e.comms.name = a.get_string(), e.comms.hasComms = true;
+                else if (k == "In msg nelems")
+                    e.comms.inNelems = toInt(a);
+                else if (k == "Out msg nelems")
+                    e.comms.outNelems = toInt(a);
+                else if (k == "Group size")
+                    e.comms.groupSize = toInt(a);
+                else if (k == "dtype" && a.type() == od::json_type::string)
+                    e.comms.dtype = a.get_string();
+                else if (k == "Process Group Name" && a.type() == od::json_type::string)
+                    e.comms.groupName = a.get_string();
+                else if (k == "Process Group Ranks" && a.type() == od::json_type::string)
+                    e.comms.groupRanks = a.get_string();
                 else if (k == "name" && a.type() == od::json_type::string)
                     e.argName = a.get_string();
                 else if (k == "Input Dims" && a.type() == od::json_type::array) {

@@ -30,6 +30,13 @@ struct Event {
         int64_t bytes = 0, address = 0, totalAllocated = 0, totalReserved = 0, deviceId = -1, deviceType = 0;
         bool hasMemory = false;
     } memory;
+    // A collective's args (an NCCL kernel's or record_param_comms's, PyTorch 2.1+); hasComms once
+    // "Collective name" is read; the counts -1 when absent.
+    struct Comms {
+        std::string_view name, dtype, groupName, groupRanks;
+        int64_t inNelems = -1, outNelems = -1, groupSize = -1;
+        bool hasComms = false;
+    } comms;
     std::string_view argName;
     // A cpu_op's "Input Dims" (record_shapes=True) as its JSON text, whitespace as in the file;
     // empty when absent or not an array. canonicalJson gives the text the model keeps.

@@ -657,3 +657,46 @@ TEST_CASE("lanescope-cli critical-path: the hand-built path in csv, json and tab
     CHECK(missing.status == 2);
     CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
 }
+
+TEST_CASE("lanescope-cli nccl: rows, summary and json; a report without sizes says why; exit codes") {
+    const std::string trace = quoted(dataFile("communication/kernel_args.pt.trace.json"));
+    const auto csv = cli("nccl " + trace + " --format csv");
+    CHECK(csv.status == 0);
+    // The sizes and bandwidths worked out by hand in tests/data/communication/README.md (times
+    // from the trace's first event, at 1,000 us).
+    CHECK(
+        csv.out ==
+        "Rank,Operation,Communicator,Ranks,Size (bytes),Start (ns),Duration (ns),AlgBW (GB/s),BusBW (GB/s),Wait (ns)\n"
+        "0,AllGather,0,2,4194304,100000,100000,41.943,20.972,\n"
+        "0,AllReduce,0,2,1048576,1100000,50000,20.972,20.972,\n");
+    const auto summary = cli("nccl " + trace + " --summary --format csv");
+    CHECK(summary.status == 0);
+    CHECK(summary.out ==
+          "Operation,Size bucket (bytes),Count,Total (ns),Median (ns),P90 (ns),Median BusBW (GB/s)\n"
+          "AllReduce,1048576,1,50000,50000.0,50000.0,20.972\n"
+          "AllGather,4194304,1,100000,100000.0,100000.0,20.972\n");
+    const auto json = cli("nccl " + trace + " --format json");
+    CHECK(json.status == 0);
+    for (const char* key : {"\"collectives\"", "\"summary\"", "\"overlapped_ns\": 50000", "\"comm_ns\": 150000",
+                            "\"most_often_last\": null", "\"wait_ns\": null"})
+        CHECK(json.out.find(key) != std::string::npos);
+    const auto table = cli("nccl " + trace);
+    CHECK(table.status == 0);
+    CHECK(table.out.find("AllGather") != std::string::npos);
+    // Two ranks: every collective matched, each with its wait.
+    const auto ranks = cli("nccl " + quoted(dataFile("kineto/ddp_rank0.pt.trace.json.gz")) + " " +
+                           quoted(dataFile("kineto/ddp_rank1.pt.trace.json.gz")) + " --format csv");
+    CHECK(ranks.status == 0);
+    CHECK(ranks.out.find("\n1,AllReduce,0,2,4348968,") != std::string::npos);
+    CHECK(ranks.out.find(",\n") == std::string::npos);  // no empty wait: all matched
+    // A report that records no sizes: the rows with empty sizes, and one line on stderr.
+    const auto bare = cli("nccl " + quoted(dataFile("critical_path/two_ranks_late_rank0.sqlite")) + " --format csv");
+    CHECK(bare.status == 0);
+    CHECK(bare.out.find("\n0,AllReduce,,,,") != std::string::npos);
+    CHECK(bare.err.find("no collective sizes") != std::string::npos);
+    CHECK(std::count(bare.err.begin(), bare.err.end(), '\n') == 1);
+    CHECK(cli("nccl").status == 1);
+    CHECK(cli("nccl " + trace + " --format xml").status == 1);
+    const auto missing = cli("nccl /nonexistent/report.sqlite");
+    CHECK(missing.status == 2);
+}

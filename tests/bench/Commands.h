@@ -24,6 +24,7 @@ int cacheCommand(int argc, char** argv);
 int sqlCommand(int argc, char** argv);
 int pytorchCommand(int argc, char** argv);
 int criticalPathCommand(int argc, char** argv);
+int ncclCommand(int argc, char** argv);
 
 // Prints "lanescope-bench: <message>" and the usage to stderr; returns kExitUsage.
 int usageError(const std::string& message);

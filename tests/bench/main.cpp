@@ -27,6 +27,9 @@ constexpr const char* kUsage =
     "  lanescope-bench critical-path [--events N | FILE] [--runs K]\n"
     "      the critical path of the whole trace, and with a what-if (kernels 2x faster):\n"
     "      critical_path_ms=, critical_path_what_if_ms=\n"
+    "  lanescope-bench nccl [--ranks K] [--collectives N] [--runs R]\n"
+    "      every collective of K synthetic ranks (default 64 x 10,000) matched, sized, waits and summary:\n"
+    "      nccl_analysis_ms=, nccl_summary_ms=\n"
     "  lanescope-bench profile [--samples N] [--runs K]\n"
     "      the CPU profile (flat, top-down, bottom-up) of N synthetic samples, whole and a tenth\n"
     "  lanescope-bench events [--events N | FILE] [--runs K]\n"
@@ -80,6 +83,7 @@ int main(int argc, char** argv) {
     if (command == "sql") return sqlCommand(argc, argv);
     if (command == "pytorch") return pytorchCommand(argc, argv);
     if (command == "critical-path") return criticalPathCommand(argc, argv);
+    if (command == "nccl") return ncclCommand(argc, argv);
     if (command == "--help" || command == "help") {
         std::fputs(kUsage, stdout);
         return kExitOk;
