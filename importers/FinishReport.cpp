@@ -10,6 +10,7 @@
 #include "model/DiagnosticKinds.h"
 #include "model/LaneFreezer.h"
 #include "model/MpiRank.h"
+#include "model/NvtxPayloadPlacement.h"
 
 namespace lanescope {
 namespace {
@@ -199,6 +200,7 @@ void finishReport(Report& report, unsigned threads, const std::function<void(Rep
     separateKernelLanes(report, threads);
     freezeLanes(report, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
     packKernelLanes(report, threads);
+    placeNvtxPayloads(report);
     addCpuUtilizationCounter(report);
     addMigrationCounters(report);
     for (Counter& c : report.counters) freezeCounter(c);

@@ -17,6 +17,7 @@ namespace lanescope {
 //     after adding the whole-CPU utilization counter made from the frozen CPU core lanes
 //     (Report::cpu_utilization_counter) and, per GPU, the bytes unified memory migrated to it
 //     and from it so far;
+//   - places the NVTX extended payloads read on the events that carry them (model/NvtxPayloadPlacement.h);
 //   - adds the lanes a viewer asked for (ImportOptions::add_view_lanes), when given;
 //   - sets the report's time span;
 //   - sets its rank to the MPI rank it records, if any (model/MpiRank.h).

@@ -113,6 +113,13 @@ std::optional<std::string_view> SqliteStmt::textOrNull(int col) const {
     return std::string_view{data, static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
 }
 
+std::optional<std::span<const uint8_t>> SqliteStmt::blobOrNull(int col) const {
+    const auto* data = static_cast<const uint8_t*>(sqlite3_column_blob(stmt_, col));
+    const auto size = static_cast<size_t>(sqlite3_column_bytes(stmt_, col));
+    if (!data) return isNull(col) ? std::nullopt : std::optional<std::span<const uint8_t>>(std::span<const uint8_t>());
+    return std::span<const uint8_t>(data, size);
+}
+
 std::optional<std::string> selectByName(const SqliteDb& db, std::string_view table,
                                         const std::vector<std::string>& wanted,
                                         const std::vector<std::string>& required, std::string* missing) {

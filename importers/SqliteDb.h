@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,8 @@ public:
     std::string_view text(int col) const;
     // The text, or nullopt for NULL: one call where isNull() then text() take three.
     std::optional<std::string_view> textOrNull(int col) const;
+    // A BLOB's bytes, or nullopt for NULL.
+    std::optional<std::span<const uint8_t>> blobOrNull(int col) const;
     // The integer, or nullopt for NULL; asks for the type only when the value reads as 0.
     std::optional<int64_t> i64OrNull(int col) const {
         const int64_t v = sqlite3_column_int64(stmt_, col);

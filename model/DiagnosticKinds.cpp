@@ -57,6 +57,20 @@ constexpr DiagnosticKind kDeclared[] = {
      "CUDA event records whose cudaEventRecord call the report does not hold (the record itself has no "
      "time); they are not shown."},
 
+    // NVTX extended payloads
+    {Diag::NvtxPayloadUnknownSchema, "nvtx_payload_unknown_schema", Info,
+     "NVTX extended payloads (such as NCCL's) whose schema the report does not hold (registered before the "
+     "capture started, or in another domain); their fields are shown as raw bytes in hex."},
+    {Diag::NvtxPayloadUnsupportedType, "nvtx_payload_unsupported_type", Info,
+     "NVTX extended payloads whose schema has an entry of a type Lanescope does not decode (a union, or a "
+     "type newer than Lanescope); they are shown as raw bytes in hex."},
+    {Diag::NvtxPayloadDamaged, "nvtx_payload_damaged", Warning,
+     "NVTX extended payloads whose bytes do not fit their schema (shorter than it says, an array longer "
+     "than the bytes left, schemas nesting themselves); they are shown as raw bytes in hex."},
+    {Diag::NvtxPayloadSchemasDamaged, "nvtx_payload_schemas_damaged", Warning,
+     "The report's NVTX extended-payload schemas are damaged and were not read; every payload is shown as "
+     "raw bytes in hex."},
+
     // Native .nsys-rep reader
     {Diag::NsysRepUnknownEventType, "nsys_rep_unknown_event_type", Warning,
      "Events of a type this version of Lanescope does not read from .nsys-rep files; they are skipped."},

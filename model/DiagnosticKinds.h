@@ -46,6 +46,11 @@ enum class Diag : uint16_t {
     GraphExecutionWithoutEnd,
     GpuPageFaultWithoutEnd,
     CudaEventRecordWithoutCall,
+    // NVTX extended payloads (both Nsight Systems readers; model/NvtxPayloadPlacement.h)
+    NvtxPayloadUnknownSchema,
+    NvtxPayloadUnsupportedType,
+    NvtxPayloadDamaged,
+    NvtxPayloadSchemasDamaged,
     // Native .nsys-rep reader
     NsysRepUnknownEventType,
     NsysRepUnknownField,

@@ -8,6 +8,7 @@
 #include "model/DerivedCache.h"
 #include "model/GpuProperties.h"
 #include "model/Lane.h"
+#include "model/NvtxPayload.h"
 #include "model/PytorchMemory.h"
 #include "model/SideTables.h"
 #include "model/StringPool.h"
@@ -172,6 +173,9 @@ struct Report {
     // The named NVTX domains' creations, sorted by (start_ns, thread); their starts are among
     // nvtx_other_starts_ns too. Empty for formats that do not record them.
     Column<NvtxDomainCreation> nvtx_domains;
+    // NVTX extended payloads: the schemas registered and each payload's bytes, found by the event
+    // that carries it (model/NvtxPayload.h; decoded by model/NvtxPayloadDecoder.h).
+    NvtxPayloads nvtx_payloads;
     Column<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                        // of CPU samples and call backtraces
     Column<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)

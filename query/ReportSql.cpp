@@ -16,6 +16,7 @@
 #include "query/LanescopeTables.h"
 #include "query/MessageTables.h"
 #include "query/MpiTables.h"
+#include "query/NvtxPayloadTables.h"
 #include "query/ReportTables.h"
 #include "query/SchedTables.h"
 #include "query/UnifiedMemoryTables.h"
@@ -62,6 +63,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addLanescopeTables(report, tables);
     addCriticalPathTable(report, tables);
     addCollectivesTable(report, tables);
+    addNvtxPayloadTables(report, tables);
     for (const auto& table : tables)
         if (table->numbersRowsAsNsys()) session->numberedAsNsys_.push_back(table->name());
     if (!createVirtualTables(db, std::move(tables), error)) return nullptr;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs each importer's libFuzzer target for SECONDS (default 60) under clang with ASan+UBSan,
-# starting from small seeds (tests/data/fuzz, and five small .nsys-rep: two with CUDA graphs and
-# event records, one with unified memory, all 2025.3 ones with Nsight's messages; inputs of at
-# most MAX_LEN bytes, default 128 KiB, run hundreds of times faster than whole reports); new crashes land in build/fuzz/crashes/, each target's full log in
+# starting from small seeds (tests/data/fuzz, and six small .nsys-rep: two with CUDA graphs and
+# event records, one with unified memory, one with NCCL's NVTX payloads, all 2025.3 ones with
+# Nsight's messages; inputs of at most MAX_LEN bytes, default 128 KiB, run hundreds of times
+# faster than whole reports); new crashes land in build/fuzz/crashes/, each target's full log in
 # build/fuzz/logs/. Prints one summary line per target (runs, seconds, exec/s, coverage, crashes).
 # Installs clang when missing. TARGETS="fuzz_gzip ..." runs a subset; FORK=N runs each target in
 # N worker processes (libFuzzer's -fork, which goes on past a crash and keeps each one).
@@ -23,11 +24,11 @@ mkdir -p build/fuzz/crashes build/fuzz/logs
 declare -A seeds=(
   [fuzz_kineto_json]=tests/data/fuzz/small.json
   [fuzz_gzip]=tests/data/fuzz/small.json.gz
-  [fuzz_nsys_sqlite]=tests/data/fuzz/small.sqlite
+  [fuzz_nsys_sqlite]="tests/data/fuzz/small.sqlite tests/data/fuzz/small_payloads.sqlite"
   [fuzz_perfetto]="tests/data/fuzz/small.pftrace tests/data/fuzz/small_kinds.pftrace"
   [fuzz_nsysrep]="tests/data/nsys-2022.4/cpu_nvtx_threads.nsys-rep tests/data/nsys-2025.3/train_1gpu.nsys-rep
                   tests/data/nsys-2025.3/cuda_graphs.nsys-rep tests/data/nsys-2025.3/cuda_graphs_nodes.nsys-rep
-                  tests/data/nsys-2025.3/unified_memory.nsys-rep")
+                  tests/data/nsys-2025.3/unified_memory.nsys-rep tests/data/nsys-2025.3/ddp_rank0.nsys-rep")
 # A .nsys-rep keeps its table of contents at the end: its seeds are whole files, up to 448 KiB.
 declare -A max_len=([fuzz_nsysrep]=458752)
 for t in "${targets[@]}"; do

@@ -1,5 +1,5 @@
-// lanescope.Report: info(), stats(), analyze(), sql(), events(), critical_path(), collectives() and the lanes of one
-// report.
+// lanescope.Report: info(), stats(), analyze(), sql(), events(), critical_path(), collectives(),
+// nvtx_payloads() and the lanes of one report.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -14,6 +14,7 @@
 #include "app/python/EventFrames.h"
 #include "app/python/EventTables.h"
 #include "app/python/Frames.h"
+#include "app/python/NvtxPayloadFrame.h"
 #include "app/python/OpenedReport.h"
 
 namespace py = pybind11;
@@ -180,6 +181,11 @@ void bindReport(py::module_& m) {
              "Every NCCL collective (docs/analyses.md, \"Communication\"), a row per NCCL kernel in start order:\n"
              "operation, communicator, ranks, size_bytes, start_ns, end_ns, duration_ns, algbw_gbps, busbw_gbps\n"
              "(GB/s, 1e9 bytes a second), lane_index, event_index; missing where the report records no size.")
+        .def(
+            "nvtx_payloads", [](const OpenedReport& r) { return nvtxPayloadsFrame(r.model()); },
+            "The NVTX extended payloads (NCCL's communicator, message size, reduction, ...) decoded, one row\n"
+            "per field of each NVTX range or mark carrying one, in start order, as a DataFrame: start_ns,\n"
+            "end_ns, name (the range's), field, value (text; a damaged payload is one field 'bytes' in hex).")
         .def(
             "lane_events",
             [](const py::object& self, size_t lane) {

@@ -68,6 +68,14 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "cuda_contexts",
     "cuda_streams",
     "collective_args",
+    "nvtx_payloads.schemas",
+    "nvtx_payloads.entries",
+    "nvtx_payloads.enums",
+    "nvtx_payloads.enum_values",
+    "nvtx_payloads.type_info",
+    "nvtx_payloads.registered_strings",
+    "nvtx_payloads.bytes",
+    "nvtx_payloads.rows",
 };
 
 template <typename T>

@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 16;
+inline constexpr uint32_t kModelFormatVersion = 17;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -112,6 +112,14 @@ enum class Section : uint32_t {
     CudaContexts,
     CudaStreams,
     CollectiveArgs,
+    NvtxPayloadSchemas,
+    NvtxPayloadEntries,
+    NvtxPayloadEnums,
+    NvtxPayloadEnumValues,
+    NvtxPayloadTypeInfo,
+    NvtxPayloadRegisteredStrings,
+    NvtxPayloadBytes,
+    NvtxPayloadRows,
     Count
 };
 inline constexpr size_t kSectionCount = size_t(Section::Count);
@@ -216,6 +224,8 @@ void forEachCounterColumn(C& counter, Visit&& visit) {
 template <typename R, typename Visit>
 void forEachTable(R& r, Visit&& visit) {
     auto& [frame_function, frame_module, node_frame, node_parent] = r.stacks;
+    auto& [schemas, entries, enums, enum_values, type_info, registered_strings, payload_bytes, payload_rows] =
+        r.nvtx_payloads;
     visit(Section::Processes, r.processes);
     visit(Section::Threads, r.threads);
     visit(Section::Gpus, r.gpus);
@@ -250,6 +260,14 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::CudaContexts, r.cuda_contexts);
     visit(Section::CudaStreams, r.cuda_streams);
     visit(Section::CollectiveArgs, r.collective_args);
+    visit(Section::NvtxPayloadSchemas, schemas);
+    visit(Section::NvtxPayloadEntries, entries);
+    visit(Section::NvtxPayloadEnums, enums);
+    visit(Section::NvtxPayloadEnumValues, enum_values);
+    visit(Section::NvtxPayloadTypeInfo, type_info);
+    visit(Section::NvtxPayloadRegisteredStrings, registered_strings);
+    visit(Section::NvtxPayloadBytes, payload_bytes);
+    visit(Section::NvtxPayloadRows, payload_rows);
 }
 
 // A hash of the sizes, alignments and member places of every struct stored raw (RawLayout.h)

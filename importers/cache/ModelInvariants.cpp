@@ -81,6 +81,7 @@ private:
     template <typename T, typename Allocator>
     bool flags(Section section, const std::vector<T, Allocator>& rows);
     bool stacks();
+    bool nvtxPayloads();
 
     const Report& r_;
     const size_t strings_;
@@ -293,6 +294,39 @@ bool Checker::stacks() {
     return true;
 }
 
+// The decoder checks every offset, length and row it follows (model/NvtxPayloadDecoder.h); these
+// are what the lookups assume: names, rows placed on events that exist, sorted.
+bool Checker::nvtxPayloads() {
+    const NvtxPayloads& p = r_.nvtx_payloads;
+    for (size_t i = 0; i < p.schemas.size(); ++i)
+        if (!string(p.schemas[i].domain_name_id, "nvtx_payloads.schemas", i, "domain_name_id") ||
+            !string(p.schemas[i].name_id, "nvtx_payloads.schemas", i, "name_id"))
+            return false;
+    for (size_t i = 0; i < p.entries.size(); ++i)
+        if (!string(p.entries[i].name_id, "nvtx_payloads.entries", i, "name_id") ||
+            !string(p.entries[i].description_id, "nvtx_payloads.entries", i, "description_id"))
+            return false;
+    for (size_t i = 0; i < p.enums.size(); ++i)
+        if (!string(p.enums[i].domain_name_id, "nvtx_payloads.enums", i, "domain_name_id") ||
+            !string(p.enums[i].name_id, "nvtx_payloads.enums", i, "name_id"))
+            return false;
+    for (size_t i = 0; i < p.enum_values.size(); ++i)
+        if (!string(p.enum_values[i].name_id, "nvtx_payloads.enum_values", i, "name_id")) return false;
+    for (size_t i = 0; i < p.rows.size(); ++i) {
+        const NvtxPayloadRow& row = p.rows[i];
+        if (!this->row(row.lane, r_.lanes.size(), "lanes", "nvtx_payloads.rows", i, "lane", false)) return false;
+        const Lane& lane = r_.lanes[row.lane];
+        if (!this->row(row.event, row.mark ? lane.instants.size() : lane.events.size(), "the lane's events",
+                       "nvtx_payloads.rows", i, "event", false) ||
+            !this->row(row.nvtx, r_.nvtx.size(), "nvtx", "nvtx_payloads.rows", i, "nvtx", false))
+            return false;
+        if (i > 0 && std::tie(row.lane, row.mark, row.event) <
+                         std::tie(p.rows[i - 1].lane, p.rows[i - 1].mark, p.rows[i - 1].event))
+            return fail(at("nvtx_payloads.rows", i), "out of order");
+    }
+    return true;
+}
+
 bool Checker::tables() {
     for (size_t i = 0; i < r_.processes.size(); ++i)
         if (!string(r_.processes[i].name_id, "processes", i, "name_id")) return false;
@@ -306,7 +340,7 @@ bool Checker::tables() {
 }
 
 bool Checker::rest() {
-    if (!counters() || !sideTables() || !stacks()) return false;
+    if (!counters() || !sideTables() || !stacks() || !nvtxPayloads()) return false;
     bool ok = true;
     forEachTable(r_, [&](Section section, const auto& rows) { ok = ok && flags(section, rows); });
     return ok;
@@ -338,7 +372,7 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
                     r.kernel_graph_nodes.size() + r.collective_args.size() + r.graph_api_events.size() +
                     r.cuda_api_results.size() + r.profiler_overhead.size() + r.stacks.nodeCount() +
                     r.backtraces.size() + r.pytorch_memory.size() + r.cuda_memory_events.size() +
-                    r.machine_gpus.size() + r.system_properties.size();
+                    r.machine_gpus.size() + r.system_properties.size() + r.nvtx_payloads.rows.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -111,16 +111,38 @@ inline auto members(const CudaMemoryEvent& x) {
     const auto& [time, address, bytes, pc, process, gpu, context, correlation, name_id, mem_kind, freed] = x;
     return std::tie(time, address, bytes, pc, process, gpu, context, correlation, name_id, mem_kind, freed);
 }
+inline auto members(const NvtxPayloadEntry& x) {
+    const auto& [flags, type, detail, offset, name, description] = x;
+    return std::tie(flags, type, detail, offset, name, description);
+}
+inline auto members(const NvtxPayloadSchema& x) {
+    const auto& [id, flags, size, align, domain, name, first, count, process, type] = x;
+    return std::tie(id, flags, size, align, domain, name, first, count, process, type);
+}
+inline auto members(const NvtxPayloadEnum& x) {
+    const auto& [id, size, domain, name, first, count, process] = x;
+    return std::tie(id, size, domain, name, first, count, process);
+}
+inline auto members(const NvtxPayloadEnumValue& x) {
+    const auto& [value, name, is_flag] = x; return std::tie(value, name, is_flag);
+}
+inline auto members(const NvtxPayloadTypeInfo& x) { const auto& [size, align] = x; return std::tie(size, align); }
+inline auto members(const NvtxPayloadRow& x) {
+    const auto& [lane, event, nvtx, length, schema, offset, mark] = x;
+    return std::tie(lane, event, nvtx, length, schema, offset, mark);
+}
 // clang-format on
 
 template <typename... T>
 struct TypeList {};
 // Every model struct stored raw; the fingerprint covers exactly these.
-using RawStructs = TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo,
-                            MemsetInfo, SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo,
-                            CpuPageFaultInfo, Migration, KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation,
-                            OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu,
-                            SystemProperty, CudaDevice, CudaContext, CudaStream, CollectiveArgs>;
+using RawStructs =
+    TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
+             SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
+             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace,
+             PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice, CudaContext, CudaStream,
+             CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum, NvtxPayloadEnumValue,
+             NvtxPayloadTypeInfo, NvtxPayloadRow>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

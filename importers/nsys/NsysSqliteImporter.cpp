@@ -165,9 +165,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     nsys::ImportContext ctx{path, *db, builder, *report, threads, stop, progress, {}};
-    for (auto reader : {nsys::readCallchains, nsys::readNvtx, nsys::readCpuCalls, nsys::readGpuActivity,
-                        nsys::readUnifiedMemory, nsys::readCpuSamples, nsys::readCounters, nsys::readGraphApiEvents,
-                        nsys::readNsysMessages, nsys::readProfilerOverhead}) {
+    for (auto reader : {nsys::readCallchains, nsys::readNvtxPayloadSchemas, nsys::readNvtx, nsys::readCpuCalls,
+                        nsys::readGpuActivity, nsys::readUnifiedMemory, nsys::readCpuSamples, nsys::readCounters,
+                        nsys::readGraphApiEvents, nsys::readNsysMessages, nsys::readProfilerOverhead}) {
         if (auto failure = reader(ctx)) return *failure;
         if (reader == nsys::readCpuSamples && options.on_skeleton) foreseen = builder.schedLanes();
         showSkeleton();

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "importers/WorkerErrors.h"
+#include "importers/nsys/NvtxPayloadStaging.h"
 #include "importers/nsys/SyncLanePlacement.h"
 #include "model/DiagnosticKinds.h"
 
@@ -204,10 +205,16 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
 
     std::vector<uint32_t> nvtxToGlobal(chunk.nvtx.size());
     for (size_t i = 0; i < chunk.nvtx.size(); ++i) {
+        if (chunk.nvtxKeys[i].own) {
+            nvtxToGlobal[i] = static_cast<uint32_t>(report_.nvtx.size());
+            report_.nvtx.push_back(chunk.nvtx[i]);
+            continue;
+        }
         auto [it, inserted] = nvtxIndex_.try_emplace(chunk.nvtxKeys[i], static_cast<uint32_t>(report_.nvtx.size()));
         if (inserted) report_.nvtx.push_back(chunk.nvtx[i]);
         nvtxToGlobal[i] = it->second;
     }
+    mergePayloads(chunk, nvtxToGlobal, report_.nvtx_payloads);
     const auto kernelBase = static_cast<uint32_t>(report_.kernels.size());
     const auto memcpyBase = static_cast<uint32_t>(report_.memcpys.size());
     const auto memsetBase = static_cast<uint32_t>(report_.memsets.size());
@@ -420,10 +427,13 @@ void ReportBuilder::moveMpiDomainToMpiLanes() {
 void ReportBuilder::complete() {
     std::unordered_map<int64_t, uint32_t> domainNames;  // nsys domainId -> name; the last creation wins
     for (const PendingDomain& d : domains_) domainNames[d.domain_id] = d.name_id;
-    for (NvtxInfo& info : report_.nvtx) {
-        auto it = domainNames.find(info.domain_name_id);
-        info.domain_name_id = it != domainNames.end() ? it->second : 0;
-    }
+    auto domainName = [&](uint32_t& domain) {
+        auto it = domainNames.find(domain);
+        domain = it != domainNames.end() ? it->second : 0;
+    };
+    for (NvtxInfo& info : report_.nvtx) domainName(info.domain_name_id);
+    for (NvtxPayloadSchema& schema : report_.nvtx_payloads.schemas) domainName(schema.domain_name_id);
+    for (NvtxPayloadEnum& e : report_.nvtx_payloads.enums) domainName(e.domain_name_id);
     entities_.sortGpusByDevice();
     placeSyncLanesOnTheirContextsGpu(report_);
     entities_.keepRecordedNames();

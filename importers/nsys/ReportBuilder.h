@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,10 +21,12 @@ inline int64_t pidOf(int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
 inline int64_t tidOf(int64_t globalTid) { return globalTid & 0xFFFFFF; }
 
 // Exact identity of an NvtxInfo row as nsys fills it, for deduplication (input_shapes_id, a
-// PyTorch trace's, stays 0 here).
+// PyTorch trace's, stays 0 here). An `own` row (of an event carrying an extended payload, which
+// finds its payload by its NvtxInfo row) is never shared.
 struct NvtxKey {
     uint64_t colorAndCategory;
     uint64_t domainAndFlags;
+    bool own = false;
     bool operator==(const NvtxKey&) const = default;
     static NvtxKey of(const NvtxInfo& info);
 };
@@ -104,6 +107,15 @@ struct PendingNsysMessage {
     NsysMessage message;  // process unset
 };
 
+// An NVTX event's extended payload while importing: the event's own NvtxInfo row (local to its
+// chunk until merged) and its bytes, EventChunk::payloadBytes[offset, offset + length).
+struct PendingPayload {
+    uint32_t nvtx = 0;
+    uint32_t length = 0;
+    uint64_t schema_id = 0;
+    uint64_t offset = 0;
+};
+
 // Identity of a lane while importing. CPU lanes: owner = globalTid. GPU lanes: owner =
 // globalPid, with device and stream.
 struct LaneKey {
@@ -171,6 +183,8 @@ struct EventChunk {
     std::vector<NvtxKey> nvtxKeys;                     // parallel to nvtx
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
     std::vector<PendingDomain> domains;                            // in table row order
+    std::vector<PendingPayload> payloads;                          // in table row order
+    std::vector<uint8_t> payloadBytes;                             // the payloads' bytes, end to end
     StackInterner stacks;                      // call stacks first met in this chunk; frame names may be local strings
     std::vector<PendingBacktrace> backtraces;  // in table row order
     std::vector<SchedRow> sched;               // in table row order
@@ -188,6 +202,10 @@ struct EventChunk {
         return *lastLane_;
     }
     uint32_t nvtxRow(const NvtxInfo& info);
+    // A row of nvtx for one event alone: one that carries an extended payload, added with
+    // addPayload (importers/nsys/NvtxPayloadStaging.cpp).
+    uint32_t ownNvtxRow(const NvtxInfo& info);
+    void addPayload(uint32_t nvtxRow, uint64_t schemaId, std::span<const uint8_t> bytes);
     uint32_t kernelConfigRow(const KernelConfig& config);
 
 private:
@@ -224,6 +242,8 @@ public:
     // lane: hold indexes, never a reference, across this call.
     size_t laneIndex(const LaneKey& key);
     int32_t processIndex(int64_t globalPid);
+    // The process of `globalPid` if it has been made, without making it.
+    std::optional<int32_t> findProcess(int64_t globalPid) const { return entities_.findProcess(globalPid); }
     int32_t threadIndex(int64_t globalTid);
     int32_t gpuIndex(int64_t deviceId);
 

@@ -37,7 +37,8 @@ std::string gpuPageFaultName(uint8_t accessType);
 
 // Each reader reads its tables when present (absent tables mean no such data) and returns
 // an error only for damage that makes the report untrustworthy (or cancellation).
-std::optional<ImportError> readCallchains(ImportContext& ctx);  // first: the stacks the others refer to
+std::optional<ImportError> readCallchains(ImportContext& ctx);          // first: the stacks the others refer to
+std::optional<ImportError> readNvtxPayloadSchemas(ImportContext& ctx);  // before readNvtx: the schemas of its payloads
 std::optional<ImportError> readNvtx(ImportContext& ctx);
 std::optional<ImportError> readCpuCalls(ImportContext& ctx);     // CUDA runtime/driver, OS runtime, MPI, OpenMP
 std::optional<ImportError> readGpuActivity(ImportContext& ctx);  // kernels, memcpy, memset, sync, graphs, event records

@@ -498,11 +498,31 @@ private:
         info.start_end = type == kNvtxStartEnd;
         const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, p.i64(9)};
         if (!nsys::validTime(*chunk_, start)) return other();
+        // Field 8: the extended payloads { repeated 9 { 1 schemaId, 2 bytes } }. An event carrying
+        // any has an NvtxInfo row of its own, by which finishReport finds them.
+        auto nvtxRow = [&] {
+            if (!p.has(8)) return chunk_->nvtxRow(info);
+            const uint32_t own = chunk_->ownNvtxRow(info);
+            const std::string_view field = p.bytes(8);
+            ProtoReader payloads(field, offset + uint64_t(field.data() - payload.data()));
+            for (ProtoField f; payloads.next(f);) {
+                if (f.number != 9 || f.wire != 2) continue;
+                uint64_t schema = 0;
+                std::string_view bytes;
+                ProtoReader one(f.bytes, payloads.offsetOf(f.bytes));
+                for (ProtoField g; one.next(g);) {
+                    if (g.number == 1 && g.wire == 0) schema = g.value;
+                    if (g.number == 2 && g.wire == 2) bytes = g.bytes;
+                }
+                chunk_->addPayload(own, schema, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+            }
+            return own;
+        };
         if (type == kNvtxMark) {
             nsys::PendingInstants& in = chunk_->lane(key).instants;
             in.time_ns.push_back(start);
             in.name_id.push_back(text());
-            in.payload.push_back(chunk_->nvtxRow(info));
+            in.payload.push_back(nvtxRow());
             return;
         }
         if (!p.has(10)) {
@@ -515,7 +535,7 @@ private:
             countDiagnostic(chunk_->diagnostics, Diag::NegativeDuration);
             return other();
         }
-        nsys::pushInterval(*chunk_, key, start, end, text(), EventKind::NvtxRange, chunk_->nvtxRow(info));
+        nsys::pushInterval(*chunk_, key, start, end, text(), EventKind::NvtxRange, nvtxRow());
     }
 
     // PROCESSES.name is field 6, or for the process nsys launched (which has none) field 5.

@@ -13,6 +13,7 @@
 #include "importers/WorkerErrors.h"
 #include "importers/nsys/TableScan.h"
 #include "importers/nsysrep/EventDecoder.h"
+#include "importers/nsysrep/PayloadSchemas.h"
 #include "importers/nsysrep/ProtoReader.h"
 #include "importers/nsysrep/RepFile.h"
 #include "importers/nsysrep/SessionClock.h"
@@ -472,6 +473,7 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
     } catch (const MalformedProto& e) {
         return corrupt(path, std::string("damaged index message: ") + e.what());
     }
+    addNvtxPayloadSchemas(layout, builder, *report);
     buildMemoryCounters(memory, *report, builder);
     addCudaMemoryEvents(memory, *report, builder);
     addOverhead(overhead, overheadTids, *report, builder);

@@ -128,6 +128,24 @@ std::string readNsysVersion(int fd, const std::map<std::string, Section>& sectio
     return {};
 }
 
+// The NVTX payload schemas: one LZ4 block, framed as an event block, at `at` (relative to Raw
+// Sampling Data + 8). What the events are does not depend on it: a damaged one is noted, not fatal.
+void readPayloadSchemaBlock(int fd, const Section& rsd, uint64_t at, RepLayout& layout) {
+    try {
+        if (at > rsd.length - 8) bad("the NVTX payload schemas lie outside 'Raw Sampling Data'");
+        Cursor cursor(fd, rsd.offset + 8 + at, rsd.offset + rsd.length);
+        const BlockRef b = cursor.block("NVTX payload schema block");
+        std::string scratch;
+        const std::string text = inflateBlock(fd, b, scratch);
+        size_t pos = 0;
+        uint64_t length = 0;
+        if (!readVarint(text, pos, length) || length > text.size() - pos) bad("damaged NVTX payload schema block");
+        layout.nvtx_payload_schemas = text.substr(pos, length);
+    } catch (const BadReport&) {
+        layout.nvtx_payload_schemas_damaged = true;
+    }
+}
+
 }  // namespace
 
 std::string readAt(int fd, uint64_t offset, uint64_t size) {
@@ -181,8 +199,8 @@ RepLayout readLayout(const std::filesystem::path& path) {
     auto offsets = sections.find("Sampling Data Offsets");
     if (offsets == sections.end()) bad("the table of contents has no 'Sampling Data Offsets' section");
 
-    // Where the string blocks start, relative to Raw Sampling Data + 8.
-    uint64_t stringsAt = 0;
+    // Where the string blocks and the NVTX payload schemas start, relative to Raw Sampling Data + 8.
+    uint64_t stringsAt = 0, payloadSchemasAt = 0;
     {
         const std::string o = readAt(file.fd, offsets->second.offset, std::min<uint64_t>(offsets->second.length, 4096));
         ProtoReader reader(o, offsets->second.offset);
@@ -190,6 +208,7 @@ RepLayout readLayout(const std::filesystem::path& path) {
             if (f.number == 1 && f.wire == 2 && f.bytes != "lz4")
                 bad("the events are compressed with '" + std::string(f.bytes) + "', not LZ4");
             if (f.number == 2 && f.wire == 0) stringsAt = f.value;
+            if (f.number == 3 && f.wire == 0) payloadSchemasAt = f.value;
         }
     }
     const Section rsd = raw->second;
@@ -228,6 +247,7 @@ RepLayout readLayout(const std::filesystem::path& path) {
     }
     layout.thread_names = rest.message("thread names message");
     if (rest.left() > 0) layout.system_info = rest.message("system information message");
+    if (payloadSchemasAt != 0) readPayloadSchemaBlock(file.fd, rsd, payloadSchemasAt, layout);
     return layout;
 }
 

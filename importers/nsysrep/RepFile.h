@@ -35,6 +35,10 @@ struct RepLayout {
     std::vector<std::string> strings;    // the string table: position = the ids events use
     std::string thread_names;            // message { repeated 1 { 1 tid, 2 name id, 3 prio, 4 globalTid } }
     std::string system_info;             // message with the GPUs and CUDA devices
+    // The NVTX extended-payload schemas (2023.4+, where the report has any): the inflated message
+    // of the block that `Sampling Data Offsets` field 3 points at; empty when absent or damaged.
+    std::string nvtx_payload_schemas;
+    bool nvtx_payload_schemas_damaged = false;  // the block is there but does not read
 };
 
 // Reads the layout of `path`; throws BadReport naming what is wrong and where.

@@ -1,7 +1,8 @@
 // Fuzz target: any bytes, written to a file with the extension of one format, then imported.
 // The importer must return a report or a one-line error, never crash or hang; on a report, the
-// PyTorch views (analysis/pytorch/PytorchViews.h) and the critical path must not either: the
-// path is either refused (std::invalid_argument: nothing to walk) or covers its range exactly.
+// PyTorch views (analysis/pytorch/PytorchViews.h), the decoder of every NVTX extended payload
+// and the critical path must not either: the path is either refused (std::invalid_argument:
+// nothing to walk) or covers its range exactly.
 // Built in every build: under clang with -DLANESCOPE_LIBFUZZER=ON it is a libFuzzer target;
 // otherwise MutationDriver.cpp runs it over seeds and deterministic mutations of them.
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "analysis/critical_path/CriticalPath.h"
 #include "analysis/pytorch/PytorchViews.h"
 #include "importers/Importer.h"
+#include "model/NvtxPayloadDecoder.h"
 
 #ifndef LANESCOPE_FUZZ_EXTENSION
 #error "LANESCOPE_FUZZ_EXTENSION must name the file extension, e.g. \".json\""
@@ -45,6 +47,14 @@ void checkCriticalPath(const lanescope::Report& report) {
     if (path.what_if_length_ns && *path.what_if_length_ns > path.end_ns - path.begin_ns) __builtin_trap();
 }
 
+// Every NVTX extended payload decoded, as the Details panel and SQL decode them (fields, or one
+// field "bytes" for a damaged one): never out of its bytes.
+void decodeEveryPayload(const lanescope::Report& report) {
+    for (const lanescope::NvtxPayloadRow& row : report.nvtx_payloads.rows)
+        (void)(row.mark ? lanescope::nvtxMarkPayloadFields(report, row.lane, row.event)
+                        : lanescope::nvtxPayloadFields(report, row.lane, row.event));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -69,6 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // What a damaged file gives must also hold for the analyses a user opens on it first.
         for (const lanescope::PytorchViewEntry& view : lanescope::pytorchViews())
             (void)view.compute(*result.report(), SIZE_MAX);
+        decodeEveryPayload(*result.report());
         checkCriticalPath(*result.report());
     }
     std::filesystem::remove(file);  // a run may be the last: leave nothing in the temp folder

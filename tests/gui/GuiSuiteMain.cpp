@@ -9,6 +9,7 @@ int runChromeTest(int argc, char** argv);
 int runCommunicationPanelTest(int argc, char** argv);
 int runCpuSideTest(int argc, char** argv);
 int runCriticalPathPanelTest(int argc, char** argv);
+int runDetailsPayloadTest(int argc, char** argv);
 int runDiagnosticsTest(int argc, char** argv);
 int runEventsPanelTest(int argc, char** argv);
 int runEveryFileTest(int argc, char** argv);
@@ -39,6 +40,7 @@ constexpr GuiTest kGuiTests[] = {
     {"gui_latest_task_tests", runLatestTaskTest},
     {"gui_diagnostics_tests", runDiagnosticsTest},
     {"gui_cpu_side_tests", runCpuSideTest},
+    {"gui_details_payload_tests", runDetailsPayloadTest},
     {"gui_every_file_tests", runEveryFileTest},
     {"gui_events_tests", runEventsPanelTest},
     {"gui_call_tree_tests", runCallTreeTest},

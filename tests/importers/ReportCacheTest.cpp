@@ -249,6 +249,7 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
     TempCache temp("equal");
     std::vector<std::filesystem::path> files = {
         dataFile("nsys-2025.3/cpu_1gpu.nsys-rep"),
+        dataFile("nsys-2025.3/ddp_rank0.blobs.sqlite"),  // NVTX payloads on ranges and their Nccl copies
         dataFile("nsys-2025.3/cuda_graphs_nodes.nsys-rep"),
         dataFile("nsys-2025.3/cuda_graphs.nsys-rep"),
         dataFile("nsys-2025.3/unified_memory.nsys-rep"),
@@ -296,6 +297,8 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
             {"cuda memory events", !r.cuda_memory_events.empty()},
             {"machine gpus", !r.machine_gpus.empty()},
             {"system properties", !r.system_properties.empty()},
+            {"nvtx payloads", !r.nvtx_payloads.rows.empty()},
+            {"nvtx payload registered strings", !r.nvtx_payloads.registered_strings.empty()},
         };
         for (const auto& [what, held] : holds)
             if (held) seen.insert(what);
@@ -320,7 +323,9 @@ TEST_CASE("a report read back from the cache equals its fresh import, field by f
                              "pytorch memory",
                              "cuda memory events",
                              "machine gpus",
-                             "system properties"}) {
+                             "system properties",
+                             "nvtx payloads",
+                             "nvtx payload registered strings"}) {
         INFO(what);
         CHECK(seen.count(what));
     }

@@ -356,6 +356,62 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
            });
 }
 
+void compareNvtxPayloads(Differ& d, const NvtxPayloads& a, const NvtxPayloads& b) {
+    d.rows("nvtx_payloads.schemas", a.schemas, b.schemas,
+           [](auto f, const NvtxPayloadSchema& x, const NvtxPayloadSchema& y) {
+               f("schema_id", x.schema_id, y.schema_id);
+               f("flags", x.flags, y.flags);
+               f("payload_size", x.payload_size, y.payload_size);
+               f("align_to", x.align_to, y.align_to);
+               f("domain_name_id", x.domain_name_id, y.domain_name_id);
+               f("name_id", x.name_id, y.name_id);
+               f("first_entry", x.first_entry, y.first_entry);
+               f("entry_count", x.entry_count, y.entry_count);
+               f("process", x.process, y.process);
+               f("type", x.type, y.type);
+           });
+    d.rows("nvtx_payloads.entries", a.entries, b.entries,
+           [](auto f, const NvtxPayloadEntry& x, const NvtxPayloadEntry& y) {
+               f("flags", x.flags, y.flags);
+               f("type", x.type, y.type);
+               f("array_or_union_detail", x.array_or_union_detail, y.array_or_union_detail);
+               f("offset", x.offset, y.offset);
+               f("name_id", x.name_id, y.name_id);
+               f("description_id", x.description_id, y.description_id);
+           });
+    d.rows("nvtx_payloads.enums", a.enums, b.enums, [](auto f, const NvtxPayloadEnum& x, const NvtxPayloadEnum& y) {
+        f("schema_id", x.schema_id, y.schema_id);
+        f("size", x.size, y.size);
+        f("domain_name_id", x.domain_name_id, y.domain_name_id);
+        f("name_id", x.name_id, y.name_id);
+        f("first_value", x.first_value, y.first_value);
+        f("value_count", x.value_count, y.value_count);
+        f("process", x.process, y.process);
+    });
+    d.rows("nvtx_payloads.enum_values", a.enum_values, b.enum_values,
+           [](auto f, const NvtxPayloadEnumValue& x, const NvtxPayloadEnumValue& y) {
+               f("value", x.value, y.value);
+               f("name_id", x.name_id, y.name_id);
+               f("is_flag", x.is_flag, y.is_flag);
+           });
+    d.rows("nvtx_payloads.type_info", a.type_info, b.type_info,
+           [](auto f, const NvtxPayloadTypeInfo& x, const NvtxPayloadTypeInfo& y) {
+               f("size", x.size, y.size);
+               f("align", x.align, y.align);
+           });
+    d.column("nvtx_payloads.registered_strings", a.registered_strings, b.registered_strings);
+    d.column("nvtx_payloads.bytes", a.bytes, b.bytes);
+    d.rows("nvtx_payloads.rows", a.rows, b.rows, [](auto f, const NvtxPayloadRow& x, const NvtxPayloadRow& y) {
+        f("lane", x.lane, y.lane);
+        f("event", x.event, y.event);
+        f("nvtx", x.nvtx, y.nvtx);
+        f("length", x.length, y.length);
+        f("schema_id", x.schema_id, y.schema_id);
+        f("offset", x.offset, y.offset);
+        f("mark", x.mark, y.mark);
+    });
+}
+
 void compareMessages(Differ& d, const Report& a, const Report& b) {
     d.rows("nsys_messages", a.nsys_messages, b.nsys_messages, [](auto f, const NsysMessage& x, const NsysMessage& y) {
         f("time_ns", x.time_ns, y.time_ns);
@@ -389,6 +445,7 @@ std::optional<std::string> firstDifference(const Report& a, const Report& b) {
     compareGpuTables(d, a, b);
     compareUnifiedMemory(d, a, b);
     compareCpuTables(d, a, b);
+    compareNvtxPayloads(d, a.nvtx_payloads, b.nvtx_payloads);
     compareMessages(d, a, b);
     return d.first;
 }
