@@ -149,6 +149,7 @@ CommunicationAnalysis analyzeCommunication(const std::vector<const Report*>& rep
         measureOverlap(*reports[r], out.ranks[r]);
         for (uint32_t c = 0; c < lists[r].size(); ++c) order.push_back({uint16_t(r), c});
     }
+    countRanksOfCommunicators(metas);
     std::sort(order.begin(), order.end(), [&](const Pending& a, const Pending& b) {
         const Collective &x = lists[a.rank][a.index], &y = lists[b.rank][b.index];
         return std::tie(a.rank, x.start_ns, x.kernel.lane, x.kernel.index) <
@@ -162,9 +163,10 @@ CommunicationAnalysis analyzeCommunication(const std::vector<const Report*>& rep
         // The op: the args' name where it says more than the kernel (all-to-all runs SendRecv kernels).
         const CollectiveOp op = m.op != CollectiveOp::Other ? m.op : collectiveOpOf(c.kind);
         const int64_t duration = c.end_ns - c.start_ns;
+        const int64_t size = collectiveSize(m, op);
         double algbw = kUnknownBandwidth, busbw = kUnknownBandwidth;
-        if (m.size_bytes >= 0 && duration > 0) {
-            algbw = double(m.size_bytes) / double(duration);  // bytes per ns = GB/s
+        if (size >= 0 && duration > 0) {
+            algbw = double(size) / double(duration);  // bytes per ns = GB/s
             busbw = algbw * busBandwidthFactor(op, m.ranks);
         }
         rowOf[p.rank][p.index] = uint32_t(rows.size());
@@ -172,7 +174,7 @@ CommunicationAnalysis analyzeCommunication(const std::vector<const Report*>& rep
         rows.op.push_back(op);
         rows.communicator.push_back(m.communicator);
         rows.ranks.push_back(m.ranks);
-        rows.size_bytes.push_back(m.size_bytes);
+        rows.size_bytes.push_back(size);
         rows.start_ns.push_back(c.start_ns);
         rows.duration_ns.push_back(duration);
         rows.algbw_gbps.push_back(algbw);

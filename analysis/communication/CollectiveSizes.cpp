@@ -1,22 +1,34 @@
-// What the report records of each NCCL kernel's collective: PyTorch's collective args
-// (docs/analyses.md, "Communication").
+// What the report records of each NCCL kernel's collective: PyTorch's collective args, or NCCL's
+// NVTX extended payloads (docs/analyses.md, "Communication").
 #include "analysis/communication/CollectiveSizes.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <unordered_map>
 
 #include "analysis/Cancellation.h"
 #include "model/Correlation.h"
+#include "model/NvtxPayloadDecoder.h"
 
 namespace lanescope {
 namespace {
 
-// One record_param_comms operator of a thread: its times and its args row.
+// One range of a thread that says what a collective launched inside it is: a record_param_comms
+// operator (`source` its row of Report::collective_args) or an NCCL NVTX range with a payload
+// (`source` its index into the payload metas). Times in ns on the report's timeline.
 struct CommsOperator {
     int64_t start_ns, end_ns;
-    uint32_t args;
+    uint32_t source;
 };
+using OperatorsByThread = std::unordered_map<int32_t, std::vector<CommsOperator>>;
+
+void sortOperators(OperatorsByThread& byThread) {
+    for (auto& [thread, ops] : byThread)
+        std::sort(ops.begin(), ops.end(), [](const CommsOperator& a, const CommsOperator& b) {
+            return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+        });
+}
 
 CollectiveMeta metaOfArgs(const Report& report, const CollectiveArgs& a) {
     CollectiveMeta m;
@@ -30,8 +42,8 @@ CollectiveMeta metaOfArgs(const Report& report, const CollectiveArgs& a) {
 }
 
 // Per thread (index into Report::threads), its record_param_comms operators sorted by start.
-std::unordered_map<int32_t, std::vector<CommsOperator>> commsOperatorsByThread(const Report& report) {
-    std::unordered_map<int32_t, std::vector<CommsOperator>> out;
+OperatorsByThread commsOperatorsByThread(const Report& report) {
+    OperatorsByThread out;
     for (const Lane& lane : report.lanes) {
         if (lane.kind != LaneKind::Nvtx || lane.thread < 0) continue;
         const IntervalColumns& ev = lane.events;
@@ -42,10 +54,46 @@ std::unordered_map<int32_t, std::vector<CommsOperator>> commsOperatorsByThread(c
                 out[lane.thread].push_back({ev.start_ns[i], ev.endNs(i), args - 1});
         }
     }
-    for (auto& [thread, ops] : out)
-        std::sort(ops.begin(), ops.end(), [](const CommsOperator& a, const CommsOperator& b) {
-            return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
-        });
+    sortOperators(out);
+    return out;
+}
+
+// NCCL's NVTX ranges with a payload (NCCL 2.19+): per thread, by start, each with what its
+// payload says in `metas` (its CommsOperator::source); `ranksOfCommunicator` from the
+// communicators' creation ranges ("No. of ranks").
+struct NcclPayloadRanges {
+    OperatorsByThread by_thread;
+    std::vector<CollectiveMeta> metas;
+    std::unordered_map<std::string, int32_t> ranks_of_communicator;
+};
+
+NcclPayloadRanges ncclPayloadRanges(const Report& report) {
+    NcclPayloadRanges out;
+    for (const NvtxPayloadRow& row : report.nvtx_payloads.rows) {
+        if (row.mark || row.lane >= report.lanes.size()) continue;
+        const Lane& lane = report.lanes[row.lane];
+        if ((lane.kind != LaneKind::Nvtx && lane.kind != LaneKind::NvtxStartEnd) || lane.thread < 0 ||
+            row.event >= lane.events.size())
+            continue;
+        CollectiveMeta meta;
+        int32_t ranks = -1;
+        for (const NvtxPayloadField& f : decodeNvtxPayload(report, row).fields) {
+            if (f.name == "NCCL communicator ID" && f.uint_value) meta.communicator = communicatorText(*f.uint_value);
+            if (f.name == "Message size [bytes]" && f.uint_value) meta.message_bytes = int64_t(*f.uint_value);
+            if (f.name == "No. of ranks")
+                ranks = f.int_value ? int32_t(*f.int_value) : f.uint_value ? int32_t(*f.uint_value) : -1;
+        }
+        if (ranks > 0 && !meta.communicator.empty()) out.ranks_of_communicator[meta.communicator] = ranks;
+        if (meta.message_bytes < 0) continue;
+        // "ncclAllReduce": the op after NCCL's prefix.
+        std::string_view name = report.str(lane.events.name_id[row.event]);
+        if (name.starts_with("nccl")) name.remove_prefix(4);
+        meta.op = collectiveOpOf(name);
+        out.by_thread[lane.thread].push_back(
+            {lane.events.start_ns[row.event], lane.events.endNs(row.event), uint32_t(out.metas.size())});
+        out.metas.push_back(std::move(meta));
+    }
+    sortOperators(out.by_thread);
     return out;
 }
 
@@ -91,15 +139,47 @@ int64_t pytorchDtypeBytes(std::string_view dtype) {
     return found == bytes.end() ? 0 : found->second;
 }
 
+std::string communicatorText(uint64_t id) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(id));
+    return buf;
+}
+
+void countRanksOfCommunicators(std::vector<std::vector<CollectiveMeta>>& metas) {
+    std::unordered_map<std::string, std::vector<uint8_t>> reportsOf;  // communicator -> per report, named
+    for (size_t r = 0; r < metas.size(); ++r)
+        for (const CollectiveMeta& m : metas[r])
+            if (m.ranks < 0 && !m.communicator.empty()) {
+                std::vector<uint8_t>& named = reportsOf[m.communicator];
+                named.resize(metas.size(), 0);
+                named[r] = 1;
+            }
+    for (auto& list : metas)
+        for (CollectiveMeta& m : list) {
+            if (m.ranks >= 0 || m.communicator.empty()) continue;
+            const std::vector<uint8_t>& named = reportsOf[m.communicator];
+            const int32_t count = int32_t(std::count(named.begin(), named.end(), 1));
+            if (count >= 2) m.ranks = count;
+        }
+}
+
+int64_t collectiveSize(const CollectiveMeta& meta, CollectiveOp op) {
+    if (meta.size_bytes >= 0) return meta.size_bytes;
+    if (meta.message_bytes < 0) return -1;
+    if (op != CollectiveOp::AllGather && op != CollectiveOp::ReduceScatter) return meta.message_bytes;
+    return meta.ranks > 0 ? meta.message_bytes * meta.ranks : -1;
+}
+
 std::vector<CollectiveMeta> collectiveMetas(const Report& report, const std::vector<Collective>& collectives,
                                             std::string& note) {
     std::vector<CollectiveMeta> metas(collectives.size());
     note.clear();
-    if (report.collective_args.empty()) {
-        note =
-            report.meta.format == "kineto-json"
-                ? "no collective sizes: the trace records no collective args (PyTorch before 2.1)"
-                : "no collective sizes: the report holds no NCCL NVTX payloads (NCCL before 2.19, or NVTX not traced)";
+    const bool payloads = !report.nvtx_payloads.rows.empty();
+    if (report.collective_args.empty() && !payloads) {
+        note = report.meta.format == "kineto-json"
+                   ? "no collective sizes: the trace records no collective args (PyTorch before 2.1)"
+                   : "no collective sizes: the report holds no NVTX extended payloads (NCCL before 2.19, NVTX "
+                     "not traced, or a SQLite export made without --include-blobs=true)";
         return metas;
     }
     // The args on the kernels, by kernel row.
@@ -107,34 +187,43 @@ std::vector<CollectiveMeta> collectiveMetas(const Report& report, const std::vec
     for (uint32_t i = 0; i < report.collective_args.size(); ++i)
         if (report.collective_args[i].kernel_row != CollectiveArgs::kNotOnKernel)
             argsOfKernel.emplace(report.collective_args[i].kernel_row, i);
-    // Else those of the record_param_comms operator around the kernel's launch.
-    std::unordered_map<int32_t, std::vector<CommsOperator>> operators;
+    // Else those of the record_param_comms operator or NCCL range around the kernel's launch.
     std::optional<CorrelationIndex> correlation;
+    OperatorsByThread operators;
+    NcclPayloadRanges ncclRanges;
     bool anySize = false;
     for (size_t c = 0; c < collectives.size(); ++c) {
         cancellationPoint();
         const EventRef k = collectives[c].kernel;
         const IntervalColumns& ev = report.lanes[k.lane].events;
-        const uint32_t kernelRow = ev.payload[k.index];
-        if (const auto found = argsOfKernel.find(kernelRow); found != argsOfKernel.end()) {
+        if (const auto found = argsOfKernel.find(ev.payload[k.index]); found != argsOfKernel.end()) {
             metas[c] = metaOfArgs(report, report.collective_args[found->second]);
         } else {
             if (!correlation) {
                 correlation.emplace(report);
                 operators = commsOperatorsByThread(report);
+                if (payloads) ncclRanges = ncclPayloadRanges(report);
             }
             const std::optional<EventRef> launch = correlation->launcherOf(k);
             if (!launch) continue;
             const Lane& launchLane = report.lanes[launch->lane];
-            const auto ops = operators.find(launchLane.thread);
-            if (ops == operators.end()) continue;
-            if (const CommsOperator* op = operatorAround(ops->second, launchLane.events.start_ns[launch->index]))
-                metas[c] = metaOfArgs(report, report.collective_args[op->args]);
+            const int64_t at = launchLane.events.start_ns[launch->index];
+            if (const auto ops = operators.find(launchLane.thread); ops != operators.end())
+                if (const CommsOperator* op = operatorAround(ops->second, at))
+                    metas[c] = metaOfArgs(report, report.collective_args[op->source]);
+            if (metas[c].size_bytes < 0)
+                if (const auto ranges = ncclRanges.by_thread.find(launchLane.thread);
+                    ranges != ncclRanges.by_thread.end())
+                    if (const CommsOperator* range = operatorAround(ranges->second, at)) {
+                        metas[c] = ncclRanges.metas[range->source];
+                        const auto ranks = ncclRanges.ranks_of_communicator.find(metas[c].communicator);
+                        if (ranks != ncclRanges.ranks_of_communicator.end()) metas[c].ranks = ranks->second;
+                    }
         }
-        anySize = anySize || metas[c].size_bytes >= 0;
+        anySize = anySize || metas[c].size_bytes >= 0 || metas[c].message_bytes >= 0;
     }
     if (!anySize && !collectives.empty())
-        note = "no collective sizes: no NCCL kernel's args or record_param_comms operator gives one";
+        note = "no collective sizes: no NCCL kernel's args, record_param_comms operator or NCCL NVTX payload gives one";
     return metas;
 }
 

@@ -7,8 +7,10 @@
 #include <map>
 #include <regex>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
+#include "analysis/communication/CollectiveSizes.h"
 #include "analysis/critical_path/PathEngine.h"
 #include "analysis/ranks/Collectives.h"
 #include "analysis/ranks/RankAlignment.h"
@@ -60,6 +62,45 @@ void storeSegments(const std::vector<Segment>& segs, CriticalPath& path) {
         if (inserted) path.lane_labels.push_back(s.lane_label);
         out.lane_label.push_back(it->second);
     }
+}
+
+// The sizes and bandwidths of the path's NCCL kernels, from what their reports record.
+std::vector<PathCollective> pathCollectives(const std::vector<const Report*>& reports, const PathSegments& segs) {
+    if (std::find(segs.category.begin(), segs.category.end(), PathCategory::Communication) == segs.category.end())
+        return {};
+    // Every report's collectives, as the communication analysis reads them (ranks counted across reports).
+    std::vector<std::vector<Collective>> lists(reports.size());
+    std::vector<std::vector<CollectiveMeta>> metas(reports.size());
+    for (size_t r = 0; r < reports.size(); ++r) {
+        lists[r] = ncclCollectives(*reports[r]);
+        std::string note;
+        metas[r] = collectiveMetas(*reports[r], lists[r], note);
+    }
+    countRanksOfCommunicators(metas);
+    std::map<std::tuple<uint16_t, int32_t, int32_t>, size_t> collectiveOf;  // (report, lane, event) -> index
+    for (size_t r = 0; r < reports.size(); ++r)
+        for (size_t c = 0; c < lists[r].size(); ++c)
+            collectiveOf.emplace(
+                std::tuple(uint16_t(r), int32_t(lists[r][c].kernel.lane), int32_t(lists[r][c].kernel.index)), c);
+    std::vector<PathCollective> out;
+    for (size_t i = 0; i < segs.size(); ++i) {
+        if (segs.category[i] != PathCategory::Communication || segs.event[i] < 0) continue;
+        const uint16_t r = segs.report[i];
+        const auto found = collectiveOf.find(std::tuple(r, segs.lane[i], segs.event[i]));
+        if (found == collectiveOf.end()) continue;
+        const Collective& k = lists[r][found->second];
+        const CollectiveMeta& m = metas[r][found->second];
+        const CollectiveOp op = m.op != CollectiveOp::Other ? m.op : collectiveOpOf(k.kind);
+        const int64_t size = collectiveSize(m, op), duration = k.end_ns - k.start_ns;
+        if (size < 0) continue;
+        PathCollective c;
+        c.segment = uint32_t(i);
+        c.size_bytes = size;
+        c.algbw_gbps = duration > 0 ? double(size) / double(duration) : std::nan("");
+        c.busbw_gbps = c.algbw_gbps * busBandwidthFactor(op, m.ranks);
+        out.push_back(c);
+    }
+    return out;
 }
 
 }  // namespace critical_path_detail
@@ -197,6 +238,7 @@ CriticalPath computeCriticalPath(const std::vector<const Report*>& reports, cons
     }
 
     storeSegments(engine.walk(A, B, owner, items.start, items.end), path);
+    path.collectives = pathCollectives(reports, path.segments);
     path.by_category = totalsByCategory(path.segments);
     path.by_name = topNames(reports, path.segments);
 

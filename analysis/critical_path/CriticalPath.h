@@ -94,6 +94,15 @@ struct PathNameTotal {
     int64_t ns = 0;
 };
 
+// A collective on the path whose size its report records (docs/analyses.md, "Communication"):
+// its Communication segment, size in bytes and bandwidths in GB/s (busbw NaN when the ranks are
+// not recorded).
+struct PathCollective {
+    uint32_t segment = 0;  // index into PathSegments
+    int64_t size_bytes = 0;
+    double algbw_gbps = 0, busbw_gbps = 0;
+};
+
 struct CriticalPath {
     int64_t begin_ns = 0, end_ns = 0;  // the range [A, B], shared timeline
     bool several_ranks = false;        // several reports: lanes start with "rank N "
@@ -104,6 +113,7 @@ struct CriticalPath {
     std::vector<std::string> lane_labels;
     std::array<int64_t, kPathCategoryCount> by_category{};  // ns per category; sums to end_ns - begin_ns
     std::vector<PathNameTotal> by_name;                     // the top 50
+    std::vector<PathCollective> collectives;                // sorted by segment
     // With what-if rules: the new range end minus begin_ns, and the new path's totals.
     std::optional<int64_t> what_if_length_ns;
     std::array<int64_t, kPathCategoryCount> what_if_by_category{};

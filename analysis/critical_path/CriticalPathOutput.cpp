@@ -1,4 +1,5 @@
 // The critical path's CSV and JSON (docs/analyses.md, "Output"; CLI.md, critical-path).
+#include <cmath>
 #include <string>
 
 #include "analysis/JsonWriter.h"
@@ -63,6 +64,7 @@ std::string criticalPathJson(const std::vector<const Report*>& reports, const Cr
     names("by_name", path.by_name);
     j.beginArray("segments");
     const PathSegments& s = path.segments;
+    size_t collective = 0;  // the next of path.collectives (sorted by segment)
     for (size_t i = 0; i < s.size(); ++i) {
         j.beginObject();
         j.value("start_ns", s.start_ns[i]);
@@ -71,6 +73,12 @@ std::string criticalPathJson(const std::vector<const Report*>& reports, const Cr
         j.value("name", segmentName(reports, path, i));
         j.value("lane", path.lane_labels[s.lane_label[i]]);
         if (path.several_ranks) j.value("rank", int64_t{s.report[i]});
+        if (collective < path.collectives.size() && path.collectives[collective].segment == i) {
+            const PathCollective& c = path.collectives[collective++];
+            j.value("size_bytes", c.size_bytes);
+            if (!std::isnan(c.algbw_gbps)) j.value("algbw_gbps", c.algbw_gbps, 3);
+            if (!std::isnan(c.busbw_gbps)) j.value("busbw_gbps", c.busbw_gbps, 3);
+        }
         j.endObject();
     }
     j.endArray();

@@ -10,6 +10,7 @@
 
 #include "TestPaths.h"
 #include "analysis/communication/CollectiveInstances.h"
+#include "analysis/communication/CollectiveSizes.h"
 #include "importers/ImportHelpers.h"
 
 using namespace lanescope;
@@ -162,4 +163,62 @@ TEST_CASE("two DDP ranks (PyTorch): sizes from the model, waits and skews consis
         CHECK(rc.overlapped_ns >= 0);
         CHECK(rc.overlapped_ns <= rc.comm_ns);
     }
+}
+
+TEST_CASE("two DDP ranks (Nsight Systems): sizes from NCCL's NVTX payloads, natively and from the blobs export",
+          "[communication]") {
+    std::vector<std::unique_ptr<Report>> native, exported;
+    const CommunicationAnalysis a =
+        analyzeFiles({"nsys-2025.3/ddp_rank0.nsys-rep", "nsys-2025.3/ddp_rank1.nsys-rep"}, native);
+    const CommunicationAnalysis b =
+        analyzeFiles({"nsys-2025.3/ddp_rank0.blobs.sqlite", "nsys-2025.3/ddp_rank1.blobs.sqlite"}, exported);
+    CHECK(a.notes.empty());
+    CHECK(cellTableCsv(collectiveRowCells(a)) == cellTableCsv(collectiveRowCells(b)));
+    const CollectiveRows& r = a.rows;
+    // The same model as the PyTorch capture (workloads/train.py), 12 steps here: per step its
+    // 1,163,274 float parameters all-reduced, its BatchNorm buffers broadcast (512 and 8 bytes).
+    const int64_t parameters = 1792 + 128 + 73856 + 295168 + 789760 + 2570;
+    for (uint16_t rank = 0; rank < 2; ++rank) {
+        int64_t allReduced = 0, broadcastBytes = 0;
+        for (size_t i = 0; i < r.size(); ++i) {
+            if (r.rank[i] != rank) continue;
+            CHECK(r.communicator[i] == "f2cfe53da0d29575");  // NCCL's communicator id 17496455130211587445
+            CHECK(r.ranks[i] == 2);  // no creation range in the capture: counted from the two reports
+            CHECK(!std::isnan(r.busbw_gbps[i]));
+            if (r.op[i] == CollectiveOp::AllReduce) allReduced += r.size_bytes[i];
+            if (r.op[i] == CollectiveOp::Broadcast) broadcastBytes += r.size_bytes[i];
+        }
+        CHECK(allReduced == 12 * parameters * 4);
+        CHECK(broadcastBytes == 12 * (2 * 64 * 4 + 8));
+    }
+    // One rank alone: the sizes, but not the communicator's ranks, so no busbw.
+    std::vector<std::unique_ptr<Report>> one;
+    const CommunicationAnalysis single = analyzeFiles({"nsys-2025.3/ddp_rank0.nsys-rep"}, one);
+    REQUIRE(single.rows.size() > 0);
+    CHECK(single.rows.size_bytes[0] == 512);
+    CHECK(single.rows.ranks[0] == -1);
+    CHECK(std::isnan(single.rows.busbw_gbps[0]));
+    CHECK(!std::isnan(single.rows.algbw_gbps[0]));
+    // An export made without blobs has no sizes, and says why.
+    std::vector<std::unique_ptr<Report>> bare;
+    const CommunicationAnalysis noBlobs = analyzeFiles({"nsys-2025.3/ddp_rank0.sqlite"}, bare);
+    REQUIRE(noBlobs.notes.size() == 1);
+    CHECK(noBlobs.notes[0].find("--include-blobs=true") != std::string::npos);
+    CHECK(noBlobs.rows.size_bytes[0] == -1);
+}
+
+TEST_CASE("a payload's message size is one rank's buffer: all-gathers and reduce-scatters count every rank's",
+          "[communication]") {
+    CollectiveMeta m;
+    m.message_bytes = 1000;
+    m.ranks = 4;
+    CHECK(collectiveSize(m, CollectiveOp::AllGather) == 4000);
+    CHECK(collectiveSize(m, CollectiveOp::ReduceScatter) == 4000);
+    CHECK(collectiveSize(m, CollectiveOp::AllReduce) == 1000);
+    CHECK(collectiveSize(m, CollectiveOp::Broadcast) == 1000);
+    m.ranks = -1;
+    CHECK(collectiveSize(m, CollectiveOp::AllGather) == -1);
+    CHECK(collectiveSize(m, CollectiveOp::AllReduce) == 1000);
+    m.size_bytes = 77;  // PyTorch's args already count max(in, out)
+    CHECK(collectiveSize(m, CollectiveOp::AllGather) == 77);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "TestPaths.h"
+#include "analysis/communication/CollectiveInstances.h"
 #include "analysis/critical_path/CriticalPath.h"
 #include "importers/ImportHelpers.h"
 
@@ -195,6 +196,36 @@ TEST_CASE("critical path: two ranks of one job cross ranks through a collective"
         }
         checkEveryItemFasterNeverLonger(in.reports, path);
     }
+}
+
+TEST_CASE("critical path: a collective on the path names its size and bandwidths") {
+    // The .nsys-rep files hold NCCL's payloads (the exports above were made without them).
+    const std::vector<std::filesystem::path> paths{test::dataFile("nsys-2025.3/ddp_rank0.nsys-rep"),
+                                                   test::dataFile("nsys-2025.3/ddp_rank1.nsys-rep")};
+    const CriticalPathInputs in = importCriticalPathInputs(paths);
+    const CriticalPath path = computeCriticalPath(in.reports, {});
+    const CommunicationAnalysis comm = analyzeCommunication(in.reports);
+    size_t communication = 0;
+    for (size_t i = 0; i < path.segments.size(); ++i)
+        if (path.segments.category[i] == PathCategory::Communication && path.segments.event[i] >= 0) ++communication;
+    REQUIRE(communication > 0);
+    REQUIRE(path.collectives.size() == communication);  // every one of them has a size
+    for (const PathCollective& c : path.collectives) {
+        const PathSegments& s = path.segments;
+        // The same size and bandwidths as the communication analysis gives that kernel.
+        size_t row = comm.rows.size();
+        for (size_t k = 0; k < comm.rows.size(); ++k)
+            if (comm.rows.rank[k] == s.report[c.segment] && int32_t(comm.rows.lane[k]) == s.lane[c.segment] &&
+                int32_t(comm.rows.event[k]) == s.event[c.segment])
+                row = k;
+        REQUIRE(row < comm.rows.size());
+        CHECK(c.size_bytes == comm.rows.size_bytes[row]);
+        CHECK(c.algbw_gbps == Approx(comm.rows.algbw_gbps[row]));
+        CHECK(c.busbw_gbps == Approx(comm.rows.busbw_gbps[row]));
+    }
+    const std::string json = criticalPathJson(in.reports, path);
+    CHECK(json.find("\"size_bytes\": " + std::to_string(path.collectives[0].size_bytes)) != std::string::npos);
+    CHECK(json.find("\"busbw_gbps\"") != std::string::npos);
 }
 
 TEST_CASE("critical path: a range, a step, an NVTX range and what-if rules") {

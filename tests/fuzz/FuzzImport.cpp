@@ -1,8 +1,8 @@
 // Fuzz target: any bytes, written to a file with the extension of one format, then imported.
 // The importer must return a report or a one-line error, never crash or hang; on a report, the
 // PyTorch views (analysis/pytorch/PytorchViews.h), the decoder of every NVTX extended payload
-// and the critical path must not either: the path is either refused (std::invalid_argument:
-// nothing to walk) or covers its range exactly.
+// the critical path and the collectives must not either: the path is either refused
+// (std::invalid_argument: nothing to walk) or covers its range exactly.
 // Built in every build: under clang with -DLANESCOPE_LIBFUZZER=ON it is a libFuzzer target;
 // otherwise MutationDriver.cpp runs it over seeds and deterministic mutations of them.
 #include <unistd.h>
@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "analysis/communication/CollectiveInstances.h"
 #include "analysis/critical_path/CriticalPath.h"
 #include "analysis/pytorch/PytorchViews.h"
 #include "importers/Importer.h"
@@ -55,6 +56,17 @@ void decodeEveryPayload(const lanescope::Report& report) {
                         : lanescope::nvtxPayloadFields(report, row.lane, row.event));
 }
 
+// Every NCCL collective with its size and bandwidths: a size is never negative but for unknown
+// (-1), a bandwidth never negative.
+void checkCollectives(const lanescope::Report& report) {
+    const lanescope::CommunicationAnalysis a = lanescope::analyzeCommunication({&report});
+    const lanescope::CollectiveRows& r = a.rows;
+    for (size_t i = 0; i < r.size(); ++i)
+        if (r.size_bytes[i] < -1 || r.algbw_gbps[i] < 0 || r.busbw_gbps[i] < 0 || r.duration_ns[i] < 0)
+            __builtin_trap();
+    (void)lanescope::summarizeCollectives(r);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -81,6 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             (void)view.compute(*result.report(), SIZE_MAX);
         decodeEveryPayload(*result.report());
         checkCriticalPath(*result.report());
+        checkCollectives(*result.report());
     }
     std::filesystem::remove(file);  // a run may be the last: leave nothing in the temp folder
     return 0;

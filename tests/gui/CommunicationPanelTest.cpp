@@ -381,7 +381,7 @@ private slots:
         QCOMPARE(text(panel_->summaryTable(), 0, 6), QString());
         // Details say why the kernel has no size.
         panel_->activateRow(0);
-        QVERIFY2(details().contains("Size\nnot recorded: the report holds no NCCL NVTX payloads"),
+        QVERIFY2(details().contains("Size\nnot recorded: the report holds no NVTX extended payloads"),
                  qPrintable(details()));
         QVERIFY(!details().contains("BusBW"));
         // Closed: nothing shown.

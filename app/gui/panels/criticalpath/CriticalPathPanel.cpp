@@ -16,8 +16,10 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
+#include "timeline/NumberFormat.h"
 #include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
 
@@ -60,7 +62,7 @@ public:
             case 2:
                 return qs(pathCategoryName(s.category[i]));
             case 3:
-                return pathNameText(segmentName(reports_, *path_, i));
+                return pathNameText(segmentName(reports_, *path_, i)) + collectiveText(i);
             case 4:
                 return s.lane_label[i] < path_->lane_labels.size() ? qs(path_->lane_labels[s.lane_label[i]])
                                                                    : QString();
@@ -75,6 +77,17 @@ public:
     }
 
 private:
+    // " · 4 MiB, busbw 40.514 GB/s" for a collective whose size its report records, else "".
+    QString collectiveText(size_t segment) const {
+        const auto& all = path_->collectives;
+        const auto c = std::lower_bound(all.begin(), all.end(), segment,
+                                        [](const PathCollective& p, size_t s) { return p.segment < s; });
+        if (c == all.end() || c->segment != segment) return {};
+        QString text = " · " + qs(formatBytes(c->size_bytes));
+        if (!std::isnan(c->busbw_gbps)) text += QString(", busbw %1 GB/s").arg(c->busbw_gbps, 0, 'f', 3);
+        return text;
+    }
+
     std::vector<const Report*> reports_;
     const CriticalPath* path_ = nullptr;
 };
