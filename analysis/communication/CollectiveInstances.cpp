@@ -157,11 +157,14 @@ CommunicationAnalysis analyzeCommunication(const std::vector<const Report*>& rep
     });
     CollectiveRows& rows = out.rows;
     for (size_t r = 0; r < reports.size(); ++r) rowOf[r].assign(lists[r].size(), 0);
+    std::unordered_map<std::string, CollectiveOp> opOfKind;  // kernel kinds repeat: each read once
     for (const Pending& p : order) {
         const Collective& c = lists[p.rank][p.index];
         const CollectiveMeta& m = metas[p.rank][p.index];
         // The op: the args' name where it says more than the kernel (all-to-all runs SendRecv kernels).
-        const CollectiveOp op = m.op != CollectiveOp::Other ? m.op : collectiveOpOf(c.kind);
+        auto kindOp = opOfKind.find(c.kind);
+        if (kindOp == opOfKind.end()) kindOp = opOfKind.emplace(c.kind, collectiveOpOf(c.kind)).first;
+        const CollectiveOp op = m.op != CollectiveOp::Other ? m.op : kindOp->second;
         const int64_t duration = c.end_ns - c.start_ns;
         const int64_t size = collectiveSize(m, op);
         double algbw = kUnknownBandwidth, busbw = kUnknownBandwidth;

@@ -30,16 +30,30 @@ void sortOperators(OperatorsByThread& byThread) {
         });
 }
 
-CollectiveMeta metaOfArgs(const Report& report, const CollectiveArgs& a) {
-    CollectiveMeta m;
-    m.op = collectiveOpOf(report.str(a.name_id));
-    m.communicator = std::string(report.str(a.group_name_id));
-    m.ranks = a.group_size;
-    const int64_t element = pytorchDtypeBytes(report.str(a.dtype_id));
-    const int64_t elements = std::max(a.in_nelems, a.out_nelems);
-    if (element > 0 && elements >= 0) m.size_bytes = elements * element;
-    return m;
-}
+// Reads collective args into metas, each name and dtype looked up once (they repeat).
+class ArgsReader {
+public:
+    explicit ArgsReader(const Report& report) : report_(report) {}
+    CollectiveMeta meta(const CollectiveArgs& a) {
+        CollectiveMeta m;
+        auto op = ops_.find(a.name_id);
+        if (op == ops_.end()) op = ops_.emplace(a.name_id, collectiveOpOf(report_.str(a.name_id))).first;
+        m.op = op->second;
+        m.communicator = std::string(report_.str(a.group_name_id));
+        m.ranks = a.group_size;
+        auto element = dtypeBytes_.find(a.dtype_id);
+        if (element == dtypeBytes_.end())
+            element = dtypeBytes_.emplace(a.dtype_id, pytorchDtypeBytes(report_.str(a.dtype_id))).first;
+        const int64_t elements = std::max(a.in_nelems, a.out_nelems);
+        if (element->second > 0 && elements >= 0) m.size_bytes = elements * element->second;
+        return m;
+    }
+
+private:
+    const Report& report_;
+    std::unordered_map<uint32_t, CollectiveOp> ops_;    // by name_id
+    std::unordered_map<uint32_t, int64_t> dtypeBytes_;  // by dtype_id
+};
 
 // Per thread (index into Report::threads), its record_param_comms operators sorted by start.
 OperatorsByThread commsOperatorsByThread(const Report& report) {
@@ -188,6 +202,7 @@ std::vector<CollectiveMeta> collectiveMetas(const Report& report, const std::vec
         if (report.collective_args[i].kernel_row != CollectiveArgs::kNotOnKernel)
             argsOfKernel.emplace(report.collective_args[i].kernel_row, i);
     // Else those of the record_param_comms operator or NCCL range around the kernel's launch.
+    ArgsReader args(report);
     std::optional<CorrelationIndex> correlation;
     OperatorsByThread operators;
     NcclPayloadRanges ncclRanges;
@@ -197,7 +212,7 @@ std::vector<CollectiveMeta> collectiveMetas(const Report& report, const std::vec
         const EventRef k = collectives[c].kernel;
         const IntervalColumns& ev = report.lanes[k.lane].events;
         if (const auto found = argsOfKernel.find(ev.payload[k.index]); found != argsOfKernel.end()) {
-            metas[c] = metaOfArgs(report, report.collective_args[found->second]);
+            metas[c] = args.meta(report.collective_args[found->second]);
         } else {
             if (!correlation) {
                 correlation.emplace(report);
@@ -210,7 +225,7 @@ std::vector<CollectiveMeta> collectiveMetas(const Report& report, const std::vec
             const int64_t at = launchLane.events.start_ns[launch->index];
             if (const auto ops = operators.find(launchLane.thread); ops != operators.end())
                 if (const CommsOperator* op = operatorAround(ops->second, at))
-                    metas[c] = metaOfArgs(report, report.collective_args[op->source]);
+                    metas[c] = args.meta(report.collective_args[op->source]);
             if (metas[c].size_bytes < 0)
                 if (const auto ranges = ncclRanges.by_thread.find(launchLane.thread);
                     ranges != ncclRanges.by_thread.end())

@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "      critical_path_ms=, critical_path_what_if_ms=\n"
     "  lanescope-bench nccl [--ranks K] [--collectives N] [--runs R]\n"
     "      every collective of K synthetic ranks (default 64 x 10,000) matched, sized, waits and summary:\n"
-    "      nccl_analysis_ms=, nccl_summary_ms=\n"
+    "      nccl_analysis_ms=, nccl_summary_ms=, communication_panel_ms= (the panel shown, offscreen)\n"
     "  lanescope-bench profile [--samples N] [--runs K]\n"
     "      the CPU profile (flat, top-down, bottom-up) of N synthetic samples, whole and a tenth\n"
     "  lanescope-bench events [--events N | FILE] [--runs K]\n"
