@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/JsonWriter.h"
+#include "analysis/StatsTable.h"
 #include "analysis/communication/CollectiveInstances.h"
 
 namespace lanescope {
@@ -14,16 +15,6 @@ std::string bandwidthText(double gbps) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", gbps);
     return buf;
-}
-
-std::string csvText(std::string_view text) {
-    if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
 }
 
 // A number, or null when NaN (unknown).
@@ -70,7 +61,7 @@ CellTable collectiveSummaryCells(const std::vector<CollectiveSummaryRow>& rows) 
 std::string cellTableCsv(const CellTable& table) {
     std::string out;
     auto line = [&](const std::vector<std::string>& cells) {
-        for (size_t c = 0; c < cells.size(); ++c) out += (c ? "," : "") + csvText(cells[c]);
+        for (size_t c = 0; c < cells.size(); ++c) out += (c ? "," : "") + csvField(cells[c]);
         out += '\n';
     };
     line(table.header);

@@ -3,23 +3,10 @@
 #include <string>
 
 #include "analysis/JsonWriter.h"
+#include "analysis/StatsTable.h"
 #include "analysis/critical_path/CriticalPath.h"
 
 namespace lanescope {
-namespace {
-
-// A CSV field as Python's csv module writes it: quoted when it holds a comma, a quote or a line end.
-std::string pathCsvField(std::string_view text) {
-    if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
-}  // namespace
 
 std::string criticalPathCsv(const std::vector<const Report*>& reports, const CriticalPath& path) {
     std::string out = "Start (ns),End (ns),Duration (ns),Category,Name,Lane";
@@ -28,7 +15,7 @@ std::string criticalPathCsv(const std::vector<const Report*>& reports, const Cri
     for (size_t i = 0; i < s.size(); ++i) {
         out += std::to_string(s.start_ns[i]) + ',' + std::to_string(s.end_ns[i]) + ',' +
                std::to_string(s.end_ns[i] - s.start_ns[i]) + ',' + std::string(pathCategoryName(s.category[i])) + ',' +
-               pathCsvField(segmentName(reports, path, i)) + ',' + pathCsvField(path.lane_labels[s.lane_label[i]]);
+               csvField(std::string(segmentName(reports, path, i))) + ',' + csvField(path.lane_labels[s.lane_label[i]]);
         if (path.several_ranks) out += ',' + std::to_string(s.report[i]);
         out += '\n';
     }
