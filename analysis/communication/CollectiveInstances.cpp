@@ -14,6 +14,7 @@
 #include "analysis/Cancellation.h"
 #include "analysis/communication/CollectiveSizes.h"
 #include "analysis/ranks/Collectives.h"
+#include "analysis/ranks/GpuShares.h"
 #include "analysis/ranks/RankAlignment.h"
 #include "analysis/ranks/RankInput.h"
 
@@ -21,61 +22,6 @@ namespace lanescope {
 namespace {
 
 constexpr double kUnknownBandwidth = std::numeric_limits<double>::quiet_NaN();
-
-// Sorted, merged intervals [start, end) and their total length.
-using Intervals = std::vector<std::pair<int64_t, int64_t>>;
-Intervals mergedIntervals(Intervals v) {
-    std::sort(v.begin(), v.end());
-    Intervals out;
-    for (const auto& [s, e] : v) {
-        if (e <= s) continue;
-        if (!out.empty() && s <= out.back().second)
-            out.back().second = std::max(out.back().second, e);
-        else
-            out.emplace_back(s, e);
-    }
-    return out;
-}
-int64_t intervalsLength(const Intervals& v) {
-    int64_t total = 0;
-    for (const auto& [s, e] : v) total += e - s;
-    return total;
-}
-// The length of the intersection of two merged interval lists: one linear sweep.
-int64_t overlapLength(const Intervals& a, const Intervals& b) {
-    int64_t total = 0;
-    size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const int64_t s = std::max(a[i].first, b[j].first), e = std::min(a[i].second, b[j].second);
-        if (e > s) total += e - s;
-        (a[i].second < b[j].second) ? ++i : ++j;
-    }
-    return total;
-}
-
-// Communication kernel time and its overlap with compute kernels on the same GPU.
-void measureOverlap(const Report& report, RankCommunication& out) {
-    std::map<int32_t, Intervals> comm, compute;  // by GPU
-    std::unordered_map<uint32_t, bool> isNccl;   // kernel names repeat: classify each once
-    for (const Lane& lane : report.lanes) {
-        if (lane.kind != LaneKind::GpuStream) continue;
-        const IntervalColumns& ev = lane.events;
-        for (size_t i = 0; i < ev.size(); ++i) {
-            if (ev.kind[i] != EventKind::Kernel) continue;
-            auto known = isNccl.find(ev.name_id[i]);
-            if (known == isNccl.end())
-                known = isNccl.emplace(ev.name_id[i], !collectiveKind(report.str(ev.name_id[i])).empty()).first;
-            (known->second ? comm : compute)[lane.gpu].emplace_back(ev.start_ns[i], ev.endNs(i));
-        }
-    }
-    for (auto& [gpu, intervals] : comm) {
-        cancellationPoint();
-        const Intervals c = mergedIntervals(std::move(intervals));
-        out.comm_ns += intervalsLength(c);
-        if (const auto other = compute.find(gpu); other != compute.end())
-            out.overlapped_ns += overlapLength(c, mergedIntervals(std::move(other->second)));
-    }
-}
 
 double quantileSorted(const std::vector<double>& sorted, double q) {
     if (sorted.empty()) return kUnknownBandwidth;
@@ -146,7 +92,10 @@ CommunicationAnalysis analyzeCommunication(const std::vector<const Report*>& rep
         std::string note;
         metas[r] = collectiveMetas(*reports[r], lists[r], note);
         if (!note.empty()) out.notes.push_back("rank " + std::to_string(r) + ": " + note);
-        measureOverlap(*reports[r], out.ranks[r]);
+        // As the Ranks panel counts it (GpuShares): communication hidden behind other GPU work.
+        const GpuShares shares = gpuShares(*reports[r]);
+        out.ranks[r].comm_ns = shares.communication_ns;
+        out.ranks[r].overlapped_ns = shares.overlap_ns;
         for (uint32_t c = 0; c < lists[r].size(); ++c) order.push_back({uint16_t(r), c});
     }
     countRanksOfCommunicators(metas);

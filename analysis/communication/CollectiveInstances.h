@@ -54,11 +54,11 @@ struct CollectiveInstance {
     int32_t last_rank = -1;      // the rank that arrived last (ties: the lower rank)
 };
 
-// Per rank: its communication kernels' time, and how much of it overlapped compute (non-NCCL)
-// kernels on the same GPU; its waits.
+// Per rank: its communication kernels' time, and how much of it overlapped compute on the same
+// GPU (GpuShares: other kernels, memcpy and memset); its waits.
 struct RankCommunication {
-    int64_t comm_ns = 0;        // union of its NCCL kernels' time, per GPU, summed
-    int64_t overlapped_ns = 0;  // of comm_ns, the time some compute kernel ran on the same GPU
+    int64_t comm_ns = 0;        // union of its NCCL kernels' time, per GPU, summed (GpuShares::communication_ns)
+    int64_t overlapped_ns = 0;  // of comm_ns, the time compute ran on the same GPU (GpuShares::overlap_ns)
     int64_t wait_ns = 0;        // sum of its wait_ns over matched instances
     int32_t times_last = 0;     // matched instances where it arrived last
 };

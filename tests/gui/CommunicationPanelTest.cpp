@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "GuiTestMain.h"
+#include "OpenAndWait.h"
 #include "RaiseDock.h"
 #include "TestPaths.h"
 #include "analysis/communication/CollectiveInstances.h"
@@ -52,17 +53,7 @@ class CommunicationPanelTest : public QObject {
 
     bool open(const std::vector<std::string>& relatives) {
         session_->closeAll();
-        bool done = false, ok = false;
-        window_->setAllLoadedCallback([&](bool allOk) {
-            done = true;
-            ok = allOk;
-        });
-        QStringList files;
-        for (const std::string& relative : relatives)
-            files << QString::fromStdString(test::dataFile(relative).string());
-        window_->openFiles(files);
-        const bool loaded = QTest::qWaitFor([&] { return done; }, 30000) && ok;
-        window_->setAllLoadedCallback({});
+        const bool loaded = openAndWait(*window_, relatives);
         raiseDockOf(panel_);  // several ranks bring the Ranks panel to the front
         return loaded;
     }

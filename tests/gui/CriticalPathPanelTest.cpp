@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "GuiTestMain.h"
+#include "OpenAndWait.h"
 #include "RaiseDock.h"
 #include "TestPaths.h"
 #include "app/gui/MainWindow.h"
@@ -44,20 +45,7 @@ class CriticalPathPanelTest : public QObject {
     ViewSession* session_ = nullptr;
 
     bool open(const std::string& relative) { return open(std::vector<std::string>{relative}); }
-    bool open(const std::vector<std::string>& relatives) {
-        bool done = false, ok = false;
-        window_->setAllLoadedCallback([&](bool allOk) {
-            done = true;
-            ok = allOk;
-        });
-        QStringList files;
-        for (const std::string& relative : relatives)
-            files << QString::fromStdString(test::dataFile(relative).string());
-        window_->openFiles(files);
-        const bool loaded = QTest::qWaitFor([&] { return done; }, 30000) && ok;
-        window_->setAllLoadedCallback({});
-        return loaded;
-    }
+    bool open(const std::vector<std::string>& relatives) { return openAndWait(*window_, relatives); }
     bool computed() {
         return QTest::qWaitFor([&] { return !panel_->busy() && panel_->path().has_value(); }, 20000);
     }
