@@ -56,7 +56,7 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addGpuMetricTables(report, tables);
     addMessageTables(report, tables);
     addCudaMemoryTables(report, tables);
-    addEnumTables(tables);
+    addEnumTables(report, tables);
     addSchedTables(report, tables);
     addCallchainTables(report, tables);
     addMpiTables(report, tables);

@@ -1,6 +1,7 @@
 // lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]
 // (the format: docs/perfetto-export.md), and
-// lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force] (the tables: docs/sql.md)
+// lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force] [--with-lanescope-tables] (the tables:
+// docs/sql.md)
 #include <cstdio>
 #include <filesystem>
 
@@ -13,11 +14,11 @@ namespace lanescope::cli {
 
 namespace {
 
-int exportSqlite(const Report& report, const std::string& out, bool force) {
+int exportSqlite(const Report& report, const std::string& out, const sql::SqliteExportOptions& options) {
     std::string error;
     auto session = sql::ReportSql::open(report, error);
     sql::SqliteExportStats stats;
-    if (session) error = sql::exportSqlite(*session, report, out, force, &stats);
+    if (session) error = sql::exportSqlite(*session, report, out, options, &stats);
     if (!error.empty()) {
         std::fprintf(stderr, "lanescope-cli export: %s\n", error.c_str());
         return kExitBadInput;
@@ -30,13 +31,13 @@ int exportSqlite(const Report& report, const std::string& out, bool force) {
 }  // namespace
 
 int runExport(int argc, char** argv, int first) {
-    const ParsedArgs args = parseArgs(argc, argv, first, {"to", "out"}, {"no-display-annotations", "force"});
+    const ParsedArgs args = parseArgs(argc, argv, first, {"to", "out"}, {"no-display-annotations", "force", "with-lanescope-tables"});
     const std::string to = args.options.count("to") ? args.options.at("to") : "";
     const std::string out = args.options.count("out") ? args.options.at("out") : "";
     if (!args.error.empty() || args.positional.size() != 1 || (to != "perfetto" && to != "sqlite") || out.empty()) {
         std::fprintf(stderr,
                      "%s\nusage: lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
-                     "       lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force]\n",
+                     "       lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force] [--with-lanescope-tables]\n",
                      args.error.empty() ? "lanescope-cli export: bad arguments"
                                         : ("lanescope-cli export: " + args.error).c_str());
         return kExitUsage;
@@ -48,7 +49,12 @@ int runExport(int argc, char** argv, int first) {
     }
     auto report = loadReport(args.positional[0]);
     if (!report) return kExitBadInput;
-    if (to == "sqlite") return exportSqlite(*report, out, args.options.count("force") > 0);
+    if (to == "sqlite") {
+        sql::SqliteExportOptions options;
+        options.overwrite = args.options.count("force") > 0;
+        options.lanescope_tables = args.options.count("with-lanescope-tables") > 0;
+        return exportSqlite(*report, out, options);
+    }
     std::string error;
     PerfettoWriteStats stats;
     PerfettoWriteOptions options;

@@ -35,7 +35,7 @@ constexpr const char* kUsage =
     "  nccl FILE... [--summary] [--format csv|json|table]\n"
     "  render FILE --out OUT.png [--size WxH] [--range START_NS:END_NS]\n"
     "  export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
-    "  export FILE --to sqlite --out OUT.sqlite [--force]\n"
+    "  export FILE --to sqlite --out OUT.sqlite [--force] [--with-lanescope-tables]\n"
     "  sql FILE [QUERY | -] [--format csv|json|table]   (tables: docs/sql.md)\n"
     "  --version\n"
     "  --verbose (before or after COMMAND): debug log lines on stderr (imports, stages, timings)\n"

@@ -41,7 +41,7 @@ void checkPair(const std::filesystem::path& report, const std::filesystem::path&
         auto session = sql::ReportSql::open(*model, error);
         REQUIRE(session);
         // Lanescope's own export of the report, read by sqlite3 below.
-        if (input == report) REQUIRE(sql::exportSqlite(*session, *model, ours, false) == "");
+        if (input == report) REQUIRE(sql::exportSqlite(*session, *model, ours, {}) == "");
         for (const auto& [name, q] : queries) {
             INFO("on " << input.filename().string() << ": " << q);
             const auto nsysRows = exportRows(exported, q);
@@ -155,7 +155,7 @@ TEST_CASE("Lanescope's SQLite export read back gives every statistics table and 
         REQUIRE(session);
         const auto out = dir / "export.sqlite";
         std::filesystem::remove(out);
-        REQUIRE(sql::exportSqlite(*session, *model, out, false) == "");
+        REQUIRE(sql::exportSqlite(*session, *model, out, {}) == "");
         const auto back = importOk(out);
         size_t rows = 0;
         for (const StatsReportEntry& entry : statsReports()) {
@@ -183,18 +183,18 @@ TEST_CASE("the SQLite export refuses to overwrite, never leaves a partial file, 
     const auto dir = tempDir("lanescope-sql-export");
     const auto out = dir / "out.sqlite";
     sql::SqliteExportStats stats;
-    REQUIRE(sql::exportSqlite(*session, *model, out, false, &stats) == "");
+    REQUIRE(sql::exportSqlite(*session, *model, out, {}, &stats) == "");
     CHECK(stats.rows > 0);
     CHECK(sqliteInt(out, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") ==
           sqliteInt(dataFile("nsys-2025.3/cuda_graphs.sqlite"), "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     CHECK(sqliteInt(out, "SELECT count(*) FROM META_DATA_EXPORT WHERE value = 'Lanescope'") == 1);
     const auto size = std::filesystem::file_size(out);
 
-    CHECK(sql::exportSqlite(*session, *model, out, false).find("exists") != std::string::npos);
+    CHECK(sql::exportSqlite(*session, *model, out, {}).find("exists") != std::string::npos);
     CHECK(std::filesystem::file_size(out) == size);
-    CHECK(sql::exportSqlite(*session, *model, out, true) == "");  // --force
-    CHECK(sql::exportSqlite(*session, *model, dir / "missing" / "out.sqlite", false) != "");
-    CHECK(sql::exportSqlite(*session, *model, input, true).find("the report itself") != std::string::npos);
+    CHECK(sql::exportSqlite(*session, *model, out, {.overwrite = true}) == "");  // --force
+    CHECK(sql::exportSqlite(*session, *model, dir / "missing" / "out.sqlite", {}) != "");
+    CHECK(sql::exportSqlite(*session, *model, input, {.overwrite = true}).find("the report itself") != std::string::npos);
     // Only out.sqlite is left: no partial file of the failed exports.
     size_t files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.is_regular_file() ? 1 : 0;

@@ -58,7 +58,7 @@ std::filesystem::path lanescopeExport(const Report& report, const std::filesyste
     auto session = sql::ReportSql::open(report, error);
     REQUIRE(session);
     const auto out = dir / "lanescope.sqlite";
-    REQUIRE(sql::exportSqlite(*session, report, out, false) == "");
+    REQUIRE(sql::exportSqlite(*session, report, out, {}) == "");
     return out;
 }
 

@@ -149,9 +149,13 @@ TEST_CASE("a report without payloads has empty payload tables; the SQLite export
     auto withPayloads = openPayloadSql(*model);
     const auto dir = tempDir("payload-export");
     const auto out = dir / "ddp_rank0.lanescope.sqlite";
-    REQUIRE(sql::exportSqlite(*withPayloads, *model, out, false) == "");
+    REQUIRE(sql::exportSqlite(*withPayloads, *model, out, {}) == "");
     CHECK(exportRows(out, "SELECT count(*) FROM NVTX_PAYLOAD_SCHEMAS") == Rows{"4|"});
-    CHECK(exportRows(out, "SELECT count(*) FROM NVTX_PAYLOAD_VALUES") == Rows{"144|"});
+    // NVTX_PAYLOAD_VALUES is Lanescope's: written only with --with-lanescope-tables.
+    CHECK(exportRows(out, "SELECT count(*) FROM sqlite_schema WHERE name = 'NVTX_PAYLOAD_VALUES'") == Rows{"0|"});
+    const auto withOwn = dir / "ddp_rank0.own-tables.sqlite";
+    REQUIRE(sql::exportSqlite(*withPayloads, *model, withOwn, {.lanescope_tables = true}) == "");
+    CHECK(exportRows(withOwn, "SELECT count(*) FROM NVTX_PAYLOAD_VALUES") == Rows{"144|"});
     // Read back, the schemas are the same, in the same domain.
     const auto again = importOk(out);
     REQUIRE(again->nvtx_payloads.schemas.size() == 4);
