@@ -406,14 +406,63 @@ constexpr EnumRow kStackUnwindMethod[] = {{0, "Unknown", nullptr},
                                           {7, "DWARF_DF", "DWARF DF"},
                                           {8, "LBR", nullptr},
                                           {1000, "Undefined", nullptr}};
-constexpr EnumRow kCudaMempoolOper[] = {{0, "CUDA_MEMPOOL_OPERATION_TYPE_INVALID", "Invalid"}, {1, "CUDA_MEMPOOL_OPERATION_TYPE_CREATED", "Created"}, {2, "CUDA_MEMPOOL_OPERATION_TYPE_DESTROYED", "Destroyed"}, {3, "CUDA_MEMPOOL_OPERATION_TYPE_TRIMMED", "Trimmed"}};
-constexpr EnumRow kCudaMempoolType[] = {{0, "CUDA_MEMPOOL_TYPE_INVALID", "Invalid"}, {1, "CUDA_MEMPOOL_TYPE_LOCAL", "Local"}, {2, "CUDA_MEMPOOL_TYPE_IMPORTED", "Imported"}};
-constexpr EnumRow kGenericEventSource[] = {{0, "NotSpecified", "Not Specified"}, {1, "ClockMonotonicRaw", "Clock Monotoic Raw"}, {2, "CntVct", "Counter-Timer Virtual Count Register"}, {3, "SessionNs", "Session Nanoseconds"}};
-constexpr EnumRow kGenericEventGroup[] = {{0, "Unknown", nullptr}, {1, "FTrace", nullptr}, {2, "NvMedia", "NV Media"}, {3, "Hypervisor", nullptr}, {4, "ETW", nullptr}};
-constexpr EnumRow kGenericEventFieldType[] = {{0, "Signed", "Signed Integer"}, {1, "Unsigned", "Unsigned Integer"}, {2, "Float", nullptr}, {3, "Double", nullptr}};
-constexpr EnumRow kGenericEventEtwProperty[] = {{1, "PropertyStruct", "Struct"}, {2, "PropertyParamLength", "Param Length"}, {4, "PropertyParamCount", "Param Count"}, {8, "PropertyWBEMXmlFragment", "WBEM XML Fragment"}, {16, "PropertyParamFixedLength", "Param Fixed Length"}, {32, "PropertyParamFixedCount", "Param Fixed Count"}, {64, "PropertyHasTags", "Has tags"}, {128, "PropertyHasCustomSchema", "Has Custom Schema"}};
-constexpr EnumRow kGenericEventEtwType[] = {{0, "TDH_INTYPE_NULL", "NULL"}, {1, "TDH_INTYPE_UNICODESTRING", "Unicode String"}, {2, "TDH_INTYPE_ANSISTRING", "ANSI String"}, {3, "TDH_INTYPE_INT8", "int8"}, {4, "TDH_INTYPE_UINT8", "uint8"}, {5, "TDH_INTYPE_INT16", "int16"}, {6, "TDH_INTYPE_UINT16", "uint16"}, {7, "TDH_INTYPE_INT32", "int32"}, {8, "TDH_INTYPE_UINT32", "uint32"}, {9, "TDH_INTYPE_INT64", "int64"}, {10, "TDH_INTYPE_UINT64", "uint64"}, {11, "TDH_INTYPE_FLOAT", "float"}, {12, "TDH_INTYPE_DOUBLE", "double"}, {13, "TDH_INTYPE_BOOLEAN", "boolean"}, {14, "TDH_INTYPE_BINARY", "binary data"}, {15, "TDH_INTYPE_GUID", "GUID"}, {16, "TDH_INTYPE_POINTER", "Pointer"}, {17, "TDH_INTYPE_FILETIME", "File-time"}, {18, "TDH_INTYPE_SYSTEMTIME", "System-time"}, {19, "TDH_INTYPE_SID", "SID"}, {20, "TDH_INTYPE_HEXINT32", "Hex int32"}, {21, "TDH_INTYPE_HEXINT64", "Hex int64"}};
-constexpr EnumRow kGenericEventEtwFlags[] = {{1, "EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP", "Manifest Value Map"}, {2, "EVENTMAP_INFO_FLAG_MANIFEST_BITMAP", "Manifest Bitmap"}, {4, "EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP", "Manifest Pattern Map"}, {8, "EVENTMAP_INFO_FLAG_WBEM_VALUEMAP", "WBEM Value Map"}, {16, "EVENTMAP_INFO_FLAG_WBEM_BITMAP", "WBEM Bitmap"}, {32, "EVENTMAP_INFO_FLAG_WBEM_FLAG", "WBEM Flag"}, {64, "EVENTMAP_INFO_FLAG_WBEM_NO_MAP", "WBEM No Map"}};
+constexpr EnumRow kCudaMempoolOper[] = {{0, "CUDA_MEMPOOL_OPERATION_TYPE_INVALID", "Invalid"},
+                                        {1, "CUDA_MEMPOOL_OPERATION_TYPE_CREATED", "Created"},
+                                        {2, "CUDA_MEMPOOL_OPERATION_TYPE_DESTROYED", "Destroyed"},
+                                        {3, "CUDA_MEMPOOL_OPERATION_TYPE_TRIMMED", "Trimmed"}};
+constexpr EnumRow kCudaMempoolType[] = {{0, "CUDA_MEMPOOL_TYPE_INVALID", "Invalid"},
+                                        {1, "CUDA_MEMPOOL_TYPE_LOCAL", "Local"},
+                                        {2, "CUDA_MEMPOOL_TYPE_IMPORTED", "Imported"}};
+constexpr EnumRow kGenericEventSource[] = {{0, "NotSpecified", "Not Specified"},
+                                           {1, "ClockMonotonicRaw", "Clock Monotoic Raw"},
+                                           {2, "CntVct", "Counter-Timer Virtual Count Register"},
+                                           {3, "SessionNs", "Session Nanoseconds"}};
+constexpr EnumRow kGenericEventGroup[] = {{0, "Unknown", nullptr},
+                                          {1, "FTrace", nullptr},
+                                          {2, "NvMedia", "NV Media"},
+                                          {3, "Hypervisor", nullptr},
+                                          {4, "ETW", nullptr}};
+constexpr EnumRow kGenericEventFieldType[] = {{0, "Signed", "Signed Integer"},
+                                              {1, "Unsigned", "Unsigned Integer"},
+                                              {2, "Float", nullptr},
+                                              {3, "Double", nullptr}};
+constexpr EnumRow kGenericEventEtwProperty[] = {{1, "PropertyStruct", "Struct"},
+                                                {2, "PropertyParamLength", "Param Length"},
+                                                {4, "PropertyParamCount", "Param Count"},
+                                                {8, "PropertyWBEMXmlFragment", "WBEM XML Fragment"},
+                                                {16, "PropertyParamFixedLength", "Param Fixed Length"},
+                                                {32, "PropertyParamFixedCount", "Param Fixed Count"},
+                                                {64, "PropertyHasTags", "Has tags"},
+                                                {128, "PropertyHasCustomSchema", "Has Custom Schema"}};
+constexpr EnumRow kGenericEventEtwType[] = {{0, "TDH_INTYPE_NULL", "NULL"},
+                                            {1, "TDH_INTYPE_UNICODESTRING", "Unicode String"},
+                                            {2, "TDH_INTYPE_ANSISTRING", "ANSI String"},
+                                            {3, "TDH_INTYPE_INT8", "int8"},
+                                            {4, "TDH_INTYPE_UINT8", "uint8"},
+                                            {5, "TDH_INTYPE_INT16", "int16"},
+                                            {6, "TDH_INTYPE_UINT16", "uint16"},
+                                            {7, "TDH_INTYPE_INT32", "int32"},
+                                            {8, "TDH_INTYPE_UINT32", "uint32"},
+                                            {9, "TDH_INTYPE_INT64", "int64"},
+                                            {10, "TDH_INTYPE_UINT64", "uint64"},
+                                            {11, "TDH_INTYPE_FLOAT", "float"},
+                                            {12, "TDH_INTYPE_DOUBLE", "double"},
+                                            {13, "TDH_INTYPE_BOOLEAN", "boolean"},
+                                            {14, "TDH_INTYPE_BINARY", "binary data"},
+                                            {15, "TDH_INTYPE_GUID", "GUID"},
+                                            {16, "TDH_INTYPE_POINTER", "Pointer"},
+                                            {17, "TDH_INTYPE_FILETIME", "File-time"},
+                                            {18, "TDH_INTYPE_SYSTEMTIME", "System-time"},
+                                            {19, "TDH_INTYPE_SID", "SID"},
+                                            {20, "TDH_INTYPE_HEXINT32", "Hex int32"},
+                                            {21, "TDH_INTYPE_HEXINT64", "Hex int64"}};
+constexpr EnumRow kGenericEventEtwFlags[] = {{1, "EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP", "Manifest Value Map"},
+                                             {2, "EVENTMAP_INFO_FLAG_MANIFEST_BITMAP", "Manifest Bitmap"},
+                                             {4, "EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP", "Manifest Pattern Map"},
+                                             {8, "EVENTMAP_INFO_FLAG_WBEM_VALUEMAP", "WBEM Value Map"},
+                                             {16, "EVENTMAP_INFO_FLAG_WBEM_BITMAP", "WBEM Bitmap"},
+                                             {32, "EVENTMAP_INFO_FLAG_WBEM_FLAG", "WBEM Flag"},
+                                             {64, "EVENTMAP_INFO_FLAG_WBEM_NO_MAP", "WBEM No Map"}};
 
 constexpr EnumTable kTables[] = {
     {"ENUM_CUDA_DEV_MEM_EVENT_OPER", kCudaDevMemEventOper, Holds::Cuda},
@@ -464,7 +513,8 @@ void addEnumTables(const Report& report, std::vector<std::unique_ptr<TableSpec>>
     constexpr auto T = ColumnType::Text;
     for (const EnumTable& table : kTables) {
         // A table nsys leaves out has no rows here, so that the export leaves it out too.
-        const std::span<const EnumRow> rows = reportHolds(report, table.holds) ? table.rows : std::span<const EnumRow>();
+        const std::span<const EnumRow> rows =
+            reportHolds(report, table.holds) ? table.rows : std::span<const EnumRow>();
         tables.push_back(std::make_unique<SortedFunctionTable>(
             table.name, std::vector<ColumnDef>{{"id", I}, {"name", T}, {"label", T}},
             [rows] { return uint32_t(rows.size()); },

@@ -1,19 +1,19 @@
 #include "query/SqliteExport.h"
 
-#include "query/NsysDeclarations.h"
-
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <iterator>
 #include <optional>
-#include <ctime>
 #include <system_error>
 #include <utility>
 #include <vector>
+
+#include "query/NsysDeclarations.h"
 
 namespace lanescope::sql {
 namespace {
@@ -45,7 +45,8 @@ std::string notNullColumns(sqlite3* session, const std::string& table, std::stri
     }
     if (names.empty()) return {};
     std::string sql = "SELECT ";
-    for (size_t i = 0; i < names.size(); ++i) sql += (i ? ", " : "") + std::string("count(*) - count(") + names[i] + ")";
+    for (size_t i = 0; i < names.size(); ++i)
+        sql += (i ? ", " : "") + std::string("count(*) - count(") + names[i] + ")";
     sqlite3_stmt* stmt = nullptr;
     std::string held;
     if (sqlite3_prepare_v2(session, (sql + " FROM main." + table).c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
@@ -88,7 +89,8 @@ std::string createStatement(sqlite3* session, const std::string& table, int& col
     sqlite3_finalize(stmt);
     if (!key.empty() && !oneColumnKey) {
         std::string list(key);
-        for (size_t at = list.find(' '); at != std::string::npos; at = list.find(' ', at + 2)) list.replace(at, 1, ", ");
+        for (size_t at = list.find(' '); at != std::string::npos; at = list.find(' ', at + 2))
+            list.replace(at, 1, ", ");
         sql += ", PRIMARY KEY (" + list + ")";
     }
     return sql + ")";
@@ -145,10 +147,17 @@ std::string copyTable(ReportSql& session, sqlite3* out, const std::string& table
 
 // nsys's export creates these tables first and last, in these orders, and its event tables
 // between them in the order it meets their first events (here: by name).
-constexpr std::string_view kNsysFirstTables[] = {
-    "StringIds",          "ANALYSIS_FILE",          "ProcessStreams",         "NVTX_PAYLOAD_SCHEMAS",
-    "NVTX_PAYLOAD_SCHEMA_ENTRIES", "NVTX_PAYLOAD_ENUMS", "NVTX_PAYLOAD_ENUM_ENTRIES", "TARGET_INFO_SYSTEM_ENV",
-    "TARGET_INFO_SESSION_START_TIME", "ANALYSIS_DETAILS", "DIAGNOSTIC_EVENT"};
+constexpr std::string_view kNsysFirstTables[] = {"StringIds",
+                                                 "ANALYSIS_FILE",
+                                                 "ProcessStreams",
+                                                 "NVTX_PAYLOAD_SCHEMAS",
+                                                 "NVTX_PAYLOAD_SCHEMA_ENTRIES",
+                                                 "NVTX_PAYLOAD_ENUMS",
+                                                 "NVTX_PAYLOAD_ENUM_ENTRIES",
+                                                 "TARGET_INFO_SYSTEM_ENV",
+                                                 "TARGET_INFO_SESSION_START_TIME",
+                                                 "ANALYSIS_DETAILS",
+                                                 "DIAGNOSTIC_EVENT"};
 constexpr std::string_view kNsysLastTables[] = {"PROCESSES",
                                                 "ThreadNames",
                                                 "TARGET_INFO_GPU",
@@ -195,8 +204,7 @@ std::vector<std::string> exportedTables(ReportSql& session, bool withLanescopeTa
     };
     std::vector<std::string> tables;
     for (std::string& table : session.tableNames())
-        if (withLanescopeTables || nsysDeclaration(table))
-            tables.push_back(std::move(table));
+        if (withLanescopeTables || nsysDeclaration(table)) tables.push_back(std::move(table));
     std::stable_sort(tables.begin(), tables.end(),
                      [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
     return tables;

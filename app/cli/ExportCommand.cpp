@@ -31,15 +31,17 @@ int exportSqlite(const Report& report, const std::string& out, const sql::Sqlite
 }  // namespace
 
 int runExport(int argc, char** argv, int first) {
-    const ParsedArgs args = parseArgs(argc, argv, first, {"to", "out"}, {"no-display-annotations", "force", "with-lanescope-tables"});
+    const ParsedArgs args =
+        parseArgs(argc, argv, first, {"to", "out"}, {"no-display-annotations", "force", "with-lanescope-tables"});
     const std::string to = args.options.count("to") ? args.options.at("to") : "";
     const std::string out = args.options.count("out") ? args.options.at("out") : "";
     if (!args.error.empty() || args.positional.size() != 1 || (to != "perfetto" && to != "sqlite") || out.empty()) {
-        std::fprintf(stderr,
-                     "%s\nusage: lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
-                     "       lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force] [--with-lanescope-tables]\n",
-                     args.error.empty() ? "lanescope-cli export: bad arguments"
-                                        : ("lanescope-cli export: " + args.error).c_str());
+        std::fprintf(
+            stderr,
+            "%s\nusage: lanescope-cli export FILE --to perfetto --out OUT.pftrace [--no-display-annotations]\n"
+            "       lanescope-cli export FILE --to sqlite --out OUT.sqlite [--force] [--with-lanescope-tables]\n",
+            args.error.empty() ? "lanescope-cli export: bad arguments"
+                               : ("lanescope-cli export: " + args.error).c_str());
         return kExitUsage;
     }
     // Refused before the import, which may take long: an existing file without --force.

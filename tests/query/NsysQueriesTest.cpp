@@ -194,7 +194,8 @@ TEST_CASE("the SQLite export refuses to overwrite, never leaves a partial file, 
     CHECK(std::filesystem::file_size(out) == size);
     CHECK(sql::exportSqlite(*session, *model, out, {.overwrite = true}) == "");  // --force
     CHECK(sql::exportSqlite(*session, *model, dir / "missing" / "out.sqlite", {}) != "");
-    CHECK(sql::exportSqlite(*session, *model, input, {.overwrite = true}).find("the report itself") != std::string::npos);
+    CHECK(sql::exportSqlite(*session, *model, input, {.overwrite = true}).find("the report itself") !=
+          std::string::npos);
     // Only out.sqlite is left: no partial file of the failed exports.
     size_t files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.is_regular_file() ? 1 : 0;
