@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <numeric>
 #include <tuple>
 
 #include "model/MpiRank.h"
@@ -94,6 +95,14 @@ const char* nsysMessageSeverityName(uint8_t severity) {
 const char* nsysMessageSourceName(uint8_t source) {
     static const char* const names[] = {"unknown", "injection", "daemon", "analysis"};
     return source < std::size(names) ? names[source] : "unknown";
+}
+
+std::vector<size_t> nsysMessagesByTime(const std::vector<NsysMessage>& messages) {
+    std::vector<size_t> rows(messages.size());
+    std::iota(rows.begin(), rows.end(), size_t{0});
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](size_t a, size_t b) { return messages[a].time_ns < messages[b].time_ns; });
+    return rows;
 }
 
 const char* memKindLabel(MemKind kind) {

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace lanescope {
 
@@ -298,5 +299,8 @@ struct NsysMessage {
 };
 const char* nsysMessageSeverityName(uint8_t severity);  // "info", "warning", "error", "verbose"
 const char* nsysMessageSourceName(uint8_t source);      // "injection", "daemon", "analysis"
+// The rows of `messages` in time order, those of the same time in the report's order (a report
+// or an export may hold them in any order).
+std::vector<size_t> nsysMessagesByTime(const std::vector<NsysMessage>& messages);
 
 }  // namespace lanescope

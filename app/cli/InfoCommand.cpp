@@ -27,9 +27,11 @@ std::string infoTable(const Report& r) {
     std::string out = renderTextTable({"field", "value"}, rows, {false, false}, 100);
     if (!r.nsys_messages.empty()) {
         std::vector<std::vector<std::string>> messages;
-        for (const NsysMessage& m : r.nsys_messages)
+        for (size_t row : nsysMessagesByTime(r.nsys_messages)) {
+            const NsysMessage& m = r.nsys_messages[row];
             messages.push_back({std::to_string(m.time_ns), nsysMessageSeverityName(m.severity),
                                 nsysMessageSourceName(m.source), m.text});
+        }
         out += "\nNsight Systems messages\n" +
                renderTextTable({"time (ns)", "severity", "source", "text"}, messages, {true, false, false, false}, 240);
     }

@@ -106,8 +106,9 @@ std::string infoJson(const Report& r) {
         j.endObject();
     }
     j.endArray();
-    j.beginArray("nsys_messages");  // Nsight Systems' own, in the report's order
-    for (const NsysMessage& m : r.nsys_messages) {
+    j.beginArray("nsys_messages");  // Nsight Systems' own, in time order
+    for (size_t row : nsysMessagesByTime(r.nsys_messages)) {
+        const NsysMessage& m = r.nsys_messages[row];
         j.beginObject();
         j.value("time_ns", m.time_ns);
         j.value("severity", nsysMessageSeverityName(m.severity));
