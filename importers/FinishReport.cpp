@@ -183,6 +183,8 @@ void trimSideTables(Report& report) {
     report.cuda_api_results.shrink_to_fit();
     report.nvtx_other_starts_ns.shrink_to_fit();
     report.nvtx_domains.shrink_to_fit();
+    report.nvtx_namings.shrink_to_fit();
+    report.nvtx_ties.shrink_to_fit();
     report.graph_executions.shrink_to_fit();
     report.cuda_events.shrink_to_fit();
     report.gpu_page_faults.shrink_to_fit();

@@ -32,7 +32,7 @@ struct NvtxPayloadEntry {
 inline constexpr uint64_t kNvtxPayloadFirstSchemaId = uint64_t{1} << 24;
 
 // One registered payload schema (nvtxPayloadSchemaAttr_t): a struct (static or dynamic size) or a
-// union. 56 bytes.
+// union. 64 bytes.
 struct NvtxPayloadSchema {
     uint64_t schema_id = 0;
     uint64_t flags = 0;         // NVTX_PAYLOAD_SCHEMA_FLAG_*
@@ -45,8 +45,9 @@ struct NvtxPayloadSchema {
     // Its entries: NvtxPayloads::entries[first_entry, first_entry + entry_count), in index order.
     uint32_t first_entry = 0;
     uint32_t entry_count = 0;
-    int32_t process = -1;  // index into Report::processes that registered it; -1 where not recorded
-    uint8_t type = 0;      // 1 static, 2 dynamic, 3 union, 4 union with an internal selector
+    int32_t process = -1;    // index into Report::processes that registered it; -1 where not recorded
+    uint32_t domain_id = 0;  // nsys's number of the domain (NVTX_PAYLOAD_SCHEMAS.domainId), as NvtxInfo::domain_id
+    uint8_t type = 0;        // 1 static, 2 dynamic, 3 union, 4 union with an internal selector
 };
 
 // One registered enum (nvtxPayloadEnumAttr_t): names for the values of an entry. 40 bytes.
@@ -57,7 +58,8 @@ struct NvtxPayloadEnum {
     uint32_t name_id = 0;         // into Report::strings; 0 = none
     uint32_t first_value = 0;     // its values: NvtxPayloads::enum_values[first_value, first_value + value_count)
     uint32_t value_count = 0;
-    int32_t process = -1;  // as NvtxPayloadSchema::process
+    int32_t process = -1;    // as NvtxPayloadSchema::process
+    uint32_t domain_id = 0;  // as NvtxPayloadSchema::domain_id
 };
 
 // One named value of an enum, in the order registered. 16 bytes.

@@ -206,6 +206,7 @@ size_t Report::memoryBytes() const {
              profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
              backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
              nvtx_other_starts_ns.capacity() * sizeof(int64_t) + nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
+             nvtx_namings.capacity() * sizeof(NvtxNaming) + nvtx_ties.capacity() * sizeof(NvtxTie) +
              graph_executions.capacity() * sizeof(GraphExecutionInfo) + cuda_events.capacity() * sizeof(CudaEventInfo) +
              gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
              cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +

@@ -173,6 +173,13 @@ struct Report {
     // The named NVTX domains' creations, sorted by (start_ns, thread); their starts are among
     // nvtx_other_starts_ns too. Empty for formats that do not record them.
     Column<NvtxDomainCreation> nvtx_domains;
+    // The NVTX events naming a category or a thread (model/SideTables.h), sorted by (start_ns,
+    // thread); their starts are among nvtx_other_starts_ns too. Empty for formats without them.
+    Column<NvtxNaming> nvtx_namings;
+    // The NVTX events that share their start with another recorded next to them, sorted by
+    // start_ns, events of equal start in the report's order; nsys's NVTX_EVENTS rowids follow it
+    // (analysis/NvtxRangeIds.h). Empty where the report has no such events or the format no order.
+    Column<NvtxTie> nvtx_ties;
     // NVTX extended payloads: the schemas registered and each payload's bytes, found by the event
     // that carries it (model/NvtxPayload.h; decoded by model/NvtxPayloadDecoder.h).
     NvtxPayloads nvtx_payloads;

@@ -200,6 +200,12 @@ struct NvtxInfo {
     uint32_t input_shapes_id = 0;  // into Report::strings; 0 = none (not an operator, or not recorded)
     // A record_param_comms operator's collective args: row + 1 into Report::collective_args; 0 = none.
     uint32_t collective_args = 0;
+    // nsys's number of the domain (NVTX_EVENTS.domainId): its process's domains from 1 in creation
+    // order, 0 = the default domain or a format without domain numbers.
+    uint32_t domain_id = 0;
+    // The name is a registered string (nvtxDomainRegisterString): nsys's export writes it as
+    // NVTX_EVENTS.textId (the name's id in Report::strings), not as text.
+    bool registered_name = false;
 };
 
 // A collective's parameters as the PyTorch profiler records them (2.1 and later), on an NCCL
@@ -221,10 +227,42 @@ struct CollectiveArgs {
 // The creation of a named NVTX domain (nvtxDomainCreate), whose ranges' NvtxInfo::domain_name_id
 // is this name_id.
 struct NvtxDomainCreation {
-    int64_t start_ns = 0;  // when it was created: often before the report's timeline starts (< 0)
-    int32_t thread = -1;   // index into Report::threads
-    uint32_t name_id = 0;  // into Report::strings
+    int64_t start_ns = 0;    // when it was created: often before the report's timeline starts (< 0)
+    int32_t thread = -1;     // index into Report::threads
+    uint32_t name_id = 0;    // into Report::strings
+    uint32_t domain_id = 0;  // nsys's number of the domain, as NvtxInfo::domain_id
     bool operator==(const NvtxDomainCreation&) const = default;
+};
+
+// Which of a report's NVTX events an NvtxTie is: a range of a thread's NVTX lane, a mark of
+// one, or an event no lane holds (a domain creation, a naming, a range the importer dropped).
+enum class NvtxHolder : uint8_t { Other, Range, Mark };
+
+// An NVTX event that starts at the same nanosecond as the NVTX event recorded before it, or
+// after it (Report::nvtx_ties). nsys numbers NVTX_EVENTS in the report's order, which is by
+// start but, between events of equal start, says nothing that start and thread give. 16 bytes.
+struct NvtxTie {
+    int64_t start_ns = 0;
+    int32_t thread = -1;  // index into Report::threads of a lane's event; -1 for NvtxHolder::Other
+    NvtxHolder holder = NvtxHolder::Other;
+    bool operator==(const NvtxTie&) const = default;
+};
+
+// nsys's NVTX event types (ENUM_NSYS_EVENT_TYPE) of the naming events no lane holds.
+inline constexpr uint16_t kNvtxCategoryNameEvent = 33, kNvtxThreadNameEvent = 39;
+
+// An NVTX event that names a category (nvtxNameCategory, event type 33) or an OS thread
+// (nvtxNameOsThread, 39: "MPI Rank 3"), kept for nsys's NVTX_EVENTS, where each is a row; its start
+// is among Report::nvtx_other_starts_ns too. 32 bytes.
+struct NvtxNaming {
+    int64_t start_ns = 0;    // when it was recorded, ns
+    int32_t thread = -1;     // index into Report::threads of the thread that recorded it
+    uint32_t name_id = 0;    // the name given, into Report::strings; 0 = none
+    uint32_t domain_id = 0;  // as NvtxInfo::domain_id
+    uint32_t category = 0;   // the category named (type 33), else as recorded (0 = none)
+    uint16_t event_type = kNvtxThreadNameEvent;
+    bool registered_name = false;  // as NvtxInfo::registered_name
+    bool operator==(const NvtxNaming&) const = default;
 };
 
 // One execution of a CUDA graph traced as a whole (nsys --cuda-graph-trace=graph,

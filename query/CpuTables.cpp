@@ -6,6 +6,7 @@
 #include "query/BuiltOnce.h"
 #include "query/CallchainTables.h"
 #include "query/LaneEvents.h"
+#include "query/NvtxBinaryData.h"
 #include "query/SqlValues.h"
 #include "query/TableSpec.h"
 
@@ -21,11 +22,12 @@ constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59, kNvtxStartEndRange = 6
                   kOsRuntimeClass = 27, kOsRuntimeStart = 31, kOsRuntimeFinish = 32;
 
 // NVTX_EVENTS: the ranges of the threads' NVTX lanes (push/pop and start/end), then their
-// marks (instants), each segment in start order, then the named domains' creations, a segment
-// each. textId is NULL and text holds every name (the model keeps no registered-string ids);
-// domainId is the domain name's string id, 0 for the default domain. The rowid is nsys's
-// (analysis/NvtxRangeIds.h): a range's is its RangeId. Category and thread names, which the
-// model does not keep, are left out, leaving gaps in the rowids.
+// marks (instants), each segment in start order, then the named domains' creations and the
+// category and thread namings, a segment each. A name that was a registered string is textId
+// (its id in Report::strings) with text NULL, any other is text with textId NULL; domainId is
+// nsys's number of the domain (NvtxInfo::domain_id), 0 for the default domain; binaryData holds
+// an event's extended payloads as nsys's export with --include-blobs=true does (NvtxBinaryData.h).
+// The rowid is nsys's (analysis/NvtxRangeIds.h): a range's is its RangeId.
 class NvtxTable : public TableSpec {
 public:
     enum Column {
@@ -56,28 +58,35 @@ public:
               report, [](const Lane& l) { return l.kind == LaneKind::Nvtx || l.kind == LaneKind::NvtxStartEnd; },
               LaneEvents::Part::Intervals),
           marks_(
-              report, [](const Lane& l) { return l.kind == LaneKind::Nvtx; }, LaneEvents::Part::Instants) {}
+              report, [](const Lane& l) { return l.kind == LaneKind::Nvtx; }, LaneEvents::Part::Instants) {
+        for (uint32_t i = 0; i < report.nvtx_domains.size(); ++i)
+            others_.push_back({report.nvtx_domains[i].start_ns, false, i});
+        for (uint32_t i = 0; i < report.nvtx_namings.size(); ++i)
+            others_.push_back({report.nvtx_namings[i].start_ns, true, i});
+        std::stable_sort(others_.begin(), others_.end(),
+                         [](const OtherRow& a, const OtherRow& b) { return a.start_ns < b.start_ns; });
+    }
 
     const std::string& name() const override { return name_; }
     const std::vector<ColumnDef>& columns() const override { return columns_; }
-    size_t segmentCount() const override { return laneSegments() + report_.nvtx_domains.size(); }
+    size_t segmentCount() const override { return laneSegments() + others_.size(); }
     uint32_t segmentSize(size_t s) const override {
         if (s >= laneSegments()) return 1;
         return s < ranges_.segmentCount() ? ranges_.segmentSize(s) : marks_.segmentSize(s - ranges_.segmentCount());
     }
     int sortedColumn() const override { return Start; }
     int64_t sortedValue(size_t s, uint32_t row) const override {
-        if (s >= laneSegments()) return domainAt(s).start_ns;
+        if (s >= laneSegments()) return otherAt(s).start_ns;
         return s < ranges_.segmentCount() ? ranges_.startNs(s, row) : marks_.startNs(s - ranges_.segmentCount(), row);
     }
     bool isSegmentColumn(int column) const override { return column == GlobalTid; }
     std::optional<int64_t> segmentValue(size_t s, int) const override {
-        return globalTidOf(report_, s >= laneSegments() ? domainAt(s).thread : laneOf(s).thread);
+        return globalTidOf(report_, s >= laneSegments() ? otherThread(otherAt(s)) : laneOf(s).thread);
     }
     bool numbersRowsAsNsys() const override { return true; }
     int64_t nsysRowId(size_t s, uint32_t row) const override {
         const Ids& ids = ids_.get([&] { return numbered(); });
-        if (s >= laneSegments()) return ids.domains[s - laneSegments()];
+        if (s >= laneSegments()) return ids.others[s - laneSegments()];
         const bool isRange = s < ranges_.segmentCount();
         const uint32_t lane = isRange ? ranges_.laneIndex(s) : marks_.laneIndex(s - ranges_.segmentCount());
         const uint32_t e = isRange ? ranges_.event(s, row) : marks_.event(s - ranges_.segmentCount(), row);
@@ -85,7 +94,7 @@ public:
     }
 
     void value(size_t s, uint32_t row, int column, sqlite3_context* ctx) const override {
-        if (s >= laneSegments()) return domainValue(domainAt(s), column, ctx);
+        if (s >= laneSegments()) return otherValue(otherAt(s), column, ctx);
         const bool isRange = s < ranges_.segmentCount();
         const Lane& lane = laneOf(s);
         const uint32_t e = isRange ? ranges_.event(s, row) : marks_.event(s - ranges_.segmentCount(), row);
@@ -93,6 +102,11 @@ public:
         const auto info = [&]() -> const NvtxInfo* {
             const uint32_t payload = isRange ? lane.events.payload[e] : lane.instants.payload[e];
             return payload < report_.nvtx.size() ? &report_.nvtx[payload] : nullptr;
+        };
+        const auto nameId = [&] { return isRange ? lane.events.name_id[e] : lane.instants.name_id[e]; };
+        const auto registered = [&] {
+            const NvtxInfo* i = info();
+            return i && i->registered_name;
         };
         switch (column) {
             case Start:
@@ -109,16 +123,22 @@ public:
             case Color:
                 if (const NvtxInfo* i = info(); i && i->has_color) return resultInt(ctx, i->color);
                 return resultNull(ctx);
-            case Text: {
+            case Text:
                 // A mark without a message has none (NULL), as in nsys's export.
-                const uint32_t name = isRange ? lane.events.name_id[e] : lane.instants.name_id[e];
-                return name == 0 ? resultNull(ctx) : resultText(ctx, report_.str(name));
-            }
+                return nameId() == 0 || registered() ? resultNull(ctx) : resultText(ctx, report_.str(nameId()));
+            case TextId:
+                return registered() ? resultInt(ctx, nameId()) : resultNull(ctx);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
             case DomainId: {
                 const NvtxInfo* i = info();
-                return resultInt(ctx, i ? i->domain_name_id : 0);
+                return resultInt(ctx, i ? i->domain_id : 0);
+            }
+            case BinaryData: {
+                const uint32_t laneIndex =
+                    isRange ? ranges_.laneIndex(s) : marks_.laneIndex(s - ranges_.segmentCount());
+                const std::vector<uint8_t> blob = nvtxBinaryData(report_, laneIndex, e, !isRange);
+                return blob.empty() ? resultNull(ctx) : resultBlob(ctx, blob.data(), blob.size());
             }
             default:
                 return resultNull(ctx);
@@ -126,42 +146,73 @@ public:
     }
 
 private:
-    // The rowids: the lanes' events' and, per domain creation, the id of an NVTX event no lane
-    // holds that starts when it does (the first such not taken by an earlier creation).
+    // A row no lane holds: Report::nvtx_domains[index], or nvtx_namings[index] when `naming`.
+    struct OtherRow {
+        int64_t start_ns = 0;
+        bool naming = false;
+        uint32_t index = 0;
+    };
+    // The rowids: the lanes' events' and, per row of others_, the id of an NVTX event no lane
+    // holds that starts when it does (the first such not taken by an earlier row).
     struct Ids {
         NvtxEventIds events;
-        std::vector<int64_t> domains;
+        std::vector<int64_t> others;  // one per others_
     };
     Ids numbered() const {
         Ids ids{nvtxEventIds(report_), {}};
-        const auto& others = report_.nvtx_other_starts_ns;
-        int64_t next = int64_t(others.size()) + 1;  // past every id, for a creation not found there
-        size_t taken = 0;                           // the others before it are taken or earlier
-        for (const NvtxDomainCreation& d : report_.nvtx_domains) {
-            size_t k = size_t(std::lower_bound(others.begin() + taken, others.end(), d.start_ns) - others.begin());
-            const bool found = k < others.size() && others[k] == d.start_ns;
-            ids.domains.push_back(found ? int64_t{ids.events.others[k]} : next++);
+        const auto& starts = report_.nvtx_other_starts_ns;
+        int64_t next = int64_t(starts.size()) + 1;  // past every id, for a row not found there
+        size_t taken = 0;                           // the starts before it are taken or earlier
+        for (const OtherRow& o : others_) {
+            size_t k = size_t(std::lower_bound(starts.begin() + taken, starts.end(), o.start_ns) - starts.begin());
+            const bool found = k < starts.size() && starts[k] == o.start_ns;
+            ids.others.push_back(found ? int64_t{ids.events.others[k]} : next++);
             if (found) taken = k + 1;
         }
         return ids;
     }
     size_t laneSegments() const { return ranges_.segmentCount() + marks_.segmentCount(); }
-    const NvtxDomainCreation& domainAt(size_t s) const { return report_.nvtx_domains[s - laneSegments()]; }
+    const OtherRow& otherAt(size_t s) const { return others_[s - laneSegments()]; }
+    int32_t otherThread(const OtherRow& o) const {
+        return o.naming ? report_.nvtx_namings[o.index].thread : report_.nvtx_domains[o.index].thread;
+    }
     const Lane& laneOf(size_t s) const {
         return s < ranges_.segmentCount() ? ranges_.lane(s) : marks_.lane(s - ranges_.segmentCount());
     }
-    void domainValue(const NvtxDomainCreation& d, int column, sqlite3_context* ctx) const {
+    void otherValue(const OtherRow& o, int column, sqlite3_context* ctx) const {
+        if (!o.naming) {
+            const NvtxDomainCreation& d = report_.nvtx_domains[o.index];
+            switch (column) {
+                case Start:
+                    return resultInt(ctx, d.start_ns);
+                case EventType:
+                    return resultInt(ctx, kNvtxDomainCreate);
+                case Text:
+                    return resultText(ctx, report_.str(d.name_id));
+                case GlobalTid:
+                    return resultInt(ctx, globalTidOf(report_, d.thread));
+                case DomainId:
+                    return resultInt(ctx, d.domain_id);
+                default:
+                    return resultNull(ctx);
+            }
+        }
+        const NvtxNaming& n = report_.nvtx_namings[o.index];
         switch (column) {
             case Start:
-                return resultInt(ctx, d.start_ns);
+                return resultInt(ctx, n.start_ns);
             case EventType:
-                return resultInt(ctx, kNvtxDomainCreate);
+                return resultInt(ctx, n.event_type);
+            case Category:
+                return n.category != 0 ? resultInt(ctx, n.category) : resultNull(ctx);
             case Text:
-                return resultText(ctx, report_.str(d.name_id));
+                return n.name_id == 0 || n.registered_name ? resultNull(ctx) : resultText(ctx, report_.str(n.name_id));
+            case TextId:
+                return n.registered_name ? resultInt(ctx, n.name_id) : resultNull(ctx);
             case GlobalTid:
-                return resultInt(ctx, globalTidOf(report_, d.thread));
+                return resultInt(ctx, globalTidOf(report_, n.thread));
             case DomainId:
-                return resultInt(ctx, d.name_id);
+                return resultInt(ctx, n.domain_id);
             default:
                 return resultNull(ctx);
         }
@@ -169,6 +220,7 @@ private:
 
     const Report& report_;
     BuiltOnce<Ids> ids_;
+    std::vector<OtherRow> others_;  // sorted by start_ns, creations before namings at equal starts
     const std::string name_ = "NVTX_EVENTS";
     const std::vector<ColumnDef> columns_{
         {"start", I},      {"end", I},         {"eventType", I},  {"rangeId", I},      {"category", I},

@@ -84,7 +84,7 @@ void addNvtxPayloadTables(const Report& r, std::vector<std::unique_ptr<TableSpec
             const NvtxPayloadSchema& s = p.schemas[row];
             switch (column) {
                 case DomainId:
-                    return resultInt(ctx, s.domain_name_id);
+                    return resultInt(ctx, s.domain_id);
                 case SchemaId:
                     return resultInt(ctx, int64_t(s.schema_id));
                 case Name:
@@ -126,7 +126,7 @@ void addNvtxPayloadTables(const Report& r, std::vector<std::unique_ptr<TableSpec
             const NvtxPayloadEntry& e = p.entries[row];
             switch (column) {
                 case EDomainId:
-                    return resultInt(ctx, s.domain_name_id);
+                    return resultInt(ctx, s.domain_id);
                 case ESchemaId:
                     return resultInt(ctx, int64_t(s.schema_id));
                 case Idx:
@@ -155,7 +155,7 @@ void addNvtxPayloadTables(const Report& r, std::vector<std::unique_ptr<TableSpec
             const NvtxPayloadEnum& e = p.enums[row];
             switch (column) {
                 case NDomainId:
-                    return resultInt(ctx, e.domain_name_id);
+                    return resultInt(ctx, e.domain_id);
                 case NSchemaId:
                     return resultInt(ctx, int64_t(e.schema_id));
                 case NName:
@@ -181,7 +181,7 @@ void addNvtxPayloadTables(const Report& r, std::vector<std::unique_ptr<TableSpec
             const NvtxPayloadEnumValue& v = p.enum_values[row];
             switch (column) {
                 case VDomainId:
-                    return resultInt(ctx, e.domain_name_id);
+                    return resultInt(ctx, e.domain_id);
                 case VSchemaId:
                     return resultInt(ctx, int64_t(e.schema_id));
                 case VIdx:

@@ -17,6 +17,10 @@ inline void resultText(sqlite3_context* ctx, std::string_view s) {
     // An empty view may have no data, which SQLite would read as NULL rather than "".
     sqlite3_result_text(ctx, s.data() ? s.data() : "", int(s.size()), SQLITE_STATIC);
 }
+// A blob of bytes that are not the report's (copied).
+inline void resultBlob(sqlite3_context* ctx, const void* bytes, size_t size) {
+    sqlite3_result_blob64(ctx, bytes, size, SQLITE_TRANSIENT);
+}
 inline void resultInt(sqlite3_context* ctx, std::optional<int64_t> v) {
     if (v)
         sqlite3_result_int64(ctx, *v);

@@ -54,6 +54,8 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "cuda_api_results",
     "nvtx_other_starts_ns",
     "nvtx_domains",
+    "nvtx_namings",
+    "nvtx_ties",
     "profiler_overhead",
     "stacks.frame_function",
     "stacks.frame_module",

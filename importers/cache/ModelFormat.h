@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 17;
+inline constexpr uint32_t kModelFormatVersion = 18;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -98,6 +98,8 @@ enum class Section : uint32_t {
     CudaApiResults,
     NvtxOtherStarts,
     NvtxDomains,
+    NvtxNamings,
+    NvtxTies,
     ProfilerOverhead,
     StackFrameFunction,
     StackFrameModule,
@@ -246,6 +248,8 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::CudaApiResults, r.cuda_api_results);
     visit(Section::NvtxOtherStarts, r.nvtx_other_starts_ns);
     visit(Section::NvtxDomains, r.nvtx_domains);
+    visit(Section::NvtxNamings, r.nvtx_namings);
+    visit(Section::NvtxTies, r.nvtx_ties);
     visit(Section::ProfilerOverhead, r.profiler_overhead);
     visit(Section::StackFrameFunction, frame_function);
     visit(Section::StackFrameModule, frame_module);

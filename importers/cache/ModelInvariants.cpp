@@ -222,6 +222,12 @@ bool Checker::sideTables() {
         if (!row(r.nvtx_domains[i].thread, r.threads.size(), "threads", "nvtx_domains", i, "thread") ||
             !string(r.nvtx_domains[i].name_id, "nvtx_domains", i, "name_id"))
             return false;
+    for (size_t i = 0; i < r.nvtx_namings.size(); ++i)
+        if (!row(r.nvtx_namings[i].thread, r.threads.size(), "threads", "nvtx_namings", i, "thread") ||
+            !string(r.nvtx_namings[i].name_id, "nvtx_namings", i, "name_id"))
+            return false;
+    for (size_t i = 0; i < r.nvtx_ties.size(); ++i)
+        if (!row(r.nvtx_ties[i].thread, r.threads.size(), "threads", "nvtx_ties", i, "thread")) return false;
     for (size_t i = 0; i < r.profiler_overhead.size(); ++i) {
         const OverheadRange& o = r.profiler_overhead[i];
         if (!row(o.process, r.processes.size(), "processes", "profiler_overhead", i, "process") ||

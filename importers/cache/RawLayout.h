@@ -61,8 +61,8 @@ inline auto members(const SyncInfo& x) {
     return std::tie(correlation, sync_type, deprecated_type, event_sync, event_id);
 }
 inline auto members(const NvtxInfo& x) {
-    const auto& [color, domain, category, has_color, start_end, input_shapes, collective_args] = x;
-    return std::tie(color, domain, category, has_color, start_end, input_shapes, collective_args);
+    const auto& [color, domain, category, has_color, start_end, input_shapes, collective_args, domain_id, registered] = x;
+    return std::tie(color, domain, category, has_color, start_end, input_shapes, collective_args, domain_id, registered);
 }
 inline auto members(const CollectiveArgs& x) {
     const auto& [kernel, name, dtype, group_name, group_ranks, in_nelems, out_nelems, group_size] = x;
@@ -95,7 +95,14 @@ inline auto members(const CallResult& x) {
     const auto& [thread, correlation, start, result] = x; return std::tie(thread, correlation, start, result);
 }
 inline auto members(const NvtxDomainCreation& x) {
-    const auto& [start, thread, name] = x; return std::tie(start, thread, name);
+    const auto& [start, thread, name, domain_id] = x; return std::tie(start, thread, name, domain_id);
+}
+inline auto members(const NvtxTie& x) {
+    const auto& [start, thread, holder] = x; return std::tie(start, thread, holder);
+}
+inline auto members(const NvtxNaming& x) {
+    const auto& [start, thread, name, domain_id, category, type, registered] = x;
+    return std::tie(start, thread, name, domain_id, category, type, registered);
 }
 inline auto members(const OverheadRange& x) {
     const auto& [start, end, process, name, thread] = x; return std::tie(start, end, process, name, thread);
@@ -116,12 +123,12 @@ inline auto members(const NvtxPayloadEntry& x) {
     return std::tie(flags, type, detail, offset, name, description);
 }
 inline auto members(const NvtxPayloadSchema& x) {
-    const auto& [id, flags, size, align, domain, name, first, count, process, type] = x;
-    return std::tie(id, flags, size, align, domain, name, first, count, process, type);
+    const auto& [id, flags, size, align, domain, name, first, count, process, domain_id, type] = x;
+    return std::tie(id, flags, size, align, domain, name, first, count, process, domain_id, type);
 }
 inline auto members(const NvtxPayloadEnum& x) {
-    const auto& [id, size, domain, name, first, count, process] = x;
-    return std::tie(id, size, domain, name, first, count, process);
+    const auto& [id, size, domain, name, first, count, process, domain_id] = x;
+    return std::tie(id, size, domain, name, first, count, process, domain_id);
 }
 inline auto members(const NvtxPayloadEnumValue& x) {
     const auto& [value, name, is_flag] = x; return std::tie(value, name, is_flag);
@@ -139,9 +146,9 @@ struct TypeList {};
 using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace,
-             PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice, CudaContext, CudaStream,
-             CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum, NvtxPayloadEnumValue,
+             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, NvtxNaming, NvtxTie, OverheadRange,
+             CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice, CudaContext,
+             CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum, NvtxPayloadEnumValue,
              NvtxPayloadTypeInfo, NvtxPayloadRow>;
 
 template <typename T, typename List>

@@ -27,19 +27,23 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             };
             // Every row not held by a lane keeps its start, for the ranges' ids.
             const int64_t start = row.i64(Start);
-            if (type == kDomainCreate) {
-                chunk.domains.push_back({row.i64(Domain), name(), start, row.i64(Tid)});
+            auto other = [&] {
+                chunk.noteNvtx(start, row.i64(Tid), NvtxHolder::Other);
                 chunk.nvtxOtherStarts.push_back(start);
-                return;
-            }
-            if (type == kCategory || type == kThreadName) {
-                chunk.nvtxOtherStarts.push_back(start);
+            };
+            // A name given as textId alone is a registered string.
+            const bool registered = row.isNull(Text) && !row.isNull(TextId);
+            if (type == kDomainCreate || type == kCategory || type == kThreadName) {
+                chunk.domains.push_back({row.i64(Domain), name(), start, row.i64(Tid),
+                                         static_cast<uint16_t>(type == kDomainCreate ? 0 : type),
+                                         static_cast<uint32_t>(row.i64(Category)), registered});
+                other();
                 return;
             }
             const bool range = type == kPushPop || type == kStartEnd;
             if (!range && type != kMark) {
                 countDiagnostic(chunk.diagnostics, Diag::NvtxUnsupportedEventType);
-                chunk.nvtxOtherStarts.push_back(start);
+                other();
                 return;
             }
             NvtxInfo info;
@@ -49,6 +53,7 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             info.domain_name_id = static_cast<uint32_t>(row.i64(Domain));
             info.category = static_cast<uint32_t>(row.i64(Category));
             info.start_end = type == kStartEnd;
+            info.registered_name = registered;
             const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, row.i64(Tid)};
             // An event carrying extended payloads (an export made with
             // --include-blobs=true) has an NvtxInfo row of its own, by which
@@ -61,10 +66,11 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
                 return own;
             };
             if (!validTime(chunk, start)) {
-                chunk.nvtxOtherStarts.push_back(start);
+                other();
                 return;
             }
             if (!range) {
+                chunk.noteNvtx(start, row.i64(Tid), NvtxHolder::Mark);
                 PendingInstants& in = chunk.lane(key).instants;
                 in.time_ns.push_back(start);
                 in.name_id.push_back(name());
@@ -74,19 +80,20 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             const auto endOrNull = row.i64OrNull(End);
             if (!endOrNull) {
                 countDiagnostic(chunk.diagnostics, Diag::NvtxRangeWithoutEnd);
-                chunk.nvtxOtherStarts.push_back(start);
+                other();
                 return;
             }
             const int64_t end = *endOrNull;
             if (!validTime(chunk, end)) {
-                chunk.nvtxOtherStarts.push_back(start);
+                other();
                 return;
             }
             if (end < start) {
                 countDiagnostic(chunk.diagnostics, Diag::NegativeDuration);
-                chunk.nvtxOtherStarts.push_back(start);
+                other();
                 return;
             }
+            chunk.noteNvtx(start, row.i64(Tid), NvtxHolder::Range);
             pushInterval(chunk, key, start, end, name(), EventKind::NvtxRange, nvtxRow());
         });
 }

@@ -40,8 +40,9 @@ void runJobs(const std::vector<std::function<void()>>& jobs, unsigned threads) {
 }  // namespace
 
 NvtxKey NvtxKey::of(const NvtxInfo& info) {
-    return {(uint64_t{info.color} << 32) | info.category,
-            (uint64_t{info.domain_name_id} << 2) | (uint64_t{info.has_color} << 1) | info.start_end};
+    return {(uint64_t{info.color} << 32) | info.category, (uint64_t{info.domain_name_id} << 3) |
+                                                              (uint64_t{info.registered_name} << 2) |
+                                                              (uint64_t{info.has_color} << 1) | info.start_end};
 }
 
 uint32_t EventChunk::nvtxRow(const NvtxInfo& info) {
@@ -54,6 +55,19 @@ uint32_t EventChunk::nvtxRow(const NvtxInfo& info) {
         nvtxKeys.push_back(key);
     }
     return lastNvtxRow_ = it->second;
+}
+
+void EventChunk::noteNvtx(int64_t start, int64_t globalTid, NvtxHolder holder) {
+    const PendingNvtxTie e{start, holder == NvtxHolder::Other ? 0 : globalTid, holder};
+    const bool tied = nvtxSeen > 0 && start == lastNvtx.start_ns;
+    if (tied) {
+        if (!lastNvtxTied) nvtxTies.push_back(lastNvtx);
+        if (nvtxSeen == 1) firstNvtxTied = true;
+        nvtxTies.push_back(e);
+    }
+    if (nvtxSeen++ == 0) firstNvtx = e;
+    lastNvtx = e;
+    lastNvtxTied = tied;
 }
 
 uint32_t EventChunk::kernelConfigRow(const KernelConfig& config) {
@@ -278,6 +292,16 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     sched_.insert(sched_.end(), chunk.sched.begin(), chunk.sched.end());
     results_.insert(results_.end(), chunk.callResults.begin(), chunk.callResults.end());
     nvtxOtherStarts_.insert(nvtxOtherStarts_.end(), chunk.nvtxOtherStarts.begin(), chunk.nvtxOtherStarts.end());
+    if (chunk.nvtxSeen > 0) {
+        // A tie across the chunks' border: the last event before it and the chunk's first.
+        const bool across = anyNvtx_ && chunk.firstNvtx.start_ns == lastNvtx_.start_ns;
+        if (across && !lastNvtxTied_) nvtxTies_.push_back(lastNvtx_);
+        if (across && !chunk.firstNvtxTied) nvtxTies_.push_back(chunk.firstNvtx);
+        nvtxTies_.insert(nvtxTies_.end(), chunk.nvtxTies.begin(), chunk.nvtxTies.end());
+        lastNvtxTied_ = chunk.lastNvtxTied || (across && chunk.nvtxSeen == 1);
+        lastNvtx_ = chunk.lastNvtx;
+        anyNvtx_ = true;
+    }
 
     for (auto& [key, pending] : chunk.lanes) {
         PendingIntervals& ev = pending.events;
@@ -426,14 +450,17 @@ void ReportBuilder::moveMpiDomainToMpiLanes() {
 
 void ReportBuilder::complete() {
     std::unordered_map<int64_t, uint32_t> domainNames;  // nsys domainId -> name; the last creation wins
-    for (const PendingDomain& d : domains_) domainNames[d.domain_id] = d.name_id;
-    auto domainName = [&](uint32_t& domain) {
+    for (const PendingDomain& d : domains_)
+        if (d.event_type == 0) domainNames[d.domain_id] = d.name_id;
+    // domain_name_id holds nsys's domainId until here: keep it as domain_id, then name it.
+    auto domainName = [&](uint32_t& domain, uint32_t& domainId) {
+        domainId = domain;
         auto it = domainNames.find(domain);
         domain = it != domainNames.end() ? it->second : 0;
     };
-    for (NvtxInfo& info : report_.nvtx) domainName(info.domain_name_id);
-    for (NvtxPayloadSchema& schema : report_.nvtx_payloads.schemas) domainName(schema.domain_name_id);
-    for (NvtxPayloadEnum& e : report_.nvtx_payloads.enums) domainName(e.domain_name_id);
+    for (NvtxInfo& info : report_.nvtx) domainName(info.domain_name_id, info.domain_id);
+    for (NvtxPayloadSchema& schema : report_.nvtx_payloads.schemas) domainName(schema.domain_name_id, schema.domain_id);
+    for (NvtxPayloadEnum& e : report_.nvtx_payloads.enums) domainName(e.domain_name_id, e.domain_id);
     entities_.sortGpusByDevice();
     placeSyncLanesOnTheirContextsGpu(report_);
     entities_.keepRecordedNames();
@@ -455,9 +482,26 @@ void ReportBuilder::complete() {
               [](const CallResult& a, const CallResult& b) { return a.key() < b.key(); });
     report_.nvtx_other_starts_ns = std::move(nvtxOtherStarts_);
     std::sort(report_.nvtx_other_starts_ns.begin(), report_.nvtx_other_starts_ns.end());
-    for (const PendingDomain& d : domains_)
-        if (d.global_tid != 0) report_.nvtx_domains.push_back({d.start_ns, threadIndex(d.global_tid), d.name_id});
+    for (const PendingDomain& d : domains_) {
+        if (d.global_tid == 0) continue;
+        const int32_t thread = threadIndex(d.global_tid);
+        const auto domainId = static_cast<uint32_t>(d.domain_id);
+        if (d.event_type == 0)
+            report_.nvtx_domains.push_back({d.start_ns, thread, d.name_id, domainId});
+        else
+            report_.nvtx_namings.push_back(
+                {d.start_ns, thread, d.name_id, domainId, d.category, d.event_type, d.registered_name});
+    }
     domains_ = {};
+    for (const PendingNvtxTie& t : nvtxTies_)
+        report_.nvtx_ties.push_back(
+            {t.start_ns, t.holder == NvtxHolder::Other ? -1 : threadIndex(t.global_tid), t.holder});
+    nvtxTies_ = {};
+    std::stable_sort(report_.nvtx_ties.begin(), report_.nvtx_ties.end(),
+                     [](const NvtxTie& a, const NvtxTie& b) { return a.start_ns < b.start_ns; });
+    std::sort(report_.nvtx_namings.begin(), report_.nvtx_namings.end(), [](const NvtxNaming& a, const NvtxNaming& b) {
+        return std::tie(a.start_ns, a.thread) < std::tie(b.start_ns, b.thread);
+    });
     std::sort(report_.nvtx_domains.begin(), report_.nvtx_domains.end(),
               [](const NvtxDomainCreation& a, const NvtxDomainCreation& b) {
                   return std::tie(a.start_ns, a.thread) < std::tie(b.start_ns, b.thread);

@@ -74,13 +74,26 @@ struct PendingBacktrace {
     uint32_t stack = kNoStack;
 };
 
+// An NVTX event while importing, for Report::nvtx_ties: its start, thread by nsys globalTid and
+// what holds it.
+struct PendingNvtxTie {
+    int64_t start_ns = 0;
+    int64_t global_tid = 0;
+    NvtxHolder holder = NvtxHolder::Other;
+};
+
 // An NVTX domain's creation while importing: nsys's domainId, its name maybe local, its thread
-// by nsys globalTid (0 when not recorded).
+// by nsys globalTid (0 when not recorded). With event_type kNvtxCategoryNameEvent or
+// kNvtxThreadNameEvent, a category's or thread's naming instead (Report::nvtx_namings), in the
+// domain domain_id.
 struct PendingDomain {
     int64_t domain_id = 0;
     uint32_t name_id = 0;
     int64_t start_ns = 0;
     int64_t global_tid = 0;
+    uint16_t event_type = 0;  // 0: a domain's creation
+    uint32_t category = 0;
+    bool registered_name = false;
 };
 
 // The non-zero result of a CUDA API call while importing: its thread by nsys globalTid.
@@ -190,6 +203,12 @@ struct EventChunk {
     std::vector<SchedRow> sched;               // in table row order
     std::vector<PendingResult> callResults;    // non-zero CUDA API results, in table row order
     std::vector<int64_t> nvtxOtherStarts;      // NVTX events no lane holds (Report::nvtx_other_starts_ns)
+    // The NVTX events of equal start next to one another (Report::nvtx_ties), in table row order,
+    // and the chunk's first and last NVTX event, which may tie with the chunks beside it.
+    std::vector<PendingNvtxTie> nvtxTies;
+    PendingNvtxTie firstNvtx, lastNvtx;
+    size_t nvtxSeen = 0;
+    bool firstNvtxTied = false, lastNvtxTied = false;  // whether nvtxTies holds it
     Diagnostics diagnostics;
 
     uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
@@ -207,6 +226,8 @@ struct EventChunk {
     uint32_t ownNvtxRow(const NvtxInfo& info);
     void addPayload(uint32_t nvtxRow, uint64_t schemaId, std::span<const uint8_t> bytes);
     uint32_t kernelConfigRow(const KernelConfig& config);
+    // Every NVTX event, in table row order, whether a lane holds it or not.
+    void noteNvtx(int64_t start, int64_t globalTid, NvtxHolder holder);
 
 private:
     LaneKey lastKey_{};
@@ -288,6 +309,10 @@ private:
     std::unordered_map<LaneKey, size_t, LaneKeyHash> lanes_;
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex_;
     std::unordered_map<KernelConfig, uint32_t, KernelConfigHash> kernelConfigIndex_;
+    // The NVTX events of equal start, in merge order, and the last NVTX event merged.
+    std::vector<PendingNvtxTie> nvtxTies_;
+    PendingNvtxTie lastNvtx_;
+    bool anyNvtx_ = false, lastNvtxTied_ = false;
     std::vector<PendingDomain> domains_;  // in merge order, names resolved
     StackInterner stacks_;
     std::vector<PendingBacktrace> backtraces_;          // in merge order, stacks resolved

@@ -484,18 +484,25 @@ private:
         };
         // Every event not held by a lane keeps its start, for the ranges' ids.
         const int64_t start = p.i64(2);
-        auto other = [&] { chunk_->nvtxOtherStarts.push_back(start); };
-        if (type == kNvtxDomainCreate) {
-            chunk_->domains.push_back({p.i64(13), text(), start, p.has(9) ? p.i64(9) : 0});
+        auto other = [&] {
+            chunk_->noteNvtx(start, p.i64(9), NvtxHolder::Other);
+            chunk_->nvtxOtherStarts.push_back(start);
+        };
+        // Field 12: a registered string's id (nsys's textId), 7: the text itself.
+        const bool registered = !p.has(7) && p.has(12);
+        if (type == kNvtxDomainCreate || type == kNvtxCategory || type == kNvtxThreadName) {
+            chunk_->domains.push_back({p.i64(13), text(), start, p.has(9) ? p.i64(9) : 0,
+                                       static_cast<uint16_t>(type == kNvtxDomainCreate ? 0 : type),
+                                       static_cast<uint32_t>(p.value(5)), registered});
             return other();
         }
-        if (type == kNvtxCategory || type == kNvtxThreadName) return other();
         NvtxInfo info;
         info.has_color = p.has(6);
         info.color = static_cast<uint32_t>(p.value(6));
         info.domain_name_id = static_cast<uint32_t>(p.value(13));
         info.category = static_cast<uint32_t>(p.value(5));
         info.start_end = type == kNvtxStartEnd;
+        info.registered_name = registered;
         const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, p.i64(9)};
         if (!nsys::validTime(*chunk_, start)) return other();
         // Field 8: the extended payloads { repeated 9 { 1 schemaId, 2 bytes } }. An event carrying
@@ -519,6 +526,7 @@ private:
             return own;
         };
         if (type == kNvtxMark) {
+            chunk_->noteNvtx(start, p.i64(9), NvtxHolder::Mark);
             nsys::PendingInstants& in = chunk_->lane(key).instants;
             in.time_ns.push_back(start);
             in.name_id.push_back(text());
@@ -535,6 +543,7 @@ private:
             countDiagnostic(chunk_->diagnostics, Diag::NegativeDuration);
             return other();
         }
+        chunk_->noteNvtx(start, p.i64(9), NvtxHolder::Range);
         nsys::pushInterval(*chunk_, key, start, end, text(), EventKind::NvtxRange, nvtxRow());
     }
 

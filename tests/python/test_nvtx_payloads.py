@@ -68,8 +68,9 @@ def test_the_payloads_equal_the_blobs_decoded_here(rank, fields):
 
 def test_the_frame_is_the_sql_table_joined_to_its_events():
     report = lanescope.open(DATA / "ddp_rank0.nsys-rep")
-    joined = report.sql("SELECT e.start AS start_ns, e.end AS end_ns, e.text AS name, v.field, v.value "
-                        "FROM NVTX_PAYLOAD_VALUES v JOIN NVTX_EVENTS e ON e.rowid = v.event")
+    joined = report.sql("SELECT e.start AS start_ns, e.end AS end_ns, coalesce(e.text, s.value) AS name, v.field, "
+                        "v.value FROM NVTX_PAYLOAD_VALUES v JOIN NVTX_EVENTS e ON e.rowid = v.event "
+                        "LEFT JOIN StringIds s ON s.id = e.textId")
     pd.testing.assert_frame_equal(by_start_and_field(report.nvtx_payloads()), by_start_and_field(joined))
     sizes = report.nvtx_payloads().query("field == 'Message size [bytes]'")
     assert sizes.groupby("name")["value"].apply(lambda v: v.astype(int).sum()).to_dict() == \

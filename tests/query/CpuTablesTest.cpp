@@ -123,16 +123,13 @@ const std::vector<ExportQuery>& cpuQueries() {
          "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN CUDA_CALLCHAINS f ON f.id = r.callchainId "
          "JOIN StringIds n ON n.id = r.nameId JOIN StringIds s ON s.id = f.symbol JOIN StringIds m ON m.id = f.module"},
         {"CUDA_CALLCHAINS", "SELECT count(*), count(callchainId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"},
-        // NVTX ranges and domain creations by their rowid, which nsys's scripts number ranges by
-        // (the rows of category and thread names, which the model does not keep, are left out
-        // of both); marks without it, as marks of several threads at one time are numbered in
-        // an order the report does not keep
+        // every NVTX event by its rowid, which nsys's scripts number ranges by (marks of several
+        // threads at one time, thread names too): a registered name as textId (compared by its
+        // string), any other as text; nsys's domainId, colour and category
         {"NVTX_EVENTS",
-         "SELECT n.rowid, n.start, n.end, n.eventType, n.globalTid, coalesce(n.text, s.value) FROM NVTX_EVENTS n "
-         "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType IN (59, 60, 75)"},
-        {"NVTX_EVENTS",
-         "SELECT n.start, n.globalTid, coalesce(n.text, s.value), count(*) FROM NVTX_EVENTS n "
-         "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType = 34 GROUP BY 1, 2, 3"},
+         "SELECT n.rowid, n.start, n.end, n.eventType, n.globalTid, n.text, s.value, n.domainId, n.color, "
+         "n.category FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId"},
+        {"NVTX_EVENTS", "SELECT eventType, count(*), count(text), count(textId) FROM NVTX_EVENTS GROUP BY 1"},
         // the domains' names, joined to their ranges on domainId
         {"NVTX_EVENTS",
          "SELECT d.text, count(*) FROM NVTX_EVENTS n JOIN NVTX_EVENTS d ON d.domainId = n.domainId "

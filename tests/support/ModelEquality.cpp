@@ -291,9 +291,11 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
     d.rows("nvtx", a.nvtx, b.nvtx, [](auto f, const NvtxInfo& x, const NvtxInfo& y) {
         f("color", x.color, y.color);
         f("domain_name_id", x.domain_name_id, y.domain_name_id);
+        f("domain_id", x.domain_id, y.domain_id);
         f("category", x.category, y.category);
         f("has_color", x.has_color, y.has_color);
         f("start_end", x.start_end, y.start_end);
+        f("registered_name", x.registered_name, y.registered_name);
         f("input_shapes_id", x.input_shapes_id, y.input_shapes_id);
     });
     d.value("cpu_utilization_counter", a.cpu_utilization_counter, b.cpu_utilization_counter);
@@ -310,7 +312,22 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
                f("start_ns", x.start_ns, y.start_ns);
                f("thread", x.thread, y.thread);
                f("name_id", x.name_id, y.name_id);
+               f("domain_id", x.domain_id, y.domain_id);
            });
+    d.rows("nvtx_namings", a.nvtx_namings, b.nvtx_namings, [](auto f, const NvtxNaming& x, const NvtxNaming& y) {
+        f("start_ns", x.start_ns, y.start_ns);
+        f("thread", x.thread, y.thread);
+        f("name_id", x.name_id, y.name_id);
+        f("domain_id", x.domain_id, y.domain_id);
+        f("category", x.category, y.category);
+        f("event_type", x.event_type, y.event_type);
+        f("registered_name", x.registered_name, y.registered_name);
+    });
+    d.rows("nvtx_ties", a.nvtx_ties, b.nvtx_ties, [](auto f, const NvtxTie& x, const NvtxTie& y) {
+        f("start_ns", x.start_ns, y.start_ns);
+        f("thread", x.thread, y.thread);
+        f("holder", int(x.holder), int(y.holder));
+    });
     d.rows("profiler_overhead", a.profiler_overhead, b.profiler_overhead,
            [](auto f, const OverheadRange& x, const OverheadRange& y) {
                f("start_ns", x.start_ns, y.start_ns);
@@ -364,6 +381,7 @@ void compareNvtxPayloads(Differ& d, const NvtxPayloads& a, const NvtxPayloads& b
                f("payload_size", x.payload_size, y.payload_size);
                f("align_to", x.align_to, y.align_to);
                f("domain_name_id", x.domain_name_id, y.domain_name_id);
+               f("domain_id", x.domain_id, y.domain_id);
                f("name_id", x.name_id, y.name_id);
                f("first_entry", x.first_entry, y.first_entry);
                f("entry_count", x.entry_count, y.entry_count);
@@ -383,6 +401,7 @@ void compareNvtxPayloads(Differ& d, const NvtxPayloads& a, const NvtxPayloads& b
         f("schema_id", x.schema_id, y.schema_id);
         f("size", x.size, y.size);
         f("domain_name_id", x.domain_name_id, y.domain_name_id);
+        f("domain_id", x.domain_id, y.domain_id);
         f("name_id", x.name_id, y.name_id);
         f("first_value", x.first_value, y.first_value);
         f("value_count", x.value_count, y.value_count);
