@@ -240,11 +240,24 @@ int rankOf(const Report& report) {
 bool listedInThreadNames(const Report& report, const Thread& thread) {
     if (report.recorded_names.empty()) return true;
     const int64_t pid = thread.process >= 0 ? report.processes[size_t(thread.process)].pid : 0;
-    const auto& names = report.recorded_names;
-    const auto it = std::lower_bound(
-        names.begin(), names.end(), std::tuple(pid, thread.tid),
-        [](const RecordedName& n, const std::tuple<int64_t, int64_t>& key) { return std::tuple(n.pid, n.tid) < key; });
-    return it != names.end() && it->pid == pid && it->tid == thread.tid;
+    return std::any_of(report.recorded_names.begin(), report.recorded_names.end(),
+                       [&](const RecordedName& n) { return n.pid == pid && n.tid == thread.tid; });
+}
+
+std::vector<bool> listedThreads(const Report& report) {
+    std::vector<bool> listed(report.threads.size(), true);
+    if (report.recorded_names.empty()) return listed;
+    // The recorded threads' (pid, tid), sorted ascending.
+    std::vector<std::pair<int64_t, int64_t>> recorded;
+    for (const RecordedName& n : report.recorded_names)
+        if (n.tid != kProcessOwnName) recorded.emplace_back(n.pid, n.tid);
+    std::sort(recorded.begin(), recorded.end());
+    for (size_t t = 0; t < report.threads.size(); ++t) {
+        const Thread& thread = report.threads[t];
+        const int64_t pid = thread.process >= 0 ? report.processes[size_t(thread.process)].pid : 0;
+        listed[t] = std::binary_search(recorded.begin(), recorded.end(), std::pair(pid, thread.tid));
+    }
+    return listed;
 }
 
 std::string rankLabel(const Report& report) {

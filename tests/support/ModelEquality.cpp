@@ -88,6 +88,7 @@ void compareMeta(Differ& d, const Metadata& a, const Metadata& b) {
 
 void compareStrings(Differ& d, const StringPool& a, const StringPool& b) {
     if (!d.sizes("strings", a.size(), b.size())) return;
+    d.value("strings.tableSize", a.tableSize(), b.tableSize());
     for (uint32_t id = 0; id < a.size() && !d.first; ++id)
         d.value("strings[" + std::to_string(id) + "]", a.str(id), b.str(id));
 }
