@@ -196,7 +196,8 @@ size_t Report::memoryBytes() const {
              syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
              profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
              backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
-             nvtx_other_starts_ns.capacity() * sizeof(int64_t) + nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
+             unusual_samples.capacity() * sizeof(SampleCounts) + nvtx_other_starts_ns.capacity() * sizeof(int64_t) +
+             nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
              graph_executions.capacity() * sizeof(GraphExecutionInfo) + cuda_events.capacity() * sizeof(CudaEventInfo) +
              gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
              cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
@@ -207,6 +208,15 @@ size_t Report::memoryBytes() const {
              system_properties.capacity() * sizeof(SystemProperty) + nvtx_payloads.memoryBytes();
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
+}
+
+SampleCounts sampleCountsAt(const Report& report, int32_t thread, int64_t t) {
+    const auto& all = report.unusual_samples;
+    const auto key = std::pair(thread, t);
+    const auto it =
+        std::lower_bound(all.begin(), all.end(), key, [](const SampleCounts& s, const auto& k) { return s.key() < k; });
+    if (it != all.end() && it->key() == key) return *it;
+    return {thread, kUsualSampleState, t, kUsualSampleCycles};
 }
 
 int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index) {

@@ -168,6 +168,10 @@ struct Report {
     // call not listed returned 0. An OS runtime call's correlation_id is kNoPayload. Sorted by
     // (thread, start_ns, correlation_id); see cudaApiResult().
     Column<CallResult> cuda_api_results;
+    // The CPU samples whose state or cycle count is not the usual one (model/SideTables.h
+    // SampleCounts), sorted by (thread, time_ns); see sampleCountsAt(). Empty in every corpus
+    // report: all their samples are the usual.
+    Column<SampleCounts> unusual_samples;
     // Start times (ns) of the report's NVTX events that no lane holds: domain creations,
     // category and thread names, ranges dropped by the importer (without an end, ...). Sorted
     // ascending. With the lanes' NVTX ranges and markers they give each range its position
@@ -191,6 +195,10 @@ struct Report {
     size_t memoryBytes() const;
     std::string_view str(uint32_t id) const { return strings.str(id); }
 };
+
+// The recorded state and cycle count of a thread's CPU sample at time t: its row of
+// Report::unusual_samples, else the usual. O(log n) in the number of unusual samples.
+SampleCounts sampleCountsAt(const Report& report, int32_t thread, int64_t t);
 
 // The result code of the CUDA API call `index` of a CudaApi lane (or OS runtime call of an
 // OsRuntime lane): 0 unless listed in

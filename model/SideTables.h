@@ -189,6 +189,19 @@ struct CallResult {
     auto key() const { return std::tuple(thread, start_ns, correlation_id); }
 };
 
+// A CPU sample's thread state and cycle count as recorded (nsys COMPOSITE_EVENTS threadState,
+// ENUM_SAMPLING_THREAD_STATE, and cpuCycles) where they are not the usual 1 (running) and 1.
+// The sample is thread's (an index into Report::threads) at time_ns. 24 bytes.
+inline constexpr uint32_t kUsualSampleState = 1;
+inline constexpr int64_t kUsualSampleCycles = 1;
+struct SampleCounts {
+    int32_t thread = -1;
+    uint32_t state = kUsualSampleState;
+    int64_t time_ns = 0;
+    int64_t cycles = kUsualSampleCycles;
+    auto key() const { return std::pair(thread, time_ns); }
+};
+
 // NVTX range or marker attributes. color is 0xAARRGGBB; has_color false means the default.
 // A PyTorch operator (a Kineto `cpu_op` event, on a lane named kPytorchOperatorLaneName) also
 // carries its input shapes as the trace records them (Kineto's "Input Dims" arg, present with

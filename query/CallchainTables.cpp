@@ -58,7 +58,7 @@ private:
 
 // COMPOSITE_EVENTS: one row a CPU sample, each thread's segment in time order. cpu is the core
 // of the thread's running interval that holds the sample (its ThreadState lane), NULL outside
-// one or without context switches; threadState and cpuCycles are NULL (the model keeps neither).
+// one or without context switches; threadState and cpuCycles as recorded (sampleCountsAt).
 class CompositeEventsTable : public TableSpec {
 public:
     enum Column { Id, Start, Cpu, ThreadStateColumn, GlobalTid, CpuCycles };
@@ -92,6 +92,10 @@ public:
                 return resultInt(ctx, coreAt(lane.thread, time));
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
+            case ThreadStateColumn:
+                return resultInt(ctx, int64_t{sampleCountsAt(report_, lane.thread, time).state});
+            case CpuCycles:
+                return resultInt(ctx, sampleCountsAt(report_, lane.thread, time).cycles);
             default:
                 return resultNull(ctx);
         }

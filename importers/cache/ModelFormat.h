@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 18;
+inline constexpr uint32_t kModelFormatVersion = 19;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -96,6 +96,7 @@ enum class Section : uint32_t {
     KernelGraphNodes,
     GraphApiEvents,
     CudaApiResults,
+    UnusualSamples,
     NvtxOtherStarts,
     NvtxDomains,
     ProfilerOverhead,
@@ -247,6 +248,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::KernelGraphNodes, r.kernel_graph_nodes);
     visit(Section::GraphApiEvents, r.graph_api_events);
     visit(Section::CudaApiResults, r.cuda_api_results);
+    visit(Section::UnusualSamples, r.unusual_samples);
     visit(Section::NvtxOtherStarts, r.nvtx_other_starts_ns);
     visit(Section::NvtxDomains, r.nvtx_domains);
     visit(Section::ProfilerOverhead, r.profiler_overhead);

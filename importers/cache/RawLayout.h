@@ -97,6 +97,9 @@ inline auto members(const GraphApiEvent& x) {
 inline auto members(const CallResult& x) {
     const auto& [thread, correlation, start, result] = x; return std::tie(thread, correlation, start, result);
 }
+inline auto members(const SampleCounts& x) {
+    const auto& [thread, state, time, cycles] = x; return std::tie(thread, state, time, cycles);
+}
 inline auto members(const NvtxDomainCreation& x) {
     const auto& [start, thread, name] = x; return std::tie(start, thread, name);
 }
@@ -143,7 +146,7 @@ struct TypeList {};
 using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, OverheadRange, CallBacktrace,
+             KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, OverheadRange, CallBacktrace,
              PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice, CudaContext, CudaStream,
              CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum, NvtxPayloadEnumValue,
              NvtxPayloadTypeInfo, NvtxPayloadRow>;

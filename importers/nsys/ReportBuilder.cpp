@@ -296,6 +296,7 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     }
     sched_.insert(sched_.end(), chunk.sched.begin(), chunk.sched.end());
     results_.insert(results_.end(), chunk.callResults.begin(), chunk.callResults.end());
+    unusualSamples_.insert(unusualSamples_.end(), chunk.unusualSamples.begin(), chunk.unusualSamples.end());
     nvtxOtherStarts_.insert(nvtxOtherStarts_.end(), chunk.nvtxOtherStarts.begin(), chunk.nvtxOtherStarts.end());
 
     for (auto& [key, pending] : chunk.lanes) {
@@ -474,6 +475,12 @@ void ReportBuilder::complete() {
     results_ = {};
     std::sort(report_.cuda_api_results.begin(), report_.cuda_api_results.end(),
               [](const CallResult& a, const CallResult& b) { return a.key() < b.key(); });
+    report_.unusual_samples.reserve(unusualSamples_.size());
+    for (const PendingSampleCounts& s : unusualSamples_)
+        report_.unusual_samples.push_back({threadIndex(s.global_tid), s.state, s.time_ns, s.cycles});
+    unusualSamples_ = {};
+    std::sort(report_.unusual_samples.begin(), report_.unusual_samples.end(),
+              [](const SampleCounts& a, const SampleCounts& b) { return a.key() < b.key(); });
     report_.nvtx_other_starts_ns = std::move(nvtxOtherStarts_);
     std::sort(report_.nvtx_other_starts_ns.begin(), report_.nvtx_other_starts_ns.end());
     for (const PendingDomain& d : domains_)

@@ -601,7 +601,8 @@ private:
         chunk_->backtraces.push_back({tid, lane, start, localStack()});
     }
 
-    // COMPOSITE_EVENTS + SAMPLING_CALLCHAINS: 1 start, 3 cpu, 4 frames (innermost first), 11 globalTid.
+    // COMPOSITE_EVENTS + SAMPLING_CALLCHAINS: 1 start, 3 cpu, 4 frames (innermost first), 6 thread
+    // state, 11 globalTid, 12 cpuCycles.
     void cpuSample(std::string_view payload, uint64_t offset) {
         chunk_ = &chunks_.samples;
         Fields p;
@@ -612,6 +613,10 @@ private:
         in.time_ns.push_back(p.i64(1));
         in.name_id.push_back(frames_.empty() ? chunk_->localString("[no call stack]") : frames_.front().function);
         in.payload.push_back(localStack());
+        const auto state = static_cast<uint32_t>(std::min<uint64_t>(p.value(6), UINT32_MAX));
+        const int64_t cycles = p.i64(12);
+        if (state != kUsualSampleState || cycles != kUsualSampleCycles)
+            chunk_->unusualSamples.push_back({p.i64(11), p.i64(1), state, cycles});
     }
 
     // SCHED_EVENTS: 1 start, 3 cpu, 4 isSchedIn, 5 threadState, 6 globalTid.

@@ -23,8 +23,8 @@ std::unique_ptr<sql::ReportSql> openPayloadSql(const Report& report) {
     return session;
 }
 
-// Each schema table's columns, its domainId given as the domain's name: in Lanescope's tables the
-// name's string id, in nsys's export its domainId, named by the domain's creation in NVTX_EVENTS.
+// Each schema table's columns, its domainId given as the domain's name: the text of the domain's
+// creation in NVTX_EVENTS (Lanescope's domainId is the name's string id, nsys's its own number).
 struct SchemaTable {
     const char* table;
     const char* columns;  // the columns after domainId
@@ -41,13 +41,13 @@ void checkSchemaTables(const std::filesystem::path& report, const std::filesyste
     auto session = openPayloadSql(*model);
     for (const SchemaTable& t : kSchemaTables) {
         INFO(report.filename().string() << " " << t.table);
-        const Rows ours =
-            lanescopeRows(*session, std::string("SELECT (SELECT value FROM StringIds WHERE id = domainId), ") +
-                                        t.columns + " FROM " + t.table);
-        const auto theirs =
-            exportRows(exported, std::string("SELECT (SELECT text FROM NVTX_EVENTS WHERE eventType = 75 "
-                                             "AND domainId = t.domainId), ") +
-                                     t.columns + " FROM " + t.table + " t");
+        // The domain by its creation's name, in both (a domain name need not be a row of StringIds).
+        const std::string query = std::string(
+                                      "SELECT (SELECT text FROM NVTX_EVENTS WHERE eventType = 75 "
+                                      "AND domainId = t.domainId), ") +
+                                  t.columns + " FROM " + t.table + " t";
+        const Rows ours = lanescopeRows(*session, query);
+        const auto theirs = exportRows(exported, query);
         REQUIRE(theirs);
         CHECK(!ours.empty());
         CHECK(ours == *theirs);
