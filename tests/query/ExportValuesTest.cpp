@@ -2,7 +2,9 @@
 // the same report writes them: StringIds row for row (ids included, so every string id column
 // compares as a number), PROCESSES and ThreadNames in nsys's row order, and columns the model
 // keeps for the export (gridId, copyCount, greenContextId, returnValue, DIAGNOSTIC_EVENT's
-// globalPid, OSRT_API's eventClass). Each report is read natively and from its export.
+// globalPid, OSRT_API's eventClass, COMPOSITE_EVENTS' threadState and cpuCycles,
+// GPU_METRICS' rawTimestamp, TARGET_INFO_GPU_METRICS' typeName). Each report is read natively
+// and from its export.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -30,6 +32,9 @@ const std::vector<std::string> kExportValueQueries = {
     "SELECT start, end, eventClass, globalTid, nameId, returnValue, nestingLevel FROM OSRT_API",
     "SELECT start, end, globalTid, nameId, returnValue FROM PROFILER_OVERHEAD",
     "SELECT timestamp, text, globalPid FROM DIAGNOSTIC_EVENT",
+    "SELECT start, globalTid, threadState, cpuCycles FROM COMPOSITE_EVENTS",
+    "SELECT rawTimestamp, timestamp, metricId FROM GPU_METRICS",
+    "SELECT typeId, typeName, metricId FROM TARGET_INFO_GPU_METRICS",
 };
 
 void checkValues(const std::filesystem::path& report, const std::filesystem::path& exported) {
