@@ -13,9 +13,7 @@ StatsTable cudaApiTrace(const Report& report, TimeRange range, const StatsOption
     StatsTable table;
     table.name = "cuda_api_trace";
     table.header = {"Start (ns)", "Duration (ns)", "Name", "Result", "CorrID", "Pid", "Tid", "T-Pri", "Thread Name"};
-    std::vector<bool> listedByThread(report.threads.size());
-    for (size_t t = 0; t < report.threads.size(); ++t)
-        listedByThread[t] = listedInThreadNames(report, report.threads[t]);
+    const std::vector<bool> listedByThread = listedThreads(report);
     TraceRows rows(table, options);
     forEachEventByStart(report, {EventKind::CudaApiCall}, range, [&](const Lane& lane, size_t i) {
         if (!rows.wanted()) return;

@@ -47,7 +47,7 @@ void EntityRegistry::nameProcess(int64_t key, int64_t pid, uint32_t nameId) {
     pidsOfNamed_[key] = pid;
     Name& name = processNames_[key];
     if (name.recorded && processes_.count(key)) return;
-    name = {nameId, true};
+    name = {nameId, true, name.recorded ? name.order : namesRecorded_++};
     if (auto it = processes_.find(key); it != processes_.end()) r_.processes[it->second].name_id = nameId;
 }
 
@@ -56,7 +56,7 @@ void EntityRegistry::nameThread(int64_t processKey, int64_t pid, int64_t tid, ui
     const auto key = std::make_pair(processKey, tid);
     Name& name = threadNames_[key];
     if (name.recorded && threads_.count(key)) return;
-    name = {nameId, true};
+    name = {nameId, true, name.recorded ? name.order : namesRecorded_++};
     if (auto it = threads_.find(key); it != threads_.end()) r_.threads[it->second].name_id = nameId;
 }
 
@@ -134,19 +134,25 @@ void EntityRegistry::sortGpusByDevice() {
 }
 
 void EntityRegistry::keepRecordedNames() {
-    std::vector<RecordedName> names;
+    std::vector<std::pair<uint32_t, RecordedName>> ordered;  // (Name::order, name)
     for (const auto& [key, name] : processNames_)
-        if (name.recorded) names.push_back({pidsOfNamed_.at(key), kProcessOwnName, name.id, kNoPriority});
+        if (name.recorded)
+            ordered.push_back({name.order, {pidsOfNamed_.at(key), kProcessOwnName, name.id, kNoPriority}});
     for (const auto& [key, name] : threadNames_) {
         if (!name.recorded) continue;
         const auto priority = threadPriorities_.find(key);
-        names.push_back({pidsOfNamed_.at(key.first), key.second, name.id,
-                         priority != threadPriorities_.end() ? priority->second : kNoPriority});
+        ordered.push_back({name.order,
+                           {pidsOfNamed_.at(key.first), key.second, name.id,
+                            priority != threadPriorities_.end() ? priority->second : kNoPriority}});
     }
-    std::sort(names.begin(), names.end(), [](const RecordedName& a, const RecordedName& b) {
-        return std::tie(a.pid, a.tid, a.name_id, a.priority) < std::tie(b.pid, b.tid, b.name_id, b.priority);
+    // Processes first, then threads, each in the order recorded.
+    std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
+        return std::pair(a.second.tid != kProcessOwnName, a.first) <
+               std::pair(b.second.tid != kProcessOwnName, b.first);
     });
-    names.shrink_to_fit();
+    std::vector<RecordedName> names;
+    names.reserve(ordered.size());
+    for (const auto& [order, name] : ordered) names.push_back(name);
     r_.recorded_names = std::move(names);
 }
 

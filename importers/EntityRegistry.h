@@ -55,17 +55,21 @@ public:
     // Orders Report::gpus by device id and renumbers the GPU of every lane and counter.
     void sortGpusByDevice();
     // Sets Report::recorded_names to every process and thread name recorded so far, made or
-    // not (each thread's with its recorded priority), in its order.
+    // not (each thread's with its recorded priority): the processes', then the threads', each in
+    // the order they were first recorded.
     void keepRecordedNames();
 
 private:
-    // A recorded name; `named` once it is set (a default name is not).
+    // A recorded name; `named` once it is set (a default name is not). order: when it was first
+    // recorded, counting process and thread names together from 0.
     struct Name {
         uint32_t id = 0;
         bool recorded = false;
+        uint32_t order = 0;
     };
 
     Report& r_;
+    uint32_t namesRecorded_ = 0;                                       // the next Name::order
     std::unordered_map<int64_t, Name> processNames_;                   // process key -> name
     std::map<std::pair<int64_t, int64_t>, Name> threadNames_;          // (process key, tid) -> name
     std::map<std::pair<int64_t, int64_t>, int32_t> threadPriorities_;  // (process key, tid) -> priority

@@ -14,7 +14,8 @@ namespace lanescope {
 
 // What one row of the timeline shows.
 enum class LaneKind : uint8_t {
-    OsRuntime,          // one CPU thread's OS runtime library calls
+    OsRuntime,          // one CPU thread's OS runtime library calls; instants: where tracing
+                        // started (payload 31) or stopped (32), kNoPayload if unknown
     CudaApi,            // one CPU thread's CUDA runtime/driver API calls
     Nvtx,               // one CPU thread's NVTX push/pop ranges (nested by depth) and markers
     NvtxStartEnd,       // NVTX start/end ranges started on one CPU thread (may overlap freely)

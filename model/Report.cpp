@@ -205,8 +205,9 @@ size_t Report::memoryBytes() const {
              syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
              profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
              backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
-             nvtx_other_starts_ns.capacity() * sizeof(int64_t) + nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
-             nvtx_namings.capacity() * sizeof(NvtxNaming) + nvtx_ties.capacity() * sizeof(NvtxTie) +
+             unusual_samples.capacity() * sizeof(SampleCounts) + nvtx_other_starts_ns.capacity() * sizeof(int64_t) +
+             nvtx_domains.capacity() * sizeof(NvtxDomainCreation) + nvtx_namings.capacity() * sizeof(NvtxNaming) +
+             nvtx_ties.capacity() * sizeof(NvtxTie) +
              graph_executions.capacity() * sizeof(GraphExecutionInfo) + cuda_events.capacity() * sizeof(CudaEventInfo) +
              gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
              cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
@@ -217,6 +218,15 @@ size_t Report::memoryBytes() const {
              system_properties.capacity() * sizeof(SystemProperty) + nvtx_payloads.memoryBytes();
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
+}
+
+SampleCounts sampleCountsAt(const Report& report, int32_t thread, int64_t t) {
+    const auto& all = report.unusual_samples;
+    const auto key = std::pair(thread, t);
+    const auto it =
+        std::lower_bound(all.begin(), all.end(), key, [](const SampleCounts& s, const auto& k) { return s.key() < k; });
+    if (it != all.end() && it->key() == key) return *it;
+    return {thread, kUsualSampleState, t, kUsualSampleCycles};
 }
 
 int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index) {
@@ -250,11 +260,24 @@ int rankOf(const Report& report) {
 bool listedInThreadNames(const Report& report, const Thread& thread) {
     if (report.recorded_names.empty()) return true;
     const int64_t pid = thread.process >= 0 ? report.processes[size_t(thread.process)].pid : 0;
-    const auto& names = report.recorded_names;
-    const auto it = std::lower_bound(
-        names.begin(), names.end(), std::tuple(pid, thread.tid),
-        [](const RecordedName& n, const std::tuple<int64_t, int64_t>& key) { return std::tuple(n.pid, n.tid) < key; });
-    return it != names.end() && it->pid == pid && it->tid == thread.tid;
+    return std::any_of(report.recorded_names.begin(), report.recorded_names.end(),
+                       [&](const RecordedName& n) { return n.pid == pid && n.tid == thread.tid; });
+}
+
+std::vector<bool> listedThreads(const Report& report) {
+    std::vector<bool> listed(report.threads.size(), true);
+    if (report.recorded_names.empty()) return listed;
+    // The recorded threads' (pid, tid), sorted ascending.
+    std::vector<std::pair<int64_t, int64_t>> recorded;
+    for (const RecordedName& n : report.recorded_names)
+        if (n.tid != kProcessOwnName) recorded.emplace_back(n.pid, n.tid);
+    std::sort(recorded.begin(), recorded.end());
+    for (size_t t = 0; t < report.threads.size(); ++t) {
+        const Thread& thread = report.threads[t];
+        const int64_t pid = thread.process >= 0 ? report.processes[size_t(thread.process)].pid : 0;
+        listed[t] = std::binary_search(recorded.begin(), recorded.end(), std::pair(pid, thread.tid));
+    }
+    return listed;
 }
 
 std::string rankLabel(const Report& report) {

@@ -101,8 +101,9 @@ struct OverheadRange {
     int64_t start_ns = 0;
     int64_t end_ns = 0;
     int32_t process = -1;
-    uint32_t name_id = 0;  // into Report::strings, e.g. "CUPTI Buffer flush"
-    int32_t thread = -1;   // index into Report::threads, -1 if unknown
+    uint32_t name_id = 0;      // into Report::strings, e.g. "CUPTI Buffer flush"
+    int32_t thread = -1;       // index into Report::threads, -1 if unknown
+    int32_t return_value = 0;  // as recorded (nsys's returnValue), 0 where the format has none
 };
 
 // One imported report: immutable once the importer returns it, readable from any thread.
@@ -126,9 +127,10 @@ struct Report {
     Column<CudaStream> cuda_streams;
     // Every process and thread name the report records, also of those without events (nsys
     // records the whole machine's: its PROCESSES and ThreadNames), for the SQL tables; a thread
-    // without a recorded name is absent. Sorted by (pid, tid, name_id, priority), so a
-    // process's own name comes before its threads'. 24 bytes a name. Empty where the format
-    // records none or its importer keeps none (Kineto, Perfetto).
+    // without a recorded name is absent. The processes' names, then the threads', each in the
+    // order the report recorded them (nsys: the file's order, which its export's PROCESSES and
+    // ThreadNames keep). 24 bytes a name. Empty where the format records none or its importer
+    // keeps none (Kineto, Perfetto).
     std::vector<RecordedName> recorded_names;
     // Grouped by owner as the importer built them, but for the streams' kernel lanes, which follow
     // one another, their columns packed in one block, with the memory lanes split from them after
@@ -162,9 +164,14 @@ struct Report {
     // The whole-CPU utilization counter (percent of the cores running a thread) made from the
     // CPU core lanes, an index into counters; -1 when the report has no context switches.
     int32_t cpu_utilization_counter = -1;
-    // Result codes of the CUDA API calls that did not return 0 (cudaSuccess); a call not listed
-    // returned 0. Sorted by (thread, start_ns, correlation_id); see cudaApiResult().
+    // Result codes of the CUDA API and OS runtime calls that did not return 0 (cudaSuccess); a
+    // call not listed returned 0. An OS runtime call's correlation_id is kNoPayload. Sorted by
+    // (thread, start_ns, correlation_id); see cudaApiResult().
     Column<CallResult> cuda_api_results;
+    // The CPU samples whose state or cycle count is not the usual one (model/SideTables.h
+    // SampleCounts), sorted by (thread, time_ns); see sampleCountsAt(). Empty in every corpus
+    // report: all their samples are the usual.
+    Column<SampleCounts> unusual_samples;
     // Start times (ns) of the report's NVTX events that no lane holds: domain creations,
     // category and thread names, ranges dropped by the importer (without an end, ...). Sorted
     // ascending. With the lanes' NVTX ranges and markers they give each range its position
@@ -196,13 +203,20 @@ struct Report {
     std::string_view str(uint32_t id) const { return strings.str(id); }
 };
 
-// The result code of the CUDA API call `index` of a CudaApi lane: 0 unless listed in
+// The recorded state and cycle count of a thread's CPU sample at time t: its row of
+// Report::unusual_samples, else the usual. O(log n) in the number of unusual samples.
+SampleCounts sampleCountsAt(const Report& report, int32_t thread, int64_t t);
+
+// The result code of the CUDA API call `index` of a CudaApi lane (or OS runtime call of an
+// OsRuntime lane): 0 unless listed in
 // Report::cuda_api_results. O(log n) in the number of non-zero results.
 int32_t cudaApiResult(const Report& report, const Lane& lane, size_t index);
 
 // Whether the SQL ThreadNames lists a thread (query/ReportTables.cpp): when the report recorded
 // names (recorded_names), those, found by (pid, tid); else every thread (a PyTorch trace).
+// listedThreads answers for each of Report::threads at once.
 bool listedInThreadNames(const Report& report, const Thread& thread);
+std::vector<bool> listedThreads(const Report& report);
 
 // The rank a report belongs to: its own metadata, set on import in this order: the MPI rank it
 // records ("MPI Rank 4" in an NVTX mark or thread name), a rank variable of the environment nsys

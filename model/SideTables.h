@@ -45,10 +45,13 @@ struct KernelConfig {
 
 inline constexpr uint32_t kNoSharedExecuted = UINT32_MAX;
 
-// One kernel launch: 8 bytes.
+// One kernel launch: 16 bytes. grid_id: the launch's CUPTI grid id (nsys's gridId), kNoGridId
+// where the format does not record it (Kineto, Perfetto).
+inline constexpr int64_t kNoGridId = INT64_MIN;
 struct KernelInfo {
     uint32_t config = 0;  // row of Report::kernel_configs
     uint32_t correlation_id = 0;
+    int64_t grid_id = kNoGridId;
 };
 
 // CUDA memcpy direction, as ENUM_CUDA_MEMCPY_OPER numbers it.
@@ -83,13 +86,15 @@ enum class MemKind : uint8_t {
 };
 const char* memKindLabel(MemKind kind);
 
-// One memory copy. bytes in bytes.
+// One memory copy. bytes in bytes. copy_count: how many copies the record stands for (nsys's
+// copyCount), 0 where not recorded (unified-memory migrations, formats other than nsys's).
 struct MemcpyInfo {
     uint64_t bytes = 0;
     uint32_t correlation_id = 0;
     CopyKind copy_kind = CopyKind::Unknown;
     MemKind src_kind = MemKind::Unknown;
     MemKind dst_kind = MemKind::Unknown;
+    uint32_t copy_count = 0;
 };
 
 // One memset. bytes in bytes.
@@ -183,6 +188,19 @@ struct CallResult {
     int64_t start_ns = 0;
     int32_t result = 0;
     auto key() const { return std::tuple(thread, start_ns, correlation_id); }
+};
+
+// A CPU sample's thread state and cycle count as recorded (nsys COMPOSITE_EVENTS threadState,
+// ENUM_SAMPLING_THREAD_STATE, and cpuCycles) where they are not the usual 1 (running) and 1.
+// The sample is thread's (an index into Report::threads) at time_ns. 24 bytes.
+inline constexpr uint32_t kUsualSampleState = 1;
+inline constexpr int64_t kUsualSampleCycles = 1;
+struct SampleCounts {
+    int32_t thread = -1;
+    uint32_t state = kUsualSampleState;
+    int64_t time_ns = 0;
+    int64_t cycles = kUsualSampleCycles;
+    auto key() const { return std::pair(thread, time_ns); }
 };
 
 // NVTX range or marker attributes. color is 0xAARRGGBB; has_color false means the default.
@@ -334,6 +352,10 @@ struct NsysMessage {
     uint8_t severity = 0;     // ENUM_DIAGNOSTIC_SEVERITY_LEVEL: 1 info, 2 warning, 3 error, 4 verbose
     int32_t process = -1;     // index into Report::processes, -1 for the session
     std::string text;
+    // The nsys globalPid as recorded (DIAGNOSTIC_EVENT.globalPid, also for a session's message:
+    // pid 0, or other values), kNoGlobalPid where none was.
+    int64_t global_pid = kNoGlobalPid;
+    static constexpr int64_t kNoGlobalPid = INT64_MIN;
 };
 const char* nsysMessageSeverityName(uint8_t severity);  // "info", "warning", "error", "verbose"
 const char* nsysMessageSourceName(uint8_t source);      // "injection", "daemon", "analysis"

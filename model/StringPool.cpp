@@ -25,10 +25,15 @@ std::string_view StringPool::store(std::string_view text) {
 uint32_t StringPool::intern(std::string_view text) {
     if (auto it = ids_.find(text); it != ids_.end()) return it->second;
     const auto id = static_cast<uint32_t>(views_.size());
+    append(text);
+    return id;
+}
+
+void StringPool::append(std::string_view text) {
+    const auto id = static_cast<uint32_t>(views_.size());
     const std::string_view stored = store(text);
     views_.push_back(stored);
     ids_.emplace(stored, id);
-    return id;
 }
 
 uint32_t StringPool::find(std::string_view text) const {

@@ -58,7 +58,7 @@ private:
 
 // COMPOSITE_EVENTS: one row a CPU sample, each thread's segment in time order. cpu is the core
 // of the thread's running interval that holds the sample (its ThreadState lane), NULL outside
-// one or without context switches; threadState and cpuCycles are NULL (the model keeps neither).
+// one or without context switches; threadState and cpuCycles as recorded (sampleCountsAt).
 class CompositeEventsTable : public TableSpec {
 public:
     enum Column { Id, Start, Cpu, ThreadStateColumn, GlobalTid, CpuCycles };
@@ -92,6 +92,10 @@ public:
                 return resultInt(ctx, coreAt(lane.thread, time));
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
+            case ThreadStateColumn:
+                return resultInt(ctx, int64_t{sampleCountsAt(report_, lane.thread, time).state});
+            case CpuCycles:
+                return resultInt(ctx, sampleCountsAt(report_, lane.thread, time).cycles);
             default:
                 return resultNull(ctx);
         }
@@ -137,7 +141,11 @@ public:
     enum Column { Id, Symbol, Module };
     CallchainTable(const Report& report, std::string name, Layout layout, std::function<uint32_t()> count,
                    std::function<uint32_t(uint32_t)> stackOf)
-        : stacks_(report.stacks), name_(std::move(name)), count_(std::move(count)), stackOf_(std::move(stackOf)) {
+        : report_(report),
+          stacks_(report.stacks),
+          name_(std::move(name)),
+          count_(std::move(count)),
+          stackOf_(std::move(stackOf)) {
         columns_ = {{"id", I}, {"symbol", I}, {"module", I}};
         const std::vector<const char*> more =
             layout == Layout::Full ? std::vector<const char*>{"kernelMode",   "thumbCode",  "unresolved",
@@ -163,7 +171,7 @@ public:
         uint32_t node = stackOf_(n);
         for (uint32_t d = 0; d < depth; ++d) node = stacks_.node_parent[node];
         const uint32_t frame = stacks_.node_frame[node];
-        resultInt(ctx, column == Symbol ? stacks_.frame_function[frame] : stacks_.frame_module[frame]);
+        resultStringId(ctx, report_, column == Symbol ? stacks_.frame_function[frame] : stacks_.frame_module[frame]);
     }
 
 private:
@@ -190,6 +198,7 @@ private:
         return uint32_t(std::upper_bound(first.begin(), first.end(), row) - first.begin()) - 1;
     }
 
+    const Report& report_;
     const CallStacks& stacks_;
     std::string name_;
     std::vector<ColumnDef> columns_;

@@ -127,7 +127,7 @@ public:
                 // A mark without a message has none (NULL), as in nsys's export.
                 return nameId() == 0 || registered() ? resultNull(ctx) : resultText(ctx, report_.str(nameId()));
             case TextId:
-                return registered() ? resultInt(ctx, nameId()) : resultNull(ctx);
+                return registered() ? resultStringId(ctx, report_, nameId()) : resultNull(ctx);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
             case DomainId: {
@@ -208,7 +208,7 @@ private:
             case Text:
                 return n.name_id == 0 || n.registered_name ? resultNull(ctx) : resultText(ctx, report_.str(n.name_id));
             case TextId:
-                return n.registered_name ? resultInt(ctx, n.name_id) : resultNull(ctx);
+                return n.registered_name ? resultStringId(ctx, report_, n.name_id) : resultNull(ctx);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, n.thread));
             case DomainId:
@@ -232,10 +232,10 @@ private:
 };
 
 // OSRT_API: the threads' OS runtime calls, then the instants where OS runtime tracing started
-// and stopped on a thread (eventClass 31 and 32, start = end, nestingLevel NULL; the model keeps
-// them in order without saying which is which, so they alternate from a start). nestingLevel is
-// a call's depth on its lane; callchainId joins OSRT_CALLCHAINS.id, 0 without a backtrace (as
-// nsys writes it); returnValue is NULL (the model does not keep it).
+// and stopped on a thread (eventClass 31 and 32 as recorded, start = end, nestingLevel NULL; an
+// instant whose class the model lacks alternates from a start). nestingLevel is a call's depth
+// on its lane; callchainId joins OSRT_CALLCHAINS.id, 0 without a backtrace (as nsys writes it);
+// returnValue the call's result (Report::cuda_api_results), 0 for an instant.
 class OsRuntimeTable : public TableSpec {
 public:
     enum Column { Start, End, EventClass, GlobalTid, NameId, ReturnValue, NestingLevel, CallchainId };
@@ -267,11 +267,17 @@ public:
             case End:
                 return resultInt(ctx, isCall ? lane.events.endNs(e) : lane.instants.time_ns[e]);
             case EventClass:
-                return resultInt(ctx, isCall ? kOsRuntimeClass : e % 2 == 0 ? kOsRuntimeStart : kOsRuntimeFinish);
+                if (isCall) return resultInt(ctx, kOsRuntimeClass);
+                if (const uint32_t recorded = lane.instants.payload[e];
+                    recorded == kOsRuntimeStart || recorded == kOsRuntimeFinish)
+                    return resultInt(ctx, recorded);
+                return resultInt(ctx, e % 2 == 0 ? kOsRuntimeStart : kOsRuntimeFinish);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
             case NameId:
-                return resultInt(ctx, isCall ? lane.events.name_id[e] : lane.instants.name_id[e]);
+                return resultStringId(ctx, report_, isCall ? lane.events.name_id[e] : lane.instants.name_id[e]);
+            case ReturnValue:
+                return resultInt(ctx, isCall ? cudaApiResult(report_, lane, e) : 0);
             case NestingLevel:
                 return isCall ? resultInt(ctx, lane.events.depth[e]) : resultNull(ctx);
             case CallchainId:

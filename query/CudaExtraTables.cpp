@@ -70,8 +70,10 @@ protected:
                 return resultInt(ctx, g.graph_id);
             case GraphExecId:
                 return resultInt(ctx, g.graph_exec_id);
+            case GreenContextId:
+                return resultInt(ctx, greenContextIdOf(report_, lane));
             default:
-                return resultNull(ctx);  // greenContextId: not held by the model
+                return resultNull(ctx);
         }
     }
 
@@ -120,8 +122,10 @@ public:
             case EventSyncId:
                 if (e->event_sync_id == kNoEventSync) return resultNull(ctx);  // none recorded (before nsys 2023)
                 return resultInt(ctx, e->event_sync_id);
+            case GreenContextId:
+                return resultInt(ctx, greenContextIdOf(report_, rows_.lane(segment)));
             default:
-                return resultNull(ctx);  // greenContextId: not held by the model
+                return resultNull(ctx);
         }
     }
 
@@ -180,7 +184,7 @@ std::unique_ptr<TableSpec> graphApiTable(const Report& r, bool node) {
                 case GlobalTid:
                     return resultInt(ctx, globalTidOf(r, e.thread));
                 case NameId:
-                    return resultInt(ctx, e.name_id);
+                    return resultStringId(ctx, r, e.name_id);
                 case Id:
                     return resultInt(ctx, graphIdValue(e.graph_id));
                 case OriginalId:

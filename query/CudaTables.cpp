@@ -44,6 +44,8 @@ public:
 
 protected:
     virtual int64_t correlationOf(uint32_t event, const Lane& lane) const = 0;
+    // Whether the record has a greenContextId (GpuLaneValues.h greenContextIdOf).
+    virtual bool recordsGreenContext(const Lane&, uint32_t) const { return true; }
     virtual void activityValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const = 0;
 
     void eventValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const override {
@@ -53,7 +55,8 @@ protected:
             case End:
                 return resultInt(ctx, lane.events.endNs(event));
             case GreenContextId:
-                return resultNull(ctx);
+                if (!recordsGreenContext(lane, event)) return resultNull(ctx);
+                return resultInt(ctx, greenContextIdOf(report_, lane));
             case CorrelationId:
                 return resultInt(ctx, correlationOf(event, lane));
             case DeviceId:
@@ -131,9 +134,9 @@ protected:
         const KernelConfig& k = report_.kernel_configs[report_.kernels[row].config];
         switch (column) {
             case DemangledName:
-                return resultInt(ctx, lane.events.name_id[event]);
+                return resultStringId(ctx, report_, lane.events.name_id[event]);
             case ShortName:
-                return resultInt(ctx, k.short_name_id);
+                return resultStringId(ctx, report_, k.short_name_id);
             case LaunchType:
                 return resultInt(ctx, k.launch_type);
             case RegistersPerThread:
@@ -163,7 +166,7 @@ protected:
                 return resultInt(ctx, graphNodeOf(row));
             case MangledName:
                 if (k.mangled_name_id == KernelConfig::kNoMangledName) return resultNull(ctx);
-                return resultInt(ctx, k.mangled_name_id);
+                return resultStringId(ctx, report_, k.mangled_name_id);
             case LocalMemoryTotal:
                 if (k.local_memory_total == KernelConfig::kNoLocalMemoryTotal) return resultNull(ctx);
                 return resultInt(ctx, static_cast<int64_t>(k.local_memory_total));
@@ -173,8 +176,12 @@ protected:
             case SharedMemoryLimitConfig:
                 if (k.shared_memory_limit_config == KernelConfig::kNoCacheConfig) return resultNull(ctx);
                 return resultInt(ctx, k.shared_memory_limit_config);
+            case GridId: {
+                const int64_t grid = report_.kernels[row].grid_id;
+                return grid == kNoGridId ? resultNull(ctx) : resultInt(ctx, grid);
+            }
             default:
-                return resultNull(ctx);  // not held by the model (gridId)
+                return resultNull(ctx);
         }
     }
 
@@ -226,6 +233,10 @@ protected:
     int64_t correlationOf(uint32_t event, const Lane& lane) const override {
         return report_.memcpys[lane.events.payload[event]].correlation_id;
     }
+    // A unified-memory migration records none.
+    bool recordsGreenContext(const Lane& lane, uint32_t event) const override {
+        return migrationOf(lane.events.payload[event]) == nullptr;
+    }
     void activityValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const override {
         const uint32_t row = lane.events.payload[event];
         const MemcpyInfo& m = report_.memcpys[row];
@@ -244,6 +255,9 @@ protected:
             case VirtualAddress:
                 if (const Migration* g = migrationOf(row)) return resultInt(ctx, int64_t(g->virtual_address));
                 return resultNull(ctx);
+            case CopyCount:
+                if (m.copy_count == 0) return resultNull(ctx);
+                return resultInt(ctx, m.copy_count);
             default:
                 return resultNull(ctx);
         }
@@ -297,6 +311,8 @@ protected:
     int64_t correlationOf(uint32_t event, const Lane& lane) const override {
         return report_.syncs[lane.events.payload[event]].correlation_id;
     }
+    // A synchronization records none (no field 9 in the file; NULL in nsys's export).
+    bool recordsGreenContext(const Lane&, uint32_t) const override { return false; }
     void activityValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const override {
         const SyncInfo& s = report_.syncs[lane.events.payload[event]];
         switch (column) {
@@ -360,7 +376,7 @@ protected:
             case CorrelationId:
                 return resultInt(ctx, lane.events.payload[event]);
             case NameId:
-                return resultInt(ctx, lane.events.name_id[event]);
+                return resultStringId(ctx, report_, lane.events.name_id[event]);
             case ReturnValue:
                 return resultInt(ctx, cudaApiResult(report_, lane, event));
             case CallchainId:

@@ -27,6 +27,24 @@ inline std::optional<int64_t> gpuLaneValue(const Report& report, const Lane& lan
     return std::nullopt;
 }
 
+// The greenContextId nsys writes for an activity record of a lane: 0 for a context that is not
+// a green one in a report that records which are (2025 on: every kernel, copy, memset, CUDA
+// event and graph launch of the corpus's 2025.3 reports records 0, event field 9,
+// docs/nsys-rep-format.md); nullopt for a green context's, whose id the model does not keep, in
+// a report that does not record green contexts (before 2025, whose export has NULL), and in a
+// report not recorded by Nsight Systems. Unified-memory migrations record none: their callers
+// give nullopt.
+inline std::optional<int64_t> greenContextIdOf(const Report& report, const Lane& lane) {
+    if (report.cuda_contexts.empty()) return std::nullopt;
+    for (const CudaContext& c : report.cuda_contexts) {
+        if (c.is_green_context == kNotRecorded) return std::nullopt;
+        if (c.context_id == lane.context_id && c.is_green_context != 0 &&
+            (lane.process < 0 || c.pid == report.processes[size_t(lane.process)].pid))
+            return std::nullopt;
+    }
+    return 0;
+}
+
 // Where a table has those columns: each one's index, -1 for one it lacks. fieldOf tells whether a
 // column is one of them (a segment column of a table whose segments are lanes).
 struct GpuLaneColumns {

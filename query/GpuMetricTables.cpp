@@ -66,8 +66,8 @@ void resultSample(sqlite3_context* ctx, double v) {
 }
 
 // GPU_METRICS: one segment per GPU-metric counter, its samples in time order; rows come merged
-// by timestamp. typeId and metricId are segment columns. rawTimestamp is NULL (the model keeps
-// the timestamp on the report's timeline only).
+// by timestamp. typeId and metricId are segment columns. rawTimestamp is the timestamp: both are
+// the generic event's time (its field 2) in the file, equal in every row of nsys's export.
 class GpuMetricsTable : public TableSpec {
 public:
     enum Column { RawTimestamp, Timestamp, TypeId, MetricId, Value };
@@ -88,6 +88,7 @@ public:
 
     void value(size_t segment, uint32_t row, int column, sqlite3_context* ctx) const override {
         switch (column) {
+            case RawTimestamp:
             case Timestamp:
                 return resultInt(ctx, counter(segment).time_ns[row]);
             case TypeId:
@@ -115,8 +116,9 @@ private:
 void addGpuMetricTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& tables) {
     auto metrics = std::make_shared<const std::vector<GpuMetric>>(gpuMetrics(r));
     tables.push_back(std::make_unique<GpuMetricsTable>(r, metrics));
-    // TARGET_INFO_GPU_METRICS: one row per metric, in GPU_METRICS's segment order. typeName is
-    // NULL (the model keeps no name of a set).
+    // TARGET_INFO_GPU_METRICS: one row per metric, in GPU_METRICS's segment order. typeName is ''
+    // for a report recorded by Nsight Systems: the file's GPU-metric type (index field 14) records
+    // no name, and nsys's export writes ''; NULL for another format.
     enum { TypeId, SourceId, TypeName, MetricId, MetricName };
     tables.push_back(std::make_unique<FunctionTable>(
         "TARGET_INFO_GPU_METRICS",
@@ -130,7 +132,8 @@ void addGpuMetricTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>
                 case SourceId:
                     return resultInt(ctx, kGpuMetricsSource);
                 case TypeName:
-                    return resultNull(ctx);
+                    if (r.meta.format != "nsys-rep" && r.meta.format != "nsys-sqlite") return resultNull(ctx);
+                    return resultText(ctx, "");
                 case MetricId:
                     return resultInt(ctx, m.metric_id);
                 default:

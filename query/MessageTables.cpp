@@ -12,8 +12,8 @@ constexpr auto T = ColumnType::Text;
 }  // namespace
 
 void addMessageTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& tables) {
-    // DIAGNOSTIC_EVENT in the report's order (not by time: nsys's own order). globalPid is NULL
-    // for a message of the session (no process).
+    // DIAGNOSTIC_EVENT in the report's order (not by time: nsys's own order). globalPid as
+    // recorded, else its process's, NULL for none.
     enum { Timestamp, TimestampType, Source, Severity, Text, GlobalPid };
     tables.push_back(std::make_unique<FunctionTable>(
         "DIAGNOSTIC_EVENT",
@@ -34,11 +34,12 @@ void addMessageTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& 
                 case Text:
                     return resultText(ctx, m.text);
                 default:
+                    if (m.global_pid != NsysMessage::kNoGlobalPid) return resultInt(ctx, m.global_pid);
                     return resultInt(ctx, globalPidOf(r, m.process));
             }
         }));
     // PROFILER_OVERHEAD, sorted by start. globalTid is NULL when the model knows no thread for
-    // the range; returnValue is NULL (the model does not keep it).
+    // the range; returnValue as recorded.
     enum { Start, End, GlobalTid, NameId, ReturnValue };
     tables.push_back(std::make_unique<SortedFunctionTable>(
         "PROFILER_OVERHEAD",
@@ -54,9 +55,9 @@ void addMessageTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& 
                 case GlobalTid:
                     return resultInt(ctx, globalTidOf(r, o.thread));
                 case NameId:
-                    return resultInt(ctx, o.name_id);
+                    return resultStringId(ctx, r, o.name_id);
                 default:
-                    return resultNull(ctx);
+                    return resultInt(ctx, o.return_value);
             }
         },
         Start, [&r](uint32_t row) { return r.profiler_overhead[row].start_ns; }));

@@ -38,7 +38,7 @@ protected:
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
             default:
-                return resultInt(ctx, lane.events.name_id[event]);
+                return resultStringId(ctx, report_, lane.events.name_id[event]);
         }
     }
 };

@@ -58,22 +58,25 @@ private:
 
 void addReportTables(const Report& r, std::vector<std::unique_ptr<TableSpec>>& tables) {
     tables.push_back(std::make_unique<FunctionTable>(
-        "StringIds", std::vector<ColumnDef>{{"id", I}, {"value", T}}, [&r] { return r.strings.size(); },
+        "StringIds", std::vector<ColumnDef>{{"id", I}, {"value", T}},
+        // The report's own string table where it has one (the strings Lanescope added are left
+        // out), else every string.
+        [&r] { return r.strings.tableSize() != 0 ? r.strings.tableSize() : r.strings.size(); },
         [&r](uint32_t row, int column, sqlite3_context* ctx) {
             if (column == 0)
                 resultInt(ctx, row);
             else
-                resultText(ctx, r.str(row));
+                resultText(ctx, r.strings.exportStr(row));
         },
         FunctionKey{0, {}}));
     const auto names = std::make_shared<const ListedNames>(r);
     tables.push_back(std::make_unique<FunctionTable>(
         "ThreadNames", std::vector<ColumnDef>{{"nameId", I}, {"priority", I}, {"globalTid", I}},
         [names] { return names->threadCount(); },
-        [names](uint32_t row, int column, sqlite3_context* ctx) {
+        [&r, names](uint32_t row, int column, sqlite3_context* ctx) {
             const RecordedName t = names->thread(row);
             if (column == 0)
-                resultInt(ctx, t.name_id);
+                resultStringId(ctx, r, t.name_id);
             else if (column == 1)
                 t.priority == kNoPriority ? resultNull(ctx) : resultInt(ctx, t.priority);
             else

@@ -28,6 +28,12 @@ inline void resultInt(sqlite3_context* ctx, std::optional<int64_t> v) {
         sqlite3_result_null(ctx);
 }
 
+// A string id as StringIds numbers it (model/StringPool.h exportId: the report's own string
+// table's id).
+inline void resultStringId(sqlite3_context* ctx, const Report& r, uint32_t id) {
+    sqlite3_result_int64(ctx, r.strings.exportId(id));
+}
+
 // nsys's serialized GlobalId of a process and of a thread, as its export writes them for a
 // report of one machine: (1 << 48) | (pid << 24) | tid, 24 bits each for pid and tid (so
 // `(globalTid >> 24) & 0xFFFFFF` is the pid). nullopt for -1 (no process or thread).

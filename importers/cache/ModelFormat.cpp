@@ -52,6 +52,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "kernel_graph_nodes",
     "graph_api_events",
     "cuda_api_results",
+    "unusual_samples",
     "nvtx_other_starts_ns",
     "nvtx_domains",
     "nvtx_namings",

@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 18;
+inline constexpr uint32_t kModelFormatVersion = 20;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -96,6 +96,7 @@ enum class Section : uint32_t {
     KernelGraphNodes,
     GraphApiEvents,
     CudaApiResults,
+    UnusualSamples,
     NvtxOtherStarts,
     NvtxDomains,
     NvtxNamings,
@@ -140,6 +141,8 @@ struct MetaRecord {
     int64_t end_ns = 0;
     int32_t rank = -1;
     int32_t cpu_utilization_counter = -1;
+    uint32_t string_table_size = 0;  // StringPool::tableSize(): the first strings are the file's table
+    uint32_t unused = 0;
 };
 // The strings of the metadata, in file order (Metadata or const Metadata).
 template <typename M>
@@ -186,6 +189,7 @@ struct MessageRecord {
     uint8_t source = 0;
     uint8_t severity = 0;
     uint8_t unused = 0;
+    int64_t global_pid = 0;
 };
 
 static_assert(std::has_unique_object_representations_v<MetaRecord> &&
@@ -246,6 +250,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::KernelGraphNodes, r.kernel_graph_nodes);
     visit(Section::GraphApiEvents, r.graph_api_events);
     visit(Section::CudaApiResults, r.cuda_api_results);
+    visit(Section::UnusualSamples, r.unusual_samples);
     visit(Section::NvtxOtherStarts, r.nvtx_other_starts_ns);
     visit(Section::NvtxDomains, r.nvtx_domains);
     visit(Section::NvtxNamings, r.nvtx_namings);

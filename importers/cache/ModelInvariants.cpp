@@ -218,6 +218,9 @@ bool Checker::sideTables() {
     for (size_t i = 0; i < r.cuda_api_results.size(); ++i)
         if (!row(r.cuda_api_results[i].thread, r.threads.size(), "threads", "cuda_api_results", i, "thread"))
             return false;
+    for (size_t i = 0; i < r.unusual_samples.size(); ++i)
+        if (!row(r.unusual_samples[i].thread, r.threads.size(), "threads", "unusual_samples", i, "thread"))
+            return false;
     for (size_t i = 0; i < r.nvtx_domains.size(); ++i)
         if (!row(r.nvtx_domains[i].thread, r.threads.size(), "threads", "nvtx_domains", i, "thread") ||
             !string(r.nvtx_domains[i].name_id, "nvtx_domains", i, "name_id"))
@@ -376,8 +379,8 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
                     r.memcpys.size() + r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
                     r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
                     r.kernel_graph_nodes.size() + r.collective_args.size() + r.graph_api_events.size() +
-                    r.cuda_api_results.size() + r.profiler_overhead.size() + r.stacks.nodeCount() +
-                    r.backtraces.size() + r.pytorch_memory.size() + r.cuda_memory_events.size() +
+                    r.cuda_api_results.size() + r.unusual_samples.size() + r.profiler_overhead.size() +
+                    r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size() + r.cuda_memory_events.size() +
                     r.machine_gpus.size() + r.system_properties.size() + r.nvtx_payloads.rows.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);

@@ -339,6 +339,7 @@ private:
     ModelFileHeader header_;
     std::array<SectionEntry, kSectionCount> table_{};
     std::vector<std::string_view> pool_;  // the strings in id order, into the Sections' memory
+    uint32_t stringTableSize_ = 0;        // MetaRecord::string_table_size
     std::vector<LaneRecord> laneRecords_;
     std::string error_;
 };
@@ -402,6 +403,7 @@ bool ModelReader::readMeta(SectionReader& in, Report& r) {
     m.end_ns = meta[0].end_ns;
     m.rank = meta[0].rank;
     r.cpu_utilization_counter = meta[0].cpu_utilization_counter;
+    stringTableSize_ = meta[0].string_table_size;
     for (size_t k = 0; k < fields.size(); ++k) fields[k]->assign(strings[k]);
     return true;
 }
@@ -472,7 +474,20 @@ bool ModelReader::giveSkeleton(const Sections& sections, const Report& r, const 
 
 // Interning the strings in id order gives each its id again, unless one repeats.
 bool ModelReader::internStrings(Report& r, Failure& failure) {
-    for (uint32_t id = 0; id < pool_.size(); ++id)
+    // The file's own string table first, as the importer adopted it (model/StringPool.h): ids
+    // 1..n-1, then its string 0 at id n.
+    uint32_t first = 0;
+    if (stringTableSize_ != 0) {
+        if (stringTableSize_ >= pool_.size()) {
+            failure = {Section::PoolLengths, 0, "strings: fewer than the string table's"};
+            return false;
+        }
+        std::vector<std::string_view> table(pool_.begin(), pool_.begin() + stringTableSize_);
+        table[0] = pool_[stringTableSize_];
+        r.strings.adoptTable(table);
+        first = static_cast<uint32_t>(r.strings.size());
+    }
+    for (uint32_t id = first; id < pool_.size(); ++id)
         if (r.strings.intern(pool_[id]) != id) {
             failure = {Section::PoolLengths, 0, "strings: string " + std::to_string(id) + " repeats"};
             return false;
@@ -545,6 +560,7 @@ bool ModelReader::readMessages(SectionReader& in, Report& r, Failure& failure) {
         m.source = records[i].source;
         m.severity = records[i].severity;
         m.process = records[i].process;
+        m.global_pid = records[i].global_pid;
         m.text.assign(texts[i]);
     }
     return true;

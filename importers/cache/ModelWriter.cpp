@@ -161,12 +161,12 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
                  cuda_streams, recorded_names, lanes, counters, kernels, kernel_configs, memcpys, memsets, syncs, nvtx,
                  graph_executions, cuda_events, gpu_page_faults, cpu_page_faults, migrations, kernel_graph_nodes,
                  collective_args, graph_api_events, nsys_messages, pytorch_memory, cuda_memory_events,
-                 cpu_utilization_counter, cuda_api_results, nvtx_other_starts_ns, nvtx_domains, nvtx_namings, nvtx_ties,
+                 cpu_utilization_counter, cuda_api_results, unusual_samples, nvtx_other_starts_ns, nvtx_domains, nvtx_namings, nvtx_ties,
                  nvtx_payloads, profiler_overhead, stacks, backtraces, diagnostics, derived] = r;
     const auto& [format, producer, version, start_utc_ns, utc_minus_local_ns, session_clock_start_ns,
                  session_clock_stop_ns, begin_ns, end_ns, rank, reader, nsys_version, source_path] = meta;
     meta_.push_back({start_utc_ns, utc_minus_local_ns, session_clock_start_ns, session_clock_stop_ns, begin_ns, end_ns,
-                     rank, cpu_utilization_counter});
+                     rank, cpu_utilization_counter, strings.tableSize()});
     for (const std::string* s : metaStrings(meta)) metaStrings_.add(*s);
     for (uint32_t id = 0; id < strings.size(); ++id) pool_.add(strings.str(id));
     // The lanes written: the report's own, or their replacements.
@@ -206,8 +206,8 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
         record.derived = is_derived;
     }
     for (const NsysMessage& message : nsys_messages) {
-        const auto& [time_ns, time_source, source, severity, process, text] = message;
-        messages_.push_back({time_ns, process, time_source, source, severity});
+        const auto& [time_ns, time_source, source, severity, process, text, global_pid] = message;
+        messages_.push_back({time_ns, process, time_source, source, severity, 0, global_pid});
         messageTexts_.add(text);
     }
     for (const auto& [name, count] : diagnostics) {

@@ -41,7 +41,9 @@ inline auto members(const RecordedName& x) {
     const auto& [pid, tid, name_id, priority] = x; return std::tie(pid, tid, name_id, priority);
 }
 inline auto members(const LongDuration& x) { const auto& [index, duration_ns] = x; return std::tie(index, duration_ns); }
-inline auto members(const KernelInfo& x) { const auto& [config, correlation] = x; return std::tie(config, correlation); }
+inline auto members(const KernelInfo& x) {
+    const auto& [config, correlation, grid_id] = x; return std::tie(config, correlation, grid_id);
+}
 inline auto members(const KernelConfig& x) {
     const auto& [grid, block, registers, static_shared, dynamic_shared, local, shared_executed, short_name,
                  blocks_per_sm, warps_per_sm, occupancy, launch_type, mangled_name, local_total, cache_config,
@@ -51,7 +53,8 @@ inline auto members(const KernelConfig& x) {
                     shared_limit);
 }
 inline auto members(const MemcpyInfo& x) {
-    const auto& [bytes, correlation, copy_kind, src, dst] = x; return std::tie(bytes, correlation, copy_kind, src, dst);
+    const auto& [bytes, correlation, copy_kind, src, dst, copy_count] = x;
+    return std::tie(bytes, correlation, copy_kind, src, dst, copy_count);
 }
 inline auto members(const MemsetInfo& x) {
     const auto& [bytes, correlation, value, mem_kind] = x; return std::tie(bytes, correlation, value, mem_kind);
@@ -94,6 +97,9 @@ inline auto members(const GraphApiEvent& x) {
 inline auto members(const CallResult& x) {
     const auto& [thread, correlation, start, result] = x; return std::tie(thread, correlation, start, result);
 }
+inline auto members(const SampleCounts& x) {
+    const auto& [thread, state, time, cycles] = x; return std::tie(thread, state, time, cycles);
+}
 inline auto members(const NvtxDomainCreation& x) {
     const auto& [start, thread, name, domain_id] = x; return std::tie(start, thread, name, domain_id);
 }
@@ -105,7 +111,8 @@ inline auto members(const NvtxNaming& x) {
     return std::tie(start, thread, name, domain_id, category, type, registered);
 }
 inline auto members(const OverheadRange& x) {
-    const auto& [start, end, process, name, thread] = x; return std::tie(start, end, process, name, thread);
+    const auto& [start, end, process, name, thread, result] = x;
+    return std::tie(start, end, process, name, thread, result);
 }
 inline auto members(const PytorchMemoryEvent& x) {
     const auto& [time_ns, address, bytes, total_allocated, total_reserved, thread, device_id, device_type] = x;
@@ -146,9 +153,10 @@ struct TypeList {};
 using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             KernelGraphNode, GraphApiEvent, CallResult, NvtxDomainCreation, NvtxNaming, NvtxTie, OverheadRange,
-             CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice, CudaContext,
-             CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum, NvtxPayloadEnumValue,
+             KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming, NvtxTie,
+             OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice,
+             CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
+             NvtxPayloadEnumValue,
              NvtxPayloadTypeInfo, NvtxPayloadRow>;
 
 template <typename T, typename List>

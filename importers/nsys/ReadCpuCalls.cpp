@@ -37,7 +37,10 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
                 PendingInstants& in = chunk.lane(LaneKey{lane, row.i64(Tid)}).instants;
                 in.time_ns.push_back(row.i64(Start));
                 in.name_id.push_back(nameOf(builder, chunk, row.i64(NameId)));
-                in.payload.push_back(kNoPayload);
+                // The class, where tracing started (31) or stopped (32): model/Lane.h OsRuntime.
+                const int64_t eventClass = row.i64(EventClass);
+                in.payload.push_back(eventClass == 31 || eventClass == 32 ? static_cast<uint32_t>(eventClass)
+                                                                          : kNoPayload);
                 return;
             }
             if (!validInterval(chunk, row, Start, End, withoutEnd)) return;
@@ -46,7 +49,8 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
             pushInterval(chunk, {lane, row.i64(Tid)}, row.i64(Start), row.i64(End),
                          nameOf(builder, chunk, row.i64(NameId)), kind, payload);
             addBacktrace(chunk, row, lane, stacks);
-            if (kind == EventKind::CudaApiCall && !row.isNull(Result) && row.i64(Result) != 0)
+            if ((kind == EventKind::CudaApiCall || kind == EventKind::OsRuntimeCall) && !row.isNull(Result) &&
+                row.i64(Result) != 0)
                 chunk.callResults.push_back(
                     {row.i64(Tid), row.i64(Start), payload, static_cast<int32_t>(row.i64(Result))});
         });

@@ -65,12 +65,12 @@ std::optional<ImportError> readCallchains(ImportContext& ctx) {
 }
 
 std::optional<ImportError> readCpuSamples(ImportContext& ctx) {
-    enum SampleCol { Id, Start, Tid };
+    enum SampleCol { Id, Start, Tid, State, Cycles };
     const CallStacks& stacks = ctx.builder.stacks().stacks();  // complete: read-only from here on
     const auto& stackOf = ctx.callchains.sampling;
     const uint32_t noStack = ctx.report.strings.intern("[no call stack]");
     auto samples = scanEventTable(
-        ctx, "COMPOSITE_EVENTS", {"id", "start", "globalTid"}, {"id", "start", "globalTid"},
+        ctx, "COMPOSITE_EVENTS", {"id", "start", "globalTid", "threadState", "cpuCycles"}, {"id", "start", "globalTid"},
         [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validTime(chunk, row.i64(Start))) return;
             const auto it = stackOf.find(row.i64(Id));
@@ -79,6 +79,11 @@ std::optional<ImportError> readCpuSamples(ImportContext& ctx) {
             in.time_ns.push_back(row.i64(Start));
             in.name_id.push_back(stack == kNoStack ? noStack : stacks.frame_function[stacks.node_frame[stack]]);
             in.payload.push_back(stack);
+            const auto state =
+                static_cast<uint32_t>(std::clamp<int64_t>(row.i64OrNull(State).value_or(0), 0, UINT32_MAX));
+            const int64_t cycles = row.i64OrNull(Cycles).value_or(0);
+            if (state != kUsualSampleState || cycles != kUsualSampleCycles)
+                chunk.unusualSamples.push_back({row.i64(Tid), row.i64(Start), state, cycles});
         });
     if (samples) return samples;
 

@@ -41,15 +41,32 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
         Mangled,
         LocalTotal,
         CacheConfig,
-        SharedLimit
+        SharedLimit,
+        GridId
     };
     const ReportBuilder& b = ctx.builder;
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_KERNEL",
-        with({"demangledName", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-              "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "localMemoryPerThread", "launchType",
-              "graphNodeId", "sharedMemoryExecuted", "mangledName", "localMemoryTotal", "cacheConfig",
-              "sharedMemoryLimitConfig"}),
+        with({"demangledName",
+              "shortName",
+              "gridX",
+              "gridY",
+              "gridZ",
+              "blockX",
+              "blockY",
+              "blockZ",
+              "registersPerThread",
+              "staticSharedMemory",
+              "dynamicSharedMemory",
+              "localMemoryPerThread",
+              "launchType",
+              "graphNodeId",
+              "sharedMemoryExecuted",
+              "mangledName",
+              "localMemoryTotal",
+              "cacheConfig",
+              "sharedMemoryLimitConfig",
+              "gridId"}),
         {"start", "end", "deviceId", "streamId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::KernelWithoutEnd)) return;
             KernelConfig k;
@@ -73,7 +90,8 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
             if (const auto limit = row.i64OrNull(SharedLimit))
                 k.shared_memory_limit_config = static_cast<uint8_t>(std::clamp<int64_t>(*limit, 0, 254));
             const uint32_t name = !row.isNull(Demangled) ? nameOf(b, chunk, row.i64(Demangled)) : k.short_name_id;
-            chunk.kernels.push_back({chunk.kernelConfigRow(k), clampU32(row.i64(Correlation))});
+            chunk.kernels.push_back(
+                {chunk.kernelConfigRow(k), clampU32(row.i64(Correlation)), row.i64OrNull(GridId).value_or(kNoGridId)});
             if (!row.isNull(GraphNode))
                 chunk.kernelGraphNodes.push_back(
                     {uint32_t(chunk.kernels.size() - 1), static_cast<uint64_t>(row.i64(GraphNode))});
@@ -83,10 +101,10 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
 }
 
 std::optional<ImportError> readMemcpy(ImportContext& ctx) {
-    enum { Bytes = First, CopyKindCol, SrcKind, DstKind, Cause, Address };
+    enum { Bytes = First, CopyKindCol, SrcKind, DstKind, Cause, Address, CopyCount };
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_MEMCPY",
-        with({"bytes", "copyKind", "srcKind", "dstKind", "migrationCause", "virtualAddress"}),
+        with({"bytes", "copyKind", "srcKind", "dstKind", "migrationCause", "virtualAddress", "copyCount"}),
         {"start", "end", "deviceId", "streamId", "copyKind"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::MemcpyWithoutEnd)) return;
             MemcpyInfo m;
@@ -98,6 +116,7 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
             m.src_kind = memKindOf(row.isNull(SrcKind) ? 7 : row.i64(SrcKind));
             m.dst_kind = memKindOf(row.isNull(DstKind) ? 7 : row.i64(DstKind));
             m.correlation_id = clampU32(row.i64(Correlation));
+            m.copy_count = clampU32(row.i64OrNull(CopyCount).value_or(0));
             chunk.memcpys.push_back(m);
             if (!row.isNull(Address) || !row.isNull(Cause))
                 chunk.migrations.push_back(

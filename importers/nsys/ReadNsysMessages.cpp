@@ -14,7 +14,7 @@ std::optional<ImportError> readNsysMessages(ImportContext& ctx) {
                           {"timestamp", "timestampType", "source", "severity", "text", "globalPid"}, {"text"},
                           [&](const SqliteStmt& row, EventChunk& chunk) {
                               PendingNsysMessage m;
-                              m.global_pid = row.isNull(Pid) ? 0 : row.i64(Pid);
+                              m.global_pid = row.isNull(Pid) ? NsysMessage::kNoGlobalPid : row.i64(Pid);
                               m.message.time_ns = row.isNull(Time) ? 0 : row.i64(Time);
                               m.message.time_source = small(row, TimeSource);
                               m.message.source = small(row, Source);

@@ -13,8 +13,8 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
     const std::string table = "PROFILER_OVERHEAD";
     if (!ctx.db.hasTable(table)) return std::nullopt;
     std::string missing;
-    auto sql =
-        selectByName(ctx.db, table, {"start", "end", "globalTid", "nameId"}, {"start", "end", "nameId"}, &missing);
+    auto sql = selectByName(ctx.db, table, {"start", "end", "globalTid", "nameId", "returnValue"},
+                            {"start", "end", "nameId"}, &missing);
     if (!sql) {
         countDiagnostic(ctx.report.diagnostics, Diag::TableLacksColumn, {table, missing});
         return std::nullopt;
@@ -46,6 +46,7 @@ std::optional<ImportError> readProfilerOverhead(ImportContext& ctx) {
             }
         }
         o.name_id = ctx.builder.string(stmt.i64(3));
+        o.return_value = stmt.isNull(4) ? 0 : static_cast<int32_t>(stmt.i64(4));
         if (o.name_id == UINT32_MAX) {
             countDiagnostic(report.diagnostics, Diag::StringIdMissing);
             o.name_id = report.strings.intern("[unknown name]");

@@ -82,9 +82,24 @@ bool ReportBuilder::loadStringIds(const SqliteDb& db, std::string& error) {
         error = stmt.error();
         return false;
     }
+    // Ids 0..n-1 in order (every export seen) keep their ids, as the native reader's
+    // (setStrings); others are interned.
+    std::vector<std::string> table;
+    std::vector<std::pair<int64_t, std::string>> others;
     while (stmt.step()) {
         const int64_t id = stmt.i64(0);
-        const uint32_t value = report_.strings.intern(stmt.text(1));
+        if (others.empty() && id == static_cast<int64_t>(table.size()))
+            table.emplace_back(stmt.text(1));
+        else
+            others.emplace_back(id, stmt.text(1));
+    }
+    if (!stmt.ok()) {
+        error = stmt.error();
+        return false;
+    }
+    setStrings(table);
+    for (auto& [id, text] : others) {
+        const uint32_t value = report_.strings.intern(text);
         if (id >= 0 && id < kDenseStringIdLimit) {
             if (static_cast<size_t>(id) >= stringIds_.size())
                 stringIds_.resize(static_cast<size_t>(id) + 1, UINT32_MAX);
@@ -93,13 +108,17 @@ bool ReportBuilder::loadStringIds(const SqliteDb& db, std::string& error) {
             sparseStringIds_[id] = value;
         }
     }
-    if (!stmt.ok()) error = stmt.error();
-    return stmt.ok();
+    return true;
 }
 
 void ReportBuilder::setStrings(const std::vector<std::string>& strings) {
+    // The file's string table keeps its ids (model/StringPool.h adoptTable) when the pool is
+    // still new; otherwise its strings are interned.
+    if (report_.strings.size() == 1 && !strings.empty()) report_.strings.adoptTable(strings);
     stringIds_.resize(strings.size());
-    for (size_t i = 0; i < strings.size(); ++i) stringIds_[i] = report_.strings.intern(strings[i]);
+    for (size_t i = 0; i < strings.size(); ++i)
+        stringIds_[i] = i == 0 || report_.strings.tableSize() != strings.size() ? report_.strings.intern(strings[i])
+                                                                                : static_cast<uint32_t>(i);
 }
 
 void ReportBuilder::setProcessName(int64_t globalPid, std::string_view name) {
@@ -291,6 +310,7 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     }
     sched_.insert(sched_.end(), chunk.sched.begin(), chunk.sched.end());
     results_.insert(results_.end(), chunk.callResults.begin(), chunk.callResults.end());
+    unusualSamples_.insert(unusualSamples_.end(), chunk.unusualSamples.begin(), chunk.unusualSamples.end());
     nvtxOtherStarts_.insert(nvtxOtherStarts_.end(), chunk.nvtxOtherStarts.begin(), chunk.nvtxOtherStarts.end());
     if (chunk.nvtxSeen > 0) {
         // A tie across the chunks' border: the last event before it and the chunk's first.
@@ -342,6 +362,8 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
                 p = resolveStack(p);
             else if (key.kind == LaneKind::UmCpuPageFaults)  // a row of cpu_page_faults
                 p += cpuFaultBase;
+            else if (key.kind == LaneKind::OsRuntime)  // the event class (model/Lane.h)
+                continue;
             else if (p != kNoPayload)  // a row of nvtx
                 p = nvtxToGlobal[p];
         }
@@ -480,6 +502,12 @@ void ReportBuilder::complete() {
     results_ = {};
     std::sort(report_.cuda_api_results.begin(), report_.cuda_api_results.end(),
               [](const CallResult& a, const CallResult& b) { return a.key() < b.key(); });
+    report_.unusual_samples.reserve(unusualSamples_.size());
+    for (const PendingSampleCounts& s : unusualSamples_)
+        report_.unusual_samples.push_back({threadIndex(s.global_tid), s.state, s.time_ns, s.cycles});
+    unusualSamples_ = {};
+    std::sort(report_.unusual_samples.begin(), report_.unusual_samples.end(),
+              [](const SampleCounts& a, const SampleCounts& b) { return a.key() < b.key(); });
     report_.nvtx_other_starts_ns = std::move(nvtxOtherStarts_);
     std::sort(report_.nvtx_other_starts_ns.begin(), report_.nvtx_other_starts_ns.end());
     for (const PendingDomain& d : domains_) {
@@ -516,6 +544,7 @@ void ReportBuilder::complete() {
     for (PendingNsysMessage& m : nsysMessages_) {
         // Session-level messages carry a globalPid with no process (pid 0).
         m.message.process = pidOf(m.global_pid) > 0 ? processIndex(m.global_pid) : -1;
+        m.message.global_pid = m.global_pid;
         report_.nsys_messages.push_back(std::move(m.message));
     }
     nsysMessages_ = {};

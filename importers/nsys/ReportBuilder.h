@@ -97,6 +97,14 @@ struct PendingDomain {
 };
 
 // The non-zero result of a CUDA API call while importing: its thread by nsys globalTid.
+// A CPU sample's unusual state and cycle count while importing (Report::unusual_samples).
+struct PendingSampleCounts {
+    int64_t global_tid = 0;
+    int64_t time_ns = 0;
+    uint32_t state = kUsualSampleState;
+    int64_t cycles = kUsualSampleCycles;
+};
+
 struct PendingResult {
     int64_t global_tid = 0;
     int64_t start_ns = 0;
@@ -202,6 +210,7 @@ struct EventChunk {
     std::vector<PendingBacktrace> backtraces;  // in table row order
     std::vector<SchedRow> sched;               // in table row order
     std::vector<PendingResult> callResults;    // non-zero CUDA API results, in table row order
+    std::vector<PendingSampleCounts> unusualSamples;  // CPU samples not of the usual counts, in row order
     std::vector<int64_t> nvtxOtherStarts;      // NVTX events no lane holds (Report::nvtx_other_starts_ns)
     // The NVTX events of equal start next to one another (Report::nvtx_ties), in table row order,
     // and the chunk's first and last NVTX event, which may tie with the chunks beside it.
@@ -315,9 +324,10 @@ private:
     bool anyNvtx_ = false, lastNvtxTied_ = false;
     std::vector<PendingDomain> domains_;  // in merge order, names resolved
     StackInterner stacks_;
-    std::vector<PendingBacktrace> backtraces_;          // in merge order, stacks resolved
-    std::vector<SchedRow> sched_;                       // in table order
-    std::vector<PendingResult> results_;                // in merge order
+    std::vector<PendingBacktrace> backtraces_;  // in merge order, stacks resolved
+    std::vector<SchedRow> sched_;               // in table order
+    std::vector<PendingResult> results_;
+    std::vector<PendingSampleCounts> unusualSamples_;   // in merge order                // in merge order
     Column<int64_t> nvtxOtherStarts_;                   // in merge order
     std::vector<PendingCudaEvent> cudaEvents_;          // in merge order
     std::vector<PendingGraphApiEvent> graphApiEvents_;  // in merge order, names resolved

@@ -239,7 +239,7 @@ private:
         if (k.has(23)) c.cache_config = static_cast<uint8_t>(std::min<uint64_t>(k.value(23), 254));
         if (k.has(28)) c.shared_memory_limit_config = static_cast<uint8_t>(std::min<uint64_t>(k.value(28), 254));
         const uint32_t shown = k.has(1) ? name(k.i64(1)) : c.short_name_id;
-        chunk_->kernels.push_back({chunk_->kernelConfigRow(c), correlation});
+        chunk_->kernels.push_back({chunk_->kernelConfigRow(c), correlation, k.has(20) ? k.i64(20) : kNoGridId});
         if (k.has(27))  // graphNodeId, for a kernel traced as a node of a graph
             chunk_->kernelGraphNodes.push_back({static_cast<uint32_t>(chunk_->kernels.size() - 1), k.value(27)});
         nsys::pushInterval(*chunk_, lane, p.i64(1), p.i64(2), shown, EventKind::Kernel,
@@ -263,6 +263,7 @@ private:
         info.src_kind = memKind(m, 4);
         info.dst_kind = memKind(m, 5);
         info.correlation_id = correlation;
+        info.copy_count = static_cast<uint32_t>(std::min<uint64_t>(m.value(16), UINT32_MAX));  // absent: 0
         chunk_->memcpys.push_back(info);
         if (m.has(10) || m.has(12))  // migrationCause, virtualAddress: a unified-memory migration
             chunk_->migrations.push_back({static_cast<uint32_t>(chunk_->memcpys.size() - 1),
@@ -371,7 +372,7 @@ private:
         Fields time;
         readFields(p.bytes(1), offset, time, *chunk_);
         nsys::PendingNsysMessage m;
-        m.global_pid = p.i64(5);
+        m.global_pid = p.has(5) ? p.i64(5) : NsysMessage::kNoGlobalPid;
         m.message.time_ns = time.i64(1);
         m.message.time_source = static_cast<uint8_t>(std::min<uint64_t>(time.value(2), 255));
         m.message.source = static_cast<uint8_t>(std::min<uint64_t>(p.value(2), 255));
@@ -434,6 +435,8 @@ private:
                 if (!validSpan(*chunk_, p, 1, 2, Diag::OsrtWithoutEnd)) return;
                 nsys::pushInterval(*chunk_, {LaneKind::OsRuntime, tid}, p.i64(1), p.i64(2), name(p.i64(7)),
                                    EventKind::OsRuntimeCall, kNoPayload);
+                if (p.value(8) != 0)  // returnValue
+                    chunk_->callResults.push_back({tid, p.i64(1), kNoPayload, static_cast<int32_t>(p.value(8))});
                 if (p.has(15)) backtrace(payload, offset, LaneKind::OsRuntime, tid, p.i64(1));
                 return;
             case kOpenMp:
@@ -447,7 +450,7 @@ private:
                 nsys::PendingInstants& in = chunk_->lane({LaneKind::OsRuntime, tid}).instants;
                 in.time_ns.push_back(p.i64(1));
                 in.name_id.push_back(name(p.i64(7)));
-                in.payload.push_back(kNoPayload);
+                in.payload.push_back(static_cast<uint32_t>(eventClass));  // model/Lane.h OsRuntime
                 return;
             }
             case kOverhead: {
@@ -464,6 +467,7 @@ private:
                 o.end_ns = p.i64(2);
                 o.process = p.has(13) ? static_cast<int32_t>((p.i64(13) >> 24) & 0xFFFFFF) : -1;  // a pid for now
                 o.name_id = name(p.i64(7));
+                o.return_value = static_cast<int32_t>(p.value(8));
                 extras_.overhead.push_back(o);
                 extras_.overhead_tids.push_back(p.has(13) ? p.i64(13) : 0);
                 return;
@@ -606,7 +610,8 @@ private:
         chunk_->backtraces.push_back({tid, lane, start, localStack()});
     }
 
-    // COMPOSITE_EVENTS + SAMPLING_CALLCHAINS: 1 start, 3 cpu, 4 frames (innermost first), 11 globalTid.
+    // COMPOSITE_EVENTS + SAMPLING_CALLCHAINS: 1 start, 3 cpu, 4 frames (innermost first), 6 thread
+    // state, 11 globalTid, 12 cpuCycles.
     void cpuSample(std::string_view payload, uint64_t offset) {
         chunk_ = &chunks_.samples;
         Fields p;
@@ -617,6 +622,10 @@ private:
         in.time_ns.push_back(p.i64(1));
         in.name_id.push_back(frames_.empty() ? chunk_->localString("[no call stack]") : frames_.front().function);
         in.payload.push_back(localStack());
+        const auto state = static_cast<uint32_t>(std::min<uint64_t>(p.value(6), UINT32_MAX));
+        const int64_t cycles = p.i64(12);
+        if (state != kUsualSampleState || cycles != kUsualSampleCycles)
+            chunk_->unusualSamples.push_back({p.i64(11), p.i64(1), state, cycles});
     }
 
     // SCHED_EVENTS: 1 start, 3 cpu, 4 isSchedIn, 5 threadState, 6 globalTid.

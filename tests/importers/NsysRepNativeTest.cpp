@@ -80,8 +80,8 @@ std::string stackText(const Report& r, uint32_t stack) {
     return out;
 }
 
-// An instant's payload as text: a CPU sample's stack, a CUDA event record, a CPU page fault,
-// else an NVTX marker's attributes.
+// An instant's payload as text: a CPU sample's stack, a CUDA event record, a CPU page fault, an
+// OS runtime start or stop's class, else an NVTX marker's attributes.
 std::string instantPayloadText(const Report& r, const Lane& lane, uint32_t p) {
     std::ostringstream o;
     switch (lane.kind) {
@@ -98,6 +98,8 @@ std::string instantPayloadText(const Report& r, const Lane& lane, uint32_t p) {
               << " file=" << text(r, f.source_file_id) << " line=" << f.source_line;
             return o.str();
         }
+        case LaneKind::OsRuntime:  // where tracing started (31) or stopped (32)
+            return "class " + std::to_string(p);
         default:
             return payloadText(r, EventKind::NvtxRange, p);
     }

@@ -95,9 +95,11 @@ TEST_CASE("train_1gpu: metadata, GPU, threads and lanes") {
     CHECK(processNames == sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"), "SELECT count(*) FROM PROCESSES"));
     CHECK(int64_t(r->recorded_names.size()) - processNames ==
           sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"), "SELECT count(*) FROM ThreadNames"));
-    CHECK(std::is_sorted(
-        r->recorded_names.begin(), r->recorded_names.end(),
-        [](const RecordedName& a, const RecordedName& b) { return std::tie(a.pid, a.tid) < std::tie(b.pid, b.tid); }));
+    // Processes first, then threads, each in the export's row order.
+    CHECK(std::is_partitioned(r->recorded_names.begin(), r->recorded_names.end(),
+                              [](const RecordedName& n) { return n.tid == kProcessOwnName; }));
+    CHECK(r->recorded_names.front().pid ==
+          sqliteInt(dataFile("nsys-2025.3/train_1gpu.sqlite"), "SELECT pid FROM PROCESSES ORDER BY rowid LIMIT 1"));
     for (const Thread& t : r->threads) {
         const int64_t pid = r->processes[size_t(t.process)].pid;
         const bool recorded = std::any_of(r->recorded_names.begin(), r->recorded_names.end(),

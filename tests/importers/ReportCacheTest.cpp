@@ -139,9 +139,10 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.kernel_graph_nodes.push_back({0, 99});
     t.r.graph_api_events.push_back({10, 20, thread, t.r.strings.intern("cudaGraphInstantiate"), true, 1, 2, 3});
     t.r.cuda_api_results.push_back({thread, 6, 300, 600});
+    t.r.unusual_samples.push_back({thread, 2, 150, 40});
     t.r.nvtx_other_starts_ns = {5, 7};
     t.r.nvtx_domains.push_back({5, thread, t.r.strings.intern("cuBLAS")});
-    t.r.profiler_overhead.push_back({1, 2, process, t.r.strings.intern("CUPTI Buffer flush"), thread});
+    t.r.profiler_overhead.push_back({1, 2, process, t.r.strings.intern("CUPTI Buffer flush"), thread, 3});
     t.r.stacks.frame_function = {t.r.strings.intern("main"), t.r.strings.intern("f")};
     t.r.stacks.frame_module = {t.r.strings.intern("/bin/a"), t.r.strings.intern("/bin/a")};
     t.r.stacks.node_frame = {0, 1};
@@ -152,7 +153,7 @@ std::unique_ptr<Report> everyTableReport() {
     counter.gpu = gpu, counter.derived = true, counter.time_ns = {0, 10}, counter.value = {0.5, 1.0 / 3};
     t.r.counters.push_back(counter);
     t.r.cpu_utilization_counter = 0;
-    t.r.nsys_messages.push_back({-5, 1, 2, 3, process, "a message from nsys"});
+    t.r.nsys_messages.push_back({-5, 1, 2, 3, process, "a message from nsys", int64_t{1} << 48});
     t.r.pytorch_memory.push_back({150, 0x7f0000001000, 4096, 8192, 2 << 20, thread, 0, kPytorchDeviceCuda});
     t.r.cuda_memory_events.push_back({160, 0x7f0000002000, 1 << 20, 0x401000, process, gpu, 1, 11,
                                       t.r.strings.intern("__unnamed_1"), MemKind::DeviceStatic, true});

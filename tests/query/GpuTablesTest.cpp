@@ -49,7 +49,7 @@ const char* const kEnumTables[] = {"ENUM_CUDA_DEV_MEM_EVENT_OPER",
 
 // The GPU-side queries. Columns the model does not hold (greenContextId, rawTimestamp,
 // PROFILER_OVERHEAD.returnValue, the CPU page faults' module and unresolvedFaultPc) are left
-// out; string ids are compared through StringIds, whose ids differ between the two.
+// out; string ids are compared through StringIds.
 std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
     const std::string stream = "deviceId, contextId, streamId, globalPid";
     std::vector<Check> checks = {

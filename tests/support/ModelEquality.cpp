@@ -88,6 +88,7 @@ void compareMeta(Differ& d, const Metadata& a, const Metadata& b) {
 
 void compareStrings(Differ& d, const StringPool& a, const StringPool& b) {
     if (!d.sizes("strings", a.size(), b.size())) return;
+    d.value("strings.tableSize", a.tableSize(), b.tableSize());
     for (uint32_t id = 0; id < a.size() && !d.first; ++id)
         d.value("strings[" + std::to_string(id) + "]", a.str(id), b.str(id));
 }
@@ -192,6 +193,7 @@ void compareGpuTables(Differ& d, const Report& a, const Report& b) {
     d.rows("kernels", a.kernels, b.kernels, [](auto f, const KernelInfo& x, const KernelInfo& y) {
         f("config", x.config, y.config);
         f("correlation_id", x.correlation_id, y.correlation_id);
+        f("grid_id", x.grid_id, y.grid_id);
     });
     d.rows("kernel_configs", a.kernel_configs, b.kernel_configs,
            [](auto f, const KernelConfig& x, const KernelConfig& y) {
@@ -222,6 +224,7 @@ void compareGpuTables(Differ& d, const Report& a, const Report& b) {
         f("copy_kind", x.copy_kind, y.copy_kind);
         f("src_kind", x.src_kind, y.src_kind);
         f("dst_kind", x.dst_kind, y.dst_kind);
+        f("copy_count", x.copy_count, y.copy_count);
     });
     d.rows("memsets", a.memsets, b.memsets, [](auto f, const MemsetInfo& x, const MemsetInfo& y) {
         f("bytes", x.bytes, y.bytes);
@@ -299,6 +302,13 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
         f("input_shapes_id", x.input_shapes_id, y.input_shapes_id);
     });
     d.value("cpu_utilization_counter", a.cpu_utilization_counter, b.cpu_utilization_counter);
+    d.rows("unusual_samples", a.unusual_samples, b.unusual_samples,
+           [](auto f, const SampleCounts& x, const SampleCounts& y) {
+               f("thread", x.thread, y.thread);
+               f("state", x.state, y.state);
+               f("time_ns", x.time_ns, y.time_ns);
+               f("cycles", x.cycles, y.cycles);
+           });
     d.rows("cuda_api_results", a.cuda_api_results, b.cuda_api_results,
            [](auto f, const CallResult& x, const CallResult& y) {
                f("thread", x.thread, y.thread);
@@ -335,6 +345,7 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
                f("process", x.process, y.process);
                f("name_id", x.name_id, y.name_id);
                f("thread", x.thread, y.thread);
+               f("return_value", x.return_value, y.return_value);
            });
     d.column("stacks.frame_function", a.stacks.frame_function, b.stacks.frame_function);
     d.column("stacks.frame_module", a.stacks.frame_module, b.stacks.frame_module);
@@ -439,6 +450,7 @@ void compareMessages(Differ& d, const Report& a, const Report& b) {
         f("severity", x.severity, y.severity);
         f("process", x.process, y.process);
         f("text", x.text, y.text);
+        f("global_pid", x.global_pid, y.global_pid);
     });
     if (!d.sizes("diagnostics", a.diagnostics.size(), b.diagnostics.size())) return;
     auto x = a.diagnostics.begin();
