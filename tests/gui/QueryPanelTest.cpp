@@ -107,12 +107,12 @@ private slots:
                  qPrintable(panel_->statusText()));
         QVERIFY(panel_->statusText().endsWith("train_1gpu.sqlite"));
         QCOMPARE(panel_->model()->headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(), QString("start"));
-        // Numbers right-aligned, NULL written so and greyed (greenContextId is NULL in this report).
+        // Numbers right-aligned, NULL written so and greyed (graphNodeId is NULL in this report).
         const QModelIndex start = panel_->model()->index(0, 0);
         QVERIFY(start.data(Qt::TextAlignmentRole).value<Qt::Alignment>() & Qt::AlignRight);
-        const int green = int(std::find(result().columns().begin(), result().columns().end(), "greenContextId") -
-                              result().columns().begin());
-        const QModelIndex null = panel_->model()->index(0, green);
+        const int node = int(std::find(result().columns().begin(), result().columns().end(), "graphNodeId") -
+                             result().columns().begin());
+        const QModelIndex null = panel_->model()->index(0, node);
         QCOMPARE(null.data().toString(), QString("NULL"));
         QVERIFY(null.data(Qt::ForegroundRole).isValid());
         QVERIFY(!start.data(Qt::ForegroundRole).isValid());
