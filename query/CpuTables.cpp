@@ -24,7 +24,7 @@ constexpr int64_t kNvtxMark = 34, kNvtxPushPopRange = 59, kNvtxStartEndRange = 6
 // NVTX_EVENTS: the ranges of the threads' NVTX lanes (push/pop and start/end), then their
 // marks (instants), each segment in start order, then the named domains' creations and the
 // category and thread namings, a segment each. A name that was a registered string is textId
-// (its id in Report::strings) with text NULL, any other is text with textId NULL; domainId is
+// (its StringIds id) with text NULL, any other is text with textId NULL; domainId is
 // nsys's number of the domain (NvtxInfo::domain_id), 0 for the default domain; binaryData holds
 // an event's extended payloads as nsys's export with --include-blobs=true does (NvtxBinaryData.h).
 // The rowid is nsys's (analysis/NvtxRangeIds.h): a range's is its RangeId.
@@ -124,10 +124,8 @@ public:
                 if (const NvtxInfo* i = info(); i && i->has_color) return resultInt(ctx, i->color);
                 return resultNull(ctx);
             case Text:
-                // A mark without a message has none (NULL), as in nsys's export.
-                return nameId() == 0 || registered() ? resultNull(ctx) : resultText(ctx, report_.str(nameId()));
             case TextId:
-                return registered() ? resultStringId(ctx, report_, nameId()) : resultNull(ctx);
+                return nameValue(nameId(), registered(), column, ctx);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
             case DomainId: {
@@ -179,6 +177,13 @@ private:
     const Lane& laneOf(size_t s) const {
         return s < ranges_.segmentCount() ? ranges_.lane(s) : marks_.lane(s - ranges_.segmentCount());
     }
+    // The Text or TextId column of a name: a registered string is textId with text NULL, any other
+    // is text with textId NULL, and no name (a mark without a message) is NULL in both, as in
+    // nsys's export.
+    void nameValue(uint32_t nameId, bool registered, int column, sqlite3_context* ctx) const {
+        if (column == TextId) return registered ? resultStringId(ctx, report_, nameId) : resultNull(ctx);
+        return nameId == 0 || registered ? resultNull(ctx) : resultText(ctx, report_.str(nameId));
+    }
     void otherValue(const OtherRow& o, int column, sqlite3_context* ctx) const {
         if (!o.naming) {
             const NvtxDomainCreation& d = report_.nvtx_domains[o.index];
@@ -206,9 +211,8 @@ private:
             case Category:
                 return n.category != 0 ? resultInt(ctx, n.category) : resultNull(ctx);
             case Text:
-                return n.name_id == 0 || n.registered_name ? resultNull(ctx) : resultText(ctx, report_.str(n.name_id));
             case TextId:
-                return n.registered_name ? resultStringId(ctx, report_, n.name_id) : resultNull(ctx);
+                return nameValue(n.name_id, n.registered_name, column, ctx);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, n.thread));
             case DomainId:

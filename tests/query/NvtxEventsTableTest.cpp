@@ -12,14 +12,6 @@
 namespace lanescope::test {
 namespace {
 
-std::unique_ptr<sql::ReportSql> openNvtxSql(const Report& report) {
-    std::string error;
-    auto session = sql::ReportSql::open(report, error);
-    INFO(error);
-    REQUIRE(session);
-    return session;
-}
-
 // Every column nsys writes for these reports' NVTX events, the blob in hex.
 constexpr const char* kEveryColumn =
     "SELECT rowid, start, end, eventType, category, color, text, globalTid, textId, domainId, hex(binaryData) "
@@ -36,7 +28,7 @@ TEST_CASE("NVTX_EVENTS equals the blobs export: NCCL's registered names as textI
         for (const auto& input : {dataFile(base + ".nsys-rep"), blobs}) {
             INFO(input.filename().string());
             const auto model = importOk(input);
-            auto session = openNvtxSql(*model);
+            auto session = openSqlOk(*model);
             const Rows got = lanescopeRows(*session, kEveryColumn);
             INFO("only in Lanescope's: " << onlyIn(got, *expected)
                                          << "\nonly in the export's: " << onlyIn(*expected, got));
@@ -47,7 +39,7 @@ TEST_CASE("NVTX_EVENTS equals the blobs export: NCCL's registered names as textI
 
 TEST_CASE("the NCCL ranges of ddp_rank0 name ncclAllReduce and ncclBroadcast by textId, text NULL", "[sql]") {
     const auto model = importOk(dataFile("nsys-2025.3/ddp_rank0.nsys-rep"));
-    auto session = openNvtxSql(*model);
+    auto session = openSqlOk(*model);
     const std::string query =
         "SELECT e.textId, s.value, e.domainId, count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId "
         "WHERE e.text IS NULL GROUP BY 1, 2, 3";

@@ -15,14 +15,6 @@
 namespace lanescope::test {
 namespace {
 
-std::unique_ptr<sql::ReportSql> openPayloadSql(const Report& report) {
-    std::string error;
-    auto session = sql::ReportSql::open(report, error);
-    INFO(error);
-    REQUIRE(session);
-    return session;
-}
-
 // Each schema table's columns, its domainId (nsys's number of the domain, in both) first.
 struct SchemaTable {
     const char* table;
@@ -37,7 +29,7 @@ constexpr SchemaTable kSchemaTables[] = {
 
 void checkSchemaTables(const std::filesystem::path& report, const std::filesystem::path& exported) {
     const auto model = importOk(report);
-    auto session = openPayloadSql(*model);
+    auto session = openSqlOk(*model);
     for (const SchemaTable& t : kSchemaTables) {
         INFO(report.filename().string() << " " << t.table);
         const std::string query = std::string("SELECT domainId, ") + t.columns + " FROM " + t.table;
@@ -77,7 +69,7 @@ TEST_CASE("NVTX_PAYLOAD_VALUES: NVTX_EVENTS' rowids, the model's fields, the exp
     for (const auto& file : {dataFile("nsys-2025.3/ddp_rank0.nsys-rep"), blobs}) {
         INFO(file.filename().string());
         const auto model = importOk(file);
-        auto session = openPayloadSql(*model);
+        auto session = openSqlOk(*model);
         // The events are the export's rows that carry a blob.
         CHECK(lanescopeRows(*session, "SELECT DISTINCT event FROM NVTX_PAYLOAD_VALUES") ==
               *exportRows(blobs, "SELECT rowid FROM NVTX_EVENTS WHERE binaryData IS NOT NULL"));
@@ -121,7 +113,7 @@ TEST_CASE("NVTX_PAYLOAD_VALUES: NVTX_EVENTS' rowids, the model's fields, the exp
 
 TEST_CASE("NVTX_PAYLOAD_VALUES of nccl_payloads: the communicator's creation and every reduction", "[sql]") {
     const auto model = importOk(dataFile("nsys-2025.3/nccl_payloads.nsys-rep"));
-    auto session = openPayloadSql(*model);
+    auto session = openSqlOk(*model);
     CHECK(lanescopeRows(*session, "SELECT DISTINCT event FROM NVTX_PAYLOAD_VALUES") ==
           *exportRows(dataFile("nsys-2025.3/nccl_payloads.blobs.sqlite"),
                       "SELECT rowid FROM NVTX_EVENTS WHERE binaryData IS NOT NULL"));
@@ -135,13 +127,13 @@ TEST_CASE("NVTX_PAYLOAD_VALUES of nccl_payloads: the communicator's creation and
 
 TEST_CASE("a report without payloads has empty payload tables; the SQLite export keeps the schemas", "[sql]") {
     const auto plain = importOk(dataFile("nsys-2025.3/train_1gpu.nsys-rep"));
-    auto session = openPayloadSql(*plain);
+    auto session = openSqlOk(*plain);
     for (const char* table : {"NVTX_PAYLOAD_SCHEMAS", "NVTX_PAYLOAD_SCHEMA_ENTRIES", "NVTX_PAYLOAD_ENUMS",
                               "NVTX_PAYLOAD_ENUM_ENTRIES", "NVTX_PAYLOAD_VALUES"})
         CHECK(lanescopeRows(*session, std::string("SELECT count(*) FROM ") + table) == Rows{"0|"});
 
     const auto model = importOk(dataFile("nsys-2025.3/ddp_rank0.nsys-rep"));
-    auto withPayloads = openPayloadSql(*model);
+    auto withPayloads = openSqlOk(*model);
     const auto dir = tempDir("payload-export");
     const auto out = dir / "ddp_rank0.lanescope.sqlite";
     REQUIRE(sql::exportSqlite(*withPayloads, *model, out, {}) == "");

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,15 @@ inline Rows sortedRows(const sql::SqlResult& result) {
     }
     std::sort(rows.begin(), rows.end());
     return rows;
+}
+
+// A SQL session over a report, which must open.
+inline std::unique_ptr<sql::ReportSql> openSqlOk(const Report& report) {
+    std::string error;
+    auto session = sql::ReportSql::open(report, error);
+    INFO(error);
+    REQUIRE(session);
+    return session;
 }
 
 // The rows of a prepared statement, stepped to its end.
