@@ -156,8 +156,7 @@ using RawStructs =
              KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming, NvtxTie,
              OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice,
              CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
-             NvtxPayloadEnumValue,
-             NvtxPayloadTypeInfo, NvtxPayloadRow>;
+             NvtxPayloadEnumValue, NvtxPayloadTypeInfo, NvtxPayloadRow>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

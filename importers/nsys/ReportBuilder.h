@@ -211,7 +211,7 @@ struct EventChunk {
     std::vector<SchedRow> sched;               // in table row order
     std::vector<PendingResult> callResults;    // non-zero CUDA API results, in table row order
     std::vector<PendingSampleCounts> unusualSamples;  // CPU samples not of the usual counts, in row order
-    std::vector<int64_t> nvtxOtherStarts;      // NVTX events no lane holds (Report::nvtx_other_starts_ns)
+    std::vector<int64_t> nvtxOtherStarts;             // NVTX events no lane holds (Report::nvtx_other_starts_ns)
     // The NVTX events of equal start next to one another (Report::nvtx_ties), in table row order,
     // and the chunk's first and last NVTX event, which may tie with the chunks beside it.
     std::vector<PendingNvtxTie> nvtxTies;
