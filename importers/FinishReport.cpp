@@ -190,6 +190,7 @@ void trimSideTables(Report& report) {
     report.gpu_page_faults.shrink_to_fit();
     report.cpu_page_faults.shrink_to_fit();
     report.migrations.shrink_to_fit();
+    report.peer_copies.shrink_to_fit();
     report.kernel_graph_nodes.shrink_to_fit();
     report.collective_args.shrink_to_fit();
 }

@@ -74,13 +74,31 @@ inline constexpr uint32_t kNoPayload = UINT32_MAX;
 // something (an interruptible or uninterruptible sleep, or switched out inside an OS runtime
 // call). Preempted: runnable but switched out. Unknown: the report does not say.
 enum class ThreadRunState : uint8_t { Running, Blocked, Preempted, Unknown };
-// A ThreadState event's payload: the state in the low 8 bits, the core above (the core it ran
-// on, or the one it left).
-inline uint32_t threadStatePayload(ThreadRunState state, uint32_t cpu) {
-    return (cpu << 8) | static_cast<uint32_t>(state);
+// A ThreadState event's payload, in bits: 0-3 the state; 4-7 the thread state Nsight Systems
+// recorded with the context switch that begins the interval (ENUM_SAMPLING_THREAD_STATE) plus
+// one, 0 when none was recorded; 8-11 the same for the switch-out that ends a running interval;
+// 12-31 the core (the core it ran on, or the one it left), at most kThreadStateMaxCpu.
+inline constexpr uint32_t kThreadStateMaxCpu = (1u << 20) - 1;
+inline uint32_t recordedSwitchBits(int32_t recorded) {
+    return recorded >= 0 && recorded < 15 ? uint32_t(recorded) + 1 : 0;
 }
-inline ThreadRunState threadStateOf(uint32_t payload) { return static_cast<ThreadRunState>(payload & 0xFF); }
-inline uint32_t threadStateCpu(uint32_t payload) { return payload >> 8; }
+inline uint32_t threadStatePayload(ThreadRunState state, uint32_t cpu, int32_t recordedAtStart = -1,
+                                   int32_t recordedAtEnd = -1) {
+    return (std::min(cpu, kThreadStateMaxCpu) << 12) | (recordedSwitchBits(recordedAtEnd) << 8) |
+           (recordedSwitchBits(recordedAtStart) << 4) | static_cast<uint32_t>(state);
+}
+inline ThreadRunState threadStateOf(uint32_t payload) { return static_cast<ThreadRunState>(payload & 0xF); }
+inline uint32_t threadStateCpu(uint32_t payload) { return payload >> 12; }
+// The recorded state of the switch that begins the interval, of the switch-out that ends a
+// running one; nullopt when not recorded (formats other than Nsight Systems').
+inline std::optional<int32_t> recordedStateAtStart(uint32_t payload) {
+    const uint32_t bits = (payload >> 4) & 0xF;
+    return bits ? std::optional<int32_t>(int32_t(bits) - 1) : std::nullopt;
+}
+inline std::optional<int32_t> recordedStateAtEnd(uint32_t payload) {
+    const uint32_t bits = (payload >> 8) & 0xF;
+    return bits ? std::optional<int32_t>(int32_t(bits) - 1) : std::nullopt;
+}
 std::string_view threadRunStateName(ThreadRunState state);
 
 // An event lasting kLongDuration ns or more: its duration, which IntervalColumns::duration_ns

@@ -210,7 +210,7 @@ size_t Report::memoryBytes() const {
              nvtx_ties.capacity() * sizeof(NvtxTie) + graph_executions.capacity() * sizeof(GraphExecutionInfo) +
              cuda_events.capacity() * sizeof(CudaEventInfo) + gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
              cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
-             kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
+             peer_copies.capacity() * sizeof(PeerCopy) + kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
              collective_args.capacity() * sizeof(CollectiveArgs) + graph_api_events.capacity() * sizeof(GraphApiEvent) +
              nsys_messages.capacity() * sizeof(NsysMessage) + pytorch_memory.capacity() * sizeof(PytorchMemoryEvent) +
              cuda_memory_events.capacity() * sizeof(CudaMemoryEvent) + machine_gpus.capacity() * sizeof(MachineGpu) +

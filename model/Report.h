@@ -148,6 +148,7 @@ struct Report {
     Column<GpuPageFaultInfo> gpu_page_faults;
     Column<CpuPageFaultInfo> cpu_page_faults;
     Column<Migration> migrations;                // sorted by memcpy row
+    Column<PeerCopy> peer_copies;                // sorted by memcpy row; copies of other kinds are absent
     Column<KernelGraphNode> kernel_graph_nodes;  // sorted by kernel row; kernels not in a graph are absent
     // PyTorch's collective args (Kineto traces), in file order: those of NCCL kernels
     // (CollectiveArgs::kernel_row) and of record_param_comms operators (NvtxInfo::collective_args).

@@ -334,6 +334,18 @@ struct CpuPageFaultInfo {
     uint32_t instruction_id = 0;  // into Report::strings: the instruction as nsys names it ("0x7fad699bb602")
     uint32_t source_file_id = 0;  // into Report::strings; 0 = not resolved
     uint32_t source_line = 0;
+    uint32_t module_id = 0;      // into Report::strings: the module of the instruction; 0 = none recorded
+    bool pc_unresolved = false;  // unresolvedFaultPc: nsys could not resolve the instruction to a symbol
+};
+
+// A peer copy's devices and contexts (a memcpy of kind PtoP: CUPTI_ACTIVITY_KIND_MEMCPY's
+// srcDeviceId, srcContextId, dstDeviceId, dstContextId; NULL there for every other copy).
+struct PeerCopy {
+    uint32_t memcpy = 0;  // row of Report::memcpys
+    uint32_t src_device = 0;
+    uint32_t src_context = 0;
+    uint32_t dst_device = 0;
+    uint32_t dst_context = 0;
 };
 
 // Unified memory: the migration a memcpy of kind UvmHtoD/UvmDtoH/UvmDtoD is.

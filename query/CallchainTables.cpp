@@ -57,8 +57,10 @@ private:
 };
 
 // COMPOSITE_EVENTS: one row a CPU sample, each thread's segment in time order. cpu is the core
-// of the thread's running interval that holds the sample (its ThreadState lane), NULL outside
-// one or without context switches; threadState and cpuCycles as recorded (sampleCountsAt).
+// of the thread's ThreadState interval that holds the sample: the core it ran on, or the one it
+// left when switched out (as the file records it: the 10 such samples of the 2020.5 report3
+// equal its export); NULL before the first context switch or without any. threadState and
+// cpuCycles as recorded (sampleCountsAt).
 class CompositeEventsTable : public TableSpec {
 public:
     enum Column { Id, Start, Cpu, ThreadStateColumn, GlobalTid, CpuCycles };
@@ -102,7 +104,8 @@ public:
     }
 
 private:
-    // The core a thread ran on at time t, from its ThreadState lane; nullopt when not running.
+    // The core a thread ran on (or last left) at time t, from its ThreadState lane; nullopt
+    // outside its intervals.
     std::optional<int64_t> coreAt(int32_t thread, int64_t t) const {
         // By thread index: its ThreadState lane, -1 if none.
         const std::vector<int32_t>& stateLane = stateLane_.get([this] {
@@ -116,7 +119,7 @@ private:
         if (thread < 0 || stateLane[size_t(thread)] < 0) return std::nullopt;
         const Lane& states = report_.lanes[size_t(stateLane[size_t(thread)])];
         const auto at = states.eventAt(0, t);
-        if (!at || threadStateOf(states.events.payload[*at]) != ThreadRunState::Running) return std::nullopt;
+        if (!at) return std::nullopt;
         return threadStateCpu(states.events.payload[*at]);
     }
 

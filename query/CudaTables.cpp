@@ -258,6 +258,18 @@ protected:
             case CopyCount:
                 if (m.copy_count == 0) return resultNull(ctx);
                 return resultInt(ctx, m.copy_count);
+            case SrcDeviceId:
+                if (const PeerCopy* c = peerCopyOf(row)) return resultInt(ctx, c->src_device);
+                return resultNull(ctx);
+            case SrcContextId:
+                if (const PeerCopy* c = peerCopyOf(row)) return resultInt(ctx, c->src_context);
+                return resultNull(ctx);
+            case DstDeviceId:
+                if (const PeerCopy* c = peerCopyOf(row)) return resultInt(ctx, c->dst_device);
+                return resultNull(ctx);
+            case DstContextId:
+                if (const PeerCopy* c = peerCopyOf(row)) return resultInt(ctx, c->dst_context);
+                return resultNull(ctx);
             default:
                 return resultNull(ctx);
         }
@@ -268,6 +280,12 @@ private:
         const auto& all = report_.migrations;
         const auto it = std::lower_bound(all.begin(), all.end(), memcpy,
                                          [](const Migration& m, uint32_t row) { return m.memcpy < row; });
+        return it != all.end() && it->memcpy == memcpy ? &*it : nullptr;
+    }
+    const PeerCopy* peerCopyOf(uint32_t memcpy) const {
+        const auto& all = report_.peer_copies;
+        const auto it = std::lower_bound(all.begin(), all.end(), memcpy,
+                                         [](const PeerCopy& c, uint32_t row) { return c.memcpy < row; });
         return it != all.end() && it->memcpy == memcpy ? &*it : nullptr;
     }
 };

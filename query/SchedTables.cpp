@@ -20,9 +20,10 @@ constexpr int64_t kSwitchedOutRunnable = 1;
 // core), a blocked, preempted or unknown one at a switch-out (isSchedIn 0, cpu the core left).
 // A switch-out that begins no interval (the thread ended, or the data did) ends a running
 // interval that no interval follows at its end: it is an extra row placed in time order. The
-// CPU core lanes hold the running intervals again, by core, and add nothing. threadState is 1
-// (Running) for a preemption and NULL otherwise (the model merges nsys's blocked states into
-// one and keeps none for a switch-in); threadBlock is NULL.
+// CPU core lanes hold the running intervals again, by core, and add nothing. threadState is the
+// state Nsight Systems recorded with the switch (kept in the interval's payload, model/Lane.h);
+// where none was recorded (formats other than Nsight Systems'), 1 (Running) for a preemption and
+// NULL otherwise. threadBlock is NULL.
 class SchedTable : public TableSpec {
 public:
     enum Column { Start, Cpu, IsSchedIn, GlobalTid, ThreadStateColumn, ThreadBlock };
@@ -61,9 +62,13 @@ public:
                 return resultInt(ctx, in ? 1 : 0);
             case GlobalTid:
                 return resultInt(ctx, globalTidOf(report_, lane.thread));
-            case ThreadStateColumn:
+            case ThreadStateColumn: {
+                const std::optional<int32_t> recorded =
+                    w.extra ? recordedStateAtEnd(payload) : recordedStateAtStart(payload);
+                if (recorded) return resultInt(ctx, *recorded);
                 if (w.extra || threadStateOf(payload) != ThreadRunState::Preempted) return resultNull(ctx);
                 return resultInt(ctx, kSwitchedOutRunnable);
+            }
             default:
                 return resultNull(ctx);
         }

@@ -56,8 +56,8 @@ private:
 };
 
 // CUDA_UM_CPU_PAGE_FAULT_EVENTS: the instants of the UmCpuPageFaults lanes (one per process:
-// nsys records no thread), payload a row of Report::cpu_page_faults. module and
-// unresolvedFaultPc are NULL (the model keeps neither); sourceFile is the string id of the
+// nsys records no thread), payload a row of Report::cpu_page_faults. module is the string id of
+// the instruction's module, NULL where none was recorded; sourceFile is the string id of the
 // source file, 0 ("") when nsys resolved none.
 class CpuPageFaultTable : public LaneEventTable {
 public:
@@ -110,8 +110,12 @@ protected:
                 return resultInt(ctx, f.source_file_id);
             case SourceLine:
                 return resultInt(ctx, f.source_line);
+            case Module:
+                return f.module_id ? resultInt(ctx, f.module_id) : resultNull(ctx);
+            case UnresolvedFaultPc:
+                return resultInt(ctx, f.pc_unresolved ? 1 : 0);
             default:
-                return resultNull(ctx);  // module, unresolvedFaultPc: not held by the model
+                return resultNull(ctx);
         }
     }
 };

@@ -49,6 +49,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "gpu_page_faults",
     "cpu_page_faults",
     "migrations",
+    "peer_copies",
     "kernel_graph_nodes",
     "graph_api_events",
     "cuda_api_results",

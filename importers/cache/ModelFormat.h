@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 20;
+inline constexpr uint32_t kModelFormatVersion = 21;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -93,6 +93,7 @@ enum class Section : uint32_t {
     GpuPageFaults,
     CpuPageFaults,
     Migrations,
+    PeerCopies,
     KernelGraphNodes,
     GraphApiEvents,
     CudaApiResults,
@@ -247,6 +248,7 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::GpuPageFaults, r.gpu_page_faults);
     visit(Section::CpuPageFaults, r.cpu_page_faults);
     visit(Section::Migrations, r.migrations);
+    visit(Section::PeerCopies, r.peer_copies);
     visit(Section::KernelGraphNodes, r.kernel_graph_nodes);
     visit(Section::GraphApiEvents, r.graph_api_events);
     visit(Section::CudaApiResults, r.cuda_api_results);

@@ -159,11 +159,11 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
     // left out (it is rebuilt on use).
     const auto& [meta, strings, processes, threads, gpus, machine_gpus, system_properties, cuda_devices, cuda_contexts,
                  cuda_streams, recorded_names, lanes, counters, kernels, kernel_configs, memcpys, memsets, syncs, nvtx,
-                 graph_executions, cuda_events, gpu_page_faults, cpu_page_faults, migrations, kernel_graph_nodes,
-                 collective_args, graph_api_events, nsys_messages, pytorch_memory, cuda_memory_events,
-                 cpu_utilization_counter, cuda_api_results, unusual_samples, nvtx_other_starts_ns, nvtx_domains,
-                 nvtx_namings, nvtx_ties, nvtx_payloads, profiler_overhead, stacks, backtraces, diagnostics, derived] =
-        r;
+                 graph_executions, cuda_events, gpu_page_faults, cpu_page_faults, migrations, peer_copies,
+                 kernel_graph_nodes, collective_args, graph_api_events, nsys_messages, pytorch_memory,
+                 cuda_memory_events, cpu_utilization_counter, cuda_api_results, unusual_samples, nvtx_other_starts_ns,
+                 nvtx_domains, nvtx_namings, nvtx_ties, nvtx_payloads, profiler_overhead, stacks, backtraces,
+                 diagnostics, derived] = r;
     const auto& [format, producer, version, start_utc_ns, utc_minus_local_ns, session_clock_start_ns,
                  session_clock_stop_ns, begin_ns, end_ns, rank, reader, nsys_version, source_path] = meta;
     meta_.push_back({start_utc_ns, utc_minus_local_ns, session_clock_start_ns, session_clock_stop_ns, begin_ns, end_ns,

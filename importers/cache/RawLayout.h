@@ -81,11 +81,15 @@ inline auto members(const GpuPageFaultInfo& x) {
     const auto& [address, faults, access_type] = x; return std::tie(address, faults, access_type);
 }
 inline auto members(const CpuPageFaultInfo& x) {
-    const auto& [address, fault_pc, instruction, source_file, source_line] = x;
-    return std::tie(address, fault_pc, instruction, source_file, source_line);
+    const auto& [address, fault_pc, instruction, source_file, source_line, module, pc_unresolved] = x;
+    return std::tie(address, fault_pc, instruction, source_file, source_line, module, pc_unresolved);
 }
 inline auto members(const Migration& x) {
     const auto& [memcpy_row, cause, virtual_address] = x; return std::tie(memcpy_row, cause, virtual_address);
+}
+inline auto members(const PeerCopy& x) {
+    const auto& [memcpy_row, src_device, src_context, dst_device, dst_context] = x;
+    return std::tie(memcpy_row, src_device, src_context, dst_device, dst_context);
 }
 inline auto members(const KernelGraphNode& x) {
     const auto& [kernel, graph_node] = x; return std::tie(kernel, graph_node);
@@ -153,9 +157,9 @@ struct TypeList {};
 using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming, NvtxTie,
-             OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice,
-             CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
+             PeerCopy, KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming,
+             NvtxTie, OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty,
+             CudaDevice, CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
              NvtxPayloadEnumValue, NvtxPayloadTypeInfo, NvtxPayloadRow>;
 
 template <typename T, typename List>

@@ -101,7 +101,7 @@ std::optional<ImportError> readCpuSamples(ImportContext& ctx) {
     for (uint64_t n = 0; stmt.step(); ++n) {
         if (!validTime(ctx.report.diagnostics, stmt.i64(0))) continue;
         ctx.builder.addSched({stmt.i64(0), stmt.i64(3), static_cast<int32_t>(stmt.i64(1)), stmt.i64(2) != 0,
-                              stmt.isNull(4) ? -1 : static_cast<int32_t>(stmt.i64(4))});
+                              stmt.isNull(4) ? kUnrecordedSchedState : static_cast<int32_t>(stmt.i64(4))});
         if ((n & 0xFFFF) == 0 && ctx.stop.stop_requested())
             return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     }

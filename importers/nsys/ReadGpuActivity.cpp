@@ -101,10 +101,23 @@ std::optional<ImportError> readKernels(ImportContext& ctx) {
 }
 
 std::optional<ImportError> readMemcpy(ImportContext& ctx) {
-    enum { Bytes = First, CopyKindCol, SrcKind, DstKind, Cause, Address, CopyCount };
+    enum {
+        Bytes = First,
+        CopyKindCol,
+        SrcKind,
+        DstKind,
+        Cause,
+        Address,
+        CopyCount,
+        SrcDevice,
+        SrcContext,
+        DstDevice,
+        DstContext
+    };
     return scanEventTable(
         ctx, "CUPTI_ACTIVITY_KIND_MEMCPY",
-        with({"bytes", "copyKind", "srcKind", "dstKind", "migrationCause", "virtualAddress", "copyCount"}),
+        with({"bytes", "copyKind", "srcKind", "dstKind", "migrationCause", "virtualAddress", "copyCount", "srcDeviceId",
+              "srcContextId", "dstDeviceId", "dstContextId"}),
         {"start", "end", "deviceId", "streamId", "copyKind"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validInterval(chunk, row, Start, End, Diag::MemcpyWithoutEnd)) return;
             MemcpyInfo m;
@@ -118,6 +131,10 @@ std::optional<ImportError> readMemcpy(ImportContext& ctx) {
             m.correlation_id = clampU32(row.i64(Correlation));
             m.copy_count = clampU32(row.i64OrNull(CopyCount).value_or(0));
             chunk.memcpys.push_back(m);
+            if (!row.isNull(SrcDevice) || !row.isNull(DstDevice))
+                chunk.peerCopies.push_back({uint32_t(chunk.memcpys.size() - 1), clampU32(row.i64(SrcDevice)),
+                                            clampU32(row.i64(SrcContext)), clampU32(row.i64(DstDevice)),
+                                            clampU32(row.i64(DstContext))});
             if (!row.isNull(Address) || !row.isNull(Cause))
                 chunk.migrations.push_back(
                     {uint32_t(chunk.memcpys.size() - 1),

@@ -26,11 +26,12 @@ std::optional<ImportError> readGpuPageFaults(ImportContext& ctx) {
 
 // CPU page faults: instants on the process's "UM CPU page faults" lane (nsys records no thread).
 std::optional<ImportError> readCpuPageFaults(ImportContext& ctx) {
-    enum { Start, Pid, Address, Pc, Instruction, File, Line };
+    enum { Start, Pid, Address, Pc, Instruction, File, Line, Module, Unresolved };
     const ReportBuilder& b = ctx.builder;
     return scanEventTable(
         ctx, "CUDA_UM_CPU_PAGE_FAULT_EVENTS",
-        {"start", "globalPid", "address", "originalFaultPc", "CpuInstruction", "sourceFile", "sourceLine"},
+        {"start", "globalPid", "address", "originalFaultPc", "CpuInstruction", "sourceFile", "sourceLine", "module",
+         "unresolvedFaultPc"},
         {"start", "globalPid"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validTime(chunk, row.i64(Start))) return;
             CpuPageFaultInfo f;
@@ -39,6 +40,8 @@ std::optional<ImportError> readCpuPageFaults(ImportContext& ctx) {
             f.instruction_id = row.isNull(Instruction) ? 0 : nameOf(b, chunk, row.i64(Instruction));
             f.source_file_id = row.isNull(File) ? 0 : nameOf(b, chunk, row.i64(File));
             f.source_line = clampU32(row.i64(Line));
+            f.module_id = row.isNull(Module) ? 0 : nameOf(b, chunk, row.i64(Module));
+            f.pc_unresolved = row.i64(Unresolved) != 0;
             chunk.cpuPageFaults.push_back(f);
             PendingInstants& in = chunk.lane(LaneKey{LaneKind::UmCpuPageFaults, row.i64(Pid)}).instants;
             in.time_ns.push_back(row.i64(Start));

@@ -280,11 +280,16 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     for (CpuPageFaultInfo f : chunk.cpuPageFaults) {
         f.instruction_id = resolveName(f.instruction_id);
         f.source_file_id = resolveName(f.source_file_id);
+        f.module_id = resolveName(f.module_id);
         report_.cpu_page_faults.push_back(f);
     }
     for (Migration m : chunk.migrations) {
         m.memcpy += memcpyBase;
         report_.migrations.push_back(m);
+    }
+    for (PeerCopy c : chunk.peerCopies) {
+        c.memcpy += memcpyBase;
+        report_.peer_copies.push_back(c);
     }
     for (KernelGraphNode n : chunk.kernelGraphNodes) {
         n.kernel += kernelBase;
@@ -550,6 +555,8 @@ void ReportBuilder::complete() {
     nsysMessages_ = {};
     std::stable_sort(report_.migrations.begin(), report_.migrations.end(),
                      [](const Migration& a, const Migration& b) { return a.memcpy < b.memcpy; });
+    std::stable_sort(report_.peer_copies.begin(), report_.peer_copies.end(),
+                     [](const PeerCopy& a, const PeerCopy& b) { return a.memcpy < b.memcpy; });
     std::stable_sort(report_.kernel_graph_nodes.begin(), report_.kernel_graph_nodes.end(),
                      [](const KernelGraphNode& a, const KernelGraphNode& b) { return a.kernel < b.kernel; });
     addCudaEventRecords();

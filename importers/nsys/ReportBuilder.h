@@ -62,8 +62,11 @@ struct SchedRow {
     int64_t global_tid = 0;
     int32_t cpu = 0;
     bool sched_in = false;
-    int32_t state = -1;  // ENUM_SAMPLING_THREAD_STATE of a switch-out, -1 when not recorded
+    int32_t state = 0;  // ENUM_SAMPLING_THREAD_STATE, as recorded
 };
+// The state of a switch whose report records none (a 2022.4 export's NULL): 0, Unknown, as
+// nsys 2025.3 exports the same report.
+inline constexpr int32_t kUnrecordedSchedState = 0;
 
 // The backtrace of a CPU call while importing: its thread by nsys globalTid, its stack id
 // (with kLocalStack when it indexes the chunk's stacks).
@@ -196,6 +199,7 @@ struct EventChunk {
     std::vector<GpuPageFaultInfo> gpuPageFaults;
     std::vector<CpuPageFaultInfo> cpuPageFaults;       // source_file_id may be a local string
     std::vector<Migration> migrations;                 // memcpy indexes memcpys
+    std::vector<PeerCopy> peerCopies;                  // memcpy indexes memcpys
     std::vector<KernelGraphNode> kernelGraphNodes;     // kernel indexes kernels
     std::vector<PendingCudaEvent> cudaEvents;          // in table row order
     std::vector<PendingGraphApiEvent> graphApiEvents;  // in table row order; names may be local

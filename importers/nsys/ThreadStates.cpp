@@ -68,10 +68,11 @@ void ReportBuilder::addThreadStates() {
 
         int64_t runStart = INT64_MIN, outAt = INT64_MIN;
         int32_t runCpu = 0, outCpu = 0;
+        int32_t runRecorded = -1, outRecorded = -1;  // the recorded states of the switches that began them
         ThreadRunState outState = ThreadRunState::Unknown;
-        auto closeRun = [&](int64_t end) {
+        auto closeRun = [&](int64_t end, int32_t endRecorded) {
             push(report_.lanes[statesAt], runStart, end, stateNames[0], EventKind::ThreadState,
-                 threadStatePayload(ThreadRunState::Running, static_cast<uint32_t>(runCpu)));
+                 threadStatePayload(ThreadRunState::Running, static_cast<uint32_t>(runCpu), runRecorded, endRecorded));
             const size_t core = laneIndex(LaneKey{LaneKind::CpuCore, runCpu});  // may move the lanes
             push(report_.lanes[core], runStart, end, threadName, EventKind::CoreRun, static_cast<uint32_t>(thread));
         };
@@ -80,22 +81,25 @@ void ReportBuilder::addThreadStates() {
             if (row.sched_in) {
                 if (runStart != INT64_MIN) {
                     countDiagnostic(report_.diagnostics, Diag::SchedSwitchInWithoutSwitchOut);
-                    closeRun(row.start_ns);
+                    closeRun(row.start_ns, -1);
                 }
                 if (outAt != INT64_MIN)
                     push(report_.lanes[statesAt], outAt, row.start_ns, stateNames[static_cast<size_t>(outState)],
-                         EventKind::ThreadState, threadStatePayload(outState, static_cast<uint32_t>(outCpu)));
+                         EventKind::ThreadState,
+                         threadStatePayload(outState, static_cast<uint32_t>(outCpu), outRecorded));
                 runStart = row.start_ns;
                 runCpu = row.cpu;
+                runRecorded = row.state;
                 outAt = INT64_MIN;
                 continue;
             }
             if (runStart == INT64_MIN)
                 countDiagnostic(report_.diagnostics, Diag::SchedSwitchOutWithoutSwitchIn);
             else
-                closeRun(row.start_ns);
+                closeRun(row.start_ns, row.state);
             runStart = INT64_MIN;
             outCpu = row.cpu;
+            outRecorded = row.state;
             switch (row.state) {
                 case kStateTerminated:
                     outAt = INT64_MIN;  // nothing follows
@@ -116,7 +120,7 @@ void ReportBuilder::addThreadStates() {
         }
         if (runStart != INT64_MIN) {
             countDiagnostic(report_.diagnostics, Diag::SchedSwitchInWithoutSwitchOut);
-            closeRun(std::max(runStart, lastTime));
+            closeRun(std::max(runStart, lastTime), -1);
         }
         first = last;
     }

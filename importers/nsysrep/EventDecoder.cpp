@@ -265,6 +265,9 @@ private:
         info.correlation_id = correlation;
         info.copy_count = static_cast<uint32_t>(std::min<uint64_t>(m.value(16), UINT32_MAX));  // absent: 0
         chunk_->memcpys.push_back(info);
+        if (m.has(6) || m.has(8))  // srcDeviceId, dstDeviceId: a peer copy, with 7 and 9 its contexts
+            chunk_->peerCopies.push_back({static_cast<uint32_t>(chunk_->memcpys.size() - 1), clampU32(m.value(6)),
+                                          clampU32(m.value(7)), clampU32(m.value(8)), clampU32(m.value(9))});
         if (m.has(10) || m.has(12))  // migrationCause, virtualAddress: a unified-memory migration
             chunk_->migrations.push_back({static_cast<uint32_t>(chunk_->memcpys.size() - 1),
                                           static_cast<uint8_t>(std::min<uint64_t>(m.value(10), 255)), m.value(12)});
@@ -326,7 +329,8 @@ private:
     }
 
     // CUDA_UM_CPU_PAGE_FAULT_EVENTS: 1 start, 2 globalPid, 3 address, 4 { 1 CpuInstruction string
-    // id, 8 originalFaultPc, 10 sourceLine, 11 sourceFile string id, ... }.
+    // id, 2 module string id, 6 unresolvedFaultPc, 8 originalFaultPc, 10 sourceLine, 11 sourceFile
+    // string id } (sub-message 4 is a backtrace frame's layout).
     void cpuPageFault(std::string_view payload, uint64_t offset) {
         chunk_ = &chunks_.cpu_faults;
         Fields p;
@@ -340,6 +344,8 @@ private:
         f.instruction_id = at.has(1) ? name(at.i64(1)) : 0;
         f.source_file_id = at.has(11) ? name(at.i64(11)) : 0;
         f.source_line = clampU32(at.value(10));
+        f.module_id = at.has(2) ? name(at.i64(2)) : 0;
+        f.pc_unresolved = at.value(6) != 0;
         chunk_->cpuPageFaults.push_back(f);
         nsys::PendingInstants& in = chunk_->lane(LaneKey{LaneKind::UmCpuPageFaults, p.i64(2)}).instants;
         in.time_ns.push_back(p.i64(1));

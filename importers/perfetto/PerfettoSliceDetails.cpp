@@ -143,9 +143,9 @@ uint32_t SliceDetailsReader::nvtxRow(const SliceFields& f) {
 uint32_t SliceDetailsReader::threadState(const SliceFields& f) {
     const auto state = ThreadRunState(enumValue(f, Key::ThreadState, 4, uint8_t(ThreadRunState::Unknown)));
     uint32_t cpu = number<uint32_t>(f, Key::Cpu);
-    if (cpu > (UINT32_MAX >> 8)) {  // the payload keeps 24 bits of it
+    if (cpu > kThreadStateMaxCpu) {  // the payload keeps 20 bits of it
         countDiagnostic(r_.diagnostics, Diag::PerfettoAnnotationInvalid);
-        cpu = UINT32_MAX >> 8;
+        cpu = kThreadStateMaxCpu;
     }
     return threadStatePayload(state, cpu);
 }

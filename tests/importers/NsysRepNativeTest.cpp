@@ -95,7 +95,8 @@ std::string instantPayloadText(const Report& r, const Lane& lane, uint32_t p) {
         case LaneKind::UmCpuPageFaults: {
             const CpuPageFaultInfo& f = r.cpu_page_faults.at(p);
             o << "cpu fault addr=" << f.address << " pc=" << f.fault_pc << " at=" << text(r, f.instruction_id)
-              << " file=" << text(r, f.source_file_id) << " line=" << f.source_line;
+              << " file=" << text(r, f.source_file_id) << " line=" << f.source_line
+              << " module=" << text(r, f.module_id) << " unresolved=" << f.pc_unresolved;
             return o.str();
         }
         case LaneKind::OsRuntime:  // where tracing started (31) or stopped (32)

@@ -133,9 +133,10 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.lanes[stream].instants.name_id.push_back(t.r.strings.intern("event record"));
     t.r.lanes[stream].instants.payload.push_back(0);
     t.r.gpu_page_faults.push_back({0xdead0000, 12, 2});
-    t.r.cpu_page_faults.push_back(
-        {0xbeef0000, 0x401000, t.r.strings.intern("0x401000"), t.r.strings.intern("a.cu"), 17});
+    t.r.cpu_page_faults.push_back({0xbeef0000, 0x401000, t.r.strings.intern("0x401000"), t.r.strings.intern("a.cu"), 17,
+                                   t.r.strings.intern("libc.so.6"), true});
     t.r.migrations.push_back({0, 2, 0xdead0000});
+    t.r.peer_copies.push_back({0, 0, 1, 1, 2});
     t.r.kernel_graph_nodes.push_back({0, 99});
     t.r.graph_api_events.push_back({10, 20, thread, t.r.strings.intern("cudaGraphInstantiate"), true, 1, 2, 3});
     t.r.cuda_api_results.push_back({thread, 6, 300, 600});
@@ -406,6 +407,7 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
         inEntry("gpu_page_faults", loaded->gpu_page_faults);
         inEntry("cpu_page_faults", loaded->cpu_page_faults);
         inEntry("migrations", loaded->migrations);
+        inEntry("peer_copies", loaded->peer_copies);
         inEntry("backtraces", loaded->backtraces);
         inEntry("pytorch_memory", loaded->pytorch_memory);
         inEntry("cuda_memory_events", loaded->cuda_memory_events);
@@ -520,6 +522,8 @@ TEST_CASE("the comparison sees any changed field") {
         {"graph_api_events[0].node", [](Report& r) { r.graph_api_events[0].node = false; }},
         {"cpu_page_faults[0].source_line", [](Report& r) { r.cpu_page_faults[0].source_line = 1; }},
         {"migrations[0].cause", [](Report& r) { r.migrations[0].cause = 3; }},
+        {"peer_copies[0].dst_context", [](Report& r) { r.peer_copies[0].dst_context = 7; }},
+        {"cpu_page_faults[0].pc_unresolved", [](Report& r) { r.cpu_page_faults[0].pc_unresolved = false; }},
         {"cuda_api_results[0].result", [](Report& r) { r.cuda_api_results[0].result = 1; }},
         {"nvtx_other_starts_ns[1]", [](Report& r) { r.nvtx_other_starts_ns[1] = 8; }},
         {"nvtx_domains[0].name_id", [](Report& r) { r.nvtx_domains[0].name_id = 0; }},

@@ -37,20 +37,13 @@ NOT_READ_YET = {
     ("GENERIC_EVENT_SOURCES", None, "missing-table"): "the index's generic event sources are not kept",
     ("GENERIC_EVENT_TYPES", None, "missing-table"): "the index's generic event types are not kept",
     ("GENERIC_EVENT_TYPE_FIELDS", None, "missing-table"): "the generic event types' fields are not kept",
-    ("OSRT_API", None, "order"): "nsys lists the calls in the file's order, whose thread order the model does not keep",
+    ("OSRT_API", None, "order"): "nsys lists the calls in the file's order, which the model does not keep",
     ("OSRT_API", "callchainId", "values"): "callchain ids are numbered in OSRT_API's row order (above)",
     ("CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId", "values"): "callchain ids are numbered in nsys's row order",
-    ("COMPOSITE_EVENTS", None, "order"): "samples of the same time come in another order",
-    ("COMPOSITE_EVENTS", "cpu", "values"): "a 2020 report's sample CPU (sample field 3) is not kept",
+    ("COMPOSITE_EVENTS", None, "order"): "nsys lists the samples in the file's order, which the model does not keep",
+    ("SCHED_EVENTS", None, "order"): "nsys lists the context switches in the file's order, which the model does not keep",
     ("CUPTI_ACTIVITY_KIND_CUDA_EVENT", None, "order"): "CUDA event records of the same time come in another order",
     ("GPU_METRICS", None, "order"): "samples of the same time come in another order",
-    ("SCHED_EVENTS", "threadState", "values"): "the recorded state (field 5) is folded into running and blocked",
-    ("CUPTI_ACTIVITY_KIND_MEMCPY", "srcDeviceId", "values"): "a peer copy's devices and contexts (fields 6-9) are not kept",
-    ("CUPTI_ACTIVITY_KIND_MEMCPY", "srcContextId", "values"): "the same",
-    ("CUPTI_ACTIVITY_KIND_MEMCPY", "dstDeviceId", "values"): "the same",
-    ("CUPTI_ACTIVITY_KIND_MEMCPY", "dstContextId", "values"): "the same",
-    ("CUDA_UM_CPU_PAGE_FAULT_EVENTS", "module", "values"): "a CPU page fault's module and unresolved PC are not kept",
-    ("CUDA_UM_CPU_PAGE_FAULT_EVENTS", "unresolvedFaultPc", "values"): "the same",
 }
 # A callchain's frames: the model merges frames by function and module, so a frame's own flags and
 # address are not kept, and the chains are numbered in nsys's row order.

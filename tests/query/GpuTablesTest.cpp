@@ -48,8 +48,7 @@ const char* const kEnumTables[] = {"ENUM_CUDA_DEV_MEM_EVENT_OPER",
                                    "ENUM_STACK_UNWIND_METHOD"};
 
 // The GPU-side queries. Columns the model does not hold (greenContextId, rawTimestamp,
-// PROFILER_OVERHEAD.returnValue, the CPU page faults' module and unresolvedFaultPc) are left
-// out; string ids are compared through StringIds.
+// PROFILER_OVERHEAD.returnValue) are left out; string ids are compared through StringIds.
 std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
     const std::string stream = "deviceId, contextId, streamId, globalPid";
     std::vector<Check> checks = {
@@ -89,9 +88,9 @@ std::vector<Check> gpuChecks(int64_t metricsBegin, int64_t metricsEnd) {
          "SELECT start, end, globalPid, deviceId, address, numberOfPageFaults, faultAccessType "
          "FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS"},
         {"CUDA_UM_CPU_PAGE_FAULT_EVENTS",
-         "SELECT c.start, c.globalPid, c.address, c.originalFaultPc, i.value, f.value, c.sourceLine "
-         "FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS c JOIN StringIds i ON i.id = c.CpuInstruction "
-         "LEFT JOIN StringIds f ON f.id = c.sourceFile"},
+         "SELECT c.start, c.globalPid, c.address, c.originalFaultPc, i.value, f.value, c.sourceLine, m.value, "
+         "c.unresolvedFaultPc FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS c JOIN StringIds i ON i.id = c.CpuInstruction "
+         "LEFT JOIN StringIds f ON f.id = c.sourceFile LEFT JOIN StringIds m ON m.id = c.module"},
         // GPU metrics: the metrics, then the samples per metric name, whole and in a time range
         {"TARGET_INFO_GPU_METRICS", "SELECT typeId, sourceId, metricId, metricName FROM TARGET_INFO_GPU_METRICS"},
         {"GPU_METRICS",
@@ -185,6 +184,9 @@ std::vector<Check> enumJoinChecks() {
          "SELECT o.label, s.label, d.label, count(*), sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
          "JOIN ENUM_CUDA_MEMCPY_OPER o ON o.id = m.copyKind JOIN ENUM_CUDA_MEM_KIND s ON s.id = m.srcKind "
          "JOIN ENUM_CUDA_MEM_KIND d ON d.id = m.dstKind GROUP BY 1, 2, 3"},
+        {"CUPTI_ACTIVITY_KIND_MEMCPY",
+         "SELECT srcDeviceId, srcContextId, dstDeviceId, dstContextId, count(*), sum(bytes) "
+         "FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1, 2, 3, 4"},
         {"CUPTI_ACTIVITY_KIND_MEMCPY",
          "SELECT c.label, count(*), sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
          "JOIN ENUM_CUDA_UNIF_MEM_MIGRATION c ON c.id = m.migrationCause GROUP BY c.label"},

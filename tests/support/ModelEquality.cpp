@@ -282,7 +282,16 @@ void compareUnifiedMemory(Differ& d, const Report& a, const Report& b) {
                f("instruction_id", x.instruction_id, y.instruction_id);
                f("source_file_id", x.source_file_id, y.source_file_id);
                f("source_line", x.source_line, y.source_line);
+               f("module_id", x.module_id, y.module_id);
+               f("pc_unresolved", x.pc_unresolved, y.pc_unresolved);
            });
+    d.rows("peer_copies", a.peer_copies, b.peer_copies, [](auto f, const PeerCopy& x, const PeerCopy& y) {
+        f("memcpy", x.memcpy, y.memcpy);
+        f("src_device", x.src_device, y.src_device);
+        f("src_context", x.src_context, y.src_context);
+        f("dst_device", x.dst_device, y.dst_device);
+        f("dst_context", x.dst_context, y.dst_context);
+    });
     d.rows("migrations", a.migrations, b.migrations, [](auto f, const Migration& x, const Migration& y) {
         f("memcpy", x.memcpy, y.memcpy);
         f("cause", x.cause, y.cause);
