@@ -191,6 +191,11 @@ void trimSideTables(Report& report) {
     report.cpu_page_faults.shrink_to_fit();
     report.migrations.shrink_to_fit();
     report.peer_copies.shrink_to_fit();
+    report.process_streams.shrink_to_fit();
+    report.capture_options.shrink_to_fit();
+    report.generic_event_sources.shrink_to_fit();
+    report.generic_event_types.shrink_to_fit();
+    report.generic_event_fields.shrink_to_fit();
     report.kernel_graph_nodes.shrink_to_fit();
     report.collective_args.shrink_to_fit();
 }

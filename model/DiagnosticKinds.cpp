@@ -77,6 +77,9 @@ constexpr DiagnosticKind kDeclared[] = {
     {Diag::NsysRepUnknownField, "nsys_rep_unknown_field", Info,
      "Event fields this version of Lanescope does not read from .nsys-rep files; they are skipped, the "
      "events are shown."},
+    {Diag::NsysRepCaptureSettingsDamaged, "nsys_rep_capture_settings_damaged", Warning,
+     "The report's capture settings (its 'Analysis Options Data' section) are damaged and were not read; "
+     "META_DATA_CAPTURE is empty."},
     {Diag::NsysRepVersionUnverified, "nsys_rep_version_unverified", Warning,
      "The report comes from an Nsight Systems version newer than those Lanescope was verified with; "
      "some events may be missing or misread."},

@@ -54,6 +54,7 @@ enum class Diag : uint16_t {
     // Native .nsys-rep reader
     NsysRepUnknownEventType,
     NsysRepUnknownField,
+    NsysRepCaptureSettingsDamaged,
     NsysRepVersionUnverified,
     NsysRepEventCountMismatch,
     NsysRepGpuMetricOutsideRecord,

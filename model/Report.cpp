@@ -212,6 +212,10 @@ size_t Report::memoryBytes() const {
              cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
              peer_copies.capacity() * sizeof(PeerCopy) + kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
              collective_args.capacity() * sizeof(CollectiveArgs) + graph_api_events.capacity() * sizeof(GraphApiEvent) +
+             process_streams.capacity() * sizeof(ProcessStream) + capture_options.capacity() * sizeof(CaptureOption) +
+             generic_event_sources.capacity() * sizeof(GenericEventSource) +
+             generic_event_types.capacity() * sizeof(GenericEventType) +
+             generic_event_fields.capacity() * sizeof(GenericEventField) +
              nsys_messages.capacity() * sizeof(NsysMessage) + pytorch_memory.capacity() * sizeof(PytorchMemoryEvent) +
              cuda_memory_events.capacity() * sizeof(CudaMemoryEvent) + machine_gpus.capacity() * sizeof(MachineGpu) +
              system_properties.capacity() * sizeof(SystemProperty) + nvtx_payloads.memoryBytes();

@@ -154,6 +154,13 @@ struct Report {
     // (CollectiveArgs::kernel_row) and of record_param_comms operators (NvtxInfo::collective_args).
     Column<CollectiveArgs> collective_args;
     Column<GraphApiEvent> graph_api_events;  // sorted by start_ns
+    Column<ProcessStream> process_streams;   // in the report's order
+    Column<CaptureOption> capture_options;   // in the report's order (META_DATA_CAPTURE's)
+    // The generic-event schema, in the report's order: the sources some event belongs to, their
+    // types, and the types' fields (type by type, each type's in index order).
+    Column<GenericEventSource> generic_event_sources;
+    Column<GenericEventType> generic_event_types;
+    Column<GenericEventField> generic_event_fields;
     std::vector<NsysMessage> nsys_messages;  // in the report's order
     // PyTorch's allocations and frees (the "[memory]" events of a Kineto trace made with
     // profile_memory=True), sorted by time_ns, ties in file order; empty for other formats.

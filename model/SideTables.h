@@ -355,6 +355,44 @@ struct Migration {
     uint64_t virtual_address = 0;
 };
 
+// A file Nsight Systems kept with the report (nsys's ProcessStreams and ANALYSIS_FILE): a
+// launched process's standard output or error, or a file the capture read (a GPU metrics
+// configuration).
+struct ProcessStream {
+    int64_t global_pid = 0;    // nsys globalPid of the process; pid 0 for the capture's own files
+    uint32_t filename_id = 0;  // into Report::strings: the file's path
+    uint32_t content_id = 0;   // into Report::strings: what it held
+};
+
+// The schema of a report's generic events (nsys's GENERIC_EVENT_SOURCES, _TYPES, _TYPE_FIELDS;
+// GPU metrics samples are such events): a source of events, ...
+struct GenericEventSource {
+    uint64_t source_id = 0;
+    uint32_t name_id = 0;      // into Report::strings ("GpuMetrics")
+    uint32_t time_source = 0;  // ENUM_NSYS_GENERIC_EVENT_SOURCE: the clock of its events
+};
+// ... a type of event of a source (the source's id is the type id's high 32 bits), ...
+struct GenericEventType {
+    uint64_t type_id = 0;
+    uint32_t name_id = 0;  // into Report::strings
+};
+// ... and a field of a type's fixed-layout record.
+struct GenericEventField {
+    uint64_t type_id = 0;
+    uint32_t index = 0;    // its position among its type's fields
+    uint32_t name_id = 0;  // into Report::strings ("GPC Clock Frequency [MHz]")
+    uint32_t offset = 0;   // bytes into the record
+    uint32_t size = 0;     // bytes
+    uint32_t type = 0;     // ENUM_NSYS_GENERIC_EVENT_FIELD_TYPE
+};
+
+// One capture setting as nsys's META_DATA_CAPTURE lists it ("OS_RUNTIME_OPTIONS:COLLECT_BACKTRACES",
+// "true").
+struct CaptureOption {
+    uint32_t name_id = 0;   // into Report::strings
+    uint32_t value_id = 0;  // into Report::strings
+};
+
 // One message Nsight Systems itself wrote into the report (DIAGNOSTIC_EVENT), apart from the
 // diagnostics Lanescope notices while importing.
 struct NsysMessage {

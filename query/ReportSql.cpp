@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "query/CallchainTables.h"
+#include "query/CaptureTables.h"
 #include "query/CollectivesTable.h"
 #include "query/CpuTables.h"
 #include "query/CriticalPathTable.h"
@@ -12,6 +13,7 @@
 #include "query/CudaMemoryTables.h"
 #include "query/CudaTables.h"
 #include "query/EnumTables.h"
+#include "query/GenericEventTables.h"
 #include "query/GpuMetricTables.h"
 #include "query/LanescopeTables.h"
 #include "query/MessageTables.h"
@@ -55,6 +57,8 @@ std::unique_ptr<ReportSql> ReportSql::open(const Report& report, std::string& er
     addUnifiedMemoryTables(report, tables);
     addGpuMetricTables(report, tables);
     addMessageTables(report, tables);
+    addCaptureTables(report, tables);
+    addGenericEventTables(report, tables);
     addCudaMemoryTables(report, tables);
     addEnumTables(report, tables);
     addSchedTables(report, tables);

@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 21;
+inline constexpr uint32_t kModelFormatVersion = 22;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -96,6 +96,11 @@ enum class Section : uint32_t {
     PeerCopies,
     KernelGraphNodes,
     GraphApiEvents,
+    ProcessStreams,
+    CaptureOptions,
+    GenericEventSources,
+    GenericEventTypes,
+    GenericEventFields,
     CudaApiResults,
     UnusualSamples,
     NvtxOtherStarts,
@@ -251,6 +256,11 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::PeerCopies, r.peer_copies);
     visit(Section::KernelGraphNodes, r.kernel_graph_nodes);
     visit(Section::GraphApiEvents, r.graph_api_events);
+    visit(Section::ProcessStreams, r.process_streams);
+    visit(Section::CaptureOptions, r.capture_options);
+    visit(Section::GenericEventSources, r.generic_event_sources);
+    visit(Section::GenericEventTypes, r.generic_event_types);
+    visit(Section::GenericEventFields, r.generic_event_fields);
     visit(Section::CudaApiResults, r.cuda_api_results);
     visit(Section::UnusualSamples, r.unusual_samples);
     visit(Section::NvtxOtherStarts, r.nvtx_other_starts_ns);

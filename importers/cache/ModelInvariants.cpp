@@ -209,6 +209,20 @@ bool Checker::sideTables() {
             return false;
     for (size_t i = 0; i < r.migrations.size(); ++i)
         if (!row(r.migrations[i].memcpy, r.memcpys.size(), "memcpys", "migrations", i, "memcpy", false)) return false;
+    for (size_t i = 0; i < r.process_streams.size(); ++i)
+        if (!string(r.process_streams[i].filename_id, "process_streams", i, "filename_id") ||
+            !string(r.process_streams[i].content_id, "process_streams", i, "content_id"))
+            return false;
+    for (size_t i = 0; i < r.capture_options.size(); ++i)
+        if (!string(r.capture_options[i].name_id, "capture_options", i, "name_id") ||
+            !string(r.capture_options[i].value_id, "capture_options", i, "value_id"))
+            return false;
+    for (size_t i = 0; i < r.generic_event_sources.size(); ++i)
+        if (!string(r.generic_event_sources[i].name_id, "generic_event_sources", i, "name_id")) return false;
+    for (size_t i = 0; i < r.generic_event_types.size(); ++i)
+        if (!string(r.generic_event_types[i].name_id, "generic_event_types", i, "name_id")) return false;
+    for (size_t i = 0; i < r.generic_event_fields.size(); ++i)
+        if (!string(r.generic_event_fields[i].name_id, "generic_event_fields", i, "name_id")) return false;
     for (size_t i = 0; i < r.peer_copies.size(); ++i)
         if (!row(r.peer_copies[i].memcpy, r.memcpys.size(), "memcpys", "peer_copies", i, "memcpy", false)) return false;
     for (size_t i = 0; i < r.kernel_graph_nodes.size(); ++i)
@@ -381,11 +395,12 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
     weight[lanes] = r.counters.size() + r.recorded_names.size() + r.kernels.size() + r.kernel_configs.size() +
                     r.memcpys.size() + r.memsets.size() + r.syncs.size() + r.nvtx.size() + r.graph_executions.size() +
                     r.cuda_events.size() + r.gpu_page_faults.size() + r.cpu_page_faults.size() + r.migrations.size() +
-                    r.peer_copies.size() + r.kernel_graph_nodes.size() + r.collective_args.size() +
-                    r.graph_api_events.size() + r.cuda_api_results.size() + r.unusual_samples.size() +
-                    r.profiler_overhead.size() + r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size() +
-                    r.cuda_memory_events.size() + r.machine_gpus.size() + r.system_properties.size() +
-                    r.nvtx_payloads.rows.size();
+                    r.peer_copies.size() + r.process_streams.size() + r.capture_options.size() +
+                    r.generic_event_sources.size() + r.generic_event_types.size() + r.generic_event_fields.size() +
+                    r.kernel_graph_nodes.size() + r.collective_args.size() + r.graph_api_events.size() +
+                    r.cuda_api_results.size() + r.unusual_samples.size() + r.profiler_overhead.size() +
+                    r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size() + r.cuda_memory_events.size() +
+                    r.machine_gpus.size() + r.system_properties.size() + r.nvtx_payloads.rows.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;

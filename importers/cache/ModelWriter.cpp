@@ -160,7 +160,8 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
     const auto& [meta, strings, processes, threads, gpus, machine_gpus, system_properties, cuda_devices, cuda_contexts,
                  cuda_streams, recorded_names, lanes, counters, kernels, kernel_configs, memcpys, memsets, syncs, nvtx,
                  graph_executions, cuda_events, gpu_page_faults, cpu_page_faults, migrations, peer_copies,
-                 kernel_graph_nodes, collective_args, graph_api_events, nsys_messages, pytorch_memory,
+                 kernel_graph_nodes, collective_args, graph_api_events, process_streams, capture_options,
+                 generic_event_sources, generic_event_types, generic_event_fields, nsys_messages, pytorch_memory,
                  cuda_memory_events, cpu_utilization_counter, cuda_api_results, unusual_samples, nvtx_other_starts_ns,
                  nvtx_domains, nvtx_namings, nvtx_ties, nvtx_payloads, profiler_overhead, stacks, backtraces,
                  diagnostics, derived] = r;

@@ -87,6 +87,18 @@ inline auto members(const CpuPageFaultInfo& x) {
 inline auto members(const Migration& x) {
     const auto& [memcpy_row, cause, virtual_address] = x; return std::tie(memcpy_row, cause, virtual_address);
 }
+inline auto members(const ProcessStream& x) {
+    const auto& [global_pid, filename, content] = x; return std::tie(global_pid, filename, content);
+}
+inline auto members(const CaptureOption& x) { const auto& [name, value] = x; return std::tie(name, value); }
+inline auto members(const GenericEventSource& x) {
+    const auto& [source, name, time_source] = x; return std::tie(source, name, time_source);
+}
+inline auto members(const GenericEventType& x) { const auto& [type, name] = x; return std::tie(type, name); }
+inline auto members(const GenericEventField& x) {
+    const auto& [type, index, name, offset, size, field_type] = x;
+    return std::tie(type, index, name, offset, size, field_type);
+}
 inline auto members(const PeerCopy& x) {
     const auto& [memcpy_row, src_device, src_context, dst_device, dst_context] = x;
     return std::tie(memcpy_row, src_device, src_context, dst_device, dst_context);
@@ -157,9 +169,10 @@ struct TypeList {};
 using RawStructs =
     TypeList<Process, Thread, Gpu, RecordedName, LongDuration, KernelInfo, KernelConfig, MemcpyInfo, MemsetInfo,
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
-             PeerCopy, KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming,
-             NvtxTie, OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty,
-             CudaDevice, CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
+             PeerCopy, ProcessStream, CaptureOption, GenericEventSource, GenericEventType, GenericEventField,
+             KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming, NvtxTie,
+             OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice,
+             CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
              NvtxPayloadEnumValue, NvtxPayloadTypeInfo, NvtxPayloadRow>;
 
 template <typename T, typename List>

@@ -8,6 +8,7 @@
 
 #include "importers/nsys/SampledLanes.h"
 #include "importers/nsys/TableReaders.h"
+#include "importers/nsys/TableScan.h"
 #include "model/MpiRank.h"
 
 namespace lanescope {
@@ -83,6 +84,57 @@ void readSystemProperties(const SqliteDb& db, Report& report) {
                                             report.strings.intern(stmt.text(2))});
 }
 
+// The files kept with the report (Report::process_streams) from ProcessStreams, which every
+// export has (ANALYSIS_FILE, of 2025 exports only, lists the same), in its row order; a string id
+// StringIds lacks is the empty string.
+void readKeptFiles(const SqliteDb& db, const nsys::ReportBuilder& builder, Report& report) {
+    const auto sql = selectByName(db, "ProcessStreams", {"globalPid", "filenameId", "contentId"},
+                                  {"globalPid", "filenameId", "contentId"});
+    if (!sql) return;
+    auto model = [&](int64_t id) {
+        const uint32_t value = builder.string(id);
+        return value == UINT32_MAX ? 0 : value;
+    };
+    SqliteStmt stmt(db, *sql);
+    while (stmt.step()) report.process_streams.push_back({stmt.i64(0), model(stmt.i64(1)), model(stmt.i64(2))});
+}
+
+// The capture settings (Report::capture_options) from META_DATA_CAPTURE, in its row order.
+void readCaptureOptions(const SqliteDb& db, Report& report) {
+    const auto sql = selectByName(db, "META_DATA_CAPTURE", {"name", "value"}, {"name", "value"});
+    if (!sql) return;
+    SqliteStmt stmt(db, *sql);
+    while (stmt.step())
+        report.capture_options.push_back({report.strings.intern(stmt.text(0)), report.strings.intern(stmt.text(1))});
+}
+
+// The generic-event schema (Report::generic_event_*) from GENERIC_EVENT_SOURCES, _TYPES and
+// _TYPE_FIELDS, in their row order.
+void readGenericEventSchema(const SqliteDb& db, const nsys::ReportBuilder& builder, Report& report) {
+    auto model = [&](int64_t id) {
+        const uint32_t value = builder.string(id);
+        return value == UINT32_MAX ? 0 : value;
+    };
+    auto rows = [&](const char* table, const std::vector<std::string>& columns, auto add) {
+        const auto sql = selectByName(db, table, columns, columns);
+        if (!sql) return;
+        SqliteStmt stmt(db, *sql);
+        while (stmt.step()) add(stmt);
+    };
+    rows("GENERIC_EVENT_SOURCES", {"sourceId", "nameId", "timeSourceId"}, [&](const SqliteStmt& s) {
+        report.generic_event_sources.push_back({uint64_t(s.i64(0)), model(s.i64(1)), nsys::clampU32(s.i64(2))});
+    });
+    rows("GENERIC_EVENT_TYPES", {"typeId", "nameId"}, [&](const SqliteStmt& s) {
+        report.generic_event_types.push_back({uint64_t(s.i64(0)), model(s.i64(1))});
+    });
+    rows("GENERIC_EVENT_TYPE_FIELDS", {"typeId", "fieldIdx", "fieldNameId", "offset", "size", "type"},
+         [&](const SqliteStmt& s) {
+             report.generic_event_fields.push_back({uint64_t(s.i64(0)), nsys::clampU32(s.i64(1)), model(s.i64(2)),
+                                                    nsys::clampU32(s.i64(3)), nsys::clampU32(s.i64(4)),
+                                                    nsys::clampU32(s.i64(5))});
+         });
+}
+
 // The CUDA devices, contexts and streams (TARGET_INFO_CUDA_*), in the export's row order; a
 // NULL is 0 but in a context's parentContextId and isGreenContext, which older reports lack.
 void readCudaTargets(const SqliteDb& db, Report& report) {
@@ -150,6 +202,9 @@ ImportResult NsysSqliteImporter::import(const std::filesystem::path& path, const
     builder.loadProcessesAndThreads(*db);
     builder.loadGpus(*db);
     readSystemProperties(*db, *report);
+    readKeptFiles(*db, builder, *report);
+    readCaptureOptions(*db, *report);
+    readGenericEventSchema(*db, builder, *report);
     readCudaTargets(*db, *report);
     // The rows known so far, for a viewer: at once with the lanes a glance at the event tables
     // finds, then after each reader with the lanes it made (after the CPU samples, with the

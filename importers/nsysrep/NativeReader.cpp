@@ -12,7 +12,9 @@
 #include "importers/MemoryEstimate.h"
 #include "importers/WorkerErrors.h"
 #include "importers/nsys/TableScan.h"
+#include "importers/nsysrep/CaptureSettings.h"
 #include "importers/nsysrep/EventDecoder.h"
+#include "importers/nsysrep/GenericEvents.h"
 #include "importers/nsysrep/PayloadSchemas.h"
 #include "importers/nsysrep/ProtoReader.h"
 #include "importers/nsysrep/RepFile.h"
@@ -179,6 +181,30 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& rep
     }
 }
 
+// The files kept with the report (Report::process_streams), their string ids made the model's
+// (0, the empty string, for an id beyond the string table).
+void readKeptFiles(const RepLayout& layout, const nsys::ReportBuilder& builder, Report& report) {
+    auto model = [&](uint64_t id) {
+        const uint32_t value = builder.string(static_cast<int64_t>(std::min<uint64_t>(id, INT64_MAX)));
+        return value == UINT32_MAX ? 0 : value;
+    };
+    for (const KeptFile& f : layout.kept_files)
+        report.process_streams.push_back({f.global_pid, model(f.filename), model(f.content)});
+}
+
+// The capture settings (Report::capture_options); a damaged section is noted and left out, as
+// nothing else depends on it.
+void readCaptureOptions(const RepLayout& layout, Report& report) {
+    if (layout.analysis_options.empty()) return;
+    try {
+        for (const CaptureSetting& s : readCaptureSettings(layout.analysis_options, layout.analysis_options_offset))
+            report.capture_options.push_back({report.strings.intern(s.name), report.strings.intern(s.value)});
+    } catch (const MalformedProto&) {
+        report.capture_options.clear();
+        countDiagnostic(report.diagnostics, Diag::NsysRepCaptureSettingsDamaged);
+    }
+}
+
 // The target's properties (Report::system_properties), the environment's entries separated by
 // ';' as the export writes them; those recorded as messages are left out
 // (isStructuredSystemProperty).
@@ -198,86 +224,6 @@ uint64_t totalEvents(const RepLayout& layout) {
     for (ProtoField f; index.next(f);)
         if (f.number == 1 && f.wire == 0) return f.value;
     return 0;
-}
-
-// GPU metrics, as the SQLite importer reads GPU_METRICS: one counter per (type, field) of the
-// generic-event types of the source named "GpuMetrics", named by the field. The index
-// describes them: 13 sources { 1 source id, 3 name string id }, 14 types { 1 type id (its
-// source id in the high 32 bits), 3 repeated field { 1 name string id, 2 byte offset, 3 byte
-// size } }. A value is the field's unsigned little-endian integer in the sample's record.
-void buildGpuMetrics(const RepLayout& layout, const std::vector<GenericEvent>& samples, Report& report,
-                     const nsys::ReportBuilder& builder) {
-    struct Field {
-        uint64_t offset = 0, size = 0;
-        uint32_t name = 0;
-    };
-    std::vector<uint64_t> sources;
-    std::vector<std::pair<uint64_t, std::vector<Field>>> types;
-    ProtoReader index(layout.index, 0);
-    for (ProtoField f; index.next(f);) {
-        if (f.wire != 2 || (f.number != 13 && f.number != 14)) continue;
-        ProtoReader entry(f.bytes, 0);
-        uint64_t id = 0;
-        int64_t name = -1;
-        std::vector<Field> fields;
-        for (ProtoField e; entry.next(e);) {
-            if (e.number == 1 && e.wire == 0)
-                id = e.value;
-            else if (e.number == 3 && e.wire == 0 && f.number == 13)
-                name = e.i64();
-            else if (e.number == 3 && e.wire == 2 && f.number == 14) {
-                ProtoReader fieldReader(e.bytes, 0);
-                Field field;
-                for (ProtoField d; fieldReader.next(d);) {
-                    if (d.number == 1 && d.wire == 0)
-                        field.name = builder.string(d.i64());
-                    else if (d.number == 2 && d.wire == 0)
-                        field.offset = d.value;
-                    else if (d.number == 3 && d.wire == 0)
-                        field.size = d.value;
-                }
-                fields.push_back(field);
-            }
-        }
-        if (f.number == 13 && name >= 0 && builder.string(name) != UINT32_MAX &&
-            report.str(builder.string(name)) == "GpuMetrics")
-            sources.push_back(id);
-        if (f.number == 14) types.emplace_back(id, std::move(fields));
-    }
-    std::map<uint64_t, std::vector<Field>> fieldsOfType;
-    for (auto& [type, fields] : types)
-        if (std::find(sources.begin(), sources.end(), type & ~uint64_t{0xFFFFFFFF}) != sources.end())
-            fieldsOfType[type] = std::move(fields);
-
-    std::map<std::pair<uint64_t, size_t>, size_t> counterOf;  // (type, field) -> counter
-    const int32_t onlyGpu = report.gpus.size() == 1 ? 0 : -1;
-    for (const GenericEvent& e : samples) {
-        auto type = fieldsOfType.find(e.type_id);
-        if (type == fieldsOfType.end()) continue;
-        for (size_t i = 0; i < type->second.size(); ++i) {
-            if (!nsys::validTime(report.diagnostics, e.time_ns)) continue;
-            const Field& field = type->second[i];
-            if (field.size > 8 || field.offset > e.record.size() || field.size > e.record.size() - field.offset) {
-                countDiagnostic(report.diagnostics, Diag::NsysRepGpuMetricOutsideRecord);
-                continue;
-            }
-            uint64_t value = 0;
-            for (uint64_t b = field.size; b-- > 0;)
-                value = (value << 8) | static_cast<uint8_t>(e.record[field.offset + b]);
-            auto [it, inserted] = counterOf.try_emplace({e.type_id, i}, report.counters.size());
-            if (inserted) {
-                Counter c;
-                c.name_id =
-                    field.name == UINT32_MAX ? report.strings.intern("Metric " + std::to_string(i)) : field.name;
-                c.unit_id = report.strings.intern("");
-                c.gpu = onlyGpu;
-                report.counters.push_back(std::move(c));
-            }
-            Counter& c = report.counters[it->second];
-            c.time_ns.push_back(e.time_ns);
-            c.value.push_back(static_cast<double>(value));
-        }
-    }
 }
 
 // CUDA memory in use per (process, device) over time, as the SQLite importer builds it.
@@ -391,6 +337,8 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         return corrupt(path, std::string("damaged thread or system information: ") + e.what());
     }
     readSystemProperties(layout, *report);
+    readKeptFiles(layout, builder, *report);
+    readCaptureOptions(layout, *report);
     // The report's row for a viewer at once (its threads and GPUs are only named until their
     // events are merged), and every row once the events are merged.
     auto showSkeleton = [&] {
@@ -469,7 +417,8 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         e.generic.clear();
     }
     try {
-        buildGpuMetrics(layout, generic, *report, builder);
+        readGenericEventSchema(layout, generic, builder, *report);
+        buildGpuMetrics(generic, *report);
     } catch (const MalformedProto& e) {
         return corrupt(path, std::string("damaged index message: ") + e.what());
     }

@@ -128,6 +128,19 @@ std::string readNsysVersion(int fd, const std::map<std::string, Section>& sectio
     return {};
 }
 
+// A kept file of a string block: { 1 globalPid, 2 filename string id, 3 content string id }.
+KeptFile readKeptFile(std::string_view message, uint64_t base) {
+    KeptFile file;
+    ProtoReader reader(message, base);
+    for (ProtoField f; reader.next(f);) {
+        if (f.wire != 0) continue;
+        if (f.number == 1) file.global_pid = f.i64();
+        if (f.number == 2) file.filename = f.value;
+        if (f.number == 3) file.content = f.value;
+    }
+    return file;
+}
+
 // The NVTX payload schemas: one LZ4 block, framed as an event block, at `at` (relative to Raw
 // Sampling Data + 8). What the events are does not depend on it: a damaged one is noted, not fatal.
 void readPayloadSchemaBlock(int fd, const Section& rsd, uint64_t at, RepLayout& layout) {
@@ -194,6 +207,11 @@ RepLayout readLayout(const std::filesystem::path& path) {
 
     const auto sections = readToc(file.fd, layout.file_size);
     layout.nsys_version = readNsysVersion(file.fd, sections);
+    if (auto options = sections.find("Analysis Options Data");
+        options != sections.end() && options->second.length <= kMaxMessageBytes) {
+        layout.analysis_options = readAt(file.fd, options->second.offset, options->second.length);
+        layout.analysis_options_offset = options->second.offset;
+    }
     auto raw = sections.find("Raw Sampling Data");
     if (raw == sections.end()) bad("the table of contents has no 'Raw Sampling Data' section");
     auto offsets = sections.find("Sampling Data Offsets");
@@ -241,8 +259,10 @@ RepLayout readLayout(const std::filesystem::path& path) {
             bad("the string block at byte " + std::to_string(b.offset) + " is damaged");
         ProtoReader reader(std::string_view(text).substr(pos, length), b.offset);
         const size_t before = layout.strings.size();
-        for (ProtoField f; reader.next(f);)
+        for (ProtoField f; reader.next(f);) {
             if (f.number == 1 && f.wire == 2) layout.strings.emplace_back(f.bytes);
+            if (f.number == 2 && f.wire == 2) layout.kept_files.push_back(readKeptFile(f.bytes, b.offset));
+        }
         if (layout.strings.size() == before) break;  // an empty block: stop rather than loop
     }
     layout.thread_names = rest.message("thread names message");

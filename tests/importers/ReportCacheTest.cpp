@@ -137,6 +137,12 @@ std::unique_ptr<Report> everyTableReport() {
                                    t.r.strings.intern("libc.so.6"), true});
     t.r.migrations.push_back({0, 2, 0xdead0000});
     t.r.peer_copies.push_back({0, 0, 1, 1, 2});
+    t.r.process_streams.push_back(
+        {int64_t{1} << 48, t.r.strings.intern("/tmp/pid_1_stdout.log"), t.r.strings.intern("hello")});
+    t.r.capture_options.push_back({t.r.strings.intern("CAPTURE_EVENT_TYPE"), t.r.strings.intern("Cuda")});
+    t.r.generic_event_sources.push_back({uint64_t{1} << 48, t.r.strings.intern("GpuMetrics"), 3});
+    t.r.generic_event_types.push_back({(uint64_t{1} << 48) | 7, 0});
+    t.r.generic_event_fields.push_back({(uint64_t{1} << 48) | 7, 0, t.r.strings.intern("SM Active"), 4, 1, 1});
     t.r.kernel_graph_nodes.push_back({0, 99});
     t.r.graph_api_events.push_back({10, 20, thread, t.r.strings.intern("cudaGraphInstantiate"), true, 1, 2, 3});
     t.r.cuda_api_results.push_back({thread, 6, 300, 600});
@@ -408,6 +414,9 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
         inEntry("cpu_page_faults", loaded->cpu_page_faults);
         inEntry("migrations", loaded->migrations);
         inEntry("peer_copies", loaded->peer_copies);
+        inEntry("process_streams", loaded->process_streams);
+        inEntry("capture_options", loaded->capture_options);
+        inEntry("generic_event_fields", loaded->generic_event_fields);
         inEntry("backtraces", loaded->backtraces);
         inEntry("pytorch_memory", loaded->pytorch_memory);
         inEntry("cuda_memory_events", loaded->cuda_memory_events);
@@ -425,7 +434,7 @@ TEST_CASE("counters, the graph, unified memory, event, call stack and overhead t
     std::string seen;
     for (const std::string& table : viewed) seen += table + " ";
     INFO("viewed: " << seen);
-    CHECK(viewed.size() == 21);
+    CHECK(viewed.size() == 24);
 }
 
 TEST_CASE("an entry cut short in place under a loaded report reads as zeros past the cut, not SIGBUS") {
@@ -523,6 +532,9 @@ TEST_CASE("the comparison sees any changed field") {
         {"cpu_page_faults[0].source_line", [](Report& r) { r.cpu_page_faults[0].source_line = 1; }},
         {"migrations[0].cause", [](Report& r) { r.migrations[0].cause = 3; }},
         {"peer_copies[0].dst_context", [](Report& r) { r.peer_copies[0].dst_context = 7; }},
+        {"process_streams[0].global_pid", [](Report& r) { r.process_streams[0].global_pid = 3; }},
+        {"capture_options[0].value_id", [](Report& r) { r.capture_options[0].value_id = 1; }},
+        {"generic_event_fields[0].offset", [](Report& r) { r.generic_event_fields[0].offset = 9; }},
         {"cpu_page_faults[0].pc_unresolved", [](Report& r) { r.cpu_page_faults[0].pc_unresolved = false; }},
         {"cuda_api_results[0].result", [](Report& r) { r.cuda_api_results[0].result = 1; }},
         {"nvtx_other_starts_ns[1]", [](Report& r) { r.nvtx_other_starts_ns[1] = 8; }},

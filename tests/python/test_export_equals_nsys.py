@@ -31,12 +31,6 @@ CANNOT_BE_THE_SAME = {
         "nsys writes seven properties kept as protobuf messages as JSON whose names the file does not hold",
 }
 NOT_READ_YET = {
-    ("ANALYSIS_FILE", None, "missing-table"): "no message of the file decoded so far refers to the output files",
-    ("ProcessStreams", None, "missing-table"): "the same output files, per process",
-    ("META_DATA_CAPTURE", None, "missing-table"): "the capture settings message (Analysis Options Data) is not decoded",
-    ("GENERIC_EVENT_SOURCES", None, "missing-table"): "the index's generic event sources are not kept",
-    ("GENERIC_EVENT_TYPES", None, "missing-table"): "the index's generic event types are not kept",
-    ("GENERIC_EVENT_TYPE_FIELDS", None, "missing-table"): "the generic event types' fields are not kept",
     ("OSRT_API", None, "order"): "nsys lists the calls in the file's order, which the model does not keep",
     ("OSRT_API", "callchainId", "values"): "callchain ids are numbered in OSRT_API's row order (above)",
     ("CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId", "values"): "callchain ids are numbered in nsys's row order",

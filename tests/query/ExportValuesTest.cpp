@@ -3,7 +3,9 @@
 // compares as a number), PROCESSES and ThreadNames in nsys's row order, and columns the model
 // keeps for the export (gridId, copyCount, greenContextId, returnValue, DIAGNOSTIC_EVENT's
 // globalPid, OSRT_API's eventClass, COMPOSITE_EVENTS' threadState and cpuCycles,
-// GPU_METRICS' rawTimestamp, TARGET_INFO_GPU_METRICS' typeName). Each report is read natively
+// GPU_METRICS' rawTimestamp, TARGET_INFO_GPU_METRICS' typeName, SCHED_EVENTS' threadState, the
+// CPU page faults' module), and the tables of what the capture kept (ProcessStreams,
+// ANALYSIS_FILE, META_DATA_CAPTURE, GENERIC_EVENT_*) row for row. Each report is read natively
 // and from its export.
 #include <catch2/catch.hpp>
 #include <string>
@@ -35,6 +37,14 @@ const std::vector<std::string> kExportValueQueries = {
     "SELECT start, globalTid, threadState, cpuCycles FROM COMPOSITE_EVENTS",
     "SELECT rawTimestamp, timestamp, metricId FROM GPU_METRICS",
     "SELECT typeId, typeName, metricId FROM TARGET_INFO_GPU_METRICS",
+    "SELECT isSchedIn, threadState, count(*) FROM SCHED_EVENTS GROUP BY 1, 2",
+    "SELECT start, module, unresolvedFaultPc FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS",
+    "SELECT * FROM ProcessStreams",
+    "SELECT * FROM ANALYSIS_FILE",
+    "SELECT count(*), group_concat(name || '=' || value, char(10)) FROM META_DATA_CAPTURE",
+    "SELECT * FROM GENERIC_EVENT_SOURCES",
+    "SELECT * FROM GENERIC_EVENT_TYPES",
+    "SELECT * FROM GENERIC_EVENT_TYPE_FIELDS",
 };
 
 void checkValues(const std::filesystem::path& report, const std::filesystem::path& exported) {

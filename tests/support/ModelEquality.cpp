@@ -285,6 +285,37 @@ void compareUnifiedMemory(Differ& d, const Report& a, const Report& b) {
                f("module_id", x.module_id, y.module_id);
                f("pc_unresolved", x.pc_unresolved, y.pc_unresolved);
            });
+    d.rows("process_streams", a.process_streams, b.process_streams,
+           [](auto f, const ProcessStream& x, const ProcessStream& y) {
+               f("global_pid", x.global_pid, y.global_pid);
+               f("filename_id", x.filename_id, y.filename_id);
+               f("content_id", x.content_id, y.content_id);
+           });
+    d.rows("capture_options", a.capture_options, b.capture_options,
+           [](auto f, const CaptureOption& x, const CaptureOption& y) {
+               f("name_id", x.name_id, y.name_id);
+               f("value_id", x.value_id, y.value_id);
+           });
+    d.rows("generic_event_sources", a.generic_event_sources, b.generic_event_sources,
+           [](auto f, const GenericEventSource& x, const GenericEventSource& y) {
+               f("source_id", x.source_id, y.source_id);
+               f("name_id", x.name_id, y.name_id);
+               f("time_source", x.time_source, y.time_source);
+           });
+    d.rows("generic_event_types", a.generic_event_types, b.generic_event_types,
+           [](auto f, const GenericEventType& x, const GenericEventType& y) {
+               f("type_id", x.type_id, y.type_id);
+               f("name_id", x.name_id, y.name_id);
+           });
+    d.rows("generic_event_fields", a.generic_event_fields, b.generic_event_fields,
+           [](auto f, const GenericEventField& x, const GenericEventField& y) {
+               f("type_id", x.type_id, y.type_id);
+               f("index", x.index, y.index);
+               f("name_id", x.name_id, y.name_id);
+               f("offset", x.offset, y.offset);
+               f("size", x.size, y.size);
+               f("type", x.type, y.type);
+           });
     d.rows("peer_copies", a.peer_copies, b.peer_copies, [](auto f, const PeerCopy& x, const PeerCopy& y) {
         f("memcpy", x.memcpy, y.memcpy);
         f("src_device", x.src_device, y.src_device);
