@@ -214,7 +214,8 @@ size_t Report::memoryBytes() const {
              collective_args.capacity() * sizeof(CollectiveArgs) + graph_api_events.capacity() * sizeof(GraphApiEvent) +
              nsys_messages.capacity() * sizeof(NsysMessage) + pytorch_memory.capacity() * sizeof(PytorchMemoryEvent) +
              cuda_memory_events.capacity() * sizeof(CudaMemoryEvent) + machine_gpus.capacity() * sizeof(MachineGpu) +
-             system_properties.capacity() * sizeof(SystemProperty) + nvtx_payloads.memoryBytes();
+             system_properties.capacity() * sizeof(SystemProperty) + nvtx_payloads.memoryBytes() +
+             file_order.memoryBytes();
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
 }

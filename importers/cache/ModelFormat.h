@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 21;
+inline constexpr uint32_t kModelFormatVersion = 22;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -108,6 +108,9 @@ enum class Section : uint32_t {
     StackNodeFrame,
     StackNodeParent,
     Backtraces,
+    FileOrderOsrt,
+    FileOrderCudaApi,
+    FileOrderCpuSamples,
     PytorchMemory,
     CudaMemoryEvents,
     MachineGpus,
@@ -263,6 +266,10 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::StackNodeFrame, node_frame);
     visit(Section::StackNodeParent, node_parent);
     visit(Section::Backtraces, r.backtraces);
+    auto& [osrt, cuda_api, cpu_samples] = r.file_order;
+    visit(Section::FileOrderOsrt, osrt);
+    visit(Section::FileOrderCudaApi, cuda_api);
+    visit(Section::FileOrderCpuSamples, cpu_samples);
     visit(Section::PytorchMemory, r.pytorch_memory);
     visit(Section::CudaMemoryEvents, r.cuda_memory_events);
     visit(Section::MachineGpus, r.machine_gpus);

@@ -163,7 +163,7 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
                  kernel_graph_nodes, collective_args, graph_api_events, nsys_messages, pytorch_memory,
                  cuda_memory_events, cpu_utilization_counter, cuda_api_results, unusual_samples, nvtx_other_starts_ns,
                  nvtx_domains, nvtx_namings, nvtx_ties, nvtx_payloads, profiler_overhead, stacks, backtraces,
-                 diagnostics, derived] = r;
+                 file_order, diagnostics, derived] = r;
     const auto& [format, producer, version, start_utc_ns, utc_minus_local_ns, session_clock_start_ns,
                  session_clock_stop_ns, begin_ns, end_ns, rank, reader, nsys_version, source_path] = meta;
     meta_.push_back({start_utc_ns, utc_minus_local_ns, session_clock_start_ns, session_clock_stop_ns, begin_ns, end_ns,
