@@ -145,7 +145,7 @@ struct Report {
     Column<SyncInfo> syncs;
     Column<NvtxInfo> nvtx;
     Column<GraphExecutionInfo> graph_executions;
-    Column<CudaEventInfo> cuda_events;
+    Column<CudaEventInfo> cuda_events;  // in the report's order (Nsight Systems: the file's)
     Column<GpuPageFaultInfo> gpu_page_faults;
     Column<CpuPageFaultInfo> cpu_page_faults;
     Column<Migration> migrations;                // sorted by memcpy row
