@@ -10,6 +10,7 @@ void forEachList(Order& order, Visit&& visit) {
     visit(order.osrt);
     visit(order.cuda_api);
     visit(order.cpu_samples);
+    visit(order.sched);
 }
 
 }  // namespace
@@ -48,6 +49,7 @@ std::vector<bool> lanesInFileOrder(const FileOrder& order, size_t lanes) {
 
 void toFrozenOrder(FileOrder& order, const std::vector<FrozenPositions>& positions) {
     forEachList(order, [&](Column<FileOrderRun>& runs) {
+        const uint32_t perEvent = &runs == &order.sched ? 2 : 1;  // rows an event makes
         Column<FileOrderRun> frozen;
         frozen.reserve(runs.size());
         for (const FileOrderRun& run : runs) {
@@ -58,7 +60,7 @@ void toFrozenOrder(FileOrder& order, const std::vector<FrozenPositions>& positio
                 continue;
             }
             for (uint32_t i = run.first; i < run.first + run.count; ++i)
-                appendRun(frozen, {run.lane, at[i], 1, run.instants});
+                appendRun(frozen, {run.lane, at[i / perEvent] * perEvent + i % perEvent, 1, run.instants});
         }
         frozen.shrink_to_fit();
         runs = std::move(frozen);

@@ -9,8 +9,8 @@ namespace lanescope {
 struct FrozenPositions;
 
 // A stretch of a table's rows in the report file's order: `count` events of lane `lane` (or its
-// instants, when `instants`), those at indexes first .. first + count - 1 of the lane's frozen
-// order, in that order. 16 bytes.
+// instants, when `instants`; or its context switches, FileOrder::sched), those at indexes first ..
+// first + count - 1 of the lane's frozen order, in that order. 16 bytes.
 struct FileOrderRun {
     uint32_t lane = 0;  // into Report::lanes
     uint32_t first = 0;
@@ -31,6 +31,11 @@ struct FileOrder {
     Column<FileOrderRun> osrt;         // OsRuntime lanes: calls (events) and tracing marks (instants)
     Column<FileOrderRun> cuda_api;     // CudaApi lanes: CUDA runtime and driver calls
     Column<FileOrderRun> cpu_samples;  // CpuSamples lanes: CPU samples (instants)
+    // CpuCore lanes: their context switches, two per event (a thread's run on the core): 2i the
+    // switch-in that began event i, 2i + 1 the switch-out that ended it. A switch the file does not
+    // hold (where a run was closed by the next switch-in or by the end of the data) is in no run,
+    // and so is a switch-out that began no run.
+    Column<FileOrderRun> sched;
 
     size_t memoryBytes() const;
 };

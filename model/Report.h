@@ -195,9 +195,9 @@ struct Report {
     Column<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                        // of CPU samples and call backtraces
     Column<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)
-    // The report file's order of the OS runtime calls, CUDA API calls and CPU samples, as runs of
-    // the lanes' events (model/FileOrder.h), which the SQL tables list them in; empty for formats
-    // without one.
+    // The report file's order of the OS runtime calls, CUDA API calls, CPU samples and context
+    // switches, as runs of the lanes' events (model/FileOrder.h), which the SQL tables list them
+    // in; empty for formats without one.
     FileOrder file_order;
     Diagnostics diagnostics;
     // What only some readers need, computed on first use (see model/DerivedCache.h).

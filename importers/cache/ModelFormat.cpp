@@ -67,6 +67,7 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "file_order.osrt",
     "file_order.cuda_api",
     "file_order.cpu_samples",
+    "file_order.sched",
     "pytorch_memory",
     "cuda_memory_events",
     "machine_gpus",

@@ -111,6 +111,7 @@ enum class Section : uint32_t {
     FileOrderOsrt,
     FileOrderCudaApi,
     FileOrderCpuSamples,
+    FileOrderSched,
     PytorchMemory,
     CudaMemoryEvents,
     MachineGpus,
@@ -266,10 +267,11 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::StackNodeFrame, node_frame);
     visit(Section::StackNodeParent, node_parent);
     visit(Section::Backtraces, r.backtraces);
-    auto& [osrt, cuda_api, cpu_samples] = r.file_order;
+    auto& [osrt, cuda_api, cpu_samples, sched] = r.file_order;
     visit(Section::FileOrderOsrt, osrt);
     visit(Section::FileOrderCudaApi, cuda_api);
     visit(Section::FileOrderCpuSamples, cpu_samples);
+    visit(Section::FileOrderSched, sched);
     visit(Section::PytorchMemory, r.pytorch_memory);
     visit(Section::CudaMemoryEvents, r.cuda_memory_events);
     visit(Section::MachineGpus, r.machine_gpus);

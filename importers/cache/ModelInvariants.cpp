@@ -342,15 +342,16 @@ bool Checker::nvtxPayloads() {
 
 // What the SQL tables that list rows in file order assume: runs of events that exist.
 bool Checker::fileOrder() {
-    const auto& [osrt, cuda_api, cpu_samples] = r_.file_order;
-    for (const auto& [name, runs] : {std::pair{"file_order.osrt", &osrt}, std::pair{"file_order.cuda_api", &cuda_api},
-                                     std::pair{"file_order.cpu_samples", &cpu_samples}})
+    const auto& [osrt, cuda_api, cpu_samples, sched] = r_.file_order;
+    for (const auto& [name, runs] :
+         {std::pair{"file_order.osrt", &osrt}, std::pair{"file_order.cuda_api", &cuda_api},
+          std::pair{"file_order.cpu_samples", &cpu_samples}, std::pair{"file_order.sched", &sched}})
         for (size_t i = 0; i < runs->size(); ++i) {
             const FileOrderRun& run = (*runs)[i];
             if (!row(run.lane, r_.lanes.size(), "lanes", name, i, "lane", false)) return false;
             const Lane& lane = r_.lanes[run.lane];
-            const uint64_t events = run.instants ? lane.instants.size() : lane.events.size();
-            if (uint64_t{run.first} + run.count > events) return fail(at(name, i), "past the lane's events");
+            const uint64_t rows = run.instants ? lane.instants.size() : lane.events.size() * (runs == &sched ? 2 : 1);
+            if (uint64_t{run.first} + run.count > rows) return fail(at(name, i), "past the lane's events");
         }
     return true;
 }

@@ -336,7 +336,7 @@ private:
     // to MPI lanes of their threads, as the 2025.3 export moves them to MPI_OTHER_EVENTS.
     void moveMpiDomainToMpiLanes();
     // The thread-state lanes (per thread) and CPU core lanes (per core) from sched_, which it
-    // empties (importers/nsys/ThreadStates.cpp).
+    // empties, and the switches' file order (Report::file_order.sched; importers/nsys/ThreadStates.cpp).
     void addThreadStates();
     // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
     void resolveChunk(EventChunk& chunk);

@@ -153,6 +153,7 @@ std::unique_ptr<Report> everyTableReport() {
     // The file stores runs of any lane as they are.
     t.r.file_order.osrt = {{stream, 0, 1, true}};
     t.r.file_order.cpu_samples = {{nvtx, 0, 2, false}};
+    t.r.file_order.sched = {{api, 1, 3, false}};
     Counter counter;
     counter.name_id = t.r.strings.intern("SM active"), counter.unit_id = t.r.strings.intern("%");
     counter.gpu = gpu, counter.derived = true, counter.time_ns = {0, 10}, counter.value = {0.5, 1.0 / 3};

@@ -51,3 +51,18 @@ TEST_CASE("renumberLanes and lanesInFileOrder follow the runs' lanes") {
     CHECK(order.osrt[0].lane == 1);
     CHECK(order.cuda_api[0].lane == 3);
 }
+
+TEST_CASE("toFrozenOrder moves a core's switches two by two with the runs that make them") {
+    // Two threads' runs on one core, appended thread by thread: 10..20 and 30..40, then 20..30.
+    Lane core;
+    core.kind = LaneKind::CpuCore;
+    for (const int64_t start : {10, 30, 20}) core.events.append(start, start + 10, 0, 0, EventKind::CoreRun);
+    FileOrder order;
+    // The file's order, by time: in 10, out 20, in 20, out 30, in 30, out 40.
+    for (const uint32_t s : {0u, 1u, 4u, 5u, 2u, 3u}) appendRun(order.sched, {0, s, 1, false});
+    std::vector<FrozenPositions> positions(1);
+    Diagnostics diagnostics;
+    freezeLane(core, diagnostics, ColumnFit::Shrink, &positions[0]);
+    toFrozenOrder(order, positions);
+    CHECK(order.sched == Column<FileOrderRun>{{0, 0, 6, false}});
+}
