@@ -37,7 +37,6 @@ NOT_READ_YET = {
     ("GENERIC_EVENT_SOURCES", None, "missing-table"): "the index's generic event sources are not kept",
     ("GENERIC_EVENT_TYPES", None, "missing-table"): "the index's generic event types are not kept",
     ("GENERIC_EVENT_TYPE_FIELDS", None, "missing-table"): "the generic event types' fields are not kept",
-    ("SCHED_EVENTS", None, "order"): "nsys lists the context switches in the file's order, which the model does not keep",
 }
 # A callchain's frames: the model merges frames by function and module, so a frame's own flags and
 # address are not kept.
