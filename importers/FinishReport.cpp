@@ -145,8 +145,11 @@ void addMigrationCounters(Report& report) {
     }
 }
 
-// Freezes lanes in parallel, largest first; each worker keeps its own diagnostics.
+// Freezes lanes in parallel, largest first; each worker keeps its own diagnostics. Report::file_order
+// then follows the events that freezing moved.
 void freezeLanes(Report& report, unsigned threads) {
+    const std::vector<bool> inFileOrder = lanesInFileOrder(report.file_order, report.lanes.size());
+    std::vector<FrozenPositions> positions(report.lanes.size());
     std::vector<size_t> order(report.lanes.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -161,12 +164,14 @@ void freezeLanes(Report& report, unsigned threads) {
             pool.emplace_back(errors.guard([&, w] {
                 for (size_t k; (k = next.fetch_add(1)) < order.size();) {
                     Lane& lane = report.lanes[order[k]];
-                    freezeLane(lane, found[w], isKernelLane(lane) ? ColumnFit::KeepCapacity : ColumnFit::Shrink);
+                    freezeLane(lane, found[w], isKernelLane(lane) ? ColumnFit::KeepCapacity : ColumnFit::Shrink,
+                               inFileOrder[order[k]] ? &positions[order[k]] : nullptr);
                 }
             }));
     }
     errors.rethrow();
     for (const auto& d : found) mergeDiagnostics(report.diagnostics, d);
+    toFrozenOrder(report.file_order, positions);
 }
 
 // The side tables grew row by row while importing: give back what their growth reserved

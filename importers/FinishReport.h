@@ -16,7 +16,7 @@ namespace lanescope {
 //   - freezes every lane (in parallel on up to `threads` threads, largest first) and counter,
 //     after adding the whole-CPU utilization counter made from the frozen CPU core lanes
 //     (Report::cpu_utilization_counter) and, per GPU, the bytes unified memory migrated to it
-//     and from it so far;
+//     and from it so far; Report::file_order then counts the lanes' events in frozen order;
 //   - places the NVTX extended payloads read on the events that carry them (model/NvtxPayloadPlacement.h);
 //   - adds the lanes a viewer asked for (ImportOptions::add_view_lanes), when given;
 //   - sets the report's time span;

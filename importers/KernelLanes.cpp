@@ -97,15 +97,21 @@ void separateKernelLanes(Report& report, unsigned threads) {
     if (kernelLanes.empty()) return;
     std::vector<Lane> ordered;
     ordered.reserve(report.lanes.size());
+    std::vector<uint32_t> newIndex(report.lanes.size());  // of each lane, by its index before
+    auto move = [&](size_t from) {
+        newIndex[from] = uint32_t(ordered.size());
+        ordered.push_back(std::move(report.lanes[from]));
+    };
     for (size_t i = 0; i < lanes; ++i) {
         if (i == kernelLanes.front()) {
-            for (size_t k : kernelLanes) ordered.push_back(std::move(report.lanes[k]));
-            for (size_t m : memoryLanes) ordered.push_back(std::move(report.lanes[m]));
+            for (size_t k : kernelLanes) move(k);
+            for (size_t m : memoryLanes) move(m);
         } else if (!std::binary_search(kernelLanes.begin(), kernelLanes.end(), i)) {
-            ordered.push_back(std::move(report.lanes[i]));
+            move(i);
         }
     }
     report.lanes = std::move(ordered);
+    renumberLanes(report.file_order, newIndex);
 }
 
 void packKernelLanes(Report& report, unsigned threads) {

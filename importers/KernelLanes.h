@@ -13,8 +13,8 @@ namespace lanescope {
 // Before freezing: moves the events of each stream lane that are not kernels into a new lane of
 // the same stream (its CUDA event records stay with the kernels), and orders Report::lanes so that
 // the kernel lanes follow one another, in their order, where the first of them was, with the new
-// memory lanes right after them. Every other lane keeps its order. On `threads` threads (0: every
-// core), as the next does.
+// memory lanes right after them. Every other lane keeps its order; Report::file_order follows the
+// lanes that move. On `threads` threads (0: every core), as the next does.
 void separateKernelLanes(Report& report, unsigned threads);
 
 // After freezing (ColumnFit::KeepCapacity for the kernel lanes: this is their fit to size):

@@ -28,7 +28,14 @@ void permute(std::vector<T, Allocator>& column, const std::vector<uint32_t>& ord
     column.swap(sorted);
 }
 
-void sortEvents(IntervalColumns& ev) {
+// The position of each element after sorting by `order` (order[k]: the element that goes to k).
+std::vector<uint32_t> positionsOf(const std::vector<uint32_t>& order) {
+    std::vector<uint32_t> positions(order.size());
+    for (size_t k = 0; k < order.size(); ++k) positions[order[k]] = uint32_t(k);
+    return positions;
+}
+
+void sortEvents(IntervalColumns& ev, std::vector<uint32_t>* positions) {
     if (isSorted(ev)) return;
     std::vector<uint32_t> order(ev.size());
     std::iota(order.begin(), order.end(), 0u);
@@ -45,6 +52,7 @@ void sortEvents(IntervalColumns& ev) {
     permute(ev.name_id, order);
     permute(ev.payload, order);
     permute(ev.kind, order);
+    if (positions) *positions = positionsOf(order);
 }
 
 constexpr size_t kMaxDepth = 254;  // so that depth_count (max + 1) fits in a uint8_t
@@ -88,7 +96,7 @@ void buildDepthIndex(Lane& lane) {
     for (size_t i = 0; i < depth.size(); ++i) lane.depth_order[next[depth[i]]++] = static_cast<uint32_t>(i);
 }
 
-void sortInstants(InstantColumns& in) {
+void sortInstants(InstantColumns& in, std::vector<uint32_t>* positions) {
     if (std::is_sorted(in.time_ns.begin(), in.time_ns.end())) return;
     std::vector<uint32_t> order(in.size());
     std::iota(order.begin(), order.end(), 0u);
@@ -96,6 +104,7 @@ void sortInstants(InstantColumns& in) {
     permute(in.time_ns, order);
     permute(in.name_id, order);
     permute(in.payload, order);
+    if (positions) *positions = positionsOf(order);
 }
 
 template <typename... Columns>
@@ -105,16 +114,16 @@ void shrinkAll(Columns&... columns) {
 
 }  // namespace
 
-void freezeLane(Lane& lane, Diagnostics& diagnostics, ColumnFit fit) {
+void freezeLane(Lane& lane, Diagnostics& diagnostics, ColumnFit fit, FrozenPositions* positions) {
     IntervalColumns& ev = lane.events;
-    sortEvents(ev);
+    sortEvents(ev, positions ? &positions->events : nullptr);
     uint64_t overlaps = 0, tooDeep = 0;
     lane.depth_count = assignDepths(ev, overlaps, tooDeep);
     if (overlaps)
         if (const auto diag = overlapWithoutNestingOf(lane.kind)) countDiagnostic(diagnostics, *diag, overlaps);
     if (tooDeep) countDiagnostic(diagnostics, deeperThan254Of(lane.kind), tooDeep);
     buildDepthIndex(lane);
-    sortInstants(lane.instants);
+    sortInstants(lane.instants, positions ? &positions->instants : nullptr);
     if (fit == ColumnFit::Shrink) shrinkAll(ev.start_ns, ev.duration_ns, ev.name_id, ev.payload, ev.kind, ev.depth);
     shrinkAll(ev.long_durations, lane.instants.time_ns, lane.instants.name_id, lane.instants.payload);
 }

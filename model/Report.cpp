@@ -218,7 +218,8 @@ size_t Report::memoryBytes() const {
              generic_event_fields.capacity() * sizeof(GenericEventField) +
              nsys_messages.capacity() * sizeof(NsysMessage) + pytorch_memory.capacity() * sizeof(PytorchMemoryEvent) +
              cuda_memory_events.capacity() * sizeof(CudaMemoryEvent) + machine_gpus.capacity() * sizeof(MachineGpu) +
-             system_properties.capacity() * sizeof(SystemProperty) + nvtx_payloads.memoryBytes();
+             system_properties.capacity() * sizeof(SystemProperty) + nvtx_payloads.memoryBytes() +
+             file_order.memoryBytes();
     for (const NsysMessage& m : nsys_messages) bytes += m.text.capacity();
     return bytes;
 }

@@ -6,6 +6,7 @@
 
 #include "model/CallStacks.h"
 #include "model/DerivedCache.h"
+#include "model/FileOrder.h"
 #include "model/GpuProperties.h"
 #include "model/Lane.h"
 #include "model/NvtxPayload.h"
@@ -144,7 +145,7 @@ struct Report {
     Column<SyncInfo> syncs;
     Column<NvtxInfo> nvtx;
     Column<GraphExecutionInfo> graph_executions;
-    Column<CudaEventInfo> cuda_events;
+    Column<CudaEventInfo> cuda_events;  // in the report's order (Nsight Systems: the file's)
     Column<GpuPageFaultInfo> gpu_page_faults;
     Column<CpuPageFaultInfo> cpu_page_faults;
     Column<Migration> migrations;                // sorted by memcpy row
@@ -201,6 +202,10 @@ struct Report {
     Column<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                        // of CPU samples and call backtraces
     Column<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)
+    // The report file's order of the OS runtime calls, CUDA API calls, CPU samples and context
+    // switches, as runs of the lanes' events (model/FileOrder.h), which the SQL tables list them
+    // in; empty for formats without one.
+    FileOrder file_order;
     Diagnostics diagnostics;
     // What only some readers need, computed on first use (see model/DerivedCache.h).
     DerivedCache derived;

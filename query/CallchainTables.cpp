@@ -5,8 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "query/BacktraceChains.h"
 #include "query/BuiltOnce.h"
-#include "query/LaneEvents.h"
+#include "query/FileOrderRows.h"
 #include "query/SqlValues.h"
 
 namespace lanescope::sql {
@@ -14,17 +15,18 @@ namespace {
 
 constexpr auto I = ColumnType::Integer;
 
-// The CPU samples (the instants of the CpuSamples lanes, as LaneEvents segments: one per thread
-// in Report::lanes order) numbered from 0 in segment order, then in time order within a segment;
-// sample n is COMPOSITE_EVENTS.id and SAMPLING_CALLCHAINS.id n + 1. Both tables share one.
-// Built on first use, 4 bytes a thread.
+// The CPU samples (the instants of the CpuSamples lanes) in the report file's order, as segments
+// (FileOrderRows), numbered from 0 in that order; sample n is COMPOSITE_EVENTS.id and
+// SAMPLING_CALLCHAINS.id n + 1, its 1-based position in the file. Both tables share one. Built
+// on first use, 4 bytes a segment.
 class SampleNumbers {
 public:
     explicit SampleNumbers(const Report& report)
         : samples_(
-              report, [](const Lane& l) { return l.kind == LaneKind::CpuSamples; }, LaneEvents::Part::Instants) {}
+              report, report.file_order.cpu_samples, [](const Lane& l) { return l.kind == LaneKind::CpuSamples; },
+              FileOrderRows::Parts::Instants) {}
 
-    const LaneEvents& samples() const { return samples_; }
+    const FileOrderRows& samples() const { return samples_; }
     // The number of segment s's first sample.
     uint32_t first(size_t segment) const { return first()[segment]; }
     uint32_t count() const { return first().back(); }
@@ -52,11 +54,11 @@ private:
         });
     }
 
-    LaneEvents samples_;
+    FileOrderRows samples_;
     BuiltOnce<std::vector<uint32_t>> first_;
 };
 
-// COMPOSITE_EVENTS: one row a CPU sample, each thread's segment in time order. cpu is the core
+// COMPOSITE_EVENTS: one row a CPU sample, in the report file's order (SampleNumbers). cpu is the core
 // of the thread's ThreadState interval that holds the sample: the core it ran on, or the one it
 // left when switched out (as the file records it: the 10 such samples of the 2020.5 report3
 // equal its export); NULL before the first context switch or without any. threadState and
@@ -132,7 +134,7 @@ private:
 };
 
 // A *_CALLCHAINS table: the frames of numbered stacks as rows. Stack n (given by stackOf(n),
-// kNoStack for none) has id n + 1, and its rows are its frames innermost first (stackDepth 0,
+// kNoStack for none) has id firstId + n, and its rows are its frames innermost first (stackDepth 0,
 // 1, ...: Report::stacks from the stack's node up to its outermost frame). The rows of stack 0
 // come first, then those of stack 1, ...: sorted by id, so an equality or a range on id is a
 // binary search. symbol and module are string ids; the other columns are NULL (the model keeps
@@ -142,11 +144,12 @@ public:
     // The columns of SAMPLING_CALLCHAINS and OSRT_CALLCHAINS, or CUDA_CALLCHAINS' fewer.
     enum class Layout { Full, Cuda };
     enum Column { Id, Symbol, Module };
-    CallchainTable(const Report& report, std::string name, Layout layout, std::function<uint32_t()> count,
-                   std::function<uint32_t(uint32_t)> stackOf)
+    CallchainTable(const Report& report, std::string name, Layout layout, int64_t firstId,
+                   std::function<uint32_t()> count, std::function<uint32_t(uint32_t)> stackOf)
         : report_(report),
           stacks_(report.stacks),
           name_(std::move(name)),
+          firstId_(firstId),
           count_(std::move(count)),
           stackOf_(std::move(stackOf)) {
         columns_ = {{"id", I}, {"symbol", I}, {"module", I}};
@@ -163,12 +166,12 @@ public:
     size_t segmentCount() const override { return 1; }
     uint32_t segmentSize(size_t) const override { return firstRow().back(); }
     int sortedColumn() const override { return Id; }
-    int64_t sortedValue(size_t, uint32_t row) const override { return int64_t{stackAt(row)} + 1; }
+    int64_t sortedValue(size_t, uint32_t row) const override { return firstId_ + stackAt(row); }
 
     void value(size_t, uint32_t row, int column, sqlite3_context* ctx) const override {
         const uint32_t n = stackAt(row);
         const uint32_t depth = row - firstRow()[n];
-        if (column == Id) return resultInt(ctx, int64_t{n} + 1);
+        if (column == Id) return resultInt(ctx, firstId_ + n);
         if (column == int(columns_.size()) - 1) return resultInt(ctx, depth);
         if (column != Symbol && column != Module) return resultNull(ctx);
         uint32_t node = stackOf_(n);
@@ -204,41 +207,34 @@ private:
     const Report& report_;
     const CallStacks& stacks_;
     std::string name_;
+    int64_t firstId_;
     std::vector<ColumnDef> columns_;
     std::function<uint32_t()> count_;
     std::function<uint32_t(uint32_t)> stackOf_;
     BuiltOnce<std::vector<uint32_t>> firstRow_;
 };
 
-// The stacks of the backtraces of one lane kind's calls, numbered by their index in
-// Report::backtraces (those of the other kind count as stacks of no frames).
+// The stacks of the backtraces of one lane kind's calls, one chain per call (BacktraceChains).
 std::unique_ptr<TableSpec> backtraceTable(const Report& report, std::string name, CallchainTable::Layout layout,
                                           LaneKind kind) {
+    const bool osrt = kind == LaneKind::OsRuntime;
+    auto rows = [&report, osrt]() -> const std::vector<uint32_t>& {
+        const BacktraceChains& chains = backtraceChains(report);
+        return osrt ? chains.osrt : chains.cuda;
+    };
     return std::make_unique<CallchainTable>(
-        report, std::move(name), layout, [&report] { return uint32_t(report.backtraces.size()); },
-        [&report, kind](uint32_t n) {
-            const CallBacktrace& b = report.backtraces[n];
-            return b.lane_kind == uint8_t(kind) ? b.stack : kNoStack;
-        });
+        report, std::move(name), layout, osrt ? BacktraceChains::kFirstOsrtId : BacktraceChains::kFirstCudaId,
+        [rows] { return uint32_t(rows().size()); },
+        [&report, rows](uint32_t n) { return report.backtraces[rows()[n]].stack; });
 }
 
 }  // namespace
-
-std::optional<int64_t> callchainIdOf(const Report& report, const Lane& lane, uint32_t event) {
-    if (lane.thread < 0) return std::nullopt;
-    const CallBacktrace wanted{lane.thread, uint8_t(lane.kind), lane.events.start_ns[event], kNoStack};
-    const auto& all = report.backtraces;
-    const auto it = std::lower_bound(all.begin(), all.end(), wanted,
-                                     [](const CallBacktrace& a, const CallBacktrace& b) { return a.key() < b.key(); });
-    if (it == all.end() || it->key() != wanted.key()) return std::nullopt;
-    return int64_t(it - all.begin()) + 1;
-}
 
 void addCallchainTables(const Report& report, std::vector<std::unique_ptr<TableSpec>>& tables) {
     const auto numbers = std::make_shared<const SampleNumbers>(report);
     tables.push_back(std::make_unique<CompositeEventsTable>(report, numbers));
     tables.push_back(std::make_unique<CallchainTable>(
-        report, "SAMPLING_CALLCHAINS", CallchainTable::Layout::Full, [numbers] { return numbers->count(); },
+        report, "SAMPLING_CALLCHAINS", CallchainTable::Layout::Full, 1, [numbers] { return numbers->count(); },
         [numbers](uint32_t n) { return numbers->stackOf(n); }));
     tables.push_back(backtraceTable(report, "OSRT_CALLCHAINS", CallchainTable::Layout::Full, LaneKind::OsRuntime));
     tables.push_back(backtraceTable(report, "CUDA_CALLCHAINS", CallchainTable::Layout::Cuda, LaneKind::CudaApi));

@@ -3,8 +3,9 @@
 #include <algorithm>
 
 #include "analysis/NvtxRangeIds.h"
+#include "query/BacktraceChains.h"
 #include "query/BuiltOnce.h"
-#include "query/CallchainTables.h"
+#include "query/FileOrderRows.h"
 #include "query/LaneEvents.h"
 #include "query/NvtxBinaryData.h"
 #include "query/SqlValues.h"
@@ -235,36 +236,37 @@ private:
     LaneEvents marks_;
 };
 
-// OSRT_API: the threads' OS runtime calls, then the instants where OS runtime tracing started
-// and stopped on a thread (eventClass 31 and 32 as recorded, start = end, nestingLevel NULL; an
-// instant whose class the model lacks alternates from a start). nestingLevel is a call's depth
-// on its lane; callchainId joins OSRT_CALLCHAINS.id, 0 without a backtrace (as nsys writes it);
-// returnValue the call's result (Report::cuda_api_results), 0 for an instant.
+// OSRT_API: the threads' OS runtime calls and the instants where OS runtime tracing started and
+// stopped on a thread (eventClass 31 and 32 as recorded, start = end, nestingLevel NULL; an
+// instant whose class the model lacks alternates from a start), in the report file's order
+// (FileOrderRows: a segment per run of calls or marks of one thread). nestingLevel is a call's
+// depth on its lane; callchainId joins OSRT_CALLCHAINS.id, numbered in this order from 1
+// (BacktraceChains), 0 without a backtrace (as nsys writes it); returnValue the call's result
+// (Report::cuda_api_results), 0 for an instant.
 class OsRuntimeTable : public TableSpec {
 public:
     enum Column { Start, End, EventClass, GlobalTid, NameId, ReturnValue, NestingLevel, CallchainId };
     explicit OsRuntimeTable(const Report& report)
         : report_(report),
-          calls_(report, isOsRuntime, LaneEvents::Part::Intervals),
-          marks_(report, isOsRuntime, LaneEvents::Part::Instants) {}
+          rows_(
+              report, report.file_order.osrt, [](const Lane& l) { return l.kind == LaneKind::OsRuntime; },
+              FileOrderRows::Parts::Both) {}
 
     const std::string& name() const override { return name_; }
     const std::vector<ColumnDef>& columns() const override { return columns_; }
-    size_t segmentCount() const override { return calls_.segmentCount() + marks_.segmentCount(); }
-    uint32_t segmentSize(size_t s) const override {
-        return s < calls_.segmentCount() ? calls_.segmentSize(s) : marks_.segmentSize(s - calls_.segmentCount());
-    }
+    size_t segmentCount() const override { return rows_.segmentCount(); }
+    uint32_t segmentSize(size_t s) const override { return rows_.segmentSize(s); }
     int sortedColumn() const override { return Start; }
-    int64_t sortedValue(size_t s, uint32_t row) const override {
-        return s < calls_.segmentCount() ? calls_.startNs(s, row) : marks_.startNs(s - calls_.segmentCount(), row);
-    }
+    int64_t sortedValue(size_t s, uint32_t row) const override { return rows_.startNs(s, row); }
     bool isSegmentColumn(int column) const override { return column == GlobalTid; }
-    std::optional<int64_t> segmentValue(size_t s, int) const override { return globalTidOf(report_, laneOf(s).thread); }
+    std::optional<int64_t> segmentValue(size_t s, int) const override {
+        return globalTidOf(report_, rows_.lane(s).thread);
+    }
 
     void value(size_t s, uint32_t row, int column, sqlite3_context* ctx) const override {
-        const bool isCall = s < calls_.segmentCount();
-        const Lane& lane = laneOf(s);
-        const uint32_t e = isCall ? calls_.event(s, row) : marks_.event(s - calls_.segmentCount(), row);
+        const bool isCall = !rows_.instants(s);
+        const Lane& lane = rows_.lane(s);
+        const uint32_t e = rows_.event(s, row);
         switch (column) {
             case Start:
                 return resultInt(ctx, isCall ? lane.events.start_ns[e] : lane.instants.time_ns[e]);
@@ -292,17 +294,11 @@ public:
     }
 
 private:
-    static bool isOsRuntime(const Lane& l) { return l.kind == LaneKind::OsRuntime; }
-    const Lane& laneOf(size_t s) const {
-        return s < calls_.segmentCount() ? calls_.lane(s) : marks_.lane(s - calls_.segmentCount());
-    }
-
     const Report& report_;
     const std::string name_ = "OSRT_API";
     const std::vector<ColumnDef> columns_{{"start", I},  {"end", I},         {"eventClass", I},   {"globalTid", I},
                                           {"nameId", I}, {"returnValue", I}, {"nestingLevel", I}, {"callchainId", I}};
-    LaneEvents calls_;
-    LaneEvents marks_;
+    FileOrderRows rows_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "query/CudaExtraTables.h"
 
+#include "query/CudaEventRows.h"
 #include "query/GpuLaneValues.h"
 #include "query/LaneEventTable.h"
 #include "query/SortedFunctionTable.h"
@@ -86,14 +87,13 @@ private:
     }
 };
 
-// CUPTI_ACTIVITY_KIND_CUDA_EVENT: the instants of the stream lanes, each a CUDA event record
-// (payload a row of Report::cuda_events). nsys gives a record no time, so the table has no
-// start column and no sorted column; correlationId (of the cudaEventRecord) is the key.
+// CUPTI_ACTIVITY_KIND_CUDA_EVENT: the CUDA event records, in the order CudaEventRows gives (an
+// Nsight Systems report's: the file's). nsys gives a record no time, so the table has no start
+// column and no sorted column; correlationId (of the cudaEventRecord) is the key.
 class CudaEventTable : public TableSpec {
 public:
     enum Column { DeviceId, ContextId, GreenContextId, StreamId, CorrelationId, GlobalPid, EventId, EventSyncId };
-    explicit CudaEventTable(const Report& report)
-        : report_(report), rows_(report, isStreamLane, LaneEvents::Part::Instants) {}
+    explicit CudaEventTable(const Report& report) : report_(report), rows_(report) {}
 
     const std::string& name() const override { return name_; }
     const std::vector<ColumnDef>& columns() const override { return columns_; }
@@ -132,7 +132,7 @@ public:
 private:
     // The record of a row; null when the instant's payload is no row of cuda_events.
     const CudaEventInfo* recordOf(size_t segment, uint32_t row) const {
-        const uint32_t payload = rows_.lane(segment).instants.payload[rows_.event(segment, row)];
+        const uint32_t payload = rows_.record(segment, row);
         return payload < report_.cuda_events.size() ? &report_.cuda_events[payload] : nullptr;
     }
     static std::optional<GpuLaneField> laneField(int column) {
@@ -144,7 +144,7 @@ private:
     const std::vector<ColumnDef> columns_{{"deviceId", I}, {"contextId", I},     {"greenContextId", I},
                                           {"streamId", I}, {"correlationId", I}, {"globalPid", I},
                                           {"eventId", I},  {"eventSyncId", I}};
-    LaneEvents rows_;
+    CudaEventRows rows_;
 };
 
 std::optional<int64_t> graphIdValue(uint64_t id) {

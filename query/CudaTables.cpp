@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "query/CallchainTables.h"
+#include "query/BacktraceChains.h"
+#include "query/FileOrderRows.h"
 #include "query/GpuLaneValues.h"
 #include "query/LaneEventTable.h"
 #include "query/SqlValues.h"
@@ -352,24 +353,24 @@ protected:
     }
 };
 
-// CUPTI_ACTIVITY_KIND_RUNTIME: every CUDA runtime and driver API call of every thread;
-// callchainId joins CUDA_CALLCHAINS.id (NULL without a backtrace).
-class RuntimeTable : public LaneEventTable {
+// CUPTI_ACTIVITY_KIND_RUNTIME: every CUDA runtime and driver API call of every thread, in the
+// report file's order (FileOrderRows: a segment per run of one thread's calls); callchainId joins
+// CUDA_CALLCHAINS.id, numbered in this order from 0 (BacktraceChains), NULL without a backtrace.
+class RuntimeTable : public TableSpec {
 public:
     enum Column { Start, End, EventClass, GlobalTid, CorrelationId, NameId, ReturnValue, CallchainId };
     explicit RuntimeTable(const Report& report)
-        : LaneEventTable(
-              report, "CUPTI_ACTIVITY_KIND_RUNTIME",
-              {{"start", I},
-               {"end", I},
-               {"eventClass", I},
-               {"globalTid", I},
-               {"correlationId", I},
-               {"nameId", I},
-               {"returnValue", I},
-               {"callchainId", I}},
-              [](const Lane& l) { return l.kind == LaneKind::CudaApi; }, LaneEvents::Part::Intervals, std::nullopt) {}
+        : report_(report),
+          rows_(
+              report, report.file_order.cuda_api, [](const Lane& l) { return l.kind == LaneKind::CudaApi; },
+              FileOrderRows::Parts::Events) {}
 
+    const std::string& name() const override { return name_; }
+    const std::vector<ColumnDef>& columns() const override { return columns_; }
+    size_t segmentCount() const override { return rows_.segmentCount(); }
+    uint32_t segmentSize(size_t segment) const override { return rows_.segmentSize(segment); }
+    int sortedColumn() const override { return Start; }
+    int64_t sortedValue(size_t segment, uint32_t row) const override { return rows_.startNs(segment, row); }
     bool isSegmentColumn(int column) const override { return column == GlobalTid; }
     std::optional<int64_t> segmentValue(size_t segment, int) const override {
         return globalTidOf(report_, rows_.lane(segment).thread);
@@ -379,8 +380,9 @@ public:
         return rows_.lane(segment).events.payload[rows_.event(segment, row)];
     }
 
-protected:
-    void eventValue(const Lane& lane, uint32_t event, int column, sqlite3_context* ctx) const override {
+    void value(size_t segment, uint32_t row, int column, sqlite3_context* ctx) const override {
+        const Lane& lane = rows_.lane(segment);
+        const uint32_t event = rows_.event(segment, row);
         switch (column) {
             case Start:
                 return resultInt(ctx, lane.events.start_ns[event]);
@@ -409,6 +411,12 @@ private:
     // (cuda...), 1 CUDA driver (cu... but not cuda...).
     static constexpr int64_t kCudaBacktraceClass = 67;
     static bool isDriverCall(std::string_view name) { return name.substr(0, 2) == "cu" && name.substr(0, 4) != "cuda"; }
+
+    const Report& report_;
+    const std::string name_ = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    const std::vector<ColumnDef> columns_{{"start", I},         {"end", I},    {"eventClass", I},  {"globalTid", I},
+                                          {"correlationId", I}, {"nameId", I}, {"returnValue", I}, {"callchainId", I}};
+    FileOrderRows rows_;
 };
 
 }  // namespace

@@ -23,9 +23,16 @@ std::vector<ColumnDef> withColumns(std::vector<ColumnDef> first, ColumnType type
 void addGenericEventTables(const Report& report, std::vector<std::unique_ptr<TableSpec>>& tables) {
     const Report& r = report;
     // Columns after the known ones are NULL.
-    std::vector<ColumnDef> sources = {{"sourceId", I}, {"nameId", I}, {"timeSourceId", I}, {"sourceGroupId", I},
-                                      {"hyperType", T}, {"hyperVersion", T}, {"hyperStructPrefix", T},
-                                      {"hyperMacroPrefix", T}, {"hyperFilterFlags", I}, {"hyperDomain", T},
+    std::vector<ColumnDef> sources = {{"sourceId", I},
+                                      {"nameId", I},
+                                      {"timeSourceId", I},
+                                      {"sourceGroupId", I},
+                                      {"hyperType", T},
+                                      {"hyperVersion", T},
+                                      {"hyperStructPrefix", T},
+                                      {"hyperMacroPrefix", T},
+                                      {"hyperFilterFlags", I},
+                                      {"hyperDomain", T},
                                       {"data", T}};
     tables.push_back(std::make_unique<FunctionTable>(
         "GENERIC_EVENT_SOURCES", std::move(sources), [&r] { return uint32_t(r.generic_event_sources.size()); },
@@ -44,11 +51,10 @@ void addGenericEventTables(const Report& report, std::vector<std::unique_ptr<Tab
                     return resultNull(ctx);
             }
         }));
-    std::vector<ColumnDef> types = withColumns({{"typeId", I}, {"sourceId", I}, {"nameId", I}, {"hyperComment", T},
-                                                {"ftraceFormat", T}},
-                                               I,
-                                               {"etwProviderId", "etwProviderNameId", "etwTaskId", "etwTaskNameId",
-                                                "etwEventId", "etwVersion", "etwGuidHigh", "etwGuidLow"});
+    std::vector<ColumnDef> types =
+        withColumns({{"typeId", I}, {"sourceId", I}, {"nameId", I}, {"hyperComment", T}, {"ftraceFormat", T}}, I,
+                    {"etwProviderId", "etwProviderNameId", "etwTaskId", "etwTaskNameId", "etwEventId", "etwVersion",
+                     "etwGuidHigh", "etwGuidLow"});
     types.push_back({"etwGuid", T});
     types.push_back({"data", T});
     tables.push_back(std::make_unique<FunctionTable>(
@@ -66,10 +72,9 @@ void addGenericEventTables(const Report& report, std::vector<std::unique_ptr<Tab
                     return resultNull(ctx);
             }
         }));
-    std::vector<ColumnDef> fields = withColumns({{"typeId", I}, {"fieldIdx", I}, {"fieldNameId", I}, {"offset", I},
-                                                 {"size", I}, {"type", I}},
-                                                T, {"hyperTypeName", "hyperFormat", "hyperComment", "ftracePrefix",
-                                                    "ftraceSuffix"});
+    std::vector<ColumnDef> fields =
+        withColumns({{"typeId", I}, {"fieldIdx", I}, {"fieldNameId", I}, {"offset", I}, {"size", I}, {"type", I}}, T,
+                    {"hyperTypeName", "hyperFormat", "hyperComment", "ftracePrefix", "ftraceSuffix"});
     fields = withColumns(std::move(fields), I,
                          {"etwFlags", "etwCountFieldIndex", "etwLengthFieldIndex", "etwType", "etwMapInfoFlags",
                           "etwOrderedFieldIndex"});

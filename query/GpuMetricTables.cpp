@@ -5,6 +5,7 @@
 #include <memory>
 #include <string_view>
 
+#include "query/BuiltOnce.h"
 #include "query/FunctionTable.h"
 #include "query/SqlValues.h"
 
@@ -65,9 +66,12 @@ void resultSample(sqlite3_context* ctx, double v) {
         resultReal(ctx, v);
 }
 
-// GPU_METRICS: one segment per GPU-metric counter, its samples in time order; rows come merged
-// by timestamp. typeId and metricId are segment columns. rawTimestamp is the timestamp: both are
-// the generic event's time (its field 2) in the file, equal in every row of nsys's export.
+// GPU_METRICS: record by record, as nsys's export lists them: a record (one sample of every
+// metric of a set, at one time) gives a row per metric, in metricId order; a set's records come
+// in time order (the file's, in every corpus report), one set after the other. A segment is a
+// set, its rows record-major; a set whose counters do not hold the same times (a damaged record)
+// is a segment per counter instead. rawTimestamp is the timestamp: both are the generic event's
+// time (its field 2) in the file, equal in every row of nsys's export. typeId is a segment column.
 class GpuMetricsTable : public TableSpec {
 public:
     enum Column { RawTimestamp, Timestamp, TypeId, MetricId, Value };
@@ -76,36 +80,79 @@ public:
 
     const std::string& name() const override { return name_; }
     const std::vector<ColumnDef>& columns() const override { return columns_; }
-    size_t segmentCount() const override { return metrics_->size(); }
-    uint32_t segmentSize(size_t segment) const override { return uint32_t(counter(segment).time_ns.size()); }
+    size_t segmentCount() const override { return segments().size(); }
+    uint32_t segmentSize(size_t segment) const override {
+        return segments()[segment].metrics * segments()[segment].records;
+    }
     int sortedColumn() const override { return Timestamp; }
-    int64_t sortedValue(size_t segment, uint32_t row) const override { return counter(segment).time_ns[row]; }
-    bool isSegmentColumn(int column) const override { return column == TypeId || column == MetricId; }
-    std::optional<int64_t> segmentValue(size_t segment, int column) const override {
-        const GpuMetric& m = (*metrics_)[segment];
-        return column == TypeId ? m.type_id : m.metric_id;
+    int64_t sortedValue(size_t segment, uint32_t row) const override {
+        const Sample at = sampleAt(segment, row);
+        return counter(at.metric).time_ns[at.index];
+    }
+    bool isSegmentColumn(int column) const override { return column == TypeId; }
+    std::optional<int64_t> segmentValue(size_t segment, int) const override {
+        return (*metrics_)[segments()[segment].first].type_id;
     }
 
     void value(size_t segment, uint32_t row, int column, sqlite3_context* ctx) const override {
+        const Sample at = sampleAt(segment, row);
         switch (column) {
             case RawTimestamp:
             case Timestamp:
-                return resultInt(ctx, counter(segment).time_ns[row]);
+                return resultInt(ctx, counter(at.metric).time_ns[at.index]);
             case TypeId:
+                return resultInt(ctx, (*metrics_)[at.metric].type_id);
             case MetricId:
-                return resultInt(ctx, segmentValue(segment, column));
+                return resultInt(ctx, (*metrics_)[at.metric].metric_id);
             case Value:
-                return resultSample(ctx, counter(segment).value[row]);
+                return resultSample(ctx, counter(at.metric).value[at.index]);
             default:
                 return resultNull(ctx);
         }
     }
 
 private:
-    const Counter& counter(size_t segment) const { return report_.counters[(*metrics_)[segment].counter]; }
+    // The metrics first .. first + metrics - 1 (of metrics_), `records` samples each.
+    struct Segment {
+        uint32_t first;
+        uint32_t metrics;
+        uint32_t records;
+    };
+    // A row's sample: sample `index` of metric `metric`.
+    struct Sample {
+        uint32_t metric;
+        uint32_t index;
+    };
+    Sample sampleAt(size_t segment, uint32_t row) const {
+        const Segment& s = segments()[segment];
+        return {s.first + row % s.metrics, row / s.metrics};
+    }
+    const Counter& counter(uint32_t metric) const { return report_.counters[(*metrics_)[metric].counter]; }
+
+    const std::vector<Segment>& segments() const {
+        return segments_.get([this] { return segmentsOf(report_, *metrics_); });
+    }
+    // A segment per set whose counters hold the same times, else one per counter of the set.
+    static std::vector<Segment> segmentsOf(const Report& r, const std::vector<GpuMetric>& metrics) {
+        std::vector<Segment> segments;
+        for (uint32_t first = 0, last = 0; first < metrics.size(); first = last) {
+            const Counter& lead = r.counters[metrics[first].counter];
+            bool sameTimes = true;
+            for (last = first + 1; last < metrics.size() && metrics[last].type_id == metrics[first].type_id; ++last)
+                sameTimes = sameTimes && r.counters[metrics[last].counter].time_ns == lead.time_ns;
+            if (sameTimes) {
+                segments.push_back({first, last - first, uint32_t(lead.time_ns.size())});
+                continue;
+            }
+            for (uint32_t m = first; m < last; ++m)
+                segments.push_back({m, 1, uint32_t(r.counters[metrics[m].counter].time_ns.size())});
+        }
+        return segments;
+    }
 
     const Report& report_;
     std::shared_ptr<const std::vector<GpuMetric>> metrics_;
+    BuiltOnce<std::vector<Segment>> segments_;
     const std::string name_ = "GPU_METRICS";
     const std::vector<ColumnDef> columns_{
         {"rawTimestamp", I}, {"timestamp", I}, {"typeId", I}, {"metricId", I}, {"value", I}};

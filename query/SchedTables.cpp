@@ -5,6 +5,7 @@
 
 #include "query/BuiltOnce.h"
 #include "query/LaneEvents.h"
+#include "query/SchedFileOrderTable.h"
 #include "query/SqlValues.h"
 
 namespace lanescope::sql {
@@ -15,9 +16,10 @@ constexpr auto I = ColumnType::Integer;
 // ENUM_SAMPLING_THREAD_STATE's Running: a thread switched out while it could still run.
 constexpr int64_t kSwitchedOutRunnable = 1;
 
-// SCHED_EVENTS: each thread's context switches, rebuilt from its ThreadState lane (a segment),
-// whose intervals each begin at a switch: a running one at a switch-in (isSchedIn 1, cpu its
-// core), a blocked, preempted or unknown one at a switch-out (isSchedIn 0, cpu the core left).
+// SCHED_EVENTS of a report without the switches' file order: each thread's context switches,
+// rebuilt from its ThreadState lane (a segment), whose intervals each begin at a switch: a running
+// one at a switch-in (isSchedIn 1, cpu its core), a blocked, preempted or unknown one at a
+// switch-out (isSchedIn 0, cpu the core left).
 // A switch-out that begins no interval (the thread ended, or the data did) ends a running
 // interval that no interval follows at its end: it is an extra row placed in time order. The
 // CPU core lanes hold the running intervals again, by core, and add nothing. threadState is the
@@ -139,7 +141,10 @@ private:
 }  // namespace
 
 void addSchedTables(const Report& report, std::vector<std::unique_ptr<TableSpec>>& tables) {
-    tables.push_back(std::make_unique<SchedTable>(report));
+    if (!report.file_order.sched.empty())
+        tables.push_back(schedTableInFileOrder(report));
+    else
+        tables.push_back(std::make_unique<SchedTable>(report));
 }
 
 }  // namespace lanescope::sql

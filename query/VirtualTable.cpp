@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 
 namespace lanescope::sql {
@@ -26,6 +27,19 @@ struct Table : sqlite3_vtab {
     const TableSpec* spec = nullptr;
     std::vector<KeyRow> keyIndex;  // built on the first equality on the key column
     bool keyIndexBuilt = false;
+    // By segment column: how many values its segments hold (a thread's rows may be several
+    // segments, FileOrderRows.h), counted on the first plan that uses it.
+    std::map<int, size_t> segmentValues;
+
+    size_t segmentValueCount(int column) {
+        const auto [at, inserted] = segmentValues.try_emplace(column, 1);
+        if (inserted) {
+            std::set<std::optional<int64_t>> values;
+            for (size_t s = 0; s < spec->segmentCount(); ++s) values.insert(spec->segmentValue(s, column));
+            at->second = std::max<size_t>(values.size(), 1);
+        }
+        return at->second;
+    }
 
     void buildKeyIndex() {
         if (keyIndexBuilt) return;
@@ -221,7 +235,10 @@ int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     } else {
         if (startEquals > 0) estimate /= 1000;
         for (int b = 0; b < startBounds; ++b) estimate /= 4;
-        if (!segmentColumns.empty()) estimate /= double(std::max<size_t>(spec.segmentCount(), 1));
+        size_t segmentValues = 1;  // an equality on each of these keeps the segments of one value of each
+        for (const int column : segmentColumns)
+            segmentValues = std::max(segmentValues, static_cast<Table*>(vtab)->segmentValueCount(column));
+        estimate /= double(segmentValues);
         estimate = std::max(estimate, 1.0);
         info->estimatedCost = estimate + (startBounds + startEquals > 0 ? std::log2(rows + 1) : 0);
     }

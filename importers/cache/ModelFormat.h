@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 22;
+inline constexpr uint32_t kModelFormatVersion = 23;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -113,6 +113,10 @@ enum class Section : uint32_t {
     StackNodeFrame,
     StackNodeParent,
     Backtraces,
+    FileOrderOsrt,
+    FileOrderCudaApi,
+    FileOrderCpuSamples,
+    FileOrderSched,
     PytorchMemory,
     CudaMemoryEvents,
     MachineGpus,
@@ -273,6 +277,11 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::StackNodeFrame, node_frame);
     visit(Section::StackNodeParent, node_parent);
     visit(Section::Backtraces, r.backtraces);
+    auto& [osrt, cuda_api, cpu_samples, sched] = r.file_order;
+    visit(Section::FileOrderOsrt, osrt);
+    visit(Section::FileOrderCudaApi, cuda_api);
+    visit(Section::FileOrderCpuSamples, cpu_samples);
+    visit(Section::FileOrderSched, sched);
     visit(Section::PytorchMemory, r.pytorch_memory);
     visit(Section::CudaMemoryEvents, r.cuda_memory_events);
     visit(Section::MachineGpus, r.machine_gpus);

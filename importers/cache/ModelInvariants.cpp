@@ -82,6 +82,7 @@ private:
     bool flags(Section section, const std::vector<T, Allocator>& rows);
     bool stacks();
     bool nvtxPayloads();
+    bool fileOrder();
 
     const Report& r_;
     const size_t strings_;
@@ -353,6 +354,22 @@ bool Checker::nvtxPayloads() {
     return true;
 }
 
+// What the SQL tables that list rows in file order assume: runs of events that exist.
+bool Checker::fileOrder() {
+    const auto& [osrt, cuda_api, cpu_samples, sched] = r_.file_order;
+    for (const auto& [name, runs] :
+         {std::pair{"file_order.osrt", &osrt}, std::pair{"file_order.cuda_api", &cuda_api},
+          std::pair{"file_order.cpu_samples", &cpu_samples}, std::pair{"file_order.sched", &sched}})
+        for (size_t i = 0; i < runs->size(); ++i) {
+            const FileOrderRun& run = (*runs)[i];
+            if (!row(run.lane, r_.lanes.size(), "lanes", name, i, "lane", false)) return false;
+            const Lane& lane = r_.lanes[run.lane];
+            const uint64_t rows = run.instants ? lane.instants.size() : lane.events.size() * (runs == &sched ? 2 : 1);
+            if (uint64_t{run.first} + run.count > rows) return fail(at(name, i), "past the lane's events");
+        }
+    return true;
+}
+
 bool Checker::tables() {
     for (size_t i = 0; i < r_.processes.size(); ++i)
         if (!string(r_.processes[i].name_id, "processes", i, "name_id")) return false;
@@ -366,7 +383,7 @@ bool Checker::tables() {
 }
 
 bool Checker::rest() {
-    if (!counters() || !sideTables() || !stacks() || !nvtxPayloads()) return false;
+    if (!counters() || !sideTables() || !stacks() || !nvtxPayloads() || !fileOrder()) return false;
     bool ok = true;
     forEachTable(r_, [&](Section section, const auto& rows) { ok = ok && flags(section, rows); });
     return ok;

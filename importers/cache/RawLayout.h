@@ -157,6 +157,9 @@ inline auto members(const NvtxPayloadEnumValue& x) {
     const auto& [value, name, is_flag] = x; return std::tie(value, name, is_flag);
 }
 inline auto members(const NvtxPayloadTypeInfo& x) { const auto& [size, align] = x; return std::tie(size, align); }
+inline auto members(const FileOrderRun& x) {
+    const auto& [lane, first, count, instants] = x; return std::tie(lane, first, count, instants);
+}
 inline auto members(const NvtxPayloadRow& x) {
     const auto& [lane, event, nvtx, length, schema, offset, mark] = x;
     return std::tie(lane, event, nvtx, length, schema, offset, mark);
@@ -173,7 +176,7 @@ using RawStructs =
              KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming, NvtxTie,
              OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice,
              CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
-             NvtxPayloadEnumValue, NvtxPayloadTypeInfo, NvtxPayloadRow>;
+             NvtxPayloadEnumValue, NvtxPayloadTypeInfo, NvtxPayloadRow, FileOrderRun>;
 
 template <typename T, typename List>
 inline constexpr bool kListed = false;

@@ -34,13 +34,10 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
         {"start", "end", "globalTid", "nameId"}, [&](const SqliteStmt& row, EventChunk& chunk) {
             if (kind == EventKind::OsRuntimeCall && !row.isNull(EventClass) && row.i64(EventClass) != kOsRuntimeCall) {
                 if (!validTime(chunk, row.i64(Start))) return;
-                PendingInstants& in = chunk.lane(LaneKey{lane, row.i64(Tid)}).instants;
-                in.time_ns.push_back(row.i64(Start));
-                in.name_id.push_back(nameOf(builder, chunk, row.i64(NameId)));
                 // The class, where tracing started (31) or stopped (32): model/Lane.h OsRuntime.
                 const int64_t eventClass = row.i64(EventClass);
-                in.payload.push_back(eventClass == 31 || eventClass == 32 ? static_cast<uint32_t>(eventClass)
-                                                                          : kNoPayload);
+                pushInstant(chunk, LaneKey{lane, row.i64(Tid)}, row.i64(Start), nameOf(builder, chunk, row.i64(NameId)),
+                            eventClass == 31 || eventClass == 32 ? static_cast<uint32_t>(eventClass) : kNoPayload);
                 return;
             }
             if (!validInterval(chunk, row, Start, End, withoutEnd)) return;

@@ -75,10 +75,8 @@ std::optional<ImportError> readCpuSamples(ImportContext& ctx) {
             if (!validTime(chunk, row.i64(Start))) return;
             const auto it = stackOf.find(row.i64(Id));
             const uint32_t stack = it == stackOf.end() ? kNoStack : it->second;
-            PendingInstants& in = chunk.lane(LaneKey{LaneKind::CpuSamples, row.i64(Tid)}).instants;
-            in.time_ns.push_back(row.i64(Start));
-            in.name_id.push_back(stack == kNoStack ? noStack : stacks.frame_function[stacks.node_frame[stack]]);
-            in.payload.push_back(stack);
+            pushInstant(chunk, LaneKey{LaneKind::CpuSamples, row.i64(Tid)}, row.i64(Start),
+                        stack == kNoStack ? noStack : stacks.frame_function[stacks.node_frame[stack]], stack);
             const auto state =
                 static_cast<uint32_t>(std::clamp<int64_t>(row.i64OrNull(State).value_or(0), 0, UINT32_MAX));
             const int64_t cycles = row.i64OrNull(Cycles).value_or(0);

@@ -1,6 +1,7 @@
 #include "importers/nsys/ReportBuilder.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <functional>
 #include <limits>
@@ -393,6 +394,7 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
     // Lanes (and their threads) are created in a stable order first, then found: once all
     // exist, report_.lanes moves no more and the jobs may hold references into it.
     for (const LaneKey& key : keys) laneIndex(key);
+    addFileOrder(chunks);
     std::vector<Lane*> targets;
     for (const LaneKey& key : keys) targets.push_back(&report_.lanes[laneIndex(key)]);
     std::vector<std::function<void()>> jobs;
@@ -436,6 +438,26 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
     }
     runJobs(jobs, threads);
     for (EventChunk& chunk : chunks) chunk = EventChunk{};  // frees what is left of the chunks now
+}
+
+void ReportBuilder::addFileOrder(const std::vector<EventChunk>& chunks) {
+    // Per lane: the index its next event and its next instant will have once appended.
+    std::unordered_map<LaneKey, std::array<uint32_t, 2>, LaneKeyHash> next;
+    for (const EventChunk& chunk : chunks)
+        for (const PendingRun& run : chunk.fileOrder) {
+            const auto lane = static_cast<uint32_t>(laneIndex(run.lane));
+            auto [at, inserted] = next.try_emplace(run.lane);
+            if (inserted) {
+                const Lane& l = report_.lanes[lane];
+                at->second = {static_cast<uint32_t>(l.events.size()), static_cast<uint32_t>(l.instants.size())};
+            }
+            uint32_t& first = at->second[run.instants ? 1 : 0];
+            Column<FileOrderRun>& runs = run.lane.kind == LaneKind::OsRuntime ? report_.file_order.osrt
+                                         : run.lane.kind == LaneKind::CudaApi ? report_.file_order.cuda_api
+                                                                              : report_.file_order.cpu_samples;
+            appendRun(runs, {lane, first, run.count, run.instants});
+            first += run.count;
+        }
 }
 
 void ReportBuilder::moveMpiDomainToMpiLanes() {

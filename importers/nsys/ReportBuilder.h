@@ -184,6 +184,20 @@ struct PendingCudaEvent {
     CudaEventInfo info;
 };
 
+// Whether the events of a kind of lane make rows that nsys's export lists in the report file's
+// order (Report::file_order): OS runtime calls and marks, CUDA API calls, CPU samples.
+inline bool keepsFileOrder(LaneKind kind) {
+    return kind == LaneKind::OsRuntime || kind == LaneKind::CudaApi || kind == LaneKind::CpuSamples;
+}
+
+// A run of rows in their table's file order while importing: the next `count` events (or
+// instants) added to the chunk's lane `lane`.
+struct PendingRun {
+    LaneKey lane;
+    bool instants = false;
+    uint32_t count = 0;
+};
+
 // What one chunk of one event table produced. Payloads index this chunk's side tables;
 // names with kLocalString index `strings`.
 struct EventChunk {
@@ -204,8 +218,11 @@ struct EventChunk {
     std::vector<PendingCudaEvent> cudaEvents;          // in table row order
     std::vector<PendingGraphApiEvent> graphApiEvents;  // in table row order; names may be local
     std::vector<PendingNsysMessage> nsysMessages;      // in table row order
-    std::vector<NvtxInfo> nvtx;                        // domain_name_id holds the raw nsys domainId until finish
-    std::vector<NvtxKey> nvtxKeys;                     // parallel to nvtx
+    // The rows of the lanes that keep their file order (keepsFileOrder), in table row order: every
+    // event and instant added to those lanes, as runs.
+    std::vector<PendingRun> fileOrder;
+    std::vector<NvtxInfo> nvtx;     // domain_name_id holds the raw nsys domainId until finish
+    std::vector<NvtxKey> nvtxKeys;  // parallel to nvtx
     std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
     std::vector<PendingDomain> domains;                            // in table row order
     std::vector<PendingPayload> payloads;                          // in table row order
@@ -239,6 +256,15 @@ struct EventChunk {
     uint32_t ownNvtxRow(const NvtxInfo& info);
     void addPayload(uint32_t nvtxRow, uint64_t schemaId, std::span<const uint8_t> bytes);
     uint32_t kernelConfigRow(const KernelConfig& config);
+    // Notes the event (instant) just added to the lane of `key` in the file order, when its lane
+    // keeps one (keepsFileOrder).
+    void noteFileOrder(const LaneKey& key, bool instant) {
+        if (!keepsFileOrder(key.kind)) return;
+        if (!fileOrder.empty() && fileOrder.back().lane == key && fileOrder.back().instants == instant)
+            ++fileOrder.back().count;
+        else
+            fileOrder.push_back({key, instant, 1});
+    }
     // Every NVTX event, in table row order, whether a lane holds it or not.
     void noteNvtx(int64_t start, int64_t globalTid, NvtxHolder holder);
 
@@ -310,10 +336,14 @@ private:
     // to MPI lanes of their threads, as the 2025.3 export moves them to MPI_OTHER_EVENTS.
     void moveMpiDomainToMpiLanes();
     // The thread-state lanes (per thread) and CPU core lanes (per core) from sched_, which it
-    // empties (importers/nsys/ThreadStates.cpp).
+    // empties, and the switches' file order (Report::file_order.sched; importers/nsys/ThreadStates.cpp).
     void addThreadStates();
     // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
     void resolveChunk(EventChunk& chunk);
+    // Adds the chunks' runs of rows in file order to Report::file_order, counting each lane's
+    // events from where they will be appended. Before the chunks' events are appended, once every
+    // lane they name exists.
+    void addFileOrder(const std::vector<EventChunk>& chunks);
 
     Report& report_;
     std::vector<uint32_t> stringIds_;                        // dense nsys ids

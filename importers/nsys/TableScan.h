@@ -75,6 +75,16 @@ inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, i
     ev.name_id.push_back(name);
     ev.payload.push_back(payload);
     ev.kind.push_back(kind);
+    chunk.noteFileOrder(key, false);
+}
+
+// Adds an instant to the lane of `key`, noted in the file order as pushInterval notes an event.
+inline void pushInstant(EventChunk& chunk, const LaneKey& key, int64_t time, uint32_t name, uint32_t payload) {
+    PendingInstants& in = chunk.lane(key).instants;
+    in.time_ns.push_back(time);
+    in.name_id.push_back(name);
+    in.payload.push_back(payload);
+    chunk.noteFileOrder(key, true);
 }
 
 // The report string for an nsys StringIds id; a dangling id becomes a named placeholder

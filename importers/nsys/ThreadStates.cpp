@@ -1,5 +1,6 @@
 // Context switches (SCHED_EVENTS) into what each thread did when, and which thread each core ran.
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 
 #include "importers/nsys/ReportBuilder.h"
@@ -40,9 +41,21 @@ struct CallCover {
 
 void ReportBuilder::addThreadStates() {
     if (sched_.empty()) return;
-    std::stable_sort(sched_.begin(), sched_.end(), [](const SchedRow& a, const SchedRow& b) {
-        return std::tie(a.global_tid, a.start_ns) < std::tie(b.global_tid, b.start_ns);
+    // The rows by (thread, start); sched_ stays in file order, for Report::file_order.sched.
+    std::vector<uint32_t> byThread(sched_.size());
+    std::iota(byThread.begin(), byThread.end(), 0u);
+    std::stable_sort(byThread.begin(), byThread.end(), [&](uint32_t a, uint32_t b) {
+        return std::tie(sched_[a].global_tid, sched_[a].start_ns) < std::tie(sched_[b].global_tid, sched_[b].start_ns);
     });
+    // Per row (in file order): the switch of a core lane it is, as FileOrder::sched counts them
+    // (2i begins event i, 2i + 1 ends it, i its index as appended); lane kNoSwitch for a row that
+    // begins or ends no run.
+    constexpr uint32_t kNoSwitch = UINT32_MAX;
+    struct CoreSwitch {
+        uint32_t lane = kNoSwitch;
+        uint32_t index = 0;
+    };
+    std::vector<CoreSwitch> switches(sched_.size());
     int64_t lastTime = INT64_MIN;
     for (const SchedRow& row : sched_) lastTime = std::max(lastTime, row.start_ns);
 
@@ -54,10 +67,10 @@ void ReportBuilder::addThreadStates() {
         lane.events.append(start, end, name, payload, kind);
     };
 
-    for (size_t first = 0; first < sched_.size();) {
-        const int64_t gtid = sched_[first].global_tid;
+    for (size_t first = 0; first < byThread.size();) {
+        const int64_t gtid = sched_[byThread[first]].global_tid;
         size_t last = first;
-        while (last < sched_.size() && sched_[last].global_tid == gtid) ++last;
+        while (last < byThread.size() && sched_[byThread[last]].global_tid == gtid) ++last;
 
         const int32_t thread = threadIndex(gtid);
         const LaneKey statesKey{LaneKind::ThreadState, gtid};
@@ -69,19 +82,24 @@ void ReportBuilder::addThreadStates() {
         int64_t runStart = INT64_MIN, outAt = INT64_MIN;
         int32_t runCpu = 0, outCpu = 0;
         int32_t runRecorded = -1, outRecorded = -1;  // the recorded states of the switches that began them
+        uint32_t runRow = 0;                         // the row (in file order) that began the run
         ThreadRunState outState = ThreadRunState::Unknown;
-        auto closeRun = [&](int64_t end, int32_t endRecorded) {
+        // Ends the run at `end`, switched out by row `outRow` (kNoSwitch: by none the file holds).
+        auto closeRun = [&](int64_t end, int32_t endRecorded, uint32_t outRow) {
             push(report_.lanes[statesAt], runStart, end, stateNames[0], EventKind::ThreadState,
                  threadStatePayload(ThreadRunState::Running, static_cast<uint32_t>(runCpu), runRecorded, endRecorded));
             const size_t core = laneIndex(LaneKey{LaneKind::CpuCore, runCpu});  // may move the lanes
+            const auto event = static_cast<uint32_t>(report_.lanes[core].events.size());
+            switches[runRow] = {static_cast<uint32_t>(core), 2 * event};
+            if (outRow != kNoSwitch) switches[outRow] = {static_cast<uint32_t>(core), 2 * event + 1};
             push(report_.lanes[core], runStart, end, threadName, EventKind::CoreRun, static_cast<uint32_t>(thread));
         };
         for (size_t i = first; i < last; ++i) {
-            const SchedRow& row = sched_[i];
+            const SchedRow& row = sched_[byThread[i]];
             if (row.sched_in) {
                 if (runStart != INT64_MIN) {
                     countDiagnostic(report_.diagnostics, Diag::SchedSwitchInWithoutSwitchOut);
-                    closeRun(row.start_ns, -1);
+                    closeRun(row.start_ns, -1, kNoSwitch);
                 }
                 if (outAt != INT64_MIN)
                     push(report_.lanes[statesAt], outAt, row.start_ns, stateNames[static_cast<size_t>(outState)],
@@ -90,13 +108,14 @@ void ReportBuilder::addThreadStates() {
                 runStart = row.start_ns;
                 runCpu = row.cpu;
                 runRecorded = row.state;
+                runRow = byThread[i];
                 outAt = INT64_MIN;
                 continue;
             }
             if (runStart == INT64_MIN)
                 countDiagnostic(report_.diagnostics, Diag::SchedSwitchOutWithoutSwitchIn);
             else
-                closeRun(row.start_ns, row.state);
+                closeRun(row.start_ns, row.state, byThread[i]);
             runStart = INT64_MIN;
             outCpu = row.cpu;
             outRecorded = row.state;
@@ -120,10 +139,12 @@ void ReportBuilder::addThreadStates() {
         }
         if (runStart != INT64_MIN) {
             countDiagnostic(report_.diagnostics, Diag::SchedSwitchInWithoutSwitchOut);
-            closeRun(std::max(runStart, lastTime), -1);
+            closeRun(std::max(runStart, lastTime), -1, kNoSwitch);
         }
         first = last;
     }
+    for (const CoreSwitch& s : switches)
+        if (s.lane != kNoSwitch) appendRun(report_.file_order.sched, {s.lane, s.index, 1, false});
     sched_ = {};
 }
 

@@ -453,10 +453,8 @@ private:
             case kOsRuntimeBegin:
             case kOsRuntimeEnd: {  // OS runtime tracing started / stopped: instants
                 if (!nsys::validTime(*chunk_, p.i64(1))) return;
-                nsys::PendingInstants& in = chunk_->lane({LaneKind::OsRuntime, tid}).instants;
-                in.time_ns.push_back(p.i64(1));
-                in.name_id.push_back(name(p.i64(7)));
-                in.payload.push_back(static_cast<uint32_t>(eventClass));  // model/Lane.h OsRuntime
+                nsys::pushInstant(*chunk_, {LaneKind::OsRuntime, tid}, p.i64(1), name(p.i64(7)),
+                                  static_cast<uint32_t>(eventClass));  // model/Lane.h OsRuntime
                 return;
             }
             case kOverhead: {
@@ -624,10 +622,8 @@ private:
         readFields(payload, offset, p, *chunk_);
         if (!nsys::validTime(*chunk_, p.i64(1))) return;
         readFrames(payload, offset, 4);
-        nsys::PendingInstants& in = chunk_->lane({LaneKind::CpuSamples, p.i64(11)}).instants;
-        in.time_ns.push_back(p.i64(1));
-        in.name_id.push_back(frames_.empty() ? chunk_->localString("[no call stack]") : frames_.front().function);
-        in.payload.push_back(localStack());
+        const uint32_t shown = frames_.empty() ? chunk_->localString("[no call stack]") : frames_.front().function;
+        nsys::pushInstant(*chunk_, {LaneKind::CpuSamples, p.i64(11)}, p.i64(1), shown, localStack());
         const auto state = static_cast<uint32_t>(std::min<uint64_t>(p.value(6), UINT32_MAX));
         const int64_t cycles = p.i64(12);
         if (state != kUsualSampleState || cycles != kUsualSampleCycles)

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <sstream>
+#include <tuple>
 
 #include "Absent.h"
 #include "ImportHelpers.h"
@@ -307,7 +308,23 @@ void compareReports(const Report& sql, const Report& rep, SwitchStates switchSta
         CHECK(b.text == a.text);
     }
     CHECK(rep.graph_executions.size() == sql.graph_executions.size());
-    CHECK(rep.cuda_events.size() == sql.cuda_events.size());
+    REQUIRE(rep.cuda_events.size() == sql.cuda_events.size());  // in the file's order, CUDA_EVENT's
+    for (size_t i = 0; i < sql.cuda_events.size(); ++i) {
+        const CudaEventInfo &a = sql.cuda_events[i], &b = rep.cuda_events[i];
+        INFO("CUDA event record " << i);
+        CHECK(b.correlation_id == a.correlation_id);
+        CHECK(b.event_id == a.event_id);
+        CHECK(b.event_sync_id == a.event_sync_id);
+    }
+    // The file's order of calls, samples and context switches (the SQL tables' rows), run by run.
+    const auto& [osrt, cudaApi, samples, sched] = sql.file_order;
+    for (const auto& [name, x, y] :
+         {std::tuple{"osrt", &osrt, &rep.file_order.osrt}, std::tuple{"cuda_api", &cudaApi, &rep.file_order.cuda_api},
+          std::tuple{"cpu_samples", &samples, &rep.file_order.cpu_samples},
+          std::tuple{"sched", &sched, &rep.file_order.sched}}) {
+        INFO("file_order." << name << ": " << x->size() << " runs exported, " << y->size() << " native");
+        CHECK((*y == *x));
+    }
     CHECK(rep.cpu_page_faults.size() == sql.cpu_page_faults.size());
     CHECK(rep.gpu_page_faults.size() == sql.gpu_page_faults.size());
     CHECK(rep.cpu_utilization_counter == sql.cpu_utilization_counter);

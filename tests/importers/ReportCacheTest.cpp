@@ -155,6 +155,11 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.stacks.node_frame = {0, 1};
     t.r.stacks.node_parent = {kNoStack, 0};
     t.r.backtraces.push_back({thread, uint8_t(LaneKind::CudaApi), 100, 1});
+    t.r.file_order.cuda_api = {{api, 1, 1, false}, {api, 0, 1, false}};
+    // The file stores runs of any lane as they are.
+    t.r.file_order.osrt = {{stream, 0, 1, true}};
+    t.r.file_order.cpu_samples = {{nvtx, 0, 2, false}};
+    t.r.file_order.sched = {{api, 1, 3, false}};
     Counter counter;
     counter.name_id = t.r.strings.intern("SM active"), counter.unit_id = t.r.strings.intern("%");
     counter.gpu = gpu, counter.derived = true, counter.time_ns = {0, 10}, counter.value = {0.5, 1.0 / 3};

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdio>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -397,6 +398,17 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
         f("start_ns", x.start_ns, y.start_ns);
         f("stack", x.stack, y.stack);
     });
+    const auto& [osrt, cuda_api, cpu_samples, sched] = a.file_order;
+    for (const auto& [name, x, y] : {std::tuple{"file_order.osrt", &osrt, &b.file_order.osrt},
+                                     std::tuple{"file_order.cuda_api", &cuda_api, &b.file_order.cuda_api},
+                                     std::tuple{"file_order.cpu_samples", &cpu_samples, &b.file_order.cpu_samples},
+                                     std::tuple{"file_order.sched", &sched, &b.file_order.sched}})
+        d.rows(name, *x, *y, [](auto f, const FileOrderRun& p, const FileOrderRun& q) {
+            f("lane", p.lane, q.lane);
+            f("first", p.first, q.first);
+            f("count", p.count, q.count);
+            f("instants", p.instants, q.instants);
+        });
     d.rows("cuda_memory_events", a.cuda_memory_events, b.cuda_memory_events,
            [](auto f, const CudaMemoryEvent& x, const CudaMemoryEvent& y) {
                f("time_ns", x.time_ns, y.time_ns);
