@@ -185,6 +185,8 @@ void trimSideTables(Report& report) {
     report.nvtx.shrink_to_fit();
     report.profiler_overhead.shrink_to_fit();
     report.backtraces.shrink_to_fit();
+    report.backtrace_frame_details.shrink_to_fit();
+    report.sample_frame_details.shrink_to_fit();
     report.cuda_api_results.shrink_to_fit();
     report.nvtx_other_starts_ns.shrink_to_fit();
     report.nvtx_domains.shrink_to_fit();

@@ -31,6 +31,21 @@ struct CallStacks {
     size_t memoryBytes() const;
 };
 
+// What Nsight Systems recorded of one frame of one backtrace or sample beyond its function and
+// module (nsys's *_CALLCHAINS kernelMode, thumbCode, unresolved, originalIP, unwindMethod): the
+// stacks merge frames by (function, module), so these are kept per occurrence. A field the file
+// leaves out is kAbsentFrameField (the export's NULL), not 0. 16 bytes.
+inline constexpr uint8_t kAbsentFrameField = 0xFF;
+struct FrameDetail {
+    int64_t original_ip = 0;  // the instruction address as recorded (signed, as the export writes it)
+    uint8_t kernel_mode = kAbsentFrameField;
+    uint8_t thumb_code = kAbsentFrameField;
+    uint8_t unresolved = kAbsentFrameField;
+    uint8_t unwind_method = kAbsentFrameField;
+    bool has_original_ip = false;
+};
+inline constexpr uint32_t kNoFrameDetails = UINT32_MAX;
+
 // The backtrace of one CPU call (CUDA API or OS runtime) that has one, found by the call's
 // thread and start. Sorted by (thread, lane kind, start_ns).
 struct CallBacktrace {
@@ -38,6 +53,9 @@ struct CallBacktrace {
     uint8_t lane_kind = 0;      // the LaneKind of the call's lane (CudaApi or OsRuntime)
     int64_t start_ns = 0;       // the call's start on the report's timeline
     uint32_t stack = kNoStack;  // into Report::stacks
+    // Into Report::backtrace_frame_details: the first of its frames' details, innermost first
+    // (as many as the stack's frames); kNoFrameDetails when the report records none.
+    uint32_t first_detail = kNoFrameDetails;
 
     auto key() const { return std::tuple(thread, lane_kind, start_ns); }
 };

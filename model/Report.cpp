@@ -204,11 +204,13 @@ size_t Report::memoryBytes() const {
              memcpys.capacity() * sizeof(MemcpyInfo) + memsets.capacity() * sizeof(MemsetInfo) +
              syncs.capacity() * sizeof(SyncInfo) + nvtx.capacity() * sizeof(NvtxInfo) +
              profiler_overhead.capacity() * sizeof(OverheadRange) + stacks.memoryBytes() +
-             backtraces.capacity() * sizeof(CallBacktrace) + cuda_api_results.capacity() * sizeof(CallResult) +
-             unusual_samples.capacity() * sizeof(SampleCounts) + nvtx_other_starts_ns.capacity() * sizeof(int64_t) +
-             nvtx_domains.capacity() * sizeof(NvtxDomainCreation) + nvtx_namings.capacity() * sizeof(NvtxNaming) +
-             nvtx_ties.capacity() * sizeof(NvtxTie) + graph_executions.capacity() * sizeof(GraphExecutionInfo) +
-             cuda_events.capacity() * sizeof(CudaEventInfo) + gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
+             backtraces.capacity() * sizeof(CallBacktrace) +
+             (backtrace_frame_details.capacity() + sample_frame_details.capacity()) * sizeof(FrameDetail) +
+             cuda_api_results.capacity() * sizeof(CallResult) + unusual_samples.capacity() * sizeof(SampleCounts) +
+             nvtx_other_starts_ns.capacity() * sizeof(int64_t) + nvtx_domains.capacity() * sizeof(NvtxDomainCreation) +
+             nvtx_namings.capacity() * sizeof(NvtxNaming) + nvtx_ties.capacity() * sizeof(NvtxTie) +
+             graph_executions.capacity() * sizeof(GraphExecutionInfo) + cuda_events.capacity() * sizeof(CudaEventInfo) +
+             gpu_page_faults.capacity() * sizeof(GpuPageFaultInfo) +
              cpu_page_faults.capacity() * sizeof(CpuPageFaultInfo) + migrations.capacity() * sizeof(Migration) +
              peer_copies.capacity() * sizeof(PeerCopy) + kernel_graph_nodes.capacity() * sizeof(KernelGraphNode) +
              collective_args.capacity() * sizeof(CollectiveArgs) + graph_api_events.capacity() * sizeof(GraphApiEvent) +

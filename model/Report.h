@@ -202,6 +202,12 @@ struct Report {
     Column<OverheadRange> profiler_overhead;  // sorted by start_ns; the gpu_gaps rule uses some
     CallStacks stacks;                        // of CPU samples and call backtraces
     Column<CallBacktrace> backtraces;         // sorted by (thread, lane kind, start_ns)
+    // The frames' details (model/CallStacks.h FrameDetail) of the backtraces, each backtrace's
+    // frames together innermost first (CallBacktrace::first_detail), and of the CPU samples, sample
+    // after sample in the report file's order (SAMPLING_CALLCHAINS' row order); empty where the
+    // report records none.
+    Column<FrameDetail> backtrace_frame_details;
+    Column<FrameDetail> sample_frame_details;
     // The report file's order of the OS runtime calls, CUDA API calls, CPU samples and context
     // switches, as runs of the lanes' events (model/FileOrder.h), which the SQL tables list them
     // in; empty for formats without one.

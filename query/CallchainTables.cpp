@@ -133,31 +133,50 @@ private:
     BuiltOnce<std::vector<int32_t>> stateLane_;
 };
 
+// Where a *_CALLCHAINS table finds its frames' details (model/CallStacks.h FrameDetail): at a
+// row's own number (the samples', Report::sample_frame_details), or from each chain's first
+// (given by a function: the backtraces', Report::backtrace_frame_details).
+struct ChainDetails {
+    const Column<FrameDetail>& details;
+    std::function<uint32_t(uint32_t n)> firstOf;  // empty: by row
+};
+
 // A *_CALLCHAINS table: the frames of numbered stacks as rows. Stack n (given by stackOf(n),
 // kNoStack for none) has id firstId + n, and its rows are its frames innermost first (stackDepth 0,
 // 1, ...: Report::stacks from the stack's node up to its outermost frame). The rows of stack 0
 // come first, then those of stack 1, ...: sorted by id, so an equality or a range on id is a
-// binary search. symbol and module are string ids; the other columns are NULL (the model keeps
-// no instruction pointers, unwind methods or flags of a frame).
+// binary search. symbol and module are string ids; kernelMode, thumbCode, unresolved, originalIP
+// and unwindMethod as the frame recorded them (NULL where it did not, or where the report records
+// no details: formats other than Nsight Systems'); specialEntry NULL, as in every corpus export.
 class CallchainTable : public TableSpec {
 public:
     // The columns of SAMPLING_CALLCHAINS and OSRT_CALLCHAINS, or CUDA_CALLCHAINS' fewer.
     enum class Layout { Full, Cuda };
     enum Column { Id, Symbol, Module };
     CallchainTable(const Report& report, std::string name, Layout layout, int64_t firstId,
-                   std::function<uint32_t()> count, std::function<uint32_t(uint32_t)> stackOf)
+                   std::function<uint32_t()> count, std::function<uint32_t(uint32_t)> stackOf, ChainDetails details)
         : report_(report),
           stacks_(report.stacks),
           name_(std::move(name)),
           firstId_(firstId),
           count_(std::move(count)),
-          stackOf_(std::move(stackOf)) {
+          stackOf_(std::move(stackOf)),
+          details_(std::move(details)) {
         columns_ = {{"id", I}, {"symbol", I}, {"module", I}};
         const std::vector<const char*> more =
             layout == Layout::Full ? std::vector<const char*>{"kernelMode",   "thumbCode",  "unresolved",
                                                               "specialEntry", "originalIP", "unwindMethod"}
                                    : std::vector<const char*>{"unresolved", "originalIP"};
-        for (const char* column : more) columns_.push_back({column, I});
+        for (const char* column : more) {
+            columns_.push_back({column, I});
+            const std::string_view c = column;
+            fields_.push_back(c == "kernelMode"     ? Field::KernelMode
+                              : c == "thumbCode"    ? Field::ThumbCode
+                              : c == "unresolved"   ? Field::Unresolved
+                              : c == "originalIP"   ? Field::OriginalIp
+                              : c == "unwindMethod" ? Field::UnwindMethod
+                                                    : Field::None);
+        }
         columns_.push_back({"stackDepth", I});
     }
 
@@ -173,7 +192,7 @@ public:
         const uint32_t depth = row - firstRow()[n];
         if (column == Id) return resultInt(ctx, firstId_ + n);
         if (column == int(columns_.size()) - 1) return resultInt(ctx, depth);
-        if (column != Symbol && column != Module) return resultNull(ctx);
+        if (column != Symbol && column != Module) return detailValue(n, row, depth, fields_[size_t(column - 3)], ctx);
         uint32_t node = stackOf_(n);
         for (uint32_t d = 0; d < depth; ++d) node = stacks_.node_parent[node];
         const uint32_t frame = stacks_.node_frame[node];
@@ -181,6 +200,38 @@ public:
     }
 
 private:
+    enum class Field { None, KernelMode, ThumbCode, Unresolved, OriginalIp, UnwindMethod };
+
+    // A detail of the frame at `depth` of chain n (table row `row`); NULL when not recorded.
+    void detailValue(uint32_t n, uint32_t row, uint32_t depth, Field field, sqlite3_context* ctx) const {
+        const Column<FrameDetail>& details = details_.details;
+        size_t at = row;
+        if (details_.firstOf) {
+            const uint32_t first = details_.firstOf(n);
+            if (first == kNoFrameDetails) return resultNull(ctx);
+            at = size_t{first} + depth;
+        } else if (details.size() != firstRow().back()) {  // not one a row: none kept
+            return resultNull(ctx);
+        }
+        if (at >= details.size()) return resultNull(ctx);
+        const FrameDetail& d = details[at];
+        auto flag = [ctx](uint8_t v) { return v == kAbsentFrameField ? resultNull(ctx) : resultInt(ctx, v); };
+        switch (field) {
+            case Field::KernelMode:
+                return flag(d.kernel_mode);
+            case Field::ThumbCode:
+                return flag(d.thumb_code);
+            case Field::Unresolved:
+                return flag(d.unresolved);
+            case Field::UnwindMethod:
+                return flag(d.unwind_method);
+            case Field::OriginalIp:
+                return d.has_original_ip ? resultInt(ctx, d.original_ip) : resultNull(ctx);
+            case Field::None:
+                return resultNull(ctx);
+        }
+    }
+
     // [n]: the first row of stack n's frames, ascending (equal for a stack of no frames); then
     // one more entry, the number of rows (at most 2^32 - 1: the frames beyond are left out).
     const std::vector<uint32_t>& firstRow() const {
@@ -211,6 +262,8 @@ private:
     std::vector<ColumnDef> columns_;
     std::function<uint32_t()> count_;
     std::function<uint32_t(uint32_t)> stackOf_;
+    ChainDetails details_;
+    std::vector<Field> fields_;  // by column after module: the detail it shows
     BuiltOnce<std::vector<uint32_t>> firstRow_;
 };
 
@@ -225,7 +278,9 @@ std::unique_ptr<TableSpec> backtraceTable(const Report& report, std::string name
     return std::make_unique<CallchainTable>(
         report, std::move(name), layout, osrt ? BacktraceChains::kFirstOsrtId : BacktraceChains::kFirstCudaId,
         [rows] { return uint32_t(rows().size()); },
-        [&report, rows](uint32_t n) { return report.backtraces[rows()[n]].stack; });
+        [&report, rows](uint32_t n) { return report.backtraces[rows()[n]].stack; },
+        ChainDetails{report.backtrace_frame_details,
+                     [&report, rows](uint32_t n) { return report.backtraces[rows()[n]].first_detail; }});
 }
 
 }  // namespace
@@ -235,7 +290,7 @@ void addCallchainTables(const Report& report, std::vector<std::unique_ptr<TableS
     tables.push_back(std::make_unique<CompositeEventsTable>(report, numbers));
     tables.push_back(std::make_unique<CallchainTable>(
         report, "SAMPLING_CALLCHAINS", CallchainTable::Layout::Full, 1, [numbers] { return numbers->count(); },
-        [numbers](uint32_t n) { return numbers->stackOf(n); }));
+        [numbers](uint32_t n) { return numbers->stackOf(n); }, ChainDetails{report.sample_frame_details, {}}));
     tables.push_back(backtraceTable(report, "OSRT_CALLCHAINS", CallchainTable::Layout::Full, LaneKind::OsRuntime));
     tables.push_back(backtraceTable(report, "CUDA_CALLCHAINS", CallchainTable::Layout::Cuda, LaneKind::CudaApi));
 }

@@ -69,6 +69,8 @@ constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "stacks.node_frame",
     "stacks.node_parent",
     "backtraces",
+    "backtrace_frame_details",
+    "sample_frame_details",
     "file_order.osrt",
     "file_order.cuda_api",
     "file_order.cpu_samples",

@@ -18,7 +18,7 @@ namespace lanescope::cache {
 
 inline constexpr char kModelMagic[16] = "LANESCOPE-MODEL";  // 15 characters and a NUL
 // Raised with any change to what a model file holds or how (sections, records, their order).
-inline constexpr uint32_t kModelFormatVersion = 23;
+inline constexpr uint32_t kModelFormatVersion = 24;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
 inline constexpr uint64_t kSectionAlignment = 64;
 
@@ -113,6 +113,8 @@ enum class Section : uint32_t {
     StackNodeFrame,
     StackNodeParent,
     Backtraces,
+    BacktraceFrameDetails,
+    SampleFrameDetails,
     FileOrderOsrt,
     FileOrderCudaApi,
     FileOrderCpuSamples,
@@ -277,6 +279,8 @@ void forEachTable(R& r, Visit&& visit) {
     visit(Section::StackNodeFrame, node_frame);
     visit(Section::StackNodeParent, node_parent);
     visit(Section::Backtraces, r.backtraces);
+    visit(Section::BacktraceFrameDetails, r.backtrace_frame_details);
+    visit(Section::SampleFrameDetails, r.sample_frame_details);
     auto& [osrt, cuda_api, cpu_samples, sched] = r.file_order;
     visit(Section::FileOrderOsrt, osrt);
     visit(Section::FileOrderCudaApi, cuda_api);

@@ -317,6 +317,10 @@ bool Checker::stacks() {
         const CallBacktrace& b = r_.backtraces[i];
         if (!row(b.thread, r_.threads.size(), "threads", "backtraces", i, "thread")) return false;
         if (b.stack != kNoStack && b.stack >= s.nodeCount()) return fail(at("backtraces", i, "stack"), "not a node");
+        if (b.first_detail != kNoFrameDetails &&
+            !row(b.first_detail, r_.backtrace_frame_details.size() + 1, "backtrace_frame_details", "backtraces", i,
+                 "first_detail", false))
+            return false;
     }
     return true;
 }
@@ -416,7 +420,8 @@ std::string brokenInvariant(const Report& report, unsigned threads) {
                     r.generic_event_sources.size() + r.generic_event_types.size() + r.generic_event_fields.size() +
                     r.kernel_graph_nodes.size() + r.collective_args.size() + r.graph_api_events.size() +
                     r.cuda_api_results.size() + r.unusual_samples.size() + r.profiler_overhead.size() +
-                    r.stacks.nodeCount() + r.backtraces.size() + r.pytorch_memory.size() + r.cuda_memory_events.size() +
+                    r.stacks.nodeCount() + r.backtraces.size() + r.backtrace_frame_details.size() +
+                    r.sample_frame_details.size() + r.pytorch_memory.size() + r.cuda_memory_events.size() +
                     r.machine_gpus.size() + r.system_properties.size() + r.nvtx_payloads.rows.size();
     for (const Counter& c : r.counters) weight[lanes] += c.time_ns.size();
     std::vector<size_t> order(lanes + 1);

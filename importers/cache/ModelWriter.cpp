@@ -164,7 +164,7 @@ FilePlan::FilePlan(const Report& r, const LaneReplacements& replaced) {
                  generic_event_sources, generic_event_types, generic_event_fields, nsys_messages, pytorch_memory,
                  cuda_memory_events, cpu_utilization_counter, cuda_api_results, unusual_samples, nvtx_other_starts_ns,
                  nvtx_domains, nvtx_namings, nvtx_ties, nvtx_payloads, profiler_overhead, stacks, backtraces,
-                 file_order, diagnostics, derived] = r;
+                 backtrace_frame_details, sample_frame_details, file_order, diagnostics, derived] = r;
     const auto& [format, producer, version, start_utc_ns, utc_minus_local_ns, session_clock_start_ns,
                  session_clock_stop_ns, begin_ns, end_ns, rank, reader, nsys_version, source_path] = meta;
     meta_.push_back({start_utc_ns, utc_minus_local_ns, session_clock_start_ns, session_clock_stop_ns, begin_ns, end_ns,

@@ -135,7 +135,12 @@ inline auto members(const PytorchMemoryEvent& x) {
     return std::tie(time_ns, address, bytes, total_allocated, total_reserved, thread, device_id, device_type);
 }
 inline auto members(const CallBacktrace& x) {
-    const auto& [thread, lane_kind, start, stack] = x; return std::tie(thread, lane_kind, start, stack);
+    const auto& [thread, lane_kind, start, stack, first_detail] = x;
+    return std::tie(thread, lane_kind, start, stack, first_detail);
+}
+inline auto members(const FrameDetail& x) {
+    const auto& [ip, kernel_mode, thumb_code, unresolved, unwind_method, has_ip] = x;
+    return std::tie(ip, kernel_mode, thumb_code, unresolved, unwind_method, has_ip);
 }
 inline auto members(const CudaMemoryEvent& x) {
     const auto& [time, address, bytes, pc, process, gpu, context, correlation, name_id, mem_kind, freed] = x;
@@ -174,8 +179,8 @@ using RawStructs =
              SyncInfo, NvtxInfo, GraphExecutionInfo, CudaEventInfo, GpuPageFaultInfo, CpuPageFaultInfo, Migration,
              PeerCopy, ProcessStream, CaptureOption, GenericEventSource, GenericEventType, GenericEventField,
              KernelGraphNode, GraphApiEvent, CallResult, SampleCounts, NvtxDomainCreation, NvtxNaming, NvtxTie,
-             OverheadRange, CallBacktrace, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty, CudaDevice,
-             CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
+             OverheadRange, CallBacktrace, FrameDetail, PytorchMemoryEvent, CudaMemoryEvent, MachineGpu, SystemProperty,
+             CudaDevice, CudaContext, CudaStream, CollectiveArgs, NvtxPayloadEntry, NvtxPayloadSchema, NvtxPayloadEnum,
              NvtxPayloadEnumValue, NvtxPayloadTypeInfo, NvtxPayloadRow, FileOrderRun>;
 
 template <typename T, typename List>

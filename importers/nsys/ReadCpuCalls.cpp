@@ -11,8 +11,9 @@ constexpr int64_t kOsRuntimeCall = 27;
 
 // The stack of a call by its callchainId: CUDA calls have one when it is not NULL (ids from
 // 0), OS runtime calls when it is not 0 (ids from 1).
-void addBacktrace(EventChunk& chunk, const SqliteStmt& row, LaneKind lane,
-                  const std::unordered_map<int64_t, uint32_t>& stacks) {
+void addBacktrace(EventChunk& chunk, const SqliteStmt& row, LaneKind lane, const CallchainStacks& chains,
+                  const CallStacks& callStacks) {
+    const auto& stacks = lane == LaneKind::CudaApi ? chains.cuda : chains.osrt;
     if (row.isNull(Callchain)) return;
     const int64_t id = row.i64(Callchain);
     if (lane == LaneKind::OsRuntime && id == 0) return;
@@ -21,13 +22,14 @@ void addBacktrace(EventChunk& chunk, const SqliteStmt& row, LaneKind lane,
         countDiagnostic(chunk.diagnostics, Diag::CallchainMissing);
         return;
     }
-    chunk.backtraces.push_back({row.i64(Tid), lane, row.i64(Start), it->second});
+    const uint32_t firstDetail = appendChainDetails(chains, callStacks, it->second, chunk.backtraceFrameDetails);
+    chunk.backtraces.push_back({row.i64(Tid), lane, row.i64(Start), it->second.stack, firstDetail});
 }
 
 std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& table, LaneKind lane, EventKind kind,
                                      Diag withoutEnd) {
     const ReportBuilder& builder = ctx.builder;
-    const auto& stacks = lane == LaneKind::CudaApi ? ctx.callchains.cuda : ctx.callchains.osrt;
+    const CallStacks& callStacks = ctx.builder.stacks().stacks();  // complete: read-only from here on
     return scanEventTable(
         ctx, table,
         {"start", "end", "globalTid", "nameId", "correlationId", "eventClass", "callchainId", "returnValue"},
@@ -45,7 +47,7 @@ std::optional<ImportError> readCalls(ImportContext& ctx, const std::string& tabl
                 kind == EventKind::CudaApiCall ? static_cast<uint32_t>(row.i64(Correlation)) : kNoPayload;
             pushInterval(chunk, {lane, row.i64(Tid)}, row.i64(Start), row.i64(End),
                          nameOf(builder, chunk, row.i64(NameId)), kind, payload);
-            addBacktrace(chunk, row, lane, stacks);
+            addBacktrace(chunk, row, lane, ctx.callchains, callStacks);
             if ((kind == EventKind::CudaApiCall || kind == EventKind::OsRuntimeCall) && !row.isNull(Result) &&
                 row.i64(Result) != 0)
                 chunk.callResults.push_back(

@@ -12,15 +12,27 @@ namespace {
 struct ChainRow {
     int64_t id, depth;
     uint32_t function, module;
+    FrameDetail detail;
 };
 
-// Reads one *_CALLCHAINS table into the builder's stacks: callchain id -> stack id.
+// A frame column as FrameDetail keeps it: kAbsentFrameField for NULL (or a table without it).
+uint8_t frameField(const SqliteStmt& stmt, int column) {
+    if (stmt.isNull(column)) return kAbsentFrameField;
+    return static_cast<uint8_t>(std::clamp<int64_t>(stmt.i64(column), 0, kAbsentFrameField - 1));
+}
+
+// Reads one *_CALLCHAINS table into the builder's stacks and the chains' frame details:
+// callchain id -> its stack and details.
 std::optional<ImportError> readChainTable(ImportContext& ctx, const std::string& table,
-                                          std::unordered_map<int64_t, uint32_t>& stackOf) {
+                                          std::unordered_map<int64_t, Callchain>& chainOf) {
     if (!ctx.db.hasTable(table)) return std::nullopt;
     std::string missing;
-    const std::vector<std::string> columns{"id", "stackDepth", "symbol", "module"};
-    auto sql = selectByName(ctx.db, table, columns, columns, &missing);
+    enum { Id, Depth, Symbol, Module, KernelMode, ThumbCode, Unresolved, OriginalIp, UnwindMethod };
+    const std::vector<std::string> required{"id", "stackDepth", "symbol", "module"};
+    std::vector<std::string> columns = required;
+    for (const char* more : {"kernelMode", "thumbCode", "unresolved", "originalIP", "unwindMethod"})
+        columns.push_back(more);
+    auto sql = selectByName(ctx.db, table, columns, required, &missing);
     if (!sql) {
         countDiagnostic(ctx.report.diagnostics, Diag::TableLacksColumn, {table, missing});
         return std::nullopt;
@@ -35,7 +47,10 @@ std::optional<ImportError> readChainTable(ImportContext& ctx, const std::string&
     };
     SqliteStmt stmt(ctx.db, *sql);
     while (stmt.step()) {
-        rows.push_back({stmt.i64(0), stmt.i64(1), named(stmt.i64(2)), named(stmt.i64(3))});
+        const FrameDetail detail{stmt.i64(OriginalIp),           frameField(stmt, KernelMode),
+                                 frameField(stmt, ThumbCode),    frameField(stmt, Unresolved),
+                                 frameField(stmt, UnwindMethod), !stmt.isNull(OriginalIp)};
+        rows.push_back({stmt.i64(Id), stmt.i64(Depth), named(stmt.i64(Symbol)), named(stmt.i64(Module)), detail});
         if ((rows.size() & 0xFFFF) == 0 && ctx.stop.stop_requested())
             return ImportError{ImportError::Kind::Cancelled, "import cancelled"};
     }
@@ -48,15 +63,27 @@ std::optional<ImportError> readChainTable(ImportContext& ctx, const std::string&
     for (size_t first = 0; first < rows.size();) {
         size_t last = first;
         frames.clear();
-        for (; last < rows.size() && rows[last].id == rows[first].id; ++last)
+        const auto firstDetail = static_cast<uint32_t>(ctx.callchains.details.size());
+        for (; last < rows.size() && rows[last].id == rows[first].id; ++last) {
             frames.push_back({rows[last].function, rows[last].module});
-        stackOf[rows[first].id] = ctx.builder.stacks().intern(frames);
+            ctx.callchains.details.push_back(rows[last].detail);
+        }
+        chainOf[rows[first].id] = {ctx.builder.stacks().intern(frames), firstDetail};
         first = last;
     }
     return std::nullopt;
 }
 
 }  // namespace
+
+uint32_t appendChainDetails(const CallchainStacks& chains, const CallStacks& stacks, const Callchain& chain,
+                            std::vector<FrameDetail>& out) {
+    const auto first = static_cast<uint32_t>(out.size());
+    size_t at = chain.first_detail;
+    for (uint32_t node = chain.stack; node != kNoStack && at < chains.details.size(); node = stacks.node_parent[node])
+        out.push_back(chains.details[at++]);
+    return first;
+}
 
 std::optional<ImportError> readCallchains(ImportContext& ctx) {
     if (auto e = readChainTable(ctx, "SAMPLING_CALLCHAINS", ctx.callchains.sampling)) return e;
@@ -67,14 +94,15 @@ std::optional<ImportError> readCallchains(ImportContext& ctx) {
 std::optional<ImportError> readCpuSamples(ImportContext& ctx) {
     enum SampleCol { Id, Start, Tid, State, Cycles };
     const CallStacks& stacks = ctx.builder.stacks().stacks();  // complete: read-only from here on
-    const auto& stackOf = ctx.callchains.sampling;
+    const auto& chainOf = ctx.callchains.sampling;
     const uint32_t noStack = ctx.report.strings.intern("[no call stack]");
     auto samples = scanEventTable(
         ctx, "COMPOSITE_EVENTS", {"id", "start", "globalTid", "threadState", "cpuCycles"}, {"id", "start", "globalTid"},
         [&](const SqliteStmt& row, EventChunk& chunk) {
             if (!validTime(chunk, row.i64(Start))) return;
-            const auto it = stackOf.find(row.i64(Id));
-            const uint32_t stack = it == stackOf.end() ? kNoStack : it->second;
+            const auto it = chainOf.find(row.i64(Id));
+            const uint32_t stack = it == chainOf.end() ? kNoStack : it->second.stack;
+            if (it != chainOf.end()) appendChainDetails(ctx.callchains, stacks, it->second, chunk.sampleFrameDetails);
             pushInstant(chunk, LaneKey{LaneKind::CpuSamples, row.i64(Tid)}, row.i64(Start),
                         stack == kNoStack ? noStack : stacks.frame_function[stacks.node_frame[stack]], stack);
             const auto state =

@@ -310,10 +310,16 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
     auto resolveStack = [&](uint32_t id) {
         return id != kNoStack && (id & kLocalStack) ? stackMap[id & ~kLocalStack] : id;
     };
+    const auto detailBase = static_cast<uint32_t>(report_.backtrace_frame_details.size());
+    report_.backtrace_frame_details.insert(report_.backtrace_frame_details.end(), chunk.backtraceFrameDetails.begin(),
+                                           chunk.backtraceFrameDetails.end());
     for (PendingBacktrace b : chunk.backtraces) {
         b.stack = resolveStack(b.stack);
+        if (b.first_detail != kNoFrameDetails) b.first_detail += detailBase;
         backtraces_.push_back(b);
     }
+    report_.sample_frame_details.insert(report_.sample_frame_details.end(), chunk.sampleFrameDetails.begin(),
+                                        chunk.sampleFrameDetails.end());
     sched_.insert(sched_.end(), chunk.sched.begin(), chunk.sched.end());
     results_.insert(results_.end(), chunk.callResults.begin(), chunk.callResults.end());
     unusualSamples_.insert(unusualSamples_.end(), chunk.unusualSamples.begin(), chunk.unusualSamples.end());
@@ -518,7 +524,8 @@ void ReportBuilder::complete() {
     // Threads are found once every lane exists, so that backtraces create none of their own.
     report_.backtraces.reserve(backtraces_.size());
     for (const PendingBacktrace& b : backtraces_)
-        report_.backtraces.push_back({threadIndex(b.global_tid), static_cast<uint8_t>(b.lane), b.start_ns, b.stack});
+        report_.backtraces.push_back(
+            {threadIndex(b.global_tid), static_cast<uint8_t>(b.lane), b.start_ns, b.stack, b.first_detail});
     backtraces_ = {};
     std::sort(report_.backtraces.begin(), report_.backtraces.end(),
               [](const CallBacktrace& a, const CallBacktrace& b) { return a.key() < b.key(); });

@@ -75,6 +75,7 @@ struct PendingBacktrace {
     LaneKind lane = LaneKind::CudaApi;
     int64_t start_ns = 0;
     uint32_t stack = kNoStack;
+    uint32_t first_detail = kNoFrameDetails;  // into its chunk's backtraceFrameDetails, then the report's
 };
 
 // An NVTX event while importing, for Report::nvtx_ties: its start, thread by nsys globalTid and
@@ -229,8 +230,10 @@ struct EventChunk {
     std::vector<uint8_t> payloadBytes;                             // the payloads' bytes, end to end
     StackInterner stacks;                      // call stacks first met in this chunk; frame names may be local strings
     std::vector<PendingBacktrace> backtraces;  // in table row order
-    std::vector<SchedRow> sched;               // in table row order
-    std::vector<PendingResult> callResults;    // non-zero CUDA API results, in table row order
+    std::vector<FrameDetail> backtraceFrameDetails;   // the backtraces' frames (PendingBacktrace::first_detail)
+    std::vector<FrameDetail> sampleFrameDetails;      // the samples' frames, sample after sample in row order
+    std::vector<SchedRow> sched;                      // in table row order
+    std::vector<PendingResult> callResults;           // non-zero CUDA API results, in table row order
     std::vector<PendingSampleCounts> unusualSamples;  // CPU samples not of the usual counts, in row order
     std::vector<int64_t> nvtxOtherStarts;             // NVTX events no lane holds (Report::nvtx_other_starts_ns)
     // The NVTX events of equal start next to one another (Report::nvtx_ties), in table row order,

@@ -10,13 +10,26 @@
 
 namespace lanescope::nsys {
 
-// Stack ids of the export's callchain tables by their id (readCallchains), for the readers of
-// the events that refer to them.
-struct CallchainStacks {
-    std::unordered_map<int64_t, uint32_t> sampling;  // SAMPLING_CALLCHAINS.id = COMPOSITE_EVENTS.id
-    std::unordered_map<int64_t, uint32_t> cuda;      // CUDA_CALLCHAINS.id = CUPTI_ACTIVITY_KIND_RUNTIME.callchainId
-    std::unordered_map<int64_t, uint32_t> osrt;      // OSRT_CALLCHAINS.id = OSRT_API.callchainId
+// One callchain of an export: its stack, and its frames' details, innermost first
+// (CallchainStacks::details from `first_detail`, one per frame of the stack).
+struct Callchain {
+    uint32_t stack = kNoStack;
+    uint32_t first_detail = 0;
 };
+
+// The export's callchain tables by their id (readCallchains), for the readers of the events that
+// refer to them.
+struct CallchainStacks {
+    std::unordered_map<int64_t, Callchain> sampling;  // SAMPLING_CALLCHAINS.id = COMPOSITE_EVENTS.id
+    std::unordered_map<int64_t, Callchain> cuda;      // CUDA_CALLCHAINS.id = CUPTI_ACTIVITY_KIND_RUNTIME.callchainId
+    std::unordered_map<int64_t, Callchain> osrt;      // OSRT_CALLCHAINS.id = OSRT_API.callchainId
+    std::vector<FrameDetail> details;                 // every chain's, chain after chain
+};
+
+// Appends the frame details of `chain` (as many as its stack's frames) to `out`; returns where
+// they begin in it.
+uint32_t appendChainDetails(const CallchainStacks& chains, const CallStacks& stacks, const Callchain& chain,
+                            std::vector<FrameDetail>& out);
 
 // Everything a table reader needs while one nsys export is imported.
 struct ImportContext {

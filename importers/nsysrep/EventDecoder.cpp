@@ -591,16 +591,26 @@ private:
 
     uint32_t name(int64_t id) { return nsys::nameOf(builder_, *chunk_, id); }
 
+    // A frame's field n as FrameDetail keeps it: kAbsentFrameField when the file leaves it out.
+    static uint8_t frameField(const Fields& frame, uint32_t n) {
+        return frame.has(n) ? static_cast<uint8_t>(std::min<uint64_t>(frame.value(n), kAbsentFrameField - 1))
+                            : kAbsentFrameField;
+    }
+
     // The repeated frame field `number` of `message`, innermost first: { 1 function string id,
-    // 2 module string id, ... } each (docs/nsys-rep-format.md, CPU side).
+    // 2 module string id, 4 kernelMode, 5 thumbCode, 6 unresolved, 8 originalIP, 9 unwindMethod }
+    // each (docs/nsys-rep-format.md, CPU side).
     void readFrames(std::string_view message, uint64_t offset, uint32_t number) {
         frames_.clear();
+        details_.clear();
         ProtoReader reader(message, offset);
         for (ProtoField f; reader.next(f);) {
             if (f.number != number || f.wire != 2) continue;
             Fields frame;
             readFields(f.bytes, reader.offsetOf(f.bytes), frame, *chunk_);
             frames_.push_back({name(frame.i64(1)), name(frame.i64(2))});
+            details_.push_back({frame.i64(8), frameField(frame, 4), frameField(frame, 5), frameField(frame, 6),
+                                frameField(frame, 9), frame.has(8)});
         }
     }
     uint32_t localStack() {
@@ -611,7 +621,9 @@ private:
     // The backtrace (field 15) of the CPU call just pushed.
     void backtrace(std::string_view payload, uint64_t offset, LaneKind lane, int64_t tid, int64_t start) {
         readFrames(payload, offset, 15);
-        chunk_->backtraces.push_back({tid, lane, start, localStack()});
+        const auto firstDetail = static_cast<uint32_t>(chunk_->backtraceFrameDetails.size());
+        chunk_->backtraceFrameDetails.insert(chunk_->backtraceFrameDetails.end(), details_.begin(), details_.end());
+        chunk_->backtraces.push_back({tid, lane, start, localStack(), firstDetail});
     }
 
     // COMPOSITE_EVENTS + SAMPLING_CALLCHAINS: 1 start, 3 cpu, 4 frames (innermost first), 6 thread
@@ -622,6 +634,7 @@ private:
         readFields(payload, offset, p, *chunk_);
         if (!nsys::validTime(*chunk_, p.i64(1))) return;
         readFrames(payload, offset, 4);
+        chunk_->sampleFrameDetails.insert(chunk_->sampleFrameDetails.end(), details_.begin(), details_.end());
         const uint32_t shown = frames_.empty() ? chunk_->localString("[no call stack]") : frames_.front().function;
         nsys::pushInstant(*chunk_, {LaneKind::CpuSamples, p.i64(11)}, p.i64(1), shown, localStack());
         const auto state = static_cast<uint32_t>(std::min<uint64_t>(p.value(6), UINT32_MAX));
@@ -645,7 +658,8 @@ private:
     TableChunks& chunks_;
     EventChunk* chunk_ = &chunks_.nvtx;  // the table the event at hand belongs to
     BlockExtras& extras_;
-    std::vector<FrameName> frames_;  // the frames of the event at hand
+    std::vector<FrameName> frames_;     // the frames of the event at hand
+    std::vector<FrameDetail> details_;  // and what else it recorded of them, frame by frame
 };
 
 }  // namespace

@@ -219,6 +219,32 @@ void compareReports(const Report& sql, const Report& rep, SwitchStates switchSta
     }
     CHECK(rep.stacks.frameCount() == sql.stacks.frameCount());
     CHECK(rep.stacks.nodeCount() == sql.stacks.nodeCount());
+    // The frames' details: per backtrace (its frames from first_detail), and the samples' in file order.
+    auto detailsText = [](const Report& r, uint32_t first, uint32_t stack) {
+        std::ostringstream o;
+        for (uint32_t node = stack; node != kNoStack && first != kNoFrameDetails; node = r.stacks.node_parent[node]) {
+            const FrameDetail& d = r.backtrace_frame_details.at(first++);
+            o << d.original_ip << '/' << d.has_original_ip << '/' << int(d.kernel_mode) << '/' << int(d.thumb_code)
+              << '/' << int(d.unresolved) << '/' << int(d.unwind_method) << ' ';
+        }
+        return o.str();
+    };
+    for (size_t i = 0; i < sql.backtraces.size(); ++i) {
+        const CallBacktrace &a = sql.backtraces[i], &b = rep.backtraces[i];
+        INFO("backtrace " << i << " at " << a.start_ns);
+        CHECK(detailsText(rep, b.first_detail, b.stack) == detailsText(sql, a.first_detail, a.stack));
+    }
+    REQUIRE(rep.sample_frame_details.size() == sql.sample_frame_details.size());
+    for (size_t i = 0; i < sql.sample_frame_details.size(); ++i) {
+        const FrameDetail &a = sql.sample_frame_details[i], &b = rep.sample_frame_details[i];
+        INFO("sample frame " << i);
+        CHECK(b.original_ip == a.original_ip);
+        CHECK(b.has_original_ip == a.has_original_ip);
+        CHECK(b.kernel_mode == a.kernel_mode);
+        CHECK(b.thumb_code == a.thumb_code);
+        CHECK(b.unresolved == a.unresolved);
+        CHECK(b.unwind_method == a.unwind_method);
+    }
 
     REQUIRE(rep.profiler_overhead.size() == sql.profiler_overhead.size());
     for (size_t i = 0; i < sql.profiler_overhead.size(); ++i) {

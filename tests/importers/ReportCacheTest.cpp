@@ -154,7 +154,9 @@ std::unique_ptr<Report> everyTableReport() {
     t.r.stacks.frame_module = {t.r.strings.intern("/bin/a"), t.r.strings.intern("/bin/a")};
     t.r.stacks.node_frame = {0, 1};
     t.r.stacks.node_parent = {kNoStack, 0};
-    t.r.backtraces.push_back({thread, uint8_t(LaneKind::CudaApi), 100, 1});
+    t.r.backtraces.push_back({thread, uint8_t(LaneKind::CudaApi), 100, 1, 0});
+    t.r.backtrace_frame_details.push_back({0x401000, kAbsentFrameField, kAbsentFrameField, 1, kAbsentFrameField, true});
+    t.r.sample_frame_details.push_back({-4096, 1, 0, 0, 7, true});
     t.r.file_order.cuda_api = {{api, 1, 1, false}, {api, 0, 1, false}};
     // The file stores runs of any lane as they are.
     t.r.file_order.osrt = {{stream, 0, 1, true}};
@@ -537,6 +539,7 @@ TEST_CASE("the comparison sees any changed field") {
         {"cpu_page_faults[0].source_line", [](Report& r) { r.cpu_page_faults[0].source_line = 1; }},
         {"migrations[0].cause", [](Report& r) { r.migrations[0].cause = 3; }},
         {"peer_copies[0].dst_context", [](Report& r) { r.peer_copies[0].dst_context = 7; }},
+        {"sample_frame_details[0].unwind_method", [](Report& r) { r.sample_frame_details[0].unwind_method = 8; }},
         {"process_streams[0].global_pid", [](Report& r) { r.process_streams[0].global_pid = 3; }},
         {"capture_options[0].value_id", [](Report& r) { r.capture_options[0].value_id = 1; }},
         {"generic_event_fields[0].offset", [](Report& r) { r.generic_event_fields[0].offset = 9; }},

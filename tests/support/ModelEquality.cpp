@@ -397,7 +397,19 @@ void compareCpuTables(Differ& d, const Report& a, const Report& b) {
         f("lane_kind", x.lane_kind, y.lane_kind);
         f("start_ns", x.start_ns, y.start_ns);
         f("stack", x.stack, y.stack);
+        f("first_detail", x.first_detail, y.first_detail);
     });
+    for (const auto& [name, x, y] :
+         {std::tuple{"backtrace_frame_details", &a.backtrace_frame_details, &b.backtrace_frame_details},
+          std::tuple{"sample_frame_details", &a.sample_frame_details, &b.sample_frame_details}})
+        d.rows(name, *x, *y, [](auto f, const FrameDetail& p, const FrameDetail& q) {
+            f("original_ip", p.original_ip, q.original_ip);
+            f("kernel_mode", p.kernel_mode, q.kernel_mode);
+            f("thumb_code", p.thumb_code, q.thumb_code);
+            f("unresolved", p.unresolved, q.unresolved);
+            f("unwind_method", p.unwind_method, q.unwind_method);
+            f("has_original_ip", p.has_original_ip, q.has_original_ip);
+        });
     const auto& [osrt, cuda_api, cpu_samples, sched] = a.file_order;
     for (const auto& [name, x, y] : {std::tuple{"file_order.osrt", &osrt, &b.file_order.osrt},
                                      std::tuple{"file_order.cuda_api", &cuda_api, &b.file_order.cuda_api},
