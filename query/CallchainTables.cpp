@@ -204,7 +204,7 @@ private:
 
     // A detail of the frame at `depth` of chain n (table row `row`); NULL when not recorded.
     void detailValue(uint32_t n, uint32_t row, uint32_t depth, Field field, sqlite3_context* ctx) const {
-        const Column<FrameDetail>& details = details_.details;
+        const lanescope::Column<FrameDetail>& details = details_.details;
         size_t at = row;
         if (details_.firstOf) {
             const uint32_t first = details_.firstOf(n);
