@@ -387,10 +387,10 @@ bool Checker::tables() {
 }
 
 bool Checker::rest() {
-    if (!counters() || !sideTables() || !stacks() || !nvtxPayloads() || !fileOrder()) return false;
+    // The flags first: the checks below read some (FileOrderRun::instants).
     bool ok = true;
     forEachTable(r_, [&](Section section, const auto& rows) { ok = ok && flags(section, rows); });
-    return ok;
+    return ok && counters() && sideTables() && stacks() && nvtxPayloads() && fileOrder();
 }
 
 }  // namespace
