@@ -8,6 +8,7 @@
 #include "query/BacktraceChains.h"
 #include "query/BuiltOnce.h"
 #include "query/FileOrderRows.h"
+#include "query/LaneEvents.h"
 #include "query/SqlValues.h"
 
 namespace lanescope::sql {
@@ -109,15 +110,7 @@ private:
     // The core a thread ran on (or last left) at time t, from its ThreadState lane; nullopt
     // outside its intervals.
     std::optional<int64_t> coreAt(int32_t thread, int64_t t) const {
-        // By thread index: its ThreadState lane, -1 if none.
-        const std::vector<int32_t>& stateLane = stateLane_.get([this] {
-            std::vector<int32_t> lanes(report_.threads.size(), -1);
-            for (size_t l = 0; l < report_.lanes.size(); ++l) {
-                const Lane& lane = report_.lanes[l];
-                if (lane.kind == LaneKind::ThreadState && lane.thread >= 0) lanes[size_t(lane.thread)] = int32_t(l);
-            }
-            return lanes;
-        });
+        const std::vector<int32_t>& stateLane = stateLane_.get([this] { return threadStateLanes(report_); });
         if (thread < 0 || stateLane[size_t(thread)] < 0) return std::nullopt;
         const Lane& states = report_.lanes[size_t(stateLane[size_t(thread)])];
         const auto at = states.eventAt(0, t);

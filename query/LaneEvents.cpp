@@ -36,4 +36,14 @@ int64_t LaneEvents::startNs(size_t segment, uint32_t row) const {
     return part_ == Part::Instants ? l.instants.time_ns[e] : l.events.start_ns[e];
 }
 
+std::vector<int32_t> threadStateLanes(const Report& report) {
+    std::vector<int32_t> lanes(report.threads.size(), -1);
+    for (size_t l = 0; l < report.lanes.size(); ++l) {
+        const Lane& lane = report.lanes[l];
+        if (lane.kind == LaneKind::ThreadState && lane.thread >= 0 && size_t(lane.thread) < lanes.size())
+            lanes[size_t(lane.thread)] = int32_t(l);
+    }
+    return lanes;
+}
+
 }  // namespace lanescope::sql

@@ -55,4 +55,7 @@ private:
     mutable std::vector<Segment> segments_;
 };
 
+// By thread index: the index of its ThreadState lane in Report::lanes, -1 for a thread with none.
+std::vector<int32_t> threadStateLanes(const Report& report);
+
 }  // namespace lanescope::sql

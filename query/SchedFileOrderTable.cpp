@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "query/BuiltOnce.h"
+#include "query/LaneEvents.h"
 #include "query/SqlValues.h"
 
 namespace lanescope::sql {
@@ -71,15 +72,7 @@ private:
 
     // The payload of the thread's running interval from `start` to `end`; nullopt without one.
     std::optional<uint32_t> runningPayload(int32_t thread, int64_t start, int64_t end) const {
-        // By thread index: its ThreadState lane, -1 if none.
-        const std::vector<int32_t>& stateLane = stateLane_.get([this] {
-            std::vector<int32_t> lanes(report_.threads.size(), -1);
-            for (size_t l = 0; l < report_.lanes.size(); ++l) {
-                const Lane& lane = report_.lanes[l];
-                if (lane.kind == LaneKind::ThreadState && lane.thread >= 0) lanes[size_t(lane.thread)] = int32_t(l);
-            }
-            return lanes;
-        });
+        const std::vector<int32_t>& stateLane = stateLane_.get([this] { return threadStateLanes(report_); });
         if (thread < 0 || size_t(thread) >= stateLane.size() || stateLane[size_t(thread)] < 0) return std::nullopt;
         const IntervalColumns& states = report_.lanes[size_t(stateLane[size_t(thread)])].events;
         for (auto it = std::lower_bound(states.start_ns.begin(), states.start_ns.end(), start);

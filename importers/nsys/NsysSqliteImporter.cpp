@@ -91,12 +91,10 @@ void readKeptFiles(const SqliteDb& db, const nsys::ReportBuilder& builder, Repor
     const auto sql = selectByName(db, "ProcessStreams", {"globalPid", "filenameId", "contentId"},
                                   {"globalPid", "filenameId", "contentId"});
     if (!sql) return;
-    auto model = [&](int64_t id) {
-        const uint32_t value = builder.string(id);
-        return value == UINT32_MAX ? 0 : value;
-    };
     SqliteStmt stmt(db, *sql);
-    while (stmt.step()) report.process_streams.push_back({stmt.i64(0), model(stmt.i64(1)), model(stmt.i64(2))});
+    while (stmt.step())
+        report.process_streams.push_back(
+            {stmt.i64(0), builder.stringOrEmpty(stmt.i64(1)), builder.stringOrEmpty(stmt.i64(2))});
 }
 
 // The capture settings (Report::capture_options) from META_DATA_CAPTURE, in its row order.
@@ -111,10 +109,6 @@ void readCaptureOptions(const SqliteDb& db, Report& report) {
 // The generic-event schema (Report::generic_event_*) from GENERIC_EVENT_SOURCES, _TYPES and
 // _TYPE_FIELDS, in their row order.
 void readGenericEventSchema(const SqliteDb& db, const nsys::ReportBuilder& builder, Report& report) {
-    auto model = [&](int64_t id) {
-        const uint32_t value = builder.string(id);
-        return value == UINT32_MAX ? 0 : value;
-    };
     auto rows = [&](const char* table, const std::vector<std::string>& columns, auto add) {
         const auto sql = selectByName(db, table, columns, columns);
         if (!sql) return;
@@ -122,16 +116,17 @@ void readGenericEventSchema(const SqliteDb& db, const nsys::ReportBuilder& build
         while (stmt.step()) add(stmt);
     };
     rows("GENERIC_EVENT_SOURCES", {"sourceId", "nameId", "timeSourceId"}, [&](const SqliteStmt& s) {
-        report.generic_event_sources.push_back({uint64_t(s.i64(0)), model(s.i64(1)), nsys::clampU32(s.i64(2))});
+        report.generic_event_sources.push_back(
+            {uint64_t(s.i64(0)), builder.stringOrEmpty(s.i64(1)), nsys::clampU32(s.i64(2))});
     });
     rows("GENERIC_EVENT_TYPES", {"typeId", "nameId"}, [&](const SqliteStmt& s) {
-        report.generic_event_types.push_back({uint64_t(s.i64(0)), model(s.i64(1))});
+        report.generic_event_types.push_back({uint64_t(s.i64(0)), builder.stringOrEmpty(s.i64(1))});
     });
     rows("GENERIC_EVENT_TYPE_FIELDS", {"typeId", "fieldIdx", "fieldNameId", "offset", "size", "type"},
          [&](const SqliteStmt& s) {
-             report.generic_event_fields.push_back({uint64_t(s.i64(0)), nsys::clampU32(s.i64(1)), model(s.i64(2)),
-                                                    nsys::clampU32(s.i64(3)), nsys::clampU32(s.i64(4)),
-                                                    nsys::clampU32(s.i64(5))});
+             report.generic_event_fields.push_back({uint64_t(s.i64(0)), nsys::clampU32(s.i64(1)),
+                                                    builder.stringOrEmpty(s.i64(2)), nsys::clampU32(s.i64(3)),
+                                                    nsys::clampU32(s.i64(4)), nsys::clampU32(s.i64(5))});
          });
 }
 

@@ -288,6 +288,11 @@ public:
     // StringIds.id -> report string id. Thread-safe once loaded.
     bool loadStringIds(const SqliteDb& db, std::string& error);
     uint32_t string(int64_t nsysId) const;
+    // The same, 0 (the empty string) for an id the string table lacks.
+    uint32_t stringOrEmpty(int64_t nsysId) const {
+        const uint32_t id = string(nsysId);
+        return id == UINT32_MAX ? 0 : id;
+    }
     void loadProcessesAndThreads(const SqliteDb& db);
     void loadGpus(const SqliteDb& db);
     // The same, for a reader of the report file itself (importers/nsysrep): the string table

@@ -25,10 +25,6 @@ struct IndexedType {
 
 void readGenericEventSchema(const RepLayout& layout, const std::vector<GenericEvent>& events,
                             const nsys::ReportBuilder& builder, Report& report) {
-    auto model = [&](int64_t id) {
-        const uint32_t value = builder.string(id);
-        return value == UINT32_MAX ? 0 : value;
-    };
     std::vector<GenericEventSource> sources;
     std::vector<IndexedType> types;
     ProtoReader index(layout.index, 0);
@@ -41,7 +37,7 @@ void readGenericEventSchema(const RepLayout& layout, const std::vector<GenericEv
                 if (e.wire != 0) continue;
                 if (e.number == 1) source.source_id = e.value;
                 if (e.number == 2) source.time_source = static_cast<uint32_t>(std::min<uint64_t>(e.value, UINT32_MAX));
-                if (e.number == 3) source.name_id = model(e.i64());
+                if (e.number == 3) source.name_id = builder.stringOrEmpty(e.i64());
             }
             sources.push_back(source);
             continue;
@@ -49,7 +45,7 @@ void readGenericEventSchema(const RepLayout& layout, const std::vector<GenericEv
         IndexedType indexed;
         for (ProtoField e; entry.next(e);) {
             if (e.number == 1 && e.wire == 0) indexed.type.type_id = e.value;
-            if (e.number == 2 && e.wire == 0) indexed.type.name_id = model(e.i64());
+            if (e.number == 2 && e.wire == 0) indexed.type.name_id = builder.stringOrEmpty(e.i64());
             if (e.number != 3 || e.wire != 2) continue;
             GenericEventField field;
             field.index = static_cast<uint32_t>(indexed.fields.size());
@@ -57,7 +53,7 @@ void readGenericEventSchema(const RepLayout& layout, const std::vector<GenericEv
             for (ProtoField d; fieldReader.next(d);) {
                 if (d.wire != 0) continue;
                 const auto value = static_cast<uint32_t>(std::min<uint64_t>(d.value, UINT32_MAX));
-                if (d.number == 1) field.name_id = model(d.i64());
+                if (d.number == 1) field.name_id = builder.stringOrEmpty(d.i64());
                 if (d.number == 2) field.offset = value;
                 if (d.number == 3) field.size = value;
                 if (d.number == 8) field.type = value;

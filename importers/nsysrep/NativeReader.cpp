@@ -185,8 +185,7 @@ void readGpus(const RepLayout& layout, nsys::ReportBuilder& builder, Report& rep
 // (0, the empty string, for an id beyond the string table).
 void readKeptFiles(const RepLayout& layout, const nsys::ReportBuilder& builder, Report& report) {
     auto model = [&](uint64_t id) {
-        const uint32_t value = builder.string(static_cast<int64_t>(std::min<uint64_t>(id, INT64_MAX)));
-        return value == UINT32_MAX ? 0 : value;
+        return builder.stringOrEmpty(static_cast<int64_t>(std::min<uint64_t>(id, INT64_MAX)));
     };
     for (const KeptFile& f : layout.kept_files)
         report.process_streams.push_back({f.global_pid, model(f.filename), model(f.content)});
