@@ -72,8 +72,14 @@ uint16_t clampU16(uint64_t v) { return static_cast<uint16_t>(std::min<uint64_t>(
 // written: this runs once per event and sub-message.
 struct Fields {
     static constexpr uint32_t kSlots = 32;
+    // A length-delimited field's content. Plain, not string_view, so that the slots are left
+    // unset rather than cleared (768 bytes a message): `present` says which are set.
+    struct Span {
+        const char* data;
+        size_t size;
+    };
     uint64_t value_[kSlots];
-    std::string_view bytes_[kSlots];
+    Span bytes_[kSlots];
     uint32_t present = 0;  // bit n: field n seen
     uint32_t sub_number = 0;
     std::string_view sub;
@@ -82,7 +88,7 @@ struct Fields {
     int64_t i64(uint32_t n) const { return static_cast<int64_t>(value(n)); }
     std::string_view bytes(uint32_t n) const {
         if (n == sub_number) return sub;
-        return has(n) ? bytes_[n] : std::string_view();
+        return has(n) ? std::string_view(bytes_[n].data, bytes_[n].size) : std::string_view();
     }
 };
 
@@ -91,7 +97,7 @@ void readFields(std::string_view message, uint64_t offset, Fields& out, EventChu
     for (ProtoField f; reader.next(f);) {
         if (f.number < Fields::kSlots) {
             out.value_[f.number] = f.value;
-            out.bytes_[f.number] = f.bytes;
+            out.bytes_[f.number] = {f.bytes.data(), f.bytes.size()};
             out.present |= uint32_t{1} << f.number;
         } else if (f.number >= 100 && f.number < 128 && f.wire == 2) {
             out.sub_number = f.number;
@@ -128,7 +134,7 @@ public:
         uint32_t payloadField = 0;
         uint64_t payloadOffset = 0;
         for (ProtoField f; reader.next(f);) {
-            if (f.number == 1 && f.wire == 0)
+            if (f.is(1, 0))
                 type = f.value;
             else if (f.number >= 100 && f.wire == 2) {
                 payload = f.bytes;
@@ -394,7 +400,7 @@ private:
         std::string_view ids;
         ProtoReader reader(payload, offset);
         for (ProtoField f; reader.next(f);)
-            if (f.number == number && f.wire == 2) ids = f.bytes;
+            if (f.is(number, 2)) ids = f.bytes;
         Fields g;
         readFields(ids, offset, g, *chunk_);
         if (!nsys::validTime(*chunk_, p.i64(1))) return;
@@ -521,13 +527,13 @@ private:
             const std::string_view field = p.bytes(8);
             ProtoReader payloads(field, offset + uint64_t(field.data() - payload.data()));
             for (ProtoField f; payloads.next(f);) {
-                if (f.number != 9 || f.wire != 2) continue;
+                if (!f.is(9, 2)) continue;
                 uint64_t schema = 0;
                 std::string_view bytes;
                 ProtoReader one(f.bytes, payloads.offsetOf(f.bytes));
                 for (ProtoField g; one.next(g);) {
-                    if (g.number == 1 && g.wire == 0) schema = g.value;
-                    if (g.number == 2 && g.wire == 2) bytes = g.bytes;
+                    if (g.is(1, 0)) schema = g.value;
+                    if (g.is(2, 2)) bytes = g.bytes;
                 }
                 chunk_->addPayload(own, schema, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
             }
@@ -605,7 +611,7 @@ private:
         details_.clear();
         ProtoReader reader(message, offset);
         for (ProtoField f; reader.next(f);) {
-            if (f.number != number || f.wire != 2) continue;
+            if (!f.is(number, 2)) continue;
             Fields frame;
             readFields(f.bytes, reader.offsetOf(f.bytes), frame, *chunk_);
             frames_.push_back({name(frame.i64(1)), name(frame.i64(2))});
@@ -674,18 +680,18 @@ void decodeBlock(std::string_view block, uint64_t offset, const nsys::ReportBuil
     ProtoReader reader(block.substr(pos, static_cast<size_t>(length)), offset);
     Decoder decoder(builder, quirks, chunks, extras);
     for (ProtoField f; reader.next(f);) {
-        if (f.number == 1 && f.wire == 2) {
+        if (f.is(1, 2)) {
             decoder.event(f.bytes, offset);
             ++extras.events;
-        } else if (f.number == 2 && f.wire == 2) {
+        } else if (f.is(2, 2)) {
             ProtoReader generic(f.bytes, offset);
             GenericEvent e;
             for (ProtoField g; generic.next(g);) {
-                if (g.number == 1 && g.wire == 0)
+                if (g.is(1, 0))
                     e.type_id = g.value;
-                else if (g.number == 2 && g.wire == 0)
+                else if (g.is(2, 0))
                     e.time_ns = g.i64();
-                else if (g.number == 3 && g.wire == 2)
+                else if (g.is(3, 2))
                     e.record = std::string(g.bytes);
             }
             extras.generic.push_back(std::move(e));
