@@ -519,13 +519,23 @@ private:
         info.registered_name = registered;
         const LaneKey key{info.start_end ? LaneKind::NvtxStartEnd : LaneKind::Nvtx, p.i64(9)};
         if (!nsys::validTime(*chunk_, start)) return other();
-        // Field 8: the extended payloads { repeated 9 { 1 schemaId, 2 bytes } }. An event carrying
-        // any has an NvtxInfo row of its own, by which finishReport finds them.
+        // Field 8: the payloads, the extended ones as { repeated 9 { 1 schemaId, 2 bytes } }. An
+        // event carrying any extended payload has an NvtxInfo row of its own, by which
+        // finishReport finds them; one with only a core payload ({ 1 value }, nsys's
+        // uint64Value ..., not kept yet) shares its row as any other.
         auto nvtxRow = [&] {
             if (!p.has(8)) return chunk_->nvtxRow(info);
-            const uint32_t own = chunk_->ownNvtxRow(info);
             const std::string_view field = p.bytes(8);
-            ProtoReader payloads(field, offset + uint64_t(field.data() - payload.data()));
+            const uint64_t fieldOffset = offset + uint64_t(field.data() - payload.data());
+            auto extended = [&] {
+                ProtoReader payloads(field, fieldOffset);
+                for (ProtoField f; payloads.next(f);)
+                    if (f.is(9, 2)) return true;
+                return false;
+            };
+            if (!extended()) return chunk_->nvtxRow(info);
+            const uint32_t own = chunk_->ownNvtxRow(info);
+            ProtoReader payloads(field, fieldOffset);
             for (ProtoField f; payloads.next(f);) {
                 if (!f.is(9, 2)) continue;
                 uint64_t schema = 0;
