@@ -9,6 +9,7 @@
 namespace lanescope::kineto {
 
 namespace od = simdjson::ondemand;
+using namespace std::string_view_literals;
 
 bool microsToNs(std::string_view text, int64_t& ns) {
     while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
@@ -134,17 +135,17 @@ void readEvent(od::object obj, Event& e) {
     for (auto field : obj) {
         const std::string_view key = field.unescaped_key();
         od::value v = field.value();
-        if (key == "ph") {
+        if (key == "ph"sv) {
             if (v.type() != od::json_type::string) continue;
             std::string_view ph = v.get_string();
             e.ph = ph.empty() ? 0 : ph[0];
-        } else if (key == "cat") {
+        } else if (key == "cat"sv) {
             if (v.type() == od::json_type::string) e.cat = v.get_string();
-        } else if (key == "name") {
+        } else if (key == "name"sv) {
             if (v.type() == od::json_type::string) e.name = v.get_string();
-        } else if (key == "pid" || key == "tid") {
-            int64_t& n = key == "pid" ? e.pid : e.tid;
-            std::string_view& text = key == "pid" ? e.pidText : e.tidText;
+        } else if (key == "pid"sv || key == "tid"sv) {
+            int64_t& n = key == "pid"sv ? e.pid : e.tid;
+            std::string_view& text = key == "pid"sv ? e.pidText : e.tidText;
             if (v.type() == od::json_type::string) {
                 std::string_view s = v.get_string();
                 auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
@@ -152,15 +153,15 @@ void readEvent(od::object obj, Event& e) {
             } else {
                 n = toInt(v);
             }
-        } else if (key == "ts" || key == "dur") {
+        } else if (key == "ts"sv || key == "dur"sv) {
             int64_t ns = 0;
             if (v.type() == od::json_type::number && microsToNs(v.raw_json_token(), ns)) {
-                if (key == "ts")
+                if (key == "ts"sv)
                     e.ts = ns, e.hasTs = true;
                 else
                     e.dur = ns, e.hasDur = true;
             }
-        } else if (key == "args") {
+        } else if (key == "args"sv) {
             if (v.type() != od::json_type::object) continue;
             for (auto arg : v.get_object()) {
                 const std::string_view k = arg.unescaped_key();
@@ -169,65 +170,65 @@ void readEvent(od::object obj, Event& e) {
                     if (a.type() == od::json_type::number) e.counterValues.emplace_back(k, double(a.get_double()));
                     continue;
                 }
-                if (k == "device")
+                if (k == "device"sv)
                     e.device = toInt(a);
-                else if (k == "stream")
+                else if (k == "stream"sv)
                     e.stream = toInt(a);
-                else if (k == "context")
+                else if (k == "context"sv)
                     e.context = toInt(a);
-                else if (k == "correlation")
+                else if (k == "correlation"sv)
                     e.correlation = toInt(a);
-                else if (k == "wait_on_stream")
+                else if (k == "wait_on_stream"sv)
                     e.waitOnStream = toInt(a);
-                else if (k == "wait_on_cuda_event_record_corr_id")
+                else if (k == "wait_on_cuda_event_record_corr_id"sv)
                     e.waitOnRecordCorrelation = toInt(a);
-                else if (k == "wait_on_cuda_event_id")
+                else if (k == "wait_on_cuda_event_id"sv)
                     e.waitOnEventId = toInt(a);
-                else if (k == "bytes")
+                else if (k == "bytes"sv)
                     e.bytes = toInt(a);
-                else if (k == "registers per thread")
+                else if (k == "registers per thread"sv)
                     e.registers = toInt(a);
-                else if (k == "shared memory")
+                else if (k == "shared memory"sv)
                     e.shared = toInt(a);
-                else if (k == "Bytes")
+                else if (k == "Bytes"sv)
                     e.memory.bytes = toInt(a), e.memory.hasMemory = true;
-                else if (k == "Addr")
+                else if (k == "Addr"sv)
                     e.memory.address = toInt(a);
-                else if (k == "Total Allocated")
+                else if (k == "Total Allocated"sv)
                     e.memory.totalAllocated = toInt(a);
-                else if (k == "Total Reserved")
+                else if (k == "Total Reserved"sv)
                     e.memory.totalReserved = toInt(a);
-                else if (k == "Device Id")
+                else if (k == "Device Id"sv)
                     e.memory.deviceId = toInt(a);
-                else if (k == "Device Type")
+                else if (k == "Device Type"sv)
                     e.memory.deviceType = toInt(a);
-                else if (k == "blocks per SM")
+                else if (k == "blocks per SM"sv)
                     e.blocksPerSm = nonNegative(a);
-                else if (k == "warps per SM")
+                else if (k == "warps per SM"sv)
                     e.warpsPerSm = nonNegative(a);
-                else if (k == "est. achieved occupancy %")
+                else if (k == "est. achieved occupancy %"sv)
                     e.occupancyPct = nonNegative(a);
-                else if (k == "grid")
+                else if (k == "grid"sv)
                     readTriple(a, e.grid);
-                else if (k == "block")
+                else if (k == "block"sv)
                     readTriple(a, e.block);
-                else if (k == "Collective name" && a.type() == od::json_type::string)
+                else if (k == "Collective name"sv && a.type() == od::json_type::string)
                     e.comms.name = a.get_string(), e.comms.hasComms = true;
-                else if (k == "In msg nelems")
+                else if (k == "In msg nelems"sv)
                     e.comms.inNelems = toInt(a);
-                else if (k == "Out msg nelems")
+                else if (k == "Out msg nelems"sv)
                     e.comms.outNelems = toInt(a);
-                else if (k == "Group size")
+                else if (k == "Group size"sv)
                     e.comms.groupSize = toInt(a);
-                else if (k == "dtype" && a.type() == od::json_type::string)
+                else if (k == "dtype"sv && a.type() == od::json_type::string)
                     e.comms.dtype = a.get_string();
-                else if (k == "Process Group Name" && a.type() == od::json_type::string)
+                else if (k == "Process Group Name"sv && a.type() == od::json_type::string)
                     e.comms.groupName = a.get_string();
-                else if (k == "Process Group Ranks" && a.type() == od::json_type::string)
+                else if (k == "Process Group Ranks"sv && a.type() == od::json_type::string)
                     e.comms.groupRanks = a.get_string();
-                else if (k == "name" && a.type() == od::json_type::string)
+                else if (k == "name"sv && a.type() == od::json_type::string)
                     e.argName = a.get_string();
-                else if (k == "Input Dims" && a.type() == od::json_type::array) {
+                else if (k == "Input Dims"sv && a.type() == od::json_type::array) {
                     od::array dims;
                     std::string_view text;
                     if (a.get_array().get(dims) == simdjson::SUCCESS && dims.raw_json().get(text) == simdjson::SUCCESS)
