@@ -23,29 +23,30 @@ std::string_view StringPool::store(std::string_view text) {
 }
 
 uint32_t StringPool::intern(std::string_view text) {
-    if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+    const uint32_t hash = hashText(text);
+    const uint32_t found = ids_.find(hash, [&](uint32_t id) { return views_[id] == text; });
+    if (found != IdIndex::kAbsent) return found;
     const auto id = static_cast<uint32_t>(views_.size());
-    append(text);
+    views_.push_back(store(text));
+    ids_.insert(hash, id);
     return id;
 }
 
 void StringPool::append(std::string_view text) {
     const auto id = static_cast<uint32_t>(views_.size());
-    const std::string_view stored = store(text);
-    views_.push_back(stored);
-    ids_.emplace(stored, id);
+    const uint32_t hash = hashText(text);
+    const bool known = ids_.find(hash, [&](uint32_t other) { return views_[other] == text; }) != IdIndex::kAbsent;
+    views_.push_back(store(text));
+    if (!known) ids_.insert(hash, id);
 }
 
 uint32_t StringPool::find(std::string_view text) const {
-    auto it = ids_.find(text);
-    return it == ids_.end() ? UINT32_MAX : it->second;
+    const uint32_t found = ids_.find(hashText(text), [&](uint32_t id) { return views_[id] == text; });
+    return found == IdIndex::kAbsent ? UINT32_MAX : found;
 }
 
 size_t StringPool::memoryBytes() const {
-    // Blocks, the view table, and the hash index (node + bucket per entry).
-    const size_t hashBytes =
-        ids_.size() * (sizeof(std::string_view) + sizeof(uint32_t) + 16) + ids_.bucket_count() * sizeof(void*);
-    return allocatedBytes_ + views_.capacity() * sizeof(std::string_view) + hashBytes;
+    return allocatedBytes_ + views_.capacity() * sizeof(std::string_view) + ids_.memoryBytes();
 }
 
 }  // namespace lanescope

@@ -50,12 +50,15 @@ uint32_t EventChunk::nvtxRow(const NvtxInfo& info) {
     const NvtxKey key = NvtxKey::of(info);
     if (lastNvtxRow_ != UINT32_MAX && key == lastNvtxKey_) return lastNvtxRow_;
     lastNvtxKey_ = key;
-    auto [it, inserted] = nvtxIndex.try_emplace(key, static_cast<uint32_t>(nvtx.size()));
-    if (inserted) {
+    const auto hash = static_cast<uint32_t>(NvtxKeyHash{}(key));
+    uint32_t row = nvtxIndex.find(hash, [&](uint32_t r) { return nvtxKeys[r] == key; });
+    if (row == IdIndex::kAbsent) {
+        row = static_cast<uint32_t>(nvtx.size());
         nvtx.push_back(info);
         nvtxKeys.push_back(key);
+        nvtxIndex.insert(hash, row);
     }
-    return lastNvtxRow_ = it->second;
+    return lastNvtxRow_ = row;
 }
 
 void EventChunk::noteNvtx(int64_t start, int64_t globalTid, NvtxHolder holder) {

@@ -11,6 +11,7 @@
 #include "importers/SqliteDb.h"
 #include "importers/StackInterner.h"
 #include "importers/StagingColumn.h"
+#include "model/IdIndex.h"
 #include "model/Report.h"
 
 namespace lanescope::nsys {
@@ -32,7 +33,8 @@ struct NvtxKey {
 };
 struct NvtxKeyHash {
     size_t operator()(const NvtxKey& k) const {
-        return (k.colorAndCategory * 0x9E3779B97F4A7C15ull) ^ (k.domainAndFlags + (k.colorAndCategory >> 17));
+        const uint64_t h = (k.colorAndCategory * 0x9E3779B97F4A7C15ull) ^ (k.domainAndFlags + (k.colorAndCategory >> 17));
+        return (h ^ (h >> 32)) * 0xBF58476D1CE4E5B9ull >> 32;  // all bits mixed into the low 32
     }
 };
 
@@ -224,7 +226,7 @@ struct EventChunk {
     std::vector<PendingRun> fileOrder;
     std::vector<NvtxInfo> nvtx;     // domain_name_id holds the raw nsys domainId until finish
     std::vector<NvtxKey> nvtxKeys;  // parallel to nvtx
-    std::unordered_map<NvtxKey, uint32_t, NvtxKeyHash> nvtxIndex;  // key -> row of nvtx
+    IdIndex nvtxIndex;  // a shared row's key (nvtxKeys) -> its row of nvtx, by NvtxKeyHash
     std::vector<PendingDomain> domains;                            // in table row order
     std::vector<PendingPayload> payloads;                          // in table row order
     std::vector<uint8_t> payloadBytes;                             // the payloads' bytes, end to end
