@@ -63,7 +63,7 @@ private:
     size_t blockCapacity_ = 0;
     size_t allocatedBytes_ = 0;
     std::vector<std::string_view> views_;
-    IdIndex ids_;  // each text's first id, by hashText
+    IdIndex ids_;             // each text's first id, by hashText
     uint32_t tableSize_ = 0;  // the adopted table's size, 0 for none
     uint32_t tableZero_ = 0;  // the id of its string 0
 };

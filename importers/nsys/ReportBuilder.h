@@ -33,7 +33,8 @@ struct NvtxKey {
 };
 struct NvtxKeyHash {
     size_t operator()(const NvtxKey& k) const {
-        const uint64_t h = (k.colorAndCategory * 0x9E3779B97F4A7C15ull) ^ (k.domainAndFlags + (k.colorAndCategory >> 17));
+        const uint64_t h =
+            (k.colorAndCategory * 0x9E3779B97F4A7C15ull) ^ (k.domainAndFlags + (k.colorAndCategory >> 17));
         return (h ^ (h >> 32)) * 0xBF58476D1CE4E5B9ull >> 32;  // all bits mixed into the low 32
     }
 };
@@ -224,12 +225,12 @@ struct EventChunk {
     // The rows of the lanes that keep their file order (keepsFileOrder), in table row order: every
     // event and instant added to those lanes, as runs.
     std::vector<PendingRun> fileOrder;
-    std::vector<NvtxInfo> nvtx;     // domain_name_id holds the raw nsys domainId until finish
-    std::vector<NvtxKey> nvtxKeys;  // parallel to nvtx
-    IdIndex nvtxIndex;  // a shared row's key (nvtxKeys) -> its row of nvtx, by NvtxKeyHash
-    std::vector<PendingDomain> domains;                            // in table row order
-    std::vector<PendingPayload> payloads;                          // in table row order
-    std::vector<uint8_t> payloadBytes;                             // the payloads' bytes, end to end
+    std::vector<NvtxInfo> nvtx;                // domain_name_id holds the raw nsys domainId until finish
+    std::vector<NvtxKey> nvtxKeys;             // parallel to nvtx
+    IdIndex nvtxIndex;                         // a shared row's key (nvtxKeys) -> its row of nvtx, by NvtxKeyHash
+    std::vector<PendingDomain> domains;        // in table row order
+    std::vector<PendingPayload> payloads;      // in table row order
+    std::vector<uint8_t> payloadBytes;         // the payloads' bytes, end to end
     StackInterner stacks;                      // call stacks first met in this chunk; frame names may be local strings
     std::vector<PendingBacktrace> backtraces;  // in table row order
     std::vector<FrameDetail> backtraceFrameDetails;   // the backtraces' frames (PendingBacktrace::first_detail)
