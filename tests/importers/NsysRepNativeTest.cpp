@@ -425,6 +425,20 @@ TEST_CASE("native .nsys-rep equals its SQLite export: a 2022.4 OpenMP capture") 
     checkPair(dataFile("nsys-2022.4/openmp_loops.nsys-rep"), dataFile("nsys-2022.4/openmp_loops.sqlite"));
 }
 
+TEST_CASE("native .nsys-rep equals its SQLite export: NVTX ranges with core payloads share their rows (2022.4)") {
+    const auto rep = dataFile("nsys-2022.4/nvtx_payloads.nsys-rep");
+    const auto sqlite = dataFile("nsys-2022.4/nvtx_payloads.sqlite");
+    checkPair(rep, sqlite);
+    // The 120 ranges with a uint64 payload (field 8 { 1 value }, no extended payload) share
+    // their NvtxInfo row with the other ranges of their domain, colour and category, as the
+    // export's reader shares them: one row each would be 32 bytes an event for nothing.
+    const auto native = importOk(rep), exported = importOk(sqlite);
+    CHECK(native->counts().nvtx == 2000);
+    CHECK(native->nvtx.size() == exported->nvtx.size());
+    CHECK(native->nvtx.size() < 40);
+    CHECK(native->nvtx_payloads.rows.empty());
+}
+
 // Against the 2022.4 exports beside them: nsys 2025.3 exporting these older reports reads the
 // sync type from the 2025 field (every sync comes out "Unknown") and moves the MPI domain's
 // NVTX ranges into MPI tables; the file itself holds what the older exporter shows
