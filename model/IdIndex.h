@@ -8,23 +8,29 @@ namespace lanescope {
 
 // A 32-bit hash of a text, for IdIndex: 8 bytes at a time, each step a multiply and a shift,
 // so a name of a few words costs a few cycles (std::hash's is several times slower on them).
+// The last 1 to 8 bytes are read as whole words that may overlap the ones before, never byte
+// by byte into a word (which stalls the word's load).
 inline uint32_t hashText(std::string_view text) {
     const char* p = text.data();
-    size_t n = text.size();
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t word = 0;
-        std::memcpy(&word, p, 8);
+    const size_t size = text.size();
+    auto load = [](const char* at, auto word) {
+        std::memcpy(&word, at, sizeof(word));
+        return uint64_t{word};
+    };
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ size;
+    auto mix = [&h](uint64_t word) {
         h = (h ^ word) * 0xBF58476D1CE4E5B9ull;
         h ^= h >> 31;
-    }
-    if (n > 0) {
-        uint64_t word = 0;
-        std::memcpy(&word, p, n);
-        h = (h ^ word) * 0x94D049BB133111EBull;
-        h ^= h >> 29;
-    }
-    h *= 0xBF58476D1CE4E5B9ull;
+    };
+    size_t n = size;
+    for (; n > 8; p += 8, n -= 8) mix(load(p, uint64_t{}));
+    if (size >= 8)
+        mix(load(text.data() + size - 8, uint64_t{}));
+    else if (size >= 4)
+        mix(load(p, uint32_t{}) | load(p + size - 4, uint32_t{}) << 32);
+    else if (size > 0)
+        mix(uint64_t{uint8_t(p[0])} | uint64_t{uint8_t(p[size / 2])} << 8 | uint64_t{uint8_t(p[size - 1])} << 16);
+    h *= 0x94D049BB133111EBull;
     return static_cast<uint32_t>(h >> 32);
 }
 
