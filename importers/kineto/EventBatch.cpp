@@ -4,6 +4,8 @@
 #include <cstring>
 #include <new>
 
+#include "importers/kineto/FastEventReader.h"
+
 namespace lanescope::kineto {
 
 namespace od = simdjson::ondemand;
@@ -39,9 +41,29 @@ void EventBatch::clear() {
     error = simdjson::SUCCESS;
     outOfMemory = false;
     fileBytes = 0;
+    eventsBySimdjson = 0;
+    pieceBySimdjson = false;
+}
+
+void keepEvent(Event& e, EventBatch& batch, std::string_view piece, std::string& scratch) {
+    e.inputDims = canonicalJson(e.inputDims, scratch);
+    const auto inPiece = [&](std::string_view s) {
+        return s.data() >= piece.data() && s.data() + s.size() <= piece.data() + piece.size();
+    };
+    for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims, &e.comms.name,
+                                &e.comms.dtype, &e.comms.groupName, &e.comms.groupRanks})
+        if (!inPiece(*s)) *s = batch.text.keep(*s);
+    for (auto& [series, value] : e.counterValues)
+        if (!inPiece(series)) series = batch.text.keep(series);
 }
 
 void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
+    if (parsePieceFast(parser, piece, batch)) return;
+    parsePieceWithSimdjson(parser, piece, batch);
+    batch.pieceBySimdjson = true;
+}
+
+void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBatch& batch) {
     batch.clear();
     try {
         std::string canonical;  // scratch for canonicalJson
@@ -52,14 +74,14 @@ void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
                 ++batch.notObjects;
                 continue;
             }
-            Event e;
-            readEvent(ev.get_object(), e);
-            e.inputDims = canonicalJson(e.inputDims, canonical);
-            for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims,
-                                        &e.comms.name, &e.comms.dtype, &e.comms.groupName, &e.comms.groupRanks})
-                *s = batch.text.keep(*s);
-            for (auto& [series, value] : e.counterValues) series = batch.text.keep(series);
-            batch.events.push_back(std::move(e));
+            const size_t read = batch.events.size();
+            try {
+                readEvent(ev.get_object(), batch.events.emplace_back());
+            } catch (...) {
+                batch.events.resize(read);  // the event read in part
+                throw;
+            }
+            keepEvent(batch.events.back(), batch, piece, canonical);
         }
     } catch (const simdjson::simdjson_error& e) {
         batch.error = e.error();

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,20 +27,36 @@ private:
 
 // The events of one piece of a trace, parsed: what a parsing thread hands to the builder.
 // Events in file order, one whole Event each (the builder reads every field of an event at
-// once); their strings live in `text`, so the batch outlives the piece and the parser.
+// once); their strings are views into the piece where they are its bytes (the piece's buffer
+// goes with the batch: `source`), else kept in `text` (unescaped strings), so the batch
+// outlives the parser.
 struct EventBatch {
     std::vector<Event> events;
     TextArena text;
+    std::vector<char> source;                        // the buffer holding the piece, when the batch owns it
     uint64_t notObjects = 0;                         // elements of the piece that were not objects
     simdjson::error_code error = simdjson::SUCCESS;  // the JSON is invalid after `events`
     bool outOfMemory = false;                        // parsing ran out of memory after `events`
     uint64_t fileBytes = 0;                          // of the file read when the piece was cut
+    // How the piece was read (parsePiece): events that the fast reader handed to simdjson one by
+    // one, and whether simdjson read the whole piece (invalid or doubtful JSON).
+    uint64_t eventsBySimdjson = 0;
+    bool pieceBySimdjson = false;
 
-    void clear();
+    void clear();  // all but `source`
 };
 
 // Parses a piece ("[event, ...]" with simdjson's padding readable after it) into `batch`,
-// as the events are read in file order; an invalid document stops it with `error` set.
+// as the events are read in file order; an invalid document stops it with `error` set. The
+// piece must outlive the batch's use (its strings may be views into it). The fast reader
+// (FastEventReader.h) reads it, or simdjson when the fast reader declines.
 void parsePiece(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);
+// The same with simdjson alone (readEvent on each element): what parsePiece gives.
+void parsePieceWithSimdjson(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);
+
+// An event just read from `piece` into batch.events: its Input Dims made canonical
+// (canonicalJson, `scratch` its buffer) and its strings that are not the piece's bytes kept in
+// batch.text.
+void keepEvent(Event& e, EventBatch& batch, std::string_view piece, std::string& scratch);
 
 }  // namespace lanescope::kineto

@@ -107,9 +107,9 @@ void PiecePipeline::parsePieces() {
         }
         parsePiece(parser, {job.text.data() + job.offset, job.size}, *batch);
         batch->fileBytes = job.fileBytes;
+        batch->source = std::move(job.text);  // the events' strings may be views into it
         {
             const std::lock_guard lock(mutex_);
-            spareTexts_.push_back(std::move(job.text));  // reserved
             parsed_[job.index % window_] = std::move(batch);
         }
         changed_.notify_all();
@@ -134,6 +134,7 @@ EventBatch* PiecePipeline::next() {
     }
     std::unique_lock lock(mutex_);
     if (current_) {
+        spareTexts_.push_back(std::move(current_->source));  // reserved
         spareBatches_.push_back(std::move(current_));
         ++released_;
         changed_.notify_all();
