@@ -46,15 +46,16 @@ void EventBatch::clear() {
 }
 
 void keepEvent(Event& e, EventBatch& batch, std::string_view piece, std::string& scratch) {
-    e.inputDims = canonicalJson(e.inputDims, scratch);
-    const auto inPiece = [&](std::string_view s) {
-        return s.data() >= piece.data() && s.data() + s.size() <= piece.data() + piece.size();
+    if (!e.inputDims.empty()) e.inputDims = canonicalJson(e.inputDims, scratch);
+    // Kept unless empty or the piece's own bytes.
+    const auto keep = [&](std::string_view& s) {
+        if (!s.empty() && (s.data() < piece.data() || s.data() + s.size() > piece.data() + piece.size()))
+            s = batch.text.keep(s);
     };
     for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims, &e.comms.name,
                                 &e.comms.dtype, &e.comms.groupName, &e.comms.groupRanks})
-        if (!inPiece(*s)) *s = batch.text.keep(*s);
-    for (auto& [series, value] : e.counterValues)
-        if (!inPiece(series)) series = batch.text.keep(series);
+        keep(*s);
+    for (auto& [series, value] : e.counterValues) keep(series);
 }
 
 void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {

@@ -52,15 +52,19 @@ inline bool is(std::string_view k, const char (&lit)[N]) {
     return k.size() == N - 1 && std::memcmp(k.data(), lit, N - 1) == 0;
 }
 
-// The number of ASCII digits in the 8 bytes at p (8 when all are).
-inline int digitsIn8(const char* p) {
+inline uint64_t load8(const char* p) {
     uint64_t x;
     std::memcpy(&x, p, 8);
+    return x;
+}
+
+// The number of ASCII digits that begin the 8 bytes `x` (loaded little-endian: the first byte
+// lowest), 8 when all are.
+inline int leadingDigits(uint64_t x) {
     // A byte is a digit when its high nibble is 3 and its low nibble plus 6 stays below 16.
     const uint64_t notDigit = ((x & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull) |
                               (((x & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull);
     if (notDigit == 0) return 8;
-    // Little-endian: the first byte is the lowest.
     const uint64_t nonzero =
         (((notDigit & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | notDigit) & 0x8080808080808080ull;
     return __builtin_ctzll(nonzero) >> 3;
@@ -69,8 +73,49 @@ inline int digitsIn8(const char* p) {
 // The byte after the run of digits at p.
 inline const char* skipDigits(const char* p) {
     int n;
-    while ((n = digitsIn8(p)) == 8) p += 8;
+    while ((n = leadingDigits(load8(p))) == 8) p += 8;
     return p + n;
+}
+
+constexpr uint64_t kPowers[] = {1,
+                                10,
+                                100,
+                                1000,
+                                10000,
+                                100000,
+                                1000000,
+                                10000000,
+                                100000000,
+                                1000000000,
+                                10000000000ull,
+                                100000000000ull,
+                                1000000000000ull,
+                                10000000000000ull,
+                                100000000000000ull,
+                                1000000000000000ull,
+                                10000000000000000ull,
+                                100000000000000000ull,
+                                1000000000000000000ull,
+                                10000000000000000000ull};
+
+// The byte after the run of digits at p, and their value (modulo 2^64 past 19 digits): 8
+// digits at a time, without a branch per digit (the SWAR method: pairs, then fours, then eight).
+inline const char* parseDigits(const char* p, uint64_t& value) {
+    uint64_t v = 0;
+    while (true) {
+        uint64_t x = load8(p);
+        const int n = leadingDigits(x);
+        if (n == 0) break;
+        x = ((x & 0x0F0F0F0F0F0F0F0Full) << (8 * (8 - n)));  // the n digits in the high bytes, zeros before
+        x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFull;
+        x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFull;
+        x = (x * 10000 + (x >> 32)) & 0xFFFFFFFFull;
+        v = v * kPowers[n] + x;
+        p += n;
+        if (n < 8) break;
+    }
+    value = v;
+    return p;
 }
 
 // The byte after the JSON number at p (validated: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?),
@@ -96,6 +141,40 @@ inline const char* skipNumber(const char* p) {
     return p;
 }
 
+// ts and dur: microseconds to nanoseconds as microsToNs converts the number's text (`ok` false
+// where it gives no value), at once for the plain decimals Kineto writes (at most 15 integer
+// digits and 3 fraction digits), else through microsToNs. nullptr when the number is invalid.
+inline const char* readMicros(const char* p, int64_t& ns, bool& ok) {
+    const char* const begin = p;
+    const bool negative = *p == '-';
+    if (negative) ++p;
+    const char* const digits = p;
+    uint64_t whole = 0, frac = 0;
+    if (*p == '0')
+        ++p;
+    else if (isDigit(*p))
+        p = parseDigits(p, whole);
+    else
+        return nullptr;
+    const auto intDigits = static_cast<size_t>(p - digits);
+    size_t fracDigits = 0;
+    if (*p == '.') {
+        const char* const f = ++p;
+        if (!isDigit(*p)) return nullptr;
+        p = parseDigits(p, frac);
+        fracDigits = static_cast<size_t>(p - f);
+    }
+    if ((*p | 0x20) == 'e' || intDigits > 15 || fracDigits > 3) {
+        if (!(p = skipNumber(begin))) return nullptr;
+        ok = microsToNs({begin, static_cast<size_t>(p - begin)}, ns);
+        return p;
+    }
+    const auto value = static_cast<int64_t>(whole * 1000 + frac * kPowers[3 - fracDigits]);
+    ns = negative ? -value : value;
+    ok = true;
+    return p;
+}
+
 inline bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // A JSON number as read, and its value where simdjson's conversion is known to give the same:
@@ -105,8 +184,8 @@ inline bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >=
 // simdjson's correctly rounded parsing gives).
 struct Number {
     bool negative = false, exponent = false;
-    size_t intDigits = 0, fracDigits = 0, leadingZeros = 0;
-    uint64_t whole = 0, mantissa = 0;  // the integer part; all the digits (both wrap past 19 digits)
+    size_t intDigits = 0, fracDigits = 0, fracLeadingZeros = 0;  // the last when the integer part is "0"
+    uint64_t whole = 0, fraction = 0;  // the integer part and the fraction's digits (modulo 2^64 past 19)
 
     bool integer(int64_t& out) const {
         if (exponent || fracDigits != 0 || intDigits > 18) return false;
@@ -118,6 +197,116 @@ struct Number {
 
 constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The args readEvent reads, found by a perfect hash of the key (its length, first and last
+// bytes) into a table of 64 slots, then one comparison of the whole key.
+enum class Arg : uint8_t {
+    Other,  // skipped
+    Device,
+    Stream,
+    Context,
+    Correlation,
+    WaitOnStream,
+    WaitOnRecordCorrelation,
+    WaitOnEventId,
+    Bytes,
+    Registers,
+    Shared,
+    MemoryBytes,
+    Address,
+    TotalAllocated,
+    TotalReserved,
+    DeviceId,
+    DeviceType,
+    BlocksPerSm,
+    WarpsPerSm,
+    Occupancy,
+    Grid,
+    Block,
+    CollectiveName,
+    InNelems,
+    OutNelems,
+    GroupSize,
+    Dtype,
+    GroupName,
+    GroupRanks,
+    Name,
+    InputDims,
+};
+
+constexpr std::pair<std::string_view, Arg> kArgs[] = {
+    {"device", Arg::Device},
+    {"stream", Arg::Stream},
+    {"context", Arg::Context},
+    {"correlation", Arg::Correlation},
+    {"wait_on_stream", Arg::WaitOnStream},
+    {"wait_on_cuda_event_record_corr_id", Arg::WaitOnRecordCorrelation},
+    {"wait_on_cuda_event_id", Arg::WaitOnEventId},
+    {"bytes", Arg::Bytes},
+    {"registers per thread", Arg::Registers},
+    {"shared memory", Arg::Shared},
+    {"Bytes", Arg::MemoryBytes},
+    {"Addr", Arg::Address},
+    {"Total Allocated", Arg::TotalAllocated},
+    {"Total Reserved", Arg::TotalReserved},
+    {"Device Id", Arg::DeviceId},
+    {"Device Type", Arg::DeviceType},
+    {"blocks per SM", Arg::BlocksPerSm},
+    {"warps per SM", Arg::WarpsPerSm},
+    {"est. achieved occupancy %", Arg::Occupancy},
+    {"grid", Arg::Grid},
+    {"block", Arg::Block},
+    {"Collective name", Arg::CollectiveName},
+    {"In msg nelems", Arg::InNelems},
+    {"Out msg nelems", Arg::OutNelems},
+    {"Group size", Arg::GroupSize},
+    {"dtype", Arg::Dtype},
+    {"Process Group Name", Arg::GroupName},
+    {"Process Group Ranks", Arg::GroupRanks},
+    {"name", Arg::Name},
+    {"Input Dims", Arg::InputDims},
+};
+
+constexpr size_t argSlot(std::string_view k) {
+    return (k.size() + 37 * static_cast<unsigned char>(k.front()) + 2 * static_cast<unsigned char>(k.back())) & 63;
+}
+
+struct ArgTable {
+    struct Slot {
+        char key[48] = {};  // zero-padded past its length
+        uint8_t size = 0;
+        Arg arg = Arg::Other;
+    };
+    Slot slots[64] = {};
+    bool perfect = true;  // no two keys in one slot
+    constexpr ArgTable() {
+        for (const auto& [key, arg] : kArgs) {
+            Slot& slot = slots[argSlot(key)];
+            perfect = perfect && slot.size == 0;
+            for (size_t i = 0; i < key.size(); ++i) slot.key[i] = key[i];
+            slot.size = static_cast<uint8_t>(key.size());
+            slot.arg = arg;
+        }
+    }
+};
+constexpr ArgTable kArgTable;
+static_assert(kArgTable.perfect, "two args keys share a slot: change argSlot");
+
+// The arg that key `k` names (Other when none). The key's bytes lie in the piece, with the
+// padding after it: 16 bytes are read whatever its length.
+inline Arg argOf(std::string_view k) {
+    if (k.empty()) return Arg::Other;
+    const ArgTable::Slot& slot = kArgTable.slots[argSlot(k)];
+    if (slot.size != k.size()) return Arg::Other;
+    // The first 16 bytes, those past the key masked off, then the rest if longer.
+    const size_t n = k.size();
+    const uint64_t mask0 = n >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
+    const uint64_t mask1 = n >= 16 ? ~uint64_t{0} : n <= 8 ? 0 : (uint64_t{1} << (8 * (n - 8))) - 1;
+    if (((load8(k.data()) ^ load8(slot.key)) & mask0) | ((load8(k.data() + 8) ^ load8(slot.key + 8)) & mask1))
+        return Arg::Other;
+    if (n > 16 && std::memcmp(k.data() + 16, slot.key + 16, n - 16) != 0) return Arg::Other;
+    return slot.arg;
+}
 
 class Reader {
 public:
@@ -133,8 +322,22 @@ public:
 
 private:
     // The byte after the string that opens at p ('"'), validated; nullptr when invalid.
-    // `escaped` is set when it holds a backslash escape.
-    const char* skipString(const char* p, bool& escaped);
+    // `escaped` is set when it holds a backslash escape. A string that closes within 16 bytes
+    // with nothing but plain ASCII before its quote is found here, inline.
+    const char* skipString(const char* p, bool& escaped) {
+#if defined(__SSE2__)
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+        const auto mask = static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                         _mm_cmplt_epi8(v, _mm_set1_epi8(' ')))));
+        if (mask != 0) {
+            const char* const q = p + 1 + __builtin_ctz(mask);
+            if (*q == '"' && q < end_) return q + 1;
+        }
+#endif
+        return skipStringSlow(p, escaped);
+    }
+    const char* skipStringSlow(const char* p, bool& escaped);
     // The string at p as its bytes: nullptr when it holds an escape (or is invalid).
     inline const char* readString(const char* p, std::string_view& s) {
         bool escaped = false;
@@ -167,7 +370,7 @@ private:
     int utf8_ = -1;    // the piece's UTF-8: -1 not checked yet, 0 invalid, 1 valid
 };
 
-const char* Reader::skipString(const char* p, bool& escaped) {
+const char* Reader::skipStringSlow(const char* p, bool& escaped) {
     ++p;  // the opening quote
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(' ');
@@ -223,38 +426,45 @@ const char* Reader::skipString(const char* p, bool& escaped) {
 }
 
 bool Number::decimal(double& out) const {
-    if (exponent || fracDigits > 22 || intDigits + fracDigits > 15 + leadingZeros) return false;
-    const double d = static_cast<double>(mantissa) / kPowersOf10[fracDigits];
+    // Significant digits: those of the integer part and the fraction, the leading zeros of
+    // "0.000123" left out. At most 15: the digits are below 10^15, exact in a double.
+    if (exponent || fracDigits > 22) return false;
+    uint64_t digits = 0;
+    if (whole != 0 || intDigits != 1) {  // not "0." (a whole of 0 with more digits wrapped)
+        if (intDigits + fracDigits > 15) return false;
+        digits = whole * kPowers[fracDigits] + fraction;
+    } else {
+        if (fracDigits - fracLeadingZeros > 15) return false;
+        digits = fraction;
+    }
+    const double d = static_cast<double>(digits) / kPowersOf10[fracDigits];
     out = negative ? -d : d;
     return true;
 }
 
 const char* Reader::readNumber(const char* p, Number& n) {
+    const char* const begin = p;
     n.negative = *p == '-';
     if (n.negative) ++p;
     const char* const digits = p;
-    if (*p == '0') {
+    if (*p == '0')
         ++p;
-    } else if (isDigit(*p)) {
-        while (isDigit(*p)) n.whole = n.whole * 10 + static_cast<uint64_t>(*p++ - '0');
-    } else {
+    else if (isDigit(*p))
+        p = parseDigits(p, n.whole);
+    else
         return nullptr;
-    }
     n.intDigits = static_cast<size_t>(p - digits);
-    n.leadingZeros = n.whole == 0 ? 1 : 0;  // digits before the first significant one
-    n.mantissa = n.whole;
     if (*p == '.') {
         const char* const frac = ++p;
         if (!isDigit(*p)) return nullptr;
-        for (; isDigit(*p); ++p) {
-            n.leadingZeros += n.mantissa == 0 && *p == '0';
-            n.mantissa = n.mantissa * 10 + static_cast<uint64_t>(*p - '0');
-        }
+        p = parseDigits(p, n.fraction);
         n.fracDigits = static_cast<size_t>(p - frac);
+        if (n.whole == 0 && n.intDigits == 1)
+            while (frac[n.fracLeadingZeros] == '0') ++n.fracLeadingZeros;
     }
     if ((*p | 0x20) == 'e') {
         n.exponent = true;
-        return skipNumber(digits);
+        return skipNumber(begin);
     }
     return p;
 }
@@ -416,115 +626,103 @@ const char* Reader::readArgs(const char* p, Event& e) {
                 p = skipValue(p, 2);
             }
         } else {
-            p = nullptr;
-            using namespace std::string_view_literals;
-            // By length, then the name: as readEvent's chain of comparisons, one of them matches.
-            switch (k.size()) {
-                case 4:
-                    if (is(k, "Addr"))
-                        p = readInt(at, e.memory.address);
-                    else if (is(k, "grid"))
-                        p = readTriple(at, e.grid);
-                    else if (is(k, "name"))
-                        p = readStringOrSkip(at, e.argName);
-                    else
-                        p = skipValue(at, 2);
-                    break;
-                case 5:
-                    if (is(k, "bytes"))
-                        p = readInt(at, e.bytes);
-                    else if (is(k, "Bytes")) {
-                        if ((p = readInt(at, e.memory.bytes))) e.memory.hasMemory = true;
-                    } else if (is(k, "block"))
-                        p = readTriple(at, e.block);
-                    else if (is(k, "dtype"))
-                        p = readStringOrSkip(at, e.comms.dtype);
-                    else
-                        p = skipValue(at, 2);
-                    break;
-                case 6:
-                    if (is(k, "device"))
-                        p = readInt(at, e.device);
-                    else if (is(k, "stream"))
-                        p = readInt(at, e.stream);
-                    else
-                        p = skipValue(at, 2);
-                    break;
-                case 7:
-                    p = is(k, "context") ? readInt(at, e.context) : skipValue(at, 2);
-                    break;
-                case 9:
-                    p = is(k, "Device Id") ? readInt(at, e.memory.deviceId) : skipValue(at, 2);
-                    break;
-                case 10:
-                    if (is(k, "Group size"))
-                        p = readInt(at, e.comms.groupSize);
-                    else if (is(k, "Input Dims") && *at == '[') {
-                        p = skipValue(at, 1);
-                        if (p) e.inputDims = std::string_view(at, static_cast<size_t>(p - at));
-                    } else
-                        p = skipValue(at, 2);
-                    break;
-                case 11:
-                    if (is(k, "correlation"))
-                        p = readInt(at, e.correlation);
-                    else if (is(k, "Device Type"))
-                        p = readInt(at, e.memory.deviceType);
-                    else
-                        p = skipValue(at, 2);
-                    break;
-                case 12:
-                    p = is(k, "warps per SM") ? readNonNegative(at, e.warpsPerSm) : skipValue(at, 2);
-                    break;
-                case 13:
-                    if (is(k, "shared memory"))
-                        p = readInt(at, e.shared);
-                    else if (is(k, "blocks per SM"))
-                        p = readNonNegative(at, e.blocksPerSm);
-                    else if (is(k, "In msg nelems"))
-                        p = readInt(at, e.comms.inNelems);
-                    else
-                        p = skipValue(at, 2);
-                    break;
-                case 14:
-                    if (is(k, "wait_on_stream"))
-                        p = readInt(at, e.waitOnStream);
-                    else if (is(k, "Total Reserved"))
-                        p = readInt(at, e.memory.totalReserved);
-                    else if (is(k, "Out msg nelems"))
-                        p = readInt(at, e.comms.outNelems);
-                    else
-                        p = skipValue(at, 2);
-                    break;
-                case 15:
-                    if (is(k, "Total Allocated"))
-                        p = readInt(at, e.memory.totalAllocated);
-                    else if (is(k, "Collective name"))
-                        p = readStringOrSkip(at, e.comms.name, &e.comms.hasComms);
-                    else
-                        p = skipValue(at, 2);
-                    break;
-                case 18:
-                    p = is(k, "Process Group Name") ? readStringOrSkip(at, e.comms.groupName) : skipValue(at, 2);
-                    break;
-                case 19:
-                    p = is(k, "Process Group Ranks") ? readStringOrSkip(at, e.comms.groupRanks) : skipValue(at, 2);
-                    break;
-                case 20:
-                    p = is(k, "registers per thread") ? readInt(at, e.registers) : skipValue(at, 2);
-                    break;
-                case 21:
-                    p = is(k, "wait_on_cuda_event_id") ? readInt(at, e.waitOnEventId) : skipValue(at, 2);
-                    break;
-                case 25:
-                    p = is(k, "est. achieved occupancy %") ? readNonNegative(at, e.occupancyPct) : skipValue(at, 2);
-                    break;
-                case 33:
-                    p = is(k, "wait_on_cuda_event_record_corr_id") ? readInt(at, e.waitOnRecordCorrelation)
-                                                                   : skipValue(at, 2);
-                    break;
-                default:
+            switch (argOf(k)) {
+                case Arg::Other:
                     p = skipValue(at, 2);
+                    break;
+                case Arg::Device:
+                    p = readInt(at, e.device);
+                    break;
+                case Arg::Stream:
+                    p = readInt(at, e.stream);
+                    break;
+                case Arg::Context:
+                    p = readInt(at, e.context);
+                    break;
+                case Arg::Correlation:
+                    p = readInt(at, e.correlation);
+                    break;
+                case Arg::WaitOnStream:
+                    p = readInt(at, e.waitOnStream);
+                    break;
+                case Arg::WaitOnRecordCorrelation:
+                    p = readInt(at, e.waitOnRecordCorrelation);
+                    break;
+                case Arg::WaitOnEventId:
+                    p = readInt(at, e.waitOnEventId);
+                    break;
+                case Arg::Bytes:
+                    p = readInt(at, e.bytes);
+                    break;
+                case Arg::Registers:
+                    p = readInt(at, e.registers);
+                    break;
+                case Arg::Shared:
+                    p = readInt(at, e.shared);
+                    break;
+                case Arg::MemoryBytes:
+                    if ((p = readInt(at, e.memory.bytes))) e.memory.hasMemory = true;
+                    break;
+                case Arg::Address:
+                    p = readInt(at, e.memory.address);
+                    break;
+                case Arg::TotalAllocated:
+                    p = readInt(at, e.memory.totalAllocated);
+                    break;
+                case Arg::TotalReserved:
+                    p = readInt(at, e.memory.totalReserved);
+                    break;
+                case Arg::DeviceId:
+                    p = readInt(at, e.memory.deviceId);
+                    break;
+                case Arg::DeviceType:
+                    p = readInt(at, e.memory.deviceType);
+                    break;
+                case Arg::BlocksPerSm:
+                    p = readNonNegative(at, e.blocksPerSm);
+                    break;
+                case Arg::WarpsPerSm:
+                    p = readNonNegative(at, e.warpsPerSm);
+                    break;
+                case Arg::Occupancy:
+                    p = readNonNegative(at, e.occupancyPct);
+                    break;
+                case Arg::Grid:
+                    p = readTriple(at, e.grid);
+                    break;
+                case Arg::Block:
+                    p = readTriple(at, e.block);
+                    break;
+                case Arg::CollectiveName:
+                    p = readStringOrSkip(at, e.comms.name, &e.comms.hasComms);
+                    break;
+                case Arg::InNelems:
+                    p = readInt(at, e.comms.inNelems);
+                    break;
+                case Arg::OutNelems:
+                    p = readInt(at, e.comms.outNelems);
+                    break;
+                case Arg::GroupSize:
+                    p = readInt(at, e.comms.groupSize);
+                    break;
+                case Arg::Dtype:
+                    p = readStringOrSkip(at, e.comms.dtype);
+                    break;
+                case Arg::GroupName:
+                    p = readStringOrSkip(at, e.comms.groupName);
+                    break;
+                case Arg::GroupRanks:
+                    p = readStringOrSkip(at, e.comms.groupRanks);
+                    break;
+                case Arg::Name:
+                    p = readStringOrSkip(at, e.argName);
+                    break;
+                case Arg::InputDims:
+                    if (*at == '[') {
+                        if ((p = skipValue(at, 1))) e.inputDims = std::string_view(at, static_cast<size_t>(p - at));
+                    } else {
+                        p = skipValue(at, 2);
+                    }
                     break;
             }
         }
@@ -564,8 +762,8 @@ const char* Reader::readEvent(const char* p, Event& e) {
                 } else if (is(key, "ts")) {
                     if (*at == '-' || isDigit(*at)) {
                         int64_t ns = 0;
-                        if ((p = skipNumber(at)) && microsToNs({at, static_cast<size_t>(p - at)}, ns))
-                            e.ts = ns, e.hasTs = true;
+                        bool ok = false;
+                        if ((p = readMicros(at, ns, ok)) && ok) e.ts = ns, e.hasTs = true;
                     } else {
                         p = skipValue(at, 1);
                     }
@@ -592,8 +790,8 @@ const char* Reader::readEvent(const char* p, Event& e) {
                 } else if (is(key, "dur")) {
                     if (*at == '-' || isDigit(*at)) {
                         int64_t ns = 0;
-                        if ((p = skipNumber(at)) && microsToNs({at, static_cast<size_t>(p - at)}, ns))
-                            e.dur = ns, e.hasDur = true;
+                        bool ok = false;
+                        if ((p = readMicros(at, ns, ok)) && ok) e.dur = ns, e.hasDur = true;
                     } else {
                         p = skipValue(at, 1);
                     }

@@ -212,6 +212,15 @@ size_t JsonEventStream::scanEvents() {
         const uint64_t closes = (chunk.eq('}') | chunk.eq(']')) & ~inString;
         // Commas matter only past the piece's size.
         const bool commasMatter = scan_ + 64 - start_ > sizes_.piece;
+        const int openCount = __builtin_popcountll(opens), closeCount = __builtin_popcountll(closes);
+        if (!commasMatter && depth_ >= closeCount) {
+            // No brace or bracket of this chunk closes the array or unbalances it, whatever
+            // their order: only the depth moves.
+            depth_ += openCount - closeCount;
+            inString_ = inString >> 63;
+            scan_ = std::min(scan_ + 64, end_);
+            continue;
+        }
         uint64_t structural = opens | closes | (commasMatter ? chunk.eq(',') & ~inString : 0);
         for (; structural; structural &= structural - 1) {
             const int bit = __builtin_ctzll(structural);

@@ -2,6 +2,7 @@
 #include "importers/kineto/KinetoBuilder.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "model/DiagnosticKinds.h"
@@ -9,22 +10,55 @@
 namespace lanescope::kineto {
 namespace {
 
+// Whether `s` is the literal `lit` (compared with a constant size: a load or two).
+template <size_t N>
+bool is(std::string_view s, const char (&lit)[N]) {
+    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+
+Cat kernelCategory(std::string_view name) {
+    if (name.starts_with("Memcpy")) return Cat::Memcpy;  // old traces filed copies under Kernel
+    if (name.starts_with("Memset")) return Cat::Memset;
+    return Cat::Kernel;
+}
+
+// By the category's length first: one or two comparisons of a known size.
 Cat categoryOf(std::string_view cat, std::string_view name) {
-    if (cat == "cpu_op" || cat == "Operator" || cat == "cpu_instant_event") return Cat::CpuOp;
-    if (cat == "user_annotation") return Cat::Annotation;
-    if (cat == "python_function") return Cat::Python;
-    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return Cat::CudaApi;
-    if (cat == "kernel" || cat == "Kernel") {
-        if (name.starts_with("Memcpy")) return Cat::Memcpy;  // old traces filed copies under Kernel
-        if (name.starts_with("Memset")) return Cat::Memset;
-        return Cat::Kernel;
+    switch (cat.size()) {
+        case 6:
+            if (is(cat, "cpu_op")) return Cat::CpuOp;
+            if (is(cat, "kernel") || is(cat, "Kernel")) return kernelCategory(name);
+            if (is(cat, "Driver")) return Cat::CudaApi;
+            if (is(cat, "Memcpy")) return Cat::Memcpy;
+            if (is(cat, "Memset")) return Cat::Memset;
+            return Cat::Unknown;
+        case 7:
+            return is(cat, "Runtime") ? Cat::CudaApi : Cat::Unknown;
+        case 8:
+            if (is(cat, "Operator")) return Cat::CpuOp;
+            if (is(cat, "overhead")) return Cat::Overhead;
+            return Cat::Unknown;
+        case 9:
+            return is(cat, "cuda_sync") ? Cat::Sync : Cat::Unknown;
+        case 10:
+            if (is(cat, "gpu_memcpy")) return Cat::Memcpy;
+            if (is(cat, "gpu_memset")) return Cat::Memset;
+            return Cat::Unknown;
+        case 11:
+            return is(cat, "cuda_driver") ? Cat::CudaApi : Cat::Unknown;
+        case 12:
+            return is(cat, "cuda_runtime") ? Cat::CudaApi : Cat::Unknown;
+        case 15:
+            if (is(cat, "user_annotation")) return Cat::Annotation;
+            if (is(cat, "python_function")) return Cat::Python;
+            return Cat::Unknown;
+        case 17:
+            return is(cat, "cpu_instant_event") ? Cat::CpuOp : Cat::Unknown;
+        case 19:
+            return is(cat, "gpu_user_annotation") ? Cat::GpuAnnotation : Cat::Unknown;
+        default:
+            return Cat::Unknown;
     }
-    if (cat == "gpu_memcpy" || cat == "Memcpy") return Cat::Memcpy;
-    if (cat == "gpu_memset" || cat == "Memset") return Cat::Memset;
-    if (cat == "gpu_user_annotation") return Cat::GpuAnnotation;
-    if (cat == "overhead") return Cat::Overhead;
-    if (cat == "cuda_sync") return Cat::Sync;
-    return Cat::Unknown;
 }
 
 const char* cpuLaneName(Cat c) {
