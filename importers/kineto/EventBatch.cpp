@@ -48,9 +48,10 @@ void EventBatch::clear() {
 void keepEvent(Event& e, EventBatch& batch, std::string_view piece, std::string& scratch) {
     if (!e.inputDims.empty()) e.inputDims = canonicalJson(e.inputDims, scratch);
     // Kept unless empty or the piece's own bytes.
+    const auto begin = reinterpret_cast<uintptr_t>(piece.data()), end = begin + piece.size();
     const auto keep = [&](std::string_view& s) {
-        if (!s.empty() && (s.data() < piece.data() || s.data() + s.size() > piece.data() + piece.size()))
-            s = batch.text.keep(s);
+        const auto at = reinterpret_cast<uintptr_t>(s.data());
+        if (!s.empty() && (at < begin || at + s.size() > end)) s = batch.text.keep(s);
     };
     for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims, &e.comms.name,
                                 &e.comms.dtype, &e.comms.groupName, &e.comms.groupRanks})
@@ -64,8 +65,10 @@ void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
     batch.pieceBySimdjson = true;
 }
 
-void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBatch& batch) {
-    batch.clear();
+namespace {
+
+// parsePieceWithSimdjson of `piece` ('[' first), its strings that lie in `keptIn` left there.
+void readWithSimdjson(od::parser& parser, std::string_view piece, std::string_view keptIn, EventBatch& batch) {
     try {
         std::string canonical;  // scratch for canonicalJson
         od::document doc = parser.iterate(piece.data(), piece.size(), piece.size() + simdjson::SIMDJSON_PADDING);
@@ -82,10 +85,27 @@ void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBat
                 batch.events.resize(read);  // the event read in part
                 throw;
             }
-            keepEvent(batch.events.back(), batch, piece, canonical);
+            keepEvent(batch.events.back(), batch, keptIn, canonical);
         }
     } catch (const simdjson::simdjson_error& e) {
         batch.error = e.error();
+    } catch (const std::bad_alloc&) {
+        batch.outOfMemory = true;
+    }
+}
+
+}  // namespace
+
+void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBatch& batch) {
+    batch.clear();
+    if (piece.empty() || piece.front() == '[') return readWithSimdjson(parser, piece, piece, batch);
+    // A mapped piece's first byte is the file's (JsonEventStream::piece()): a copy that opens
+    // with '[', whose strings are all kept (the copy goes).
+    try {
+        std::vector<char> copy(piece.size() + simdjson::SIMDJSON_PADDING, ' ');
+        std::memcpy(copy.data(), piece.data(), piece.size());
+        copy[0] = '[';
+        readWithSimdjson(parser, {copy.data(), piece.size()}, {}, batch);
     } catch (const std::bad_alloc&) {
         batch.outOfMemory = true;
     }

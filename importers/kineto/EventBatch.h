@@ -34,6 +34,7 @@ struct EventBatch {
     std::vector<Event> events;
     TextArena text;
     std::vector<char> source;                        // the buffer holding the piece, when the batch owns it
+    std::string_view piece;                          // the piece read (PiecePipeline)
     uint64_t notObjects = 0;                         // elements of the piece that were not objects
     simdjson::error_code error = simdjson::SUCCESS;  // the JSON is invalid after `events`
     bool outOfMemory = false;                        // parsing ran out of memory after `events`
@@ -46,10 +47,11 @@ struct EventBatch {
     void clear();  // all but `source`
 };
 
-// Parses a piece ("[event, ...]" with simdjson's padding readable after it) into `batch`,
-// as the events are read in file order; an invalid document stops it with `error` set. The
-// piece must outlive the batch's use (its strings may be views into it). The fast reader
-// (FastEventReader.h) reads it, or simdjson when the fast reader declines.
+// Parses a piece ("[event, ...]" with simdjson's padding readable after it; its first byte is
+// read as '[' whatever it is, as a mapped file's pieces need: JsonEventStream::piece()) into
+// `batch`, as the events are read in file order; an invalid document stops it with `error`
+// set. The piece must outlive the batch's use (its strings may be views into it). The fast
+// reader (FastEventReader.h) reads it, or simdjson when the fast reader declines.
 void parsePiece(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);
 // The same with simdjson alone (readEvent on each element): what parsePiece gives.
 void parsePieceWithSimdjson(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);

@@ -837,7 +837,7 @@ bool restValid(Reader& reader, const char* p) {
 
 bool parsePieceFast(od::parser& parser, std::string_view piece, EventBatch& batch) {
     batch.clear();
-    if (piece.size() < 2 || piece.front() != '[' || piece.back() != ']') return false;
+    if (piece.size() < 2 || piece.back() != ']') return false;  // the first byte is read as '[' (parsePiece)
     Reader reader(piece);
     std::string canonical;  // scratch for canonicalJson
     try {

@@ -82,34 +82,51 @@ uint64_t prefixXor(uint64_t x) {
 }  // namespace
 
 JsonEventStream::JsonEventStream(BlockReader& reader, StreamSizes sizes, size_t padding)
-    : reader_(reader), sizes_(sizes), padding_(padding) {
+    : reader_(reader), sizes_(sizes), padding_(padding), mapped_(reader.mapped()) {
     sizes_.block = std::max<size_t>(sizes_.block, 1);
+    data_ = mapped_;
+}
+
+void JsonEventStream::dropBefore(size_t n) {
+    if (mapped_)
+        data_ += n;  // the window moves over the mapping
+    else
+        std::memmove(buf_.data(), buf_.data() + n, end_ - n);
+    end_ -= n;
+    scan_ -= n;
+    start_ -= n;
 }
 
 bool JsonEventStream::fill() {
-    if (phase_ == Phase::Events && start_ > 0) {  // drop the pieces handed out
-        std::memmove(buf_.data(), buf_.data() + start_, end_ - start_);
-        end_ -= start_;
-        scan_ -= start_;
-        start_ = 0;
+    if (phase_ == Phase::Events && start_ > 0) dropBefore(start_);  // drop the pieces handed out
+    size_t got = 0;
+    if (mapped_) {
+        // The next block is the mapping's next bytes, taken in place; the one after is asked for.
+        const size_t at = static_cast<size_t>(data_ - mapped_) + end_;
+        got = static_cast<size_t>(std::min<uint64_t>(sizes_.block, reader_.fileSize() - at));
+        reader_.countMapped(got);
+        reader_.readAhead(at + got, sizes_.block);
+    } else {
+        const size_t needed = end_ + sizes_.block + padding_;
+        if (buf_.size() < needed) buf_.resize(std::max(needed, buf_.size() + buf_.size() / 2));
+        data_ = buf_.data();
+        const std::optional<size_t> read = reader_.read(data_ + end_, sizes_.block);
+        if (!read) {
+            status_ = Status::ReadError;
+            return false;
+        }
+        got = *read;
     }
-    const size_t needed = end_ + sizes_.block + padding_;
-    if (buf_.size() < needed) buf_.resize(std::max(needed, buf_.size() + buf_.size() / 2));
-    const std::optional<size_t> got = reader_.read(buf_.data() + end_, sizes_.block);
-    if (!got) {
-        status_ = Status::ReadError;
-        return false;
-    }
-    end_ += *got;
-    bytesRead_ += *got;
+    end_ += got;
+    bytesRead_ += got;
     status_ = Status::End;
-    return *got > 0;
+    return got > 0;
 }
 
 // Scans the header from scan_ until the events array opens (then the Events phase starts);
 // a failure when the document is no object or its object closes first; nullopt otherwise.
 std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
-    const char* p = buf_.data();
+    const char* p = data_;
     size_t i = scan_;
     if (!begun_) {
         if (i == 0 && end_ > 0 && p[0] == '\xEF') {  // a UTF-8 byte order mark
@@ -199,7 +216,7 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
 size_t JsonEventStream::scanEvents() {
     while (scan_ < end_ && (scan_ + 64 <= end_ || fileEnded_)) {
         char tail[64];
-        const char* p = buf_.data() + scan_;
+        const char* p = data_ + scan_;
         if (scan_ + 64 > end_) {  // the last bytes of the file, padded with spaces
             std::memset(tail, ' ', sizeof tail);
             std::memcpy(tail, p, end_ - scan_);
@@ -255,21 +272,26 @@ size_t JsonEventStream::scanEvents() {
 JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
     if (depth_ != 0 || inString_) return Status::Unterminated;
     size_t last = end_;
-    while (last > start_ + 1 && isSpace(buf_[last - 1])) --last;
-    if (last > start_ + 1 && buf_[last - 1] == ',') --last;
-    buf_[start_] = '[';
-    buf_[last] = ']';  // within the buffer: a block and the padding lie past end_
-    piece_ = std::string_view(buf_.data() + start_, last - start_ + 1);
+    while (last > start_ + 1 && isSpace(data_[last - 1])) --last;
+    if (last > start_ + 1 && data_[last - 1] == ',') --last;
+    if (!mapped_) data_[start_] = '[';  // mapped: the byte may be the previous piece's ']' (piece())
+    data_[last] = ']';  // within the buffer: a block and the padding (the mapping's zeros) lie past end_
+    piece_ = std::string_view(data_ + start_, last - start_ + 1);
     header_ += "[]}";
     phase_ = Phase::Done;
     return Status::Piece;
 }
 
 void JsonEventStream::takePiece(std::vector<char>& buffer) {
+    if (mapped_) {  // the piece stays where it is, in the mapping
+        dropBefore(start_);
+        return;
+    }
     const size_t kept = end_ - start_;  // from the piece's last byte (the next one's '[')
     if (buffer.size() < kept + sizes_.block + padding_) buffer.resize(kept + sizes_.block + padding_);
     std::memcpy(buffer.data(), buf_.data() + start_, kept);
     buf_.swap(buffer);
+    data_ = buf_.data();
     end_ = kept;
     scan_ -= start_;
     start_ = 0;
@@ -296,19 +318,20 @@ JsonEventStream::Status JsonEventStream::next() {
                     }
                     break;
                 }
-                if (buf_[at] == '}') return Status::Unbalanced;
-                if (buf_[at] == ']') {
+                if (data_[at] == '}') return Status::Unbalanced;
+                if (data_[at] == ']') {
                     header_ += "[]";
                     phase_ = Phase::Trailer;  // the bytes after `at` are moved to the header next time
                 }
-                buf_[start_] = '[';
-                buf_[at] = ']';
-                piece_ = std::string_view(buf_.data() + start_, at - start_ + 1);
+                if (!mapped_) data_[start_] = '[';  // mapped: the byte may be the previous piece's ']' (piece())
+                data_[at] = ']';
+                piece_ = std::string_view(data_ + start_, at - start_ + 1);
                 start_ = at;
                 return Status::Piece;
             }
             case Phase::Trailer:
-                header_.append(buf_.data() + scan_, end_ - scan_);
+                header_.append(data_ + scan_, end_ - scan_);
+                if (mapped_) data_ += end_;
                 start_ = scan_ = end_ = 0;
                 if (header_.size() > sizes_.text_limit) return Status::TooLarge;
                 if (!fill()) {

@@ -123,7 +123,9 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     using Status = kineto::JsonEventStream::Status;
     progress.progress("reading", 0, 0);
     kineto::BlockReader reader;
-    if (!reader.open(path)) return fail(ImportError::Kind::Unreadable, path, reader.error());
+    // A plain file is read in place, mapped: its pieces are not copied (JsonEventStream).
+    if (!reader.open(path, kineto::BlockReader::Mapping::Map))
+        return fail(ImportError::Kind::Unreadable, path, reader.error());
 
     auto report = std::make_unique<Report>();
     report->meta.format = std::string(formatName());

@@ -6,7 +6,7 @@
 
 namespace lanescope::kineto {
 
-PiecePipeline::PiecePipeline(JsonEventStream& stream, const BlockReader& reader, unsigned workers, std::stop_token stop)
+PiecePipeline::PiecePipeline(JsonEventStream& stream, BlockReader& reader, unsigned workers, std::stop_token stop)
     : stream_(stream), reader_(reader), stop_(std::move(stop)), window_(workers + 2) {
     if (workers == 0) {
         current_ = std::make_unique<EventBatch>();  // next() does it all
@@ -49,10 +49,8 @@ bool PiecePipeline::cut(Job& job) {
             endStatus_ = status;
             return false;
         }
-        const std::string_view piece = stream_.piece();
         stream_.takePiece(job.text);
-        job.offset = static_cast<size_t>(piece.data() - job.text.data());
-        job.size = piece.size();
+        job.piece = stream_.piece();
         job.fileBytes = reader_.fileBytesRead();
         return true;
     } catch (const std::bad_alloc&) {
@@ -105,8 +103,9 @@ void PiecePipeline::parsePieces() {
             batch = std::move(spareBatches_.back());  // one is spare for each piece cut and not released
             spareBatches_.pop_back();
         }
-        parsePiece(parser, {job.text.data() + job.offset, job.size}, *batch);
+        parsePiece(parser, job.piece, *batch);
         batch->fileBytes = job.fileBytes;
+        batch->piece = job.piece;
         batch->source = std::move(job.text);  // the events' strings may be views into it
         {
             const std::lock_guard lock(mutex_);
@@ -118,6 +117,8 @@ void PiecePipeline::parsePieces() {
 
 EventBatch* PiecePipeline::next() {
     if (threads_.empty()) {
+        // The batch handed out last is done with: the mapping's pages before its piece's end too.
+        reader_.releaseMapped(current_->piece.data() + current_->piece.size());
         try {
             const JsonEventStream::Status status = stream_.next();
             if (status != JsonEventStream::Status::Piece) {
@@ -130,11 +131,13 @@ EventBatch* PiecePipeline::next() {
         }
         parsePiece(parser_, stream_.piece(), *current_);
         current_->fileBytes = reader_.fileBytesRead();
+        current_->piece = stream_.piece();
         return current_.get();
     }
     std::unique_lock lock(mutex_);
     if (current_) {
-        spareTexts_.push_back(std::move(current_->source));  // reserved
+        reader_.releaseMapped(current_->piece.data() + current_->piece.size());  // pieces are released in order
+        spareTexts_.push_back(std::move(current_->source));                      // reserved
         spareBatches_.push_back(std::move(current_));
         ++released_;
         changed_.notify_all();

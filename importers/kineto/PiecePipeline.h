@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <stop_token>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -25,7 +26,7 @@ namespace lanescope::kineto {
 // size. On a stop request the reader cuts no more pieces.
 class PiecePipeline {
 public:
-    PiecePipeline(JsonEventStream& stream, const BlockReader& reader, unsigned workers, std::stop_token stop);
+    PiecePipeline(JsonEventStream& stream, BlockReader& reader, unsigned workers, std::stop_token stop);
     PiecePipeline(const PiecePipeline&) = delete;
     PiecePipeline& operator=(const PiecePipeline&) = delete;
     ~PiecePipeline();  // ends the threads
@@ -39,13 +40,14 @@ public:
     bool outOfMemory() const { return outOfMemory_; }
 
 private:
-    // A piece cut and waiting to be parsed: its number in file order, the stream's buffer that
-    // holds it (JsonEventStream::takePiece) at `offset`, with simdjson's padding after it, and
-    // the bytes of the file read when it was cut.
+    // A piece cut and waiting to be parsed: its number in file order, the piece, with
+    // simdjson's padding after it, in the stream's buffer that holds it (`text`,
+    // JsonEventStream::takePiece) or in the file's mapping, and the bytes of the file read when
+    // it was cut.
     struct Job {
         uint64_t index = 0;
         std::vector<char> text;
-        size_t offset = 0, size = 0;
+        std::string_view piece;
         uint64_t fileBytes = 0;
     };
     void endThreads();
@@ -55,7 +57,7 @@ private:
     bool cut(Job& job);
 
     JsonEventStream& stream_;
-    const BlockReader& reader_;
+    BlockReader& reader_;  // its mapping's pages are given back as batches are released
     std::stop_token stop_;
     const size_t window_;  // pieces cut and not yet released, at most
     JsonEventStream::Status endStatus_ = JsonEventStream::Status::End;
