@@ -44,6 +44,15 @@ struct Chunk {
             bits |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(part[k], v)))} << (16 * k);
         return bits;
     }
+    // Bytes that are `c` once ORed with 0x20: '{' finds '[' too, '}' finds ']'.
+    uint64_t eqFolded(char c) const {
+        const __m128i v = _mm_set1_epi8(c), fold = _mm_set1_epi8(0x20);
+        uint64_t bits = 0;
+        for (int k = 0; k < 4; ++k)
+            bits |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(part[k], fold), v)))}
+                    << (16 * k);
+        return bits;
+    }
 };
 #else
 struct Chunk {
@@ -52,6 +61,11 @@ struct Chunk {
     uint64_t eq(char c) const {
         uint64_t bits = 0;
         for (int i = 0; i < 64; ++i) bits |= uint64_t{p[i] == c} << i;
+        return bits;
+    }
+    uint64_t eqFolded(char c) const {
+        uint64_t bits = 0;
+        for (int i = 0; i < 64; ++i) bits |= uint64_t{(p[i] | 0x20) == c} << i;
         return bits;
     }
 };
@@ -70,6 +84,15 @@ uint64_t escapedBits(uint64_t backslash, uint64_t& carry) {
     uint64_t evenStartRuns = 0;
     carry = __builtin_add_overflow(oddStarts, backslash, &evenStartRuns) ? 1 : 0;
     return (even ^ (evenStartRuns << 1)) & followsEscape;
+}
+
+// The bits set in x (without the POPCNT instruction, which x86-64's baseline lacks: the
+// builtin would call libgcc).
+inline int bitCount(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return static_cast<int>((x * 0x0101010101010101ull) >> 56);
 }
 
 // Bit i set where an odd number of bits 0..i of x are set: with quotes, the bytes inside strings
@@ -225,11 +248,12 @@ size_t JsonEventStream::scanEvents() {
         const Chunk chunk(p);
         const uint64_t quotes = chunk.eq('"') & ~escapedBits(chunk.eq('\\'), escapeCarry_);
         const uint64_t inString = prefixXor(quotes) ^ (inString_ ? ~uint64_t{0} : 0);
-        const uint64_t opens = (chunk.eq('{') | chunk.eq('[')) & ~inString;
-        const uint64_t closes = (chunk.eq('}') | chunk.eq(']')) & ~inString;
+        const uint64_t opens = chunk.eqFolded('{') & ~inString;   // '{' and '['
+        const uint64_t closes = chunk.eqFolded('}') & ~inString;  // '}' and ']'
+
         // Commas matter only past the piece's size.
         const bool commasMatter = scan_ + 64 - start_ > sizes_.piece;
-        const int openCount = __builtin_popcountll(opens), closeCount = __builtin_popcountll(closes);
+        const int openCount = bitCount(opens), closeCount = bitCount(closes);
         if (!commasMatter && depth_ >= closeCount) {
             // No brace or bracket of this chunk closes the array or unbalances it, whatever
             // their order: only the depth moves.
