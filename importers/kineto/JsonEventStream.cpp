@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "importers/kineto/EventScan.h"
 
 namespace lanescope::kineto {
 namespace {
@@ -29,78 +27,6 @@ size_t stringEnd(const char* p, size_t open, size_t from, size_t n) {
 }
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-// 64 bytes of the document as bit masks: eq(c) has bit i set where byte i is `c`.
-#if defined(__SSE2__)
-struct Chunk {
-    __m128i part[4];
-    explicit Chunk(const char* p) {
-        for (int k = 0; k < 4; ++k) part[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    }
-    uint64_t eq(char c) const {
-        const __m128i v = _mm_set1_epi8(c);
-        uint64_t bits = 0;
-        for (int k = 0; k < 4; ++k)
-            bits |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(part[k], v)))} << (16 * k);
-        return bits;
-    }
-    // Bytes that are `c` once ORed with 0x20: '{' finds '[' too, '}' finds ']'.
-    uint64_t eqFolded(char c) const {
-        const __m128i v = _mm_set1_epi8(c), fold = _mm_set1_epi8(0x20);
-        uint64_t bits = 0;
-        for (int k = 0; k < 4; ++k)
-            bits |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(part[k], fold), v)))}
-                    << (16 * k);
-        return bits;
-    }
-};
-#else
-struct Chunk {
-    const char* p;
-    explicit Chunk(const char* bytes) : p(bytes) {}
-    uint64_t eq(char c) const {
-        uint64_t bits = 0;
-        for (int i = 0; i < 64; ++i) bits |= uint64_t{p[i] == c} << i;
-        return bits;
-    }
-    uint64_t eqFolded(char c) const {
-        uint64_t bits = 0;
-        for (int i = 0; i < 64; ++i) bits |= uint64_t{(p[i] | 0x20) == c} << i;
-        return bits;
-    }
-};
-#endif
-
-// Bit i set where the byte is escaped by the backslashes before it (`backslash`: bit i set
-// where byte i is a backslash), given `carry`: whether the previous chunk ended in an odd run of
-// backslashes (updated for the next chunk). The method of simdjson's stage 1 (Langdale and
-// Lemire, "Parsing gigabytes of JSON per second"): a run of backslashes escapes the byte after
-// it when it is odd in length, found with one addition over the runs that start on odd bits.
-uint64_t escapedBits(uint64_t backslash, uint64_t& carry) {
-    constexpr uint64_t even = 0x5555555555555555ull;
-    backslash &= ~carry;
-    const uint64_t followsEscape = backslash << 1 | carry;
-    const uint64_t oddStarts = backslash & ~even & ~followsEscape;
-    uint64_t evenStartRuns = 0;
-    carry = __builtin_add_overflow(oddStarts, backslash, &evenStartRuns) ? 1 : 0;
-    return (even ^ (evenStartRuns << 1)) & followsEscape;
-}
-
-// The bits set in x (without the POPCNT instruction, which x86-64's baseline lacks: the
-// builtin would call libgcc).
-inline int bitCount(uint64_t x) {
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return static_cast<int>((x * 0x0101010101010101ull) >> 56);
-}
-
-// Bit i set where an odd number of bits 0..i of x are set: with quotes, the bytes inside strings
-// (the opening quote included, the closing one not).
-uint64_t prefixXor(uint64_t x) {
-    for (int shift = 1; shift < 64; shift *= 2) x ^= x << shift;
-    return x;
-}
 
 }  // namespace
 
@@ -230,64 +156,17 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
     return std::nullopt;
 }
 
-// Scans the events array from scan_, 64 bytes at a time (the rest too once the file has
-// ended): the index of the comma that ends a piece (the first top-level one once the piece
-// holds StreamSizes::piece bytes), of the array's closing ']', or of a '}' that unbalances it;
-// npos when the buffered bytes end first. Strings are found with bit masks of the chunk's
-// quotes and backslashes, so that only the brackets, braces and commas outside strings are
-// looked at one by one.
+// Scans the events array from scan_ (EventScan.h): the index of the comma that ends a piece,
+// of the array's closing ']', or of a '}' that unbalances it; npos when the buffered bytes end
+// first.
 size_t JsonEventStream::scanEvents() {
-    while (scan_ < end_ && (scan_ + 64 <= end_ || fileEnded_)) {
-        char tail[64];
-        const char* p = data_ + scan_;
-        if (scan_ + 64 > end_) {  // the last bytes of the file, padded with spaces
-            std::memset(tail, ' ', sizeof tail);
-            std::memcpy(tail, p, end_ - scan_);
-            p = tail;
-        }
-        const Chunk chunk(p);
-        const uint64_t quotes = chunk.eq('"') & ~escapedBits(chunk.eq('\\'), escapeCarry_);
-        const uint64_t inString = prefixXor(quotes) ^ (inString_ ? ~uint64_t{0} : 0);
-        const uint64_t opens = chunk.eqFolded('{') & ~inString;   // '{' and '['
-        const uint64_t closes = chunk.eqFolded('}') & ~inString;  // '}' and ']'
-
-        // Commas matter only past the piece's size.
-        const bool commasMatter = scan_ + 64 - start_ > sizes_.piece;
-        const int openCount = bitCount(opens), closeCount = bitCount(closes);
-        if (!commasMatter && depth_ >= closeCount) {
-            // No brace or bracket of this chunk closes the array or unbalances it, whatever
-            // their order: only the depth moves.
-            depth_ += openCount - closeCount;
-            inString_ = inString >> 63;
-            scan_ = std::min(scan_ + 64, end_);
-            continue;
-        }
-        uint64_t structural = opens | closes | (commasMatter ? chunk.eq(',') & ~inString : 0);
-        for (; structural; structural &= structural - 1) {
-            const int bit = __builtin_ctzll(structural);
-            const size_t at = scan_ + static_cast<size_t>(bit);
-            switch (p[bit]) {
-                case '{':
-                case '[':
-                    ++depth_;
-                    continue;
-                case '}':
-                case ']':
-                    if (depth_-- > 0) continue;
-                    break;
-                default:  // ','
-                    if (depth_ != 0 || at - start_ <= sizes_.piece) continue;
-                    break;
-            }
-            scan_ = at + 1;  // outside any string, after no backslash
-            inString_ = false;
-            escapeCarry_ = 0;
-            return at;
-        }
-        inString_ = inString >> 63;
-        scan_ = std::min(scan_ + 64, end_);
-    }
-    return npos;
+    EventScan scan{data_, scan_, end_, start_, sizes_.piece, fileEnded_, depth_, inString_, escapeCarry_};
+    const size_t at = kineto::scanEvents(scan);
+    scan_ = scan.scan;
+    depth_ = scan.depth;
+    inString_ = scan.inString;
+    escapeCarry_ = scan.escapeCarry;
+    return at == SIZE_MAX ? npos : at;
 }
 
 // The JSON Array Format may leave out the closing ']' (a trace written by a process that

@@ -11,6 +11,7 @@
 #include "TestPaths.h"
 #include "importers/kineto/BlockReader.h"
 #include "importers/kineto/EventBatch.h"
+#include "importers/kineto/EventScan.h"
 #include "importers/kineto/FastEventReader.h"
 #include "importers/kineto/JsonEventStream.h"
 #include "tests/bench/KinetoTraceWriter.h"
@@ -441,4 +442,48 @@ TEST_CASE("kineto fast reader: randomly damaged pieces read as simdjson reads th
     CHECK(routes.pieces > 2900);
     CHECK(routes.piecesBySimdjson > 100);
     CHECK(routes.eventsBySimdjson > 0);
+}
+
+TEST_CASE("kineto scan: the AVX2 scanner cuts where the portable one cuts") {
+    if (!kineto::haveAvx2Scan()) {
+        WARN("no AVX2 scanner on this processor or build: nothing to compare");
+        return;
+    }
+    // A generated trace and randomly damaged copies of a small one (quotes, backslashes,
+    // brackets and commas moved about), scanned to their ends with several piece sizes.
+    std::vector<std::string> documents;
+    {
+        const auto dir = tempDir("kineto-scan");
+        bench::writeKinetoTrace(dir / "generated.json", 3000);
+        documents.push_back(readFile(dir / "generated.json"));
+        std::filesystem::remove_all(dir);
+    }
+    const std::string small = readFile(dataFile("fuzz/small_profiled.json"));
+    bench::Rng rng(7);
+    const std::string interesting = "\"\\{}[],x ";
+    for (int i = 0; i < 200; ++i) {
+        std::string text = small;
+        for (int k = 0; k < 8; ++k)
+            text[static_cast<size_t>(rng.between(0, static_cast<int64_t>(text.size()) - 1))] =
+                interesting[static_cast<size_t>(rng.between(0, static_cast<int64_t>(interesting.size()) - 1))];
+        documents.push_back(text);
+    }
+    for (const std::string& text : documents) {
+        for (size_t piece : {size_t{1}, size_t{100}, size_t{4096}}) {
+            kineto::EventScan portable, avx2;
+            portable.data = avx2.data = text.data();
+            portable.end = avx2.end = text.size();
+            portable.piece = avx2.piece = piece;
+            portable.fileEnded = avx2.fileEnded = true;
+            while (true) {
+                const size_t a = kineto::scanEventsPortable(portable), b = kineto::scanEventsAvx2(avx2);
+                REQUIRE(a == b);
+                CHECK(portable.depth == avx2.depth);
+                CHECK(portable.inString == avx2.inString);
+                CHECK(portable.escapeCarry == avx2.escapeCarry);
+                if (a == SIZE_MAX || text[a] != ',') break;
+                portable.start = avx2.start = a;
+            }
+        }
+    }
 }
