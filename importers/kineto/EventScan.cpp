@@ -69,6 +69,8 @@ inline int bitCount(uint64_t x) {
     return static_cast<int>((x * 0x0101010101010101ull) >> 56);
 }
 
+constexpr bool kCheapBitCount = false;
+
 }  // namespace
 
 #include "importers/kineto/EventScanLoop.inc"

@@ -41,6 +41,8 @@ inline uint64_t prefixXor(uint64_t x) {
 
 inline int bitCount(uint64_t x) { return __builtin_popcountll(x); }
 
+constexpr bool kCheapBitCount = true;
+
 }  // namespace
 
 #include "importers/kineto/EventScanLoop.inc"
