@@ -868,8 +868,13 @@ bool parsePieceFast(od::parser& parser, std::string_view piece, EventBatch& batc
                         batch.error = error.error();
                         return true;
                     }
+                    keepEvent(*e, batch, piece, canonical);
+                } else if (!e->inputDims.empty()) {
+                    // Read here: every string is the piece's bytes (or a literal), but Input
+                    // Dims written otherwise than canonically (kept then).
+                    const std::string_view dims = canonicalJson(e->inputDims, canonical);
+                    if (dims.data() != e->inputDims.data()) e->inputDims = batch.text.keep(dims);
                 }
-                keepEvent(*e, batch, piece, canonical);
             } else {
                 if (!(p = reader.skipValue(p, 0))) return false;
                 ++batch.notObjects;
