@@ -559,6 +559,19 @@ const char* Reader::readInt(const char* p, int64_t& out) {
         return p;
     }
     if (*p == '-' || isDigit(*p)) {
+        // The common case at once: a non-negative integer of 1 to 8 digits, no leading zero.
+        const uint64_t x = load8(p);
+        const int digits = leadingDigits(x);
+        if (digits > 0 && digits < 8 && (*p != '0' || digits == 1)) {
+            const char next = p[digits];
+            if (next != '.' && (next | 0x20) != 'e') {
+                uint64_t v = (x & 0x0F0F0F0F0F0F0F0Full) << (8 * (8 - digits));
+                v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
+                v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
+                out = static_cast<int64_t>((v * 10000 + (v >> 32)) & 0xFFFFFFFFull);
+                return p + digits;
+            }
+        }
         Number n;
         if (!(p = readNumber(p, n))) return nullptr;
         double d = 0;
