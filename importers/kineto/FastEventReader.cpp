@@ -198,6 +198,36 @@ struct Number {
 constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+// The length of the top-level key at p ('"') with its colon and one space, as PyTorch writes
+// them (`"ph": `, `"name": `, ...), when it is one of those readEvent reads; 0 otherwise. The 8
+// bytes at p are readable (the piece's padding).
+inline size_t writtenKey(const char* p) {
+    const uint64_t x = load8(p);
+    // The literal's bytes (little-endian) and how many of the 8 it has.
+    const auto is = [x](const char* literal, size_t n) {
+        uint64_t want = 0;
+        std::memcpy(&want, literal, n);
+        const uint64_t mask = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
+        return ((x ^ want) & mask) == 0;
+    };
+    switch (p[1]) {
+        case 'p':
+            return is("\"ph\": ", 6) ? 6 : is("\"pid\": ", 7) ? 7 : 0;
+        case 't':
+            return is("\"ts\": ", 6) ? 6 : is("\"tid\": ", 7) ? 7 : 0;
+        case 'c':
+            return is("\"cat\": ", 7) ? 7 : 0;
+        case 'n':
+            return is("\"name\": ", 8) ? 8 : 0;
+        case 'd':
+            return is("\"dur\": ", 7) ? 7 : 0;
+        case 'a':
+            return is("\"args\": ", 8) ? 8 : 0;
+        default:
+            return 0;
+    }
+}
+
 // The args readEvent reads, found by a perfect hash of the key (its length, first and last
 // bytes) into a table of 64 slots, then one comparison of the whole key.
 enum class Arg : uint8_t {
@@ -757,11 +787,19 @@ const char* Reader::readEvent(const char* p, Event& e) {
     while (true) {
         if (*p != '"') return nullptr;
         std::string_view key;
-        if (!(p = readString(p, key))) return nullptr;
-        p = skipSpace(p);
-        if (*p != ':') return nullptr;
-        p = skipSpace(p + 1);
-        const char* const at = p;
+        const char* at = nullptr;
+        // The keys as PyTorch writes them ("ph": , "name": ...): the key, its colon and the
+        // space after it checked with one 8-byte comparison; any other key, or spacing, read
+        // as a string.
+        if (const size_t n = writtenKey(p); n != 0) {
+            key = std::string_view(p + 1, n - 4);
+            at = skipSpace(p + n);
+        } else {
+            if (!(p = readString(p, key))) return nullptr;
+            p = skipSpace(p);
+            if (*p != ':') return nullptr;
+            at = skipSpace(p + 1);
+        }
         p = nullptr;
         switch (key.size()) {
             case 2:
