@@ -38,7 +38,9 @@ void PiecePipeline::endThreads() {
         const std::lock_guard lock(mutex_);
         closing_ = true;
     }
-    changed_.notify_all();
+    readerCanCut_.notify_all();
+    workersCanParse_.notify_all();
+    batchParsed_.notify_all();
     threads_.clear();
 }
 
@@ -64,7 +66,7 @@ void PiecePipeline::readPieces() {
         Job job;
         {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return closing_ || cut_ - released_ < window_; });
+            readerCanCut_.wait(lock, [&] { return closing_ || cut_ - released_ < window_; });
             if (closing_) return;
             if (!spareTexts_.empty()) {
                 job.text = std::move(spareTexts_.back());
@@ -84,7 +86,10 @@ void PiecePipeline::readPieces() {
                 }
             ended_ = !more;
         }
-        changed_.notify_all();
+        if (more)
+            workersCanParse_.notify_one();
+        else
+            batchParsed_.notify_all();  // next() may wait for the end
         if (!more) return;
     }
 }
@@ -96,7 +101,7 @@ void PiecePipeline::parsePieces() {
         std::unique_ptr<EventBatch> batch;
         {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return closing_ || !queued_.empty(); });
+            workersCanParse_.wait(lock, [&] { return closing_ || !queued_.empty(); });
             if (closing_) return;
             job = std::move(queued_.front());
             queued_.pop_front();
@@ -111,7 +116,7 @@ void PiecePipeline::parsePieces() {
             const std::lock_guard lock(mutex_);
             parsed_[job.index % window_] = std::move(batch);
         }
-        changed_.notify_all();
+        batchParsed_.notify_one();  // one thread waits for batches: next()'s
     }
 }
 
@@ -140,10 +145,10 @@ EventBatch* PiecePipeline::next() {
         spareTexts_.push_back(std::move(current_->source));                      // reserved
         spareBatches_.push_back(std::move(current_));
         ++released_;
-        changed_.notify_all();
+        readerCanCut_.notify_one();
     }
     std::unique_ptr<EventBatch>& slot = parsed_[released_ % window_];
-    changed_.wait(lock, [&] { return slot || (ended_ && released_ == cut_); });
+    batchParsed_.wait(lock, [&] { return slot || (ended_ && released_ == cut_); });
     if (!slot) return nullptr;
     current_ = std::move(slot);
     return current_.get();

@@ -71,7 +71,9 @@ private:
     // released so far, spare buffers and batches for reuse (all the batches are made at the
     // start, so that the workers allocate nothing but what parsing needs).
     std::mutex mutex_;
-    std::condition_variable changed_;
+    // Each waiting thread has its own: the reader waits for room in the window, the workers
+    // for a piece, next() for a batch (or the end), so that a change wakes only who needs it.
+    std::condition_variable readerCanCut_, workersCanParse_, batchParsed_;
     std::deque<Job> queued_;                           // in cutting order; workers take the first
     std::vector<std::unique_ptr<EventBatch>> parsed_;  // piece i's batch at i % window_, once parsed
     uint64_t cut_ = 0, released_ = 0;
