@@ -30,8 +30,13 @@ void BlockReader::readAhead(size_t from, size_t n) const {
 
 void BlockReader::releaseMapped(const char* upTo) {
     if (!mapped_ || !upTo || upTo <= mapped_) return;
-    const size_t page = pageBytes();
-    const size_t end = std::min(static_cast<size_t>(upTo - mapped_), mappedBytes_) / page * page;
+    // The pages before the 2 MiB boundary at or before `upTo`: a page fault maps the page
+    // cache's pages around it ("fault-around"), a whole folio of up to 2 MiB where the page
+    // cache holds large ones, and a fault just after `upTo` would map given-back pages again,
+    // to stay (the import of a 4.6 GB trace kept 0.8 GB of them so).
+    constexpr size_t kFolio = 2 << 20;
+    const size_t at = std::min(static_cast<size_t>(upTo - mapped_), mappedBytes_);
+    const size_t end = at / kFolio * kFolio;
     if (end <= released_) return;
     madvise(mapped_ + released_, end - released_, MADV_DONTNEED);
     released_ = end;

@@ -55,8 +55,9 @@ public:
     void countMapped(size_t n) { fileBytesRead_ += n; }
     // Asks the system to read ahead the mapped bytes [from, from + n) (from an offset).
     void readAhead(size_t from, size_t n) const;
-    // Done with the mapped bytes before `upTo`: the whole pages before it are given back
-    // (their bytes read again from the file if touched again). One thread at a time.
+    // Done with the mapped bytes before `upTo`: the pages before the last 2 MiB boundary before
+    // it are given back (their bytes read again from the file if touched again). One thread at
+    // a time.
     void releaseMapped(const char* upTo);
 
 private:
