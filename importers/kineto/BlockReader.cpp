@@ -34,10 +34,12 @@ void BlockReader::releaseMapped(const char* upTo) {
     // cache's pages around it ("fault-around"), a whole folio of up to 2 MiB where the page
     // cache holds large ones, and a fault just after `upTo` would map given-back pages again,
     // to stay (the import of a 4.6 GB trace kept 0.8 GB of them so).
-    constexpr size_t kFolio = 2 << 20;
+    // And 8 MiB at a time at least: each call makes the other threads' processors drop their
+    // cached address translations (an interrupt to each).
+    constexpr size_t kFolio = 2 << 20, kAtLeast = 8 << 20;
     const size_t at = std::min(static_cast<size_t>(upTo - mapped_), mappedBytes_);
     const size_t end = at / kFolio * kFolio;
-    if (end <= released_) return;
+    if (end < released_ + kAtLeast) return;
     madvise(mapped_ + released_, end - released_, MADV_DONTNEED);
     released_ = end;
 }
