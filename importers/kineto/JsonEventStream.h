@@ -14,8 +14,7 @@ namespace lanescope::kineto {
 // and header keys straddle block edges.
 struct StreamSizes {
     size_t block = 4u << 20;        // read (or inflated) at a time
-    size_t piece = 512u << 10;      // a piece of events holds at least this much, in whole events: small,
-                                    // so that its batch (its Events take about as much) stays in the caches
+    size_t piece = 8u << 20;        // a piece of events holds at least this much, in whole events
     size_t text_limit = 64u << 20;  // the header (the document outside the events), and one event, at most
 };
 

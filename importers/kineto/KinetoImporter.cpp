@@ -133,7 +133,7 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     report->meta.source_path = path.string();
     Builder builder(*report);
 
-    // The events come in pieces of whole events ("[...]" documents of about 512 KiB), so that
+    // The events come in pieces of whole events ("[...]" documents of about 8 MiB), so that
     // simdjson's index stays small and memory holds a few pieces; they are parsed on
     // options.threads threads (on this one when 1) and built here in file order; the header is
     // parsed last.
