@@ -1,6 +1,8 @@
 // Parsing one piece of a Kineto trace's events into a batch that owns its strings.
 #include "importers/kineto/EventBatch.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <new>
 
@@ -43,6 +45,8 @@ void EventBatch::clear() {
     fileBytes = 0;
     eventsBySimdjson = 0;
     pieceBySimdjson = false;
+    lastPart = true;
+    overCounted = 0;
 }
 
 void keepEvent(Event& e, EventBatch& batch, std::string_view piece, std::string& scratch) {
@@ -109,6 +113,36 @@ void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBat
     } catch (const std::bad_alloc&) {
         batch.outOfMemory = true;
     }
+}
+
+void readPart(FastPieceReader& reader, od::parser& parser, std::string_view piece, EventBatch& batch, PartsRead& read,
+              size_t bytes) {
+    if (!read.declined) {
+        const FastPieceReader::Result result = reader.readPart(batch, bytes);
+        if (result != FastPieceReader::Result::Declined) {
+            batch.lastPart = result == FastPieceReader::Result::Done;
+            read.events += batch.events.size();
+            read.notObjects += batch.notObjects;
+            return;
+        }
+        read.declined = true;
+    }
+    parsePieceWithSimdjson(parser, piece, batch);
+    batch.pieceBySimdjson = true;
+    batch.lastPart = true;
+    try {
+        // The parts handed over hold simdjson's first events and non-objects (or, with an
+        // error, perhaps more than it gave).
+        if (batch.events.size() >= read.events) {
+            batch.events.erase(batch.events.begin(), batch.events.begin() + static_cast<ptrdiff_t>(read.events));
+        } else {
+            batch.overCounted = read.events - batch.events.size();
+            batch.events.clear();
+        }
+    } catch (const std::bad_alloc&) {
+        batch.outOfMemory = true;
+    }
+    batch.notObjects -= std::min(batch.notObjects, read.notObjects);
 }
 
 }  // namespace lanescope::kineto

@@ -43,6 +43,12 @@ struct EventBatch {
     // one, and whether simdjson read the whole piece (invalid or doubtful JSON).
     uint64_t eventsBySimdjson = 0;
     bool pieceBySimdjson = false;
+    // When the batch is a part of its piece (readPart): whether the piece's last, and, when
+    // simdjson had to read the whole piece after earlier parts were handed over and gave fewer
+    // events than those parts (an error), how many of theirs it did not give: an error's count
+    // of events leaves them out.
+    bool lastPart = true;
+    uint64_t overCounted = 0;
 
     void clear();  // all but `source`
 };
@@ -55,6 +61,23 @@ struct EventBatch {
 void parsePiece(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);
 // The same with simdjson alone (readEvent on each element): what parsePiece gives.
 void parsePieceWithSimdjson(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);
+
+class FastPieceReader;
+
+// What the parts of a piece handed over so far held (readPart).
+struct PartsRead {
+    uint64_t events = 0, notObjects = 0;
+    bool declined = false;  // the fast reader left the piece to simdjson
+};
+
+// Reads the next part of `reader`'s piece (about `bytes` of it) into `batch` (batch.lastPart
+// set when it is the piece's last), so that the parts, handed over in order, give the events,
+// non-objects and error that parsePiece gives for the whole piece: where the fast reader leaves
+// the piece to simdjson after parts were handed over, simdjson reads it whole and the batch holds
+// what it gave past those parts (their events are its first ones when it reads the piece without
+// error; with an error, overCounted says how many of theirs it did not give).
+void readPart(FastPieceReader& reader, simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch,
+              PartsRead& read, size_t bytes);
 
 // An event just read from `piece` into batch.events: its Input Dims made canonical
 // (canonicalJson, `scratch` its buffer) and its strings that are not the piece's bytes kept in

@@ -395,6 +395,12 @@ private:
         return utf8_ == 1;
     }
 
+public:
+    // The piece's UTF-8 as checked so far (utf8_), kept between parts.
+    int utf8State() const { return utf8_; }
+    void setUtf8State(int state) { utf8_ = state; }
+
+private:
     const char* begin_;
     const char* end_;  // just past the piece's closing ']'; the padding is readable after it
     int utf8_ = -1;    // the piece's UTF-8: -1 not checked yet, 0 invalid, 1 valid
@@ -886,14 +892,20 @@ bool restValid(Reader& reader, const char* p) {
 
 }  // namespace
 
-bool parsePieceFast(od::parser& parser, std::string_view piece, EventBatch& batch) {
+FastPieceReader::Result FastPieceReader::readPart(EventBatch& batch, size_t bytes) {
     batch.clear();
-    if (piece.size() < 2 || piece.back() != ']') return false;  // the first byte is read as '[' (parsePiece)
+    const std::string_view piece = piece_;
+    if (piece.size() < 2 || piece.back() != ']') return Result::Declined;  // the first byte is read as '[' (parsePiece)
     Reader reader(piece);
+    reader.setUtf8State(utf8_);
     std::string canonical;  // scratch for canonicalJson
     try {
-        const char* p = skipSpace(piece.data() + 1);
-        if (*p == ']') return p + 1 == reader.end();
+        const char* p = next_;
+        if (!p) {
+            p = skipSpace(piece.data() + 1);
+            if (*p == ']') return p + 1 == reader.end() ? Result::Done : Result::Declined;
+        }
+        const char* const partEnd = bytes < static_cast<size_t>(reader.end() - p) ? p + bytes : reader.end();
         while (true) {
             const char* const start = p;
             if (*p == '{') {
@@ -902,22 +914,22 @@ bool parsePieceFast(od::parser& parser, std::string_view piece, EventBatch& batc
                 if (!p) {
                     // Not read here: when valid JSON, simdjson reads this event alone.
                     batch.events.pop_back();
-                    if (!(p = reader.skipValue(start, 0))) return false;
+                    if (!(p = reader.skipValue(start, 0))) return Result::Declined;
                     ++batch.eventsBySimdjson;
                     const size_t read = batch.events.size();
                     try {
                         od::document doc =
-                            parser.iterate(start, static_cast<size_t>(p - start),
-                                           static_cast<size_t>(reader.end() - start) + simdjson::SIMDJSON_PADDING);
+                            parser_->iterate(start, static_cast<size_t>(p - start),
+                                             static_cast<size_t>(reader.end() - start) + simdjson::SIMDJSON_PADDING);
                         e = &batch.events.emplace_back();
                         readEvent(doc.get_object(), *e);
                     } catch (const simdjson::simdjson_error& error) {
                         // The piece's reading stops here, as simdjson's would, if the rest of the
                         // piece is valid (else simdjson's stage 1 fails the whole piece first).
-                        if (!restValid(reader, p)) return false;
+                        if (!restValid(reader, p)) return Result::Declined;
                         batch.events.resize(read);
                         batch.error = error.error();
-                        return true;
+                        return Result::Done;
                     }
                     keepEvent(*e, batch, piece, canonical);
                 } else if (!e->inputDims.empty()) {
@@ -927,20 +939,30 @@ bool parsePieceFast(od::parser& parser, std::string_view piece, EventBatch& batc
                     if (dims.data() != e->inputDims.data()) e->inputDims = batch.text.keep(dims);
                 }
             } else {
-                if (!(p = reader.skipValue(p, 0))) return false;
+                if (!(p = reader.skipValue(p, 0))) return Result::Declined;
                 ++batch.notObjects;
             }
             p = skipSpace(p);
             if (*p == ',') {
                 p = skipSpace(p + 1);
+                if (p >= partEnd) {  // the part is read: the next one starts at p
+                    next_ = p;
+                    utf8_ = reader.utf8State();
+                    return Result::More;
+                }
                 continue;
             }
-            return *p == ']' && p + 1 == reader.end();
+            return *p == ']' && p + 1 == reader.end() ? Result::Done : Result::Declined;
         }
     } catch (const std::bad_alloc&) {
         batch.outOfMemory = true;
-        return true;
+        return Result::Done;
     }
+}
+
+bool parsePieceFast(od::parser& parser, std::string_view piece, EventBatch& batch) {
+    FastPieceReader reader(parser, piece);
+    return reader.readPart(batch, SIZE_MAX) != FastPieceReader::Result::Declined;
 }
 
 }  // namespace lanescope::kineto

@@ -1,6 +1,7 @@
 #pragma once
 #include <simdjson.h>
 
+#include <cstddef>
 #include <string_view>
 
 #include "importers/kineto/EventBatch.h"
@@ -25,5 +26,24 @@ namespace lanescope::kineto {
 // The events' strings are views into the piece where they are its bytes, else kept in
 // batch.text; the piece must live as long as the batch (EventBatch::source).
 bool parsePieceFast(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);
+
+// The fast reader over a piece in parts (of about `bytes` of the piece each, in whole elements),
+// so that the events of a large piece can be built while the rest is read. More: the part is in
+// the batch, another follows; Done: the piece's last part (or its error) is; Declined: the fast
+// reader leaves the piece to simdjson, as parsePieceFast's false (the batch holds nothing to
+// trust: the earlier parts, identical to the first events simdjson gives when it reads the piece
+// without error, stand).
+class FastPieceReader {
+public:
+    enum class Result { More, Done, Declined };
+    FastPieceReader(simdjson::ondemand::parser& parser, std::string_view piece) : parser_(&parser), piece_(piece) {}
+    Result readPart(EventBatch& batch, size_t bytes);
+
+private:
+    simdjson::ondemand::parser* parser_;
+    std::string_view piece_;
+    const char* next_ = nullptr;  // where the next part begins; nullptr before the first
+    int utf8_ = -1;               // the piece's UTF-8 as checked so far (-1 unknown, 0 invalid, 1 valid)
+};
 
 }  // namespace lanescope::kineto

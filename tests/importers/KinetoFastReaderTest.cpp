@@ -106,6 +106,30 @@ void checkSameReading(std::string_view piece, Routes& routes) {
     }
     CHECK(fromMapped.notObjects == expected.notObjects);
     CHECK(simdjson::error_message(fromMapped.error) == simdjson::error_message(expected.error));
+    // In parts, as the pipeline hands them over (PiecePipeline, readPart): the parts' events in
+    // order are simdjson's (with an error, less the last part's overCounted), their non-objects
+    // add up to simdjson's, the last part has the error.
+    for (size_t bytes : {size_t{1}, size_t{300}}) {
+        INFO("parts of " << bytes << " bytes");
+        simdjson::ondemand::parser partsParser;
+        kineto::FastPieceReader reader(partsParser, padded.view());
+        kineto::PartsRead read;
+        std::vector<std::string> events;
+        uint64_t notObjects = 0;
+        EventBatch part;
+        do {
+            kineto::readPart(reader, partsParser, padded.view(), part, read, bytes);
+            for (const Event& e : part.events) events.push_back(describe(e));
+            notObjects += part.notObjects;
+        } while (!part.lastPart);
+        REQUIRE(events.size() - part.overCounted == expected.events.size());
+        for (size_t i = 0; i < expected.events.size(); ++i) {
+            INFO("event " << i);
+            REQUIRE(events[i] == describe(expected.events[i]));
+        }
+        CHECK(simdjson::error_message(part.error) == simdjson::error_message(expected.error));
+        if (expected.error == simdjson::SUCCESS) CHECK(notObjects == expected.notObjects);
+    }
     ++routes.pieces;
     routes.events += fast.events.size();
     routes.eventsBySimdjson += fast.eventsBySimdjson;
