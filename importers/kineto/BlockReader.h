@@ -19,14 +19,21 @@ inline bool isGzip(std::string_view head) {
 
 // Reads a file front to back in blocks of the caller's size, inflating it on the way when it
 // is gzip (concatenated members too), so that only a block of it is in memory at a time.
+//
+// A plain file can also be mapped in memory (mapped()), for a reader that takes its blocks in
+// place instead of copying them (JsonEventStream): the page cache's pages themselves, given
+// back (releaseMapped) once done with, so that memory still holds a few blocks, not the file.
 class BlockReader {
 public:
     BlockReader() = default;
     BlockReader(const BlockReader&) = delete;
     BlockReader& operator=(const BlockReader&) = delete;
+    ~BlockReader();
 
-    // Opens the file; false with error() set ("cannot be read") when it cannot be.
-    bool open(const std::filesystem::path& path);
+    enum class Mapping { Map, DoNotMap };
+    // Opens the file; false with error() set ("cannot be read") when it cannot be. With Map, a
+    // plain (not gzip) regular file is mapped too, unless mapping fails.
+    bool open(const std::filesystem::path& path, Mapping mapping = Mapping::DoNotMap);
     // Reads up to `capacity` bytes of (inflated) content into `out`: the count, 0 at the end,
     // or nullopt with error() set to one line ("truncated gzip stream at byte 81920",
     // "damaged gzip stream at byte 512 (invalid block type)", "read error at byte 4096").
@@ -40,6 +47,19 @@ public:
     uint64_t contentSourceBytes() const { return compressed_ ? inflater_.consumed() : fileBytesRead_; }
     const std::string& error() const { return error_; }
 
+    // The mapped file: its fileSize() bytes, then at least a page of zeros (padding for
+    // parsers that read ahead); writable, copy-on-write (the file itself never changes).
+    // nullptr when the file is gzip or not mapped: read() reads it then.
+    char* mapped() const { return mapped_; }
+    // `n` more bytes of the mapping taken by the caller: counted in fileBytesRead().
+    void countMapped(size_t n) { fileBytesRead_ += n; }
+    // Asks the system to read ahead the mapped bytes [from, from + n) (from an offset).
+    void readAhead(size_t from, size_t n) const;
+    // Done with the mapped bytes before `upTo`: the pages before the last 2 MiB boundary before
+    // it are given back (their bytes read again from the file if touched again). One thread at
+    // a time.
+    void releaseMapped(const char* upTo);
+
 private:
     std::optional<size_t> inflateInto(char* out, size_t capacity);
 
@@ -50,6 +70,10 @@ private:
     // gzip only: the stream and the compressed bytes read but not yet inflated.
     Inflater inflater_;
     std::unique_ptr<char[]> inBuf_;
+    // The mapping: mappedBytes_ from mapped_ (the file and the padding after it), pages before
+    // mapped_ + released_ given back.
+    char* mapped_ = nullptr;
+    size_t mappedBytes_ = 0, released_ = 0;
 };
 
 }  // namespace lanescope::kineto

@@ -1,8 +1,12 @@
 // Parsing one piece of a Kineto trace's events into a batch that owns its strings.
 #include "importers/kineto/EventBatch.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <new>
+
+#include "importers/kineto/FastEventReader.h"
 
 namespace lanescope::kineto {
 
@@ -39,10 +43,36 @@ void EventBatch::clear() {
     error = simdjson::SUCCESS;
     outOfMemory = false;
     fileBytes = 0;
+    eventsBySimdjson = 0;
+    pieceBySimdjson = false;
+    lastPart = true;
+    overCounted = 0;
+}
+
+void keepEvent(Event& e, EventBatch& batch, std::string_view piece, std::string& scratch) {
+    if (!e.inputDims.empty()) e.inputDims = canonicalJson(e.inputDims, scratch);
+    // Kept unless empty or the piece's own bytes.
+    const auto begin = reinterpret_cast<uintptr_t>(piece.data()), end = begin + piece.size();
+    const auto keep = [&](std::string_view& s) {
+        const auto at = reinterpret_cast<uintptr_t>(s.data());
+        if (!s.empty() && (at < begin || at + s.size() > end)) s = batch.text.keep(s);
+    };
+    for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims, &e.comms.name,
+                                &e.comms.dtype, &e.comms.groupName, &e.comms.groupRanks})
+        keep(*s);
+    for (auto& [series, value] : e.counterValues) keep(series);
 }
 
 void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
-    batch.clear();
+    if (parsePieceFast(parser, piece, batch)) return;
+    parsePieceWithSimdjson(parser, piece, batch);
+    batch.pieceBySimdjson = true;
+}
+
+namespace {
+
+// parsePieceWithSimdjson of `piece` ('[' first), its strings that lie in `keptIn` left there.
+void readWithSimdjson(od::parser& parser, std::string_view piece, std::string_view keptIn, EventBatch& batch) {
     try {
         std::string canonical;  // scratch for canonicalJson
         od::document doc = parser.iterate(piece.data(), piece.size(), piece.size() + simdjson::SIMDJSON_PADDING);
@@ -52,20 +82,67 @@ void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
                 ++batch.notObjects;
                 continue;
             }
-            Event e;
-            readEvent(ev.get_object(), e);
-            e.inputDims = canonicalJson(e.inputDims, canonical);
-            for (std::string_view* s : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.inputDims,
-                                        &e.comms.name, &e.comms.dtype, &e.comms.groupName, &e.comms.groupRanks})
-                *s = batch.text.keep(*s);
-            for (auto& [series, value] : e.counterValues) series = batch.text.keep(series);
-            batch.events.push_back(std::move(e));
+            const size_t read = batch.events.size();
+            try {
+                readEvent(ev.get_object(), batch.events.emplace_back());
+            } catch (...) {
+                batch.events.resize(read);  // the event read in part
+                throw;
+            }
+            keepEvent(batch.events.back(), batch, keptIn, canonical);
         }
     } catch (const simdjson::simdjson_error& e) {
         batch.error = e.error();
     } catch (const std::bad_alloc&) {
         batch.outOfMemory = true;
     }
+}
+
+}  // namespace
+
+void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBatch& batch) {
+    batch.clear();
+    if (piece.empty() || piece.front() == '[') return readWithSimdjson(parser, piece, piece, batch);
+    // A mapped piece's first byte is the file's (JsonEventStream::piece()): a copy that opens
+    // with '[', whose strings are all kept (the copy goes).
+    try {
+        std::vector<char> copy(piece.size() + simdjson::SIMDJSON_PADDING, ' ');
+        std::memcpy(copy.data(), piece.data(), piece.size());
+        copy[0] = '[';
+        readWithSimdjson(parser, {copy.data(), piece.size()}, {}, batch);
+    } catch (const std::bad_alloc&) {
+        batch.outOfMemory = true;
+    }
+}
+
+void readPart(FastPieceReader& reader, od::parser& parser, std::string_view piece, EventBatch& batch, PartsRead& read,
+              size_t bytes) {
+    if (!read.declined) {
+        const FastPieceReader::Result result = reader.readPart(batch, bytes);
+        if (result != FastPieceReader::Result::Declined) {
+            batch.lastPart = result == FastPieceReader::Result::Done;
+            read.events += batch.events.size();
+            read.notObjects += batch.notObjects;
+            return;
+        }
+        read.declined = true;
+    }
+    parsePieceWithSimdjson(parser, piece, batch);
+    batch.pieceBySimdjson = true;
+    batch.lastPart = true;
+    try {
+        // The parts handed over hold simdjson's first events and non-objects (or, with an
+        // error, perhaps more than it gave).
+        if (batch.events.size() >= read.events) {
+            batch.events.erase(batch.events.begin(), batch.events.begin() + static_cast<ptrdiff_t>(read.events));
+        } else {
+            batch.overCounted = read.events - batch.events.size();
+            batch.events.clear();
+        }
+    } catch (const std::bad_alloc&) {
+        batch.outOfMemory = true;
+    }
+    batch.notObjects -= std::min(batch.notObjects, read.notObjects);
 }
 
 }  // namespace lanescope::kineto

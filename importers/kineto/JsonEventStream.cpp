@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "importers/kineto/EventScan.h"
 
 namespace lanescope::kineto {
 namespace {
@@ -30,86 +28,54 @@ size_t stringEnd(const char* p, size_t open, size_t from, size_t n) {
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-// 64 bytes of the document as bit masks: eq(c) has bit i set where byte i is `c`.
-#if defined(__SSE2__)
-struct Chunk {
-    __m128i part[4];
-    explicit Chunk(const char* p) {
-        for (int k = 0; k < 4; ++k) part[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    }
-    uint64_t eq(char c) const {
-        const __m128i v = _mm_set1_epi8(c);
-        uint64_t bits = 0;
-        for (int k = 0; k < 4; ++k)
-            bits |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(part[k], v)))} << (16 * k);
-        return bits;
-    }
-};
-#else
-struct Chunk {
-    const char* p;
-    explicit Chunk(const char* bytes) : p(bytes) {}
-    uint64_t eq(char c) const {
-        uint64_t bits = 0;
-        for (int i = 0; i < 64; ++i) bits |= uint64_t{p[i] == c} << i;
-        return bits;
-    }
-};
-#endif
-
-// Bit i set where the byte is escaped by the backslashes before it (`backslash`: bit i set
-// where byte i is a backslash), given `carry`: whether the previous chunk ended in an odd run of
-// backslashes (updated for the next chunk). The method of simdjson's stage 1 (Langdale and
-// Lemire, "Parsing gigabytes of JSON per second"): a run of backslashes escapes the byte after
-// it when it is odd in length, found with one addition over the runs that start on odd bits.
-uint64_t escapedBits(uint64_t backslash, uint64_t& carry) {
-    constexpr uint64_t even = 0x5555555555555555ull;
-    backslash &= ~carry;
-    const uint64_t followsEscape = backslash << 1 | carry;
-    const uint64_t oddStarts = backslash & ~even & ~followsEscape;
-    uint64_t evenStartRuns = 0;
-    carry = __builtin_add_overflow(oddStarts, backslash, &evenStartRuns) ? 1 : 0;
-    return (even ^ (evenStartRuns << 1)) & followsEscape;
-}
-
-// Bit i set where an odd number of bits 0..i of x are set: with quotes, the bytes inside strings
-// (the opening quote included, the closing one not).
-uint64_t prefixXor(uint64_t x) {
-    for (int shift = 1; shift < 64; shift *= 2) x ^= x << shift;
-    return x;
-}
-
 }  // namespace
 
 JsonEventStream::JsonEventStream(BlockReader& reader, StreamSizes sizes, size_t padding)
-    : reader_(reader), sizes_(sizes), padding_(padding) {
+    : reader_(reader), sizes_(sizes), padding_(padding), mapped_(reader.mapped()) {
     sizes_.block = std::max<size_t>(sizes_.block, 1);
+    data_ = mapped_;
+}
+
+void JsonEventStream::dropBefore(size_t n) {
+    if (mapped_)
+        data_ += n;  // the window moves over the mapping
+    else
+        std::memmove(buf_.data(), buf_.data() + n, end_ - n);
+    end_ -= n;
+    scan_ -= n;
+    start_ -= n;
 }
 
 bool JsonEventStream::fill() {
-    if (phase_ == Phase::Events && start_ > 0) {  // drop the pieces handed out
-        std::memmove(buf_.data(), buf_.data() + start_, end_ - start_);
-        end_ -= start_;
-        scan_ -= start_;
-        start_ = 0;
+    if (phase_ == Phase::Events && start_ > 0) dropBefore(start_);  // drop the pieces handed out
+    size_t got = 0;
+    if (mapped_) {
+        // The next block is the mapping's next bytes, taken in place; the one after is asked for.
+        const size_t at = static_cast<size_t>(data_ - mapped_) + end_;
+        got = static_cast<size_t>(std::min<uint64_t>(sizes_.block, reader_.fileSize() - at));
+        reader_.countMapped(got);
+        reader_.readAhead(at + got, sizes_.block);
+    } else {
+        const size_t needed = end_ + sizes_.block + padding_;
+        if (buf_.size() < needed) buf_.resize(std::max(needed, buf_.size() + buf_.size() / 2));
+        data_ = buf_.data();
+        const std::optional<size_t> read = reader_.read(data_ + end_, sizes_.block);
+        if (!read) {
+            status_ = Status::ReadError;
+            return false;
+        }
+        got = *read;
     }
-    const size_t needed = end_ + sizes_.block + padding_;
-    if (buf_.size() < needed) buf_.resize(std::max(needed, buf_.size() + buf_.size() / 2));
-    const std::optional<size_t> got = reader_.read(buf_.data() + end_, sizes_.block);
-    if (!got) {
-        status_ = Status::ReadError;
-        return false;
-    }
-    end_ += *got;
-    bytesRead_ += *got;
+    end_ += got;
+    bytesRead_ += got;
     status_ = Status::End;
-    return *got > 0;
+    return got > 0;
 }
 
 // Scans the header from scan_ until the events array opens (then the Events phase starts);
 // a failure when the document is no object or its object closes first; nullopt otherwise.
 std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
-    const char* p = buf_.data();
+    const char* p = data_;
     size_t i = scan_;
     if (!begun_) {
         if (i == 0 && end_ > 0 && p[0] == '\xEF') {  // a UTF-8 byte order mark
@@ -190,54 +156,17 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
     return std::nullopt;
 }
 
-// Scans the events array from scan_, 64 bytes at a time (the rest too once the file has
-// ended): the index of the comma that ends a piece (the first top-level one once the piece
-// holds StreamSizes::piece bytes), of the array's closing ']', or of a '}' that unbalances it;
-// npos when the buffered bytes end first. Strings are found with bit masks of the chunk's
-// quotes and backslashes, so that only the brackets, braces and commas outside strings are
-// looked at one by one.
+// Scans the events array from scan_ (EventScan.h): the index of the comma that ends a piece,
+// of the array's closing ']', or of a '}' that unbalances it; npos when the buffered bytes end
+// first.
 size_t JsonEventStream::scanEvents() {
-    while (scan_ < end_ && (scan_ + 64 <= end_ || fileEnded_)) {
-        char tail[64];
-        const char* p = buf_.data() + scan_;
-        if (scan_ + 64 > end_) {  // the last bytes of the file, padded with spaces
-            std::memset(tail, ' ', sizeof tail);
-            std::memcpy(tail, p, end_ - scan_);
-            p = tail;
-        }
-        const Chunk chunk(p);
-        const uint64_t quotes = chunk.eq('"') & ~escapedBits(chunk.eq('\\'), escapeCarry_);
-        const uint64_t inString = prefixXor(quotes) ^ (inString_ ? ~uint64_t{0} : 0);
-        const uint64_t opens = (chunk.eq('{') | chunk.eq('[')) & ~inString;
-        const uint64_t closes = (chunk.eq('}') | chunk.eq(']')) & ~inString;
-        // Commas matter only past the piece's size.
-        const bool commasMatter = scan_ + 64 - start_ > sizes_.piece;
-        uint64_t structural = opens | closes | (commasMatter ? chunk.eq(',') & ~inString : 0);
-        for (; structural; structural &= structural - 1) {
-            const int bit = __builtin_ctzll(structural);
-            const size_t at = scan_ + static_cast<size_t>(bit);
-            switch (p[bit]) {
-                case '{':
-                case '[':
-                    ++depth_;
-                    continue;
-                case '}':
-                case ']':
-                    if (depth_-- > 0) continue;
-                    break;
-                default:  // ','
-                    if (depth_ != 0 || at - start_ <= sizes_.piece) continue;
-                    break;
-            }
-            scan_ = at + 1;  // outside any string, after no backslash
-            inString_ = false;
-            escapeCarry_ = 0;
-            return at;
-        }
-        inString_ = inString >> 63;
-        scan_ = std::min(scan_ + 64, end_);
-    }
-    return npos;
+    EventScan scan{data_, scan_, end_, start_, sizes_.piece, fileEnded_, depth_, inString_, escapeCarry_};
+    const size_t at = kineto::scanEvents(scan);
+    scan_ = scan.scan;
+    depth_ = scan.depth;
+    inString_ = scan.inString;
+    escapeCarry_ = scan.escapeCarry;
+    return at == SIZE_MAX ? npos : at;
 }
 
 // The JSON Array Format may leave out the closing ']' (a trace written by a process that
@@ -246,21 +175,26 @@ size_t JsonEventStream::scanEvents() {
 JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
     if (depth_ != 0 || inString_) return Status::Unterminated;
     size_t last = end_;
-    while (last > start_ + 1 && isSpace(buf_[last - 1])) --last;
-    if (last > start_ + 1 && buf_[last - 1] == ',') --last;
-    buf_[start_] = '[';
-    buf_[last] = ']';  // within the buffer: a block and the padding lie past end_
-    piece_ = std::string_view(buf_.data() + start_, last - start_ + 1);
+    while (last > start_ + 1 && isSpace(data_[last - 1])) --last;
+    if (last > start_ + 1 && data_[last - 1] == ',') --last;
+    if (!mapped_) data_[start_] = '[';  // mapped: the byte may be the previous piece's ']' (piece())
+    data_[last] = ']';  // within the buffer: a block and the padding (the mapping's zeros) lie past end_
+    piece_ = std::string_view(data_ + start_, last - start_ + 1);
     header_ += "[]}";
     phase_ = Phase::Done;
     return Status::Piece;
 }
 
 void JsonEventStream::takePiece(std::vector<char>& buffer) {
+    if (mapped_) {  // the piece stays where it is, in the mapping
+        dropBefore(start_);
+        return;
+    }
     const size_t kept = end_ - start_;  // from the piece's last byte (the next one's '[')
     if (buffer.size() < kept + sizes_.block + padding_) buffer.resize(kept + sizes_.block + padding_);
     std::memcpy(buffer.data(), buf_.data() + start_, kept);
     buf_.swap(buffer);
+    data_ = buf_.data();
     end_ = kept;
     scan_ -= start_;
     start_ = 0;
@@ -287,19 +221,20 @@ JsonEventStream::Status JsonEventStream::next() {
                     }
                     break;
                 }
-                if (buf_[at] == '}') return Status::Unbalanced;
-                if (buf_[at] == ']') {
+                if (data_[at] == '}') return Status::Unbalanced;
+                if (data_[at] == ']') {
                     header_ += "[]";
                     phase_ = Phase::Trailer;  // the bytes after `at` are moved to the header next time
                 }
-                buf_[start_] = '[';
-                buf_[at] = ']';
-                piece_ = std::string_view(buf_.data() + start_, at - start_ + 1);
+                if (!mapped_) data_[start_] = '[';  // mapped: the byte may be the previous piece's ']' (piece())
+                data_[at] = ']';
+                piece_ = std::string_view(data_ + start_, at - start_ + 1);
                 start_ = at;
                 return Status::Piece;
             }
             case Phase::Trailer:
-                header_.append(buf_.data() + scan_, end_ - scan_);
+                header_.append(data_ + scan_, end_ - scan_);
+                if (mapped_) data_ += end_;
                 start_ = scan_ = end_ = 0;
                 if (header_.size() > sizes_.text_limit) return Status::TooLarge;
                 if (!fill()) {

@@ -46,11 +46,16 @@ public:
 
     Status next();
     // The current piece, "[...]"; `padding` readable bytes follow it. Valid until next().
+    // When the file is mapped (BlockReader::mapped()) the first byte is left as it is in the
+    // file, the byte before the events (the array's '[', or the comma before them, which is
+    // the previous piece's ']' then): it is to be read as '['. Pieces that follow each other
+    // share that byte, and a parsing thread may still be reading the previous piece.
     std::string_view piece() const { return piece_; }
     // Hands the rolling buffer, which holds the current piece, to the caller in `buffer`
     // (piece() then points into it, valid while the caller keeps it) and goes on in the
     // storage `buffer` had, where the bytes after the piece are copied: a piece changes hands
-    // without being copied.
+    // without being copied. When the file is mapped (BlockReader::mapped()) the piece is in
+    // the mapping, valid while the reader lives, and `buffer` is left as it is.
     void takePiece(std::vector<char>& buffer);
     // After End: the document with "traceEvents": [] (without a byte order mark).
     const std::string& header() const { return header_; }
@@ -59,7 +64,8 @@ public:
 
 private:
     enum class Phase { Header, Events, Trailer, Done };
-    bool fill();  // reads a block; false at the end of the file or on a read error (status_ set)
+    bool fill();                // reads a block; false at the end of the file or on a read error (status_ set)
+    void dropBefore(size_t n);  // bytes [0, n) are done with: the buffer starts at n
     std::optional<Status> scanHeader();
     size_t scanEvents();
     Status lastPieceWithoutBracket();
@@ -70,11 +76,15 @@ private:
     Phase phase_ = Phase::Header;
     Status status_ = Status::End;  // why fill() returned false
 
-    // The rolling buffer: bytes [0, end_) hold the document from some offset on; buf_.size()
-    // is end_ + a block + padding at least. In the Header phase it holds the document from
+    // The rolling buffer: bytes [0, end_) from data_ hold the document from some offset on:
+    // buf_, whose size is end_ + a block + padding at least, or a window over the file's
+    // mapping (mapped_, the reader's), where a block read is the mapping's next bytes taken in
+    // place and dropping bytes moves the window. In the Header phase it holds the document from
     // its first byte; in the Events phase from start_, the byte before the next piece (the
     // array's '[' or the comma ending the previous piece).
     std::vector<char> buf_;
+    char* mapped_ = nullptr;
+    char* data_ = nullptr;  // buf_.data() or the window's start in the mapping
     size_t end_ = 0, start_ = 0;
     size_t scan_ = 0;  // the next byte to scan
 

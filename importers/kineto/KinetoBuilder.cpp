@@ -2,29 +2,64 @@
 #include "importers/kineto/KinetoBuilder.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
+#include <string_view>
 
 #include "model/DiagnosticKinds.h"
 
 namespace lanescope::kineto {
 namespace {
 
+// Whether `s` is the literal `lit` (compared with a constant size: a load or two).
+template <size_t N>
+bool is(std::string_view s, const char (&lit)[N]) {
+    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+
+Cat kernelCategory(std::string_view name) {
+    if (name.starts_with("Memcpy")) return Cat::Memcpy;  // old traces filed copies under Kernel
+    if (name.starts_with("Memset")) return Cat::Memset;
+    return Cat::Kernel;
+}
+
+// By the category's length first: one or two comparisons of a known size.
 Cat categoryOf(std::string_view cat, std::string_view name) {
-    if (cat == "cpu_op" || cat == "Operator" || cat == "cpu_instant_event") return Cat::CpuOp;
-    if (cat == "user_annotation") return Cat::Annotation;
-    if (cat == "python_function") return Cat::Python;
-    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return Cat::CudaApi;
-    if (cat == "kernel" || cat == "Kernel") {
-        if (name.starts_with("Memcpy")) return Cat::Memcpy;  // old traces filed copies under Kernel
-        if (name.starts_with("Memset")) return Cat::Memset;
-        return Cat::Kernel;
+    switch (cat.size()) {
+        case 6:
+            if (is(cat, "cpu_op")) return Cat::CpuOp;
+            if (is(cat, "kernel") || is(cat, "Kernel")) return kernelCategory(name);
+            if (is(cat, "Driver")) return Cat::CudaApi;
+            if (is(cat, "Memcpy")) return Cat::Memcpy;
+            if (is(cat, "Memset")) return Cat::Memset;
+            return Cat::Unknown;
+        case 7:
+            return is(cat, "Runtime") ? Cat::CudaApi : Cat::Unknown;
+        case 8:
+            if (is(cat, "Operator")) return Cat::CpuOp;
+            if (is(cat, "overhead")) return Cat::Overhead;
+            return Cat::Unknown;
+        case 9:
+            return is(cat, "cuda_sync") ? Cat::Sync : Cat::Unknown;
+        case 10:
+            if (is(cat, "gpu_memcpy")) return Cat::Memcpy;
+            if (is(cat, "gpu_memset")) return Cat::Memset;
+            return Cat::Unknown;
+        case 11:
+            return is(cat, "cuda_driver") ? Cat::CudaApi : Cat::Unknown;
+        case 12:
+            return is(cat, "cuda_runtime") ? Cat::CudaApi : Cat::Unknown;
+        case 15:
+            if (is(cat, "user_annotation")) return Cat::Annotation;
+            if (is(cat, "python_function")) return Cat::Python;
+            return Cat::Unknown;
+        case 17:
+            return is(cat, "cpu_instant_event") ? Cat::CpuOp : Cat::Unknown;
+        case 19:
+            return is(cat, "gpu_user_annotation") ? Cat::GpuAnnotation : Cat::Unknown;
+        default:
+            return Cat::Unknown;
     }
-    if (cat == "gpu_memcpy" || cat == "Memcpy") return Cat::Memcpy;
-    if (cat == "gpu_memset" || cat == "Memset") return Cat::Memset;
-    if (cat == "gpu_user_annotation") return Cat::GpuAnnotation;
-    if (cat == "overhead") return Cat::Overhead;
-    if (cat == "cuda_sync") return Cat::Sync;
-    return Cat::Unknown;
 }
 
 const char* cpuLaneName(Cat c) {
@@ -68,6 +103,34 @@ void parseMemcpyName(std::string_view name, MemcpyInfo& m) {
 
 }  // namespace
 
+uint32_t Builder::intern(std::string_view text) {
+    // Slot: the length and the first and last 8 bytes (at most), mixed.
+    const size_t n = std::min<size_t>(text.size(), 8);
+    uint64_t head = 0, tail = 0;
+    if (n) {
+        std::memcpy(&head, text.data(), n);
+        std::memcpy(&tail, text.data() + text.size() - n, n);
+    }
+    const uint64_t mix = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ text.size();
+    InternSlot& slot = internCache_[(mix * 0xFF51AFD7ED558CCDull) >> (64 - kInternCacheBits)];
+    if (slot.text == text) return slot.id;  // an empty text: id 0, as an empty slot holds
+    const uint32_t id = r_.strings.intern(text);
+    slot = {r_.strings.str(id), id};
+    return id;
+}
+
+Pending& Builder::lane(const Key& k) {
+    const uint64_t mix = (static_cast<uint64_t>(k.kind) << 8 | k.sub) ^
+                         (static_cast<uint64_t>(k.a) * 0x9E3779B97F4A7C15ull) ^
+                         (static_cast<uint64_t>(k.b) * 0xC2B2AE3D27D4EB4Full);
+    LaneCacheSlot& slot = laneCache_[(mix * 0xFF51AFD7ED558CCDull) >> (64 - kLaneCacheBits)];
+    if (slot.pending && slot.key.kind == k.kind && slot.key.sub == k.sub && slot.key.a == k.a && slot.key.b == k.b)
+        return *slot.pending;
+    Pending& p = lanes_[k];  // map nodes stay put
+    slot = {k, &p};
+    return p;
+}
+
 void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
     const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
     switch (c) {
@@ -75,22 +138,21 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
         case Cat::Annotation:
         case Cat::Python: {
             // An operator's input shapes (record_shapes=True) make its row its own.
-            uint32_t row =
-                c == Cat::CpuOp && !e.inputDims.empty() ? shapesRow(r_.strings.intern(e.inputDims)) : nvtxRow();
+            uint32_t row = c == Cat::CpuOp && !e.inputDims.empty() ? shapesRow(intern(e.inputDims)) : nvtxRow();
             if (c == Cat::CpuOp && e.comms.hasComms) {  // record_param_comms: a row of its own
                 NvtxInfo info = r_.nvtx[row];
                 info.collective_args = collectiveArgsRow(e.comms, CollectiveArgs::kNotOnKernel) + 1;
                 row = static_cast<uint32_t>(r_.nvtx.size());
                 r_.nvtx.push_back(info);
             }
-            interval({LaneKind::Nvtx, static_cast<uint8_t>(c), pid, tid}, start, end, r_.strings.intern(e.name), row,
+            interval({LaneKind::Nvtx, static_cast<uint8_t>(c), pid, tid}, start, end, intern(e.name), row,
                      EventKind::NvtxRange);
             break;
         }
         case Cat::CudaApi:
             ++apiCallsOfPid_[pid];
-            interval({LaneKind::CudaApi, 0, pid, tid}, start, end, r_.strings.intern(e.name),
-                     static_cast<uint32_t>(e.correlation), EventKind::CudaApiCall);
+            interval({LaneKind::CudaApi, 0, pid, tid}, start, end, intern(e.name), static_cast<uint32_t>(e.correlation),
+                     EventKind::CudaApiCall);
             break;
         case Cat::Kernel: {
             KernelConfig k;
@@ -112,7 +174,7 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
             if (e.comms.hasComms) collectiveArgsRow(e.comms, row);
             Key key{LaneKind::GpuStream, 0, e.device >= 0 ? e.device : e.pid, e.stream >= 0 ? e.stream : e.tid};
             lane(key).context = e.context;
-            interval(key, start, end, r_.strings.intern(e.name), row, EventKind::Kernel);
+            interval(key, start, end, intern(e.name), row, EventKind::Kernel);
             break;
         }
         case Cat::Memcpy: {
@@ -140,12 +202,12 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
             r_.memsets.push_back(m);
             Key key{LaneKind::GpuStream, 0, e.device >= 0 ? e.device : e.pid, e.stream >= 0 ? e.stream : e.tid};
             lane(key).context = e.context;
-            interval(key, start, end, r_.strings.intern("[CUDA memset]"), row, EventKind::Memset);
+            interval(key, start, end, intern("[CUDA memset]"), row, EventKind::Memset);
             break;
         }
         case Cat::GpuAnnotation:
-            interval({LaneKind::NvtxStartEnd, 0, e.device >= 0 ? e.device : e.pid, -1}, start, end,
-                     r_.strings.intern(e.name), startEndRow(), EventKind::NvtxRange);
+            interval({LaneKind::NvtxStartEnd, 0, e.device >= 0 ? e.device : e.pid, -1}, start, end, intern(e.name),
+                     startEndRow(), EventKind::NvtxRange);
             break;
         case Cat::Sync: {
             // As nsys's synchronization rows: a Sync event on its stream's CudaSync lane. The event
@@ -169,18 +231,18 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
                 r_.cuda_events.push_back(record);
                 Pending& p = lane({LaneKind::GpuStream, 0, device, e.waitOnStream});
                 p.instants.time_ns.push_back(start);
-                p.instants.name_id.push_back(r_.strings.intern("CUDA event record"));
+                p.instants.name_id.push_back(intern("CUDA event record"));
                 p.instants.payload.push_back(static_cast<uint32_t>(r_.cuda_events.size() - 1));
             }
             const auto row = static_cast<uint32_t>(r_.syncs.size());
             r_.syncs.push_back(s);
             Key key{LaneKind::CudaSync, 0, device, e.stream >= 0 ? e.stream : e.tid};
             lane(key).context = e.context;
-            interval(key, start, end, r_.strings.intern(e.name), row, EventKind::Sync);
+            interval(key, start, end, intern(e.name), row, EventKind::Sync);
             break;
         }
         case Cat::Overhead:
-            r_.profiler_overhead.push_back({start, end, -1, r_.strings.intern(e.name)});
+            r_.profiler_overhead.push_back({start, end, -1, intern(e.name)});
             break;
         case Cat::Unknown:
             countDiagnostic(r_.diagnostics, Diag::JsonUnknownCategory, {e.cat});
@@ -210,8 +272,7 @@ void Builder::add(Event& e) {
                 return;
             }
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
-            stacks_[{pid, tid}].push_back(
-                {e.ts, r_.strings.intern(e.name), categoryOf(e.cat, e.name), std::string(e.cat)});
+            stacks_[{pid, tid}].push_back({e.ts, intern(e.name), categoryOf(e.cat, e.name), std::string(e.cat)});
             return;
         }
         case 'E': {
@@ -243,7 +304,7 @@ void Builder::add(Event& e) {
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
             Pending& p = lane({LaneKind::Nvtx, static_cast<uint8_t>(Cat::Annotation), pid, tid});
             p.instants.time_ns.push_back(e.ts);
-            p.instants.name_id.push_back(r_.strings.intern(e.name));
+            p.instants.name_id.push_back(intern(e.name));
             p.instants.payload.push_back(nvtxRow());
             // An allocation or free stays a marker there, and is kept for the memory view too.
             if (e.memory.hasMemory && e.name == "[memory]") memory_.push_back({e.ts, pid, tid, e.memory});
@@ -392,6 +453,7 @@ void Builder::finish() {
         r_.lanes.push_back(std::move(l));
     }
     lanes_.clear();
+    for (LaneCacheSlot& slot : laneCache_) slot = {};
     for (size_t i = 0; i < r_.counters.size(); ++i) {
         r_.counters[i].process = process(counterPids_[i]);
         for (int64_t& t : r_.counters[i].time_ns) t -= origin;

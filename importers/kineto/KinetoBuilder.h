@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -74,7 +75,11 @@ public:
     uint64_t events = 0;
 
 private:
-    Pending& lane(const Key& k) { return lanes_[k]; }
+    // The lane of a key, through a small cache of the lanes used lately (lanes_'s lookups).
+    Pending& lane(const Key& k);
+    // r_.strings.intern through a small cache of the texts interned lately: a repeated name
+    // is compared once instead of hashed and looked up; the ids are the pool's.
+    uint32_t intern(std::string_view text);
     void interval(const Key& k, int64_t start, int64_t end, uint32_t name, uint32_t payload, EventKind kind) {
         Pending& p = lane(k);
         p.events.append(start, end, name, payload, kind);
@@ -159,6 +164,17 @@ private:
     std::vector<PendingMemory> memory_;
     uint32_t nvtxRow_ = UINT32_MAX, startEndRow_ = UINT32_MAX;
     std::unordered_map<uint32_t, uint32_t> shapesRows_;  // input shapes string id -> nvtx row
+    static constexpr int kInternCacheBits = 12, kLaneCacheBits = 6;
+    struct InternSlot {
+        std::string_view text;  // the pool's copy
+        uint32_t id = 0;
+    };
+    std::vector<InternSlot> internCache_ = std::vector<InternSlot>(size_t{1} << kInternCacheBits);
+    struct LaneCacheSlot {
+        Key key{};
+        Pending* pending = nullptr;
+    };
+    std::vector<LaneCacheSlot> laneCache_ = std::vector<LaneCacheSlot>(size_t{1} << kLaneCacheBits);
 };
 
 }  // namespace lanescope::kineto

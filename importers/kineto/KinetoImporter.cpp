@@ -123,7 +123,9 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     using Status = kineto::JsonEventStream::Status;
     progress.progress("reading", 0, 0);
     kineto::BlockReader reader;
-    if (!reader.open(path)) return fail(ImportError::Kind::Unreadable, path, reader.error());
+    // A plain file is read in place, mapped: its pieces are not copied (JsonEventStream).
+    if (!reader.open(path, kineto::BlockReader::Mapping::Map))
+        return fail(ImportError::Kind::Unreadable, path, reader.error());
 
     auto report = std::make_unique<Report>();
     report->meta.format = std::string(formatName());
@@ -138,6 +140,7 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     kineto::JsonEventStream stream(reader, sizes_, simdjson::SIMDJSON_PADDING);
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     od::parser parser;
+    uint64_t overCounted = 0;  // events built that simdjson, reading a piece whole, did not give
     try {
         kineto::PiecePipeline pieces(stream, reader, threads > 1 ? threads : 0, stop);
         while (true) {
@@ -155,7 +158,10 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
                 if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) return cancelled();
             }
             if (batch->notObjects) countDiagnostic(report->diagnostics, Diag::JsonEventNotAnObject, batch->notObjects);
-            if (batch->error) throw simdjson::simdjson_error(batch->error);
+            if (batch->error) {
+                overCounted = batch->overCounted;
+                throw simdjson::simdjson_error(batch->error);
+            }
             if (batch->outOfMemory) throw std::bad_alloc();
             progress.progress("events", batch->fileBytes, reader.fileSize());
         }
@@ -165,7 +171,8 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     } catch (const simdjson::simdjson_error& e) {
         return fail(ImportError::Kind::Corrupt, path,
                     std::string(reader.compressed() ? "inflated " : "") + "JSON is invalid (" +
-                        simdjson::error_message(e.error()) + ") after " + std::to_string(builder.events) + " events");
+                        simdjson::error_message(e.error()) + ") after " + std::to_string(builder.events - overCounted) +
+                        " events");
     } catch (const std::bad_alloc&) {
         return fail(ImportError::Kind::Unreadable, path, "not enough memory to read the file");
     }

@@ -527,6 +527,56 @@ TEST_CASE("kineto stream: pieces of whole events and the header across block edg
     }
 }
 
+TEST_CASE("kineto stream: a mapped file gives the pieces and the header that reading it gives") {
+    // The same pieces but for their first byte, which a mapped file's pieces leave as it is in
+    // the file (the byte before their events), the same header, the same end.
+    const auto path = writeFile("tricky.json", kTricky);
+    for (size_t block : {1, 3, 64, 4096}) {
+        for (size_t piece : {1, 40, 1 << 20}) {
+            INFO("block " << block << ", piece " << piece);
+            kineto::BlockReader read, mapped;
+            REQUIRE(read.open(path));
+            REQUIRE(mapped.open(path, kineto::BlockReader::Mapping::Map));
+            CHECK(read.mapped() == nullptr);
+            REQUIRE(mapped.mapped() != nullptr);
+            kineto::JsonEventStream fromRead(read, {block, piece, 1 << 20}, 64);
+            kineto::JsonEventStream fromMap(mapped, {block, piece, 1 << 20}, 64);
+            std::vector<char> taken;
+            while (true) {
+                const kineto::JsonEventStream::Status a = fromRead.next(), b = fromMap.next();
+                REQUIRE(a == b);
+                CHECK(fromRead.bytesRead() == fromMap.bytesRead());
+                if (a != kineto::JsonEventStream::Status::Piece) break;
+                const std::string_view p = fromRead.piece(), q = fromMap.piece();
+                REQUIRE(p.size() == q.size());
+                CHECK(p.substr(1) == q.substr(1));
+                size_t padding = 0;  // the 64 bytes after the piece are readable
+                for (size_t i = 0; i < 64; ++i) padding += static_cast<unsigned char>(q.data()[q.size() + i]);
+                CHECK(padding < 64 * 256);
+                fromMap.takePiece(taken);  // the piece stays in the mapping
+                CHECK(fromMap.piece().data() == q.data());
+            }
+            CHECK(fromRead.header() == fromMap.header());
+            CHECK(mapped.fileBytesRead() == kTricky.size());
+        }
+    }
+    // Damaged documents end with the same status and counts too.
+    for (const std::string& text : {kTricky.substr(0, kTricky.size() / 2), kTrickyBody, std::string("[{}, {} ")}) {
+        const auto damaged = writeFile("damaged.json", text);
+        kineto::BlockReader read, mapped;
+        REQUIRE(read.open(damaged));
+        REQUIRE(mapped.open(damaged, kineto::BlockReader::Mapping::Map));
+        kineto::JsonEventStream fromRead(read, {7, 40, 1 << 20}, 64), fromMap(mapped, {7, 40, 1 << 20}, 64);
+        kineto::JsonEventStream::Status a, b;
+        do {
+            a = fromRead.next();
+            b = fromMap.next();
+            REQUIRE(a == b);
+            CHECK(fromRead.bytesRead() == fromMap.bytesRead());
+        } while (a == kineto::JsonEventStream::Status::Piece);
+    }
+}
+
 TEST_CASE("kineto: streamed imports equal the whole-buffer import") {
     SECTION("escaped quotes, brackets in strings, header keys after the array") {
         const auto path = writeFile("tricky.json", kTricky);
