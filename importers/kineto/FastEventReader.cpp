@@ -13,6 +13,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "importers/kineto/TextIs.h"
+
 namespace lanescope::kineto {
 namespace {
 
@@ -44,12 +46,6 @@ inline const char* skipSpace(const char* p) {
     while (isSpace(*p)) ++p;
     return p;
 #endif
-}
-
-// Whether `k` is the literal `lit` (compared with a constant size: a load or two).
-template <size_t N>
-inline bool is(std::string_view k, const char (&lit)[N]) {
-    return k.size() == N - 1 && std::memcmp(k.data(), lit, N - 1) == 0;
 }
 
 inline uint64_t load8(const char* p) {
@@ -368,6 +364,16 @@ private:
         return skipStringSlow(p, escaped);
     }
     const char* skipStringSlow(const char* p, bool& escaped);
+    // After an object member's value (p past it; nullptr when the value did not read): the
+    // next member's first byte, or with `closed` the byte after the object's '}'; nullptr when
+    // neither follows.
+    const char* afterMember(const char* p, bool& closed) const {
+        if (!p) return nullptr;
+        p = skipSpace(p);
+        if (*p == ',') return skipSpace(p + 1);
+        closed = *p == '}' && p + 1 < end_;
+        return closed ? p + 1 : nullptr;
+    }
     // The string at p as its bytes: nullptr when it holds an escape (or is invalid).
     inline const char* readString(const char* p, std::string_view& s) {
         bool escaped = false;
@@ -775,14 +781,9 @@ const char* Reader::readArgs(const char* p, Event& e) {
                     break;
             }
         }
-        if (!p) return nullptr;
-        p = skipSpace(p);
-        if (*p == ',') {
-            p = skipSpace(p + 1);
-            continue;
-        }
-        if (*p == '}' && p + 1 < end_) return p + 1;
-        return nullptr;
+        bool closed = false;
+        p = afterMember(p, closed);
+        if (!p || closed) return p;
     }
 }
 
@@ -868,14 +869,9 @@ const char* Reader::readEvent(const char* p, Event& e) {
                 p = skipValue(at, 1);
                 break;
         }
-        if (!p) return nullptr;
-        p = skipSpace(p);
-        if (*p == ',') {
-            p = skipSpace(p + 1);
-            continue;
-        }
-        if (*p == '}' && p + 1 < end_) return p + 1;
-        return nullptr;
+        bool closed = false;
+        p = afterMember(p, closed);
+        if (!p || closed) return p;
     }
 }
 

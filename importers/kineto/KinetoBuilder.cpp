@@ -6,16 +6,11 @@
 #include <limits>
 #include <string_view>
 
+#include "importers/kineto/TextIs.h"
 #include "model/DiagnosticKinds.h"
 
 namespace lanescope::kineto {
 namespace {
-
-// Whether `s` is the literal `lit` (compared with a constant size: a load or two).
-template <size_t N>
-bool is(std::string_view s, const char (&lit)[N]) {
-    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
-}
 
 Cat kernelCategory(std::string_view name) {
     if (name.starts_with("Memcpy")) return Cat::Memcpy;  // old traces filed copies under Kernel
