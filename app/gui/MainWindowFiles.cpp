@@ -54,7 +54,8 @@
 #include "app/gui/panels/utilization/UtilizationChart.h"
 #include "exporters/perfetto/PerfettoWriter.h"
 #include "importers/MemoryEstimate.h"
-#include "importers/cache/MappedModels.h"
+#include "importers/WatchedMappings.h"
+#include "importers/cache/ModelFile.h"
 #include "model/Correlation.h"
 #include "timeline/QtText.h"
 #include "timeline/TimeFormat.h"
@@ -243,7 +244,7 @@ void MainWindow::openFiles(const QStringList& all, NsysReader reader) {
 }
 
 // A report reopened from its saved model maps the cache entry. Should the entry be cut short
-// on disk while open, the report reads zeros past the cut (importers/cache/MappedModels.h):
+// on disk while open, the report reads zeros past the cut (importers/WatchedMappings.h):
 // checked each second while a mapped model is open, said once.
 void MainWindow::watchSavedModels() {
     if (cache::aMappedModelWasCutShort()) return;  // said already
@@ -252,7 +253,7 @@ void MainWindow::watchSavedModels() {
         savedModelCheck_->setObjectName("savedModelCheck");
         connect(savedModelCheck_, &QTimer::timeout, this, [this] {
             if (!cache::aMappedModelWasCutShort()) {
-                if (cache::watchedMappings() == 0) savedModelCheck_->stop();  // until the next reopen
+                if (watchedMappings() == 0) savedModelCheck_->stop();  // until the next reopen
                 return;
             }
             savedModelCheck_->stop();

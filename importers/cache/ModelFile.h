@@ -60,4 +60,9 @@ using SkeletonCallback = std::function<void(std::shared_ptr<Report>)>;
 std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop = {},
                                       unsigned threads = 0, const SkeletonCallback& onSkeleton = {});
 
+// Whether a loaded report's model file was found cut short on disk under its mapping since the
+// program started (importers/WatchedMappings.h): the report reads zeros past the cut, wrong but
+// harmless (every index stays in range). Lanescope never truncates an entry in place; a hand might.
+bool aMappedModelWasCutShort();
+
 }  // namespace lanescope::cache

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -20,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
+#include "importers/WatchedMappings.h"
 #include "importers/cache/FastHash.h"
-#include "importers/cache/MappedModels.h"
 #include "importers/cache/ModelFile.h"
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ModelInvariants.h"
@@ -31,6 +32,8 @@
 
 namespace lanescope::cache {
 namespace {
+
+std::atomic<bool> modelCutShort{false};  // a mapped model was found cut short (WatchedMappings.h)
 
 // Asks for pages of 2 MiB (transparent huge pages) in the part of a new column's memory that
 // holds whole ones, before the first write touches it: filling it then faults once per 2 MiB
@@ -50,7 +53,7 @@ void adviseHugePages(const void* data, size_t bytes) {
 class MappedBytes {
 public:
     MappedBytes(void* data, size_t size) : data_(static_cast<std::byte*>(data)), size_(size) {
-        watchMapping(data_, size_);  // a file cut short underneath reads as zeros, not SIGBUS
+        watchMapping(data_, size_, modelCutShort);  // a file cut short underneath reads as zeros, not SIGBUS
     }
     MappedBytes(const MappedBytes&) = delete;
     MappedBytes& operator=(const MappedBytes&) = delete;
@@ -660,6 +663,8 @@ std::unique_ptr<Report> ModelReader::read(std::string& error, std::stop_token st
 }
 
 }  // namespace
+
+bool aMappedModelWasCutShort() { return modelCutShort.load(std::memory_order_relaxed); }
 
 std::unique_ptr<Report> readModelFile(const std::filesystem::path& path, std::string& error, std::stop_token stop,
                                       unsigned threads, const SkeletonCallback& onSkeleton) {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "importers/WatchedMappings.h"
+
 namespace lanescope::kineto {
 namespace {
 
@@ -19,7 +21,9 @@ size_t pageBytes() {
 }  // namespace
 
 BlockReader::~BlockReader() {
-    if (mapped_) munmap(mapped_, mappedBytes_);
+    if (!mapped_) return;
+    unwatchMapping(mapped_);
+    munmap(mapped_, mappedBytes_);
 }
 
 void BlockReader::readAhead(size_t from, size_t n) const {
@@ -74,6 +78,7 @@ bool BlockReader::open(const std::filesystem::path& path, Mapping mapping) {
         if (fd >= 0 && mmap(area, fileSize_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) != MAP_FAILED) {
             mapped_ = static_cast<char*>(area);
             mappedBytes_ = bytes;
+            watchMapping(mapped_, mappedBytes_, cutShort_);
         } else if (area != MAP_FAILED) {
             munmap(area, bytes);  // read() reads the file
         }

@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -23,6 +24,8 @@ inline bool isGzip(std::string_view head) {
 // A plain file can also be mapped in memory (mapped()), for a reader that takes its blocks in
 // place instead of copying them (JsonEventStream): the page cache's pages themselves, given
 // back (releaseMapped) once done with, so that memory still holds a few blocks, not the file.
+// A mapped file cut short on disk while it is read reads as zeros past the cut, not SIGBUS
+// (WatchedMappings.h), and cutShort() says so.
 class BlockReader {
 public:
     BlockReader() = default;
@@ -51,6 +54,9 @@ public:
     // parsers that read ahead); writable, copy-on-write (the file itself never changes).
     // nullptr when the file is gzip or not mapped: read() reads it then.
     char* mapped() const { return mapped_; }
+    // Whether the mapped file was found cut short on disk since open(): what was read past the
+    // cut was zeros, not the file.
+    bool cutShort() const { return cutShort_.load(std::memory_order_relaxed); }
     // `n` more bytes of the mapping taken by the caller: counted in fileBytesRead().
     void countMapped(size_t n) { fileBytesRead_ += n; }
     // Asks the system to read ahead the mapped bytes [from, from + n) (from an offset).
@@ -74,6 +80,7 @@ private:
     // mapped_ + released_ given back.
     char* mapped_ = nullptr;
     size_t mappedBytes_ = 0, released_ = 0;
+    std::atomic<bool> cutShort_{false};  // set by the SIGBUS handler (WatchedMappings.h)
 };
 
 }  // namespace lanescope::kineto

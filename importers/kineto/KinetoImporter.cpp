@@ -118,17 +118,15 @@ bool KinetoImporter::canRead(std::string_view head, const std::filesystem::path&
            head.find("\"displayTimeUnit\"") != std::string_view::npos;
 }
 
-ImportResult KinetoImporter::import(const std::filesystem::path& path, const ImportOptions& options,
-                                    ProgressSink& progress, std::stop_token stop) const {
-    using Status = kineto::JsonEventStream::Status;
-    progress.progress("reading", 0, 0);
-    kineto::BlockReader reader;
-    // A plain file is read in place, mapped: its pieces are not copied (JsonEventStream).
-    if (!reader.open(path, kineto::BlockReader::Mapping::Map))
-        return fail(ImportError::Kind::Unreadable, path, reader.error());
+namespace {
 
+// The report (of format `format`) of the trace that `reader` opened.
+ImportResult readTrace(const std::filesystem::path& path, std::string_view format, kineto::BlockReader& reader,
+                       const kineto::StreamSizes& sizes, const ImportOptions& options, ProgressSink& progress,
+                       std::stop_token stop) {
+    using Status = kineto::JsonEventStream::Status;
     auto report = std::make_unique<Report>();
-    report->meta.format = std::string(formatName());
+    report->meta.format = std::string(format);
     report->meta.producer = "PyTorch Profiler (Kineto)";
     report->meta.source_path = path.string();
     Builder builder(*report);
@@ -137,7 +135,7 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     // simdjson's index stays small and memory holds a few pieces; they are parsed on
     // options.threads threads (on this one when 1) and built here in file order; the header is
     // parsed last.
-    kineto::JsonEventStream stream(reader, sizes_, simdjson::SIMDJSON_PADDING);
+    kineto::JsonEventStream stream(reader, sizes, simdjson::SIMDJSON_PADDING);
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     od::parser parser;
     uint64_t overCounted = 0;  // events built that simdjson, reading a piece whole, did not give
@@ -150,7 +148,7 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
                 if (stop.stop_requested()) return cancelled();
                 if (pieces.outOfMemory()) throw std::bad_alloc();
                 if (pieces.endStatus() != Status::End)
-                    return streamError(pieces.endStatus(), path, reader, stream, builder.events, sizes_);
+                    return streamError(pieces.endStatus(), path, reader, stream, builder.events, sizes);
                 break;
             }
             for (Event& e : batch->events) {
@@ -181,6 +179,25 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
     progress.progress("building lanes", 0, 0);
     builder.finish();
     return ImportResult(std::move(report));
+}
+
+}  // namespace
+
+ImportResult KinetoImporter::import(const std::filesystem::path& path, const ImportOptions& options,
+                                    ProgressSink& progress, std::stop_token stop) const {
+    progress.progress("reading", 0, 0);
+    kineto::BlockReader reader;
+    // A plain file is read in place, mapped: its pieces are not copied (JsonEventStream).
+    if (!reader.open(path, kineto::BlockReader::Mapping::Map))
+        return fail(ImportError::Kind::Unreadable, path, reader.error());
+    ImportResult result = readTrace(path, formatName(), reader, sizes_, options, progress, stop);
+    // Cut short on disk while it was read (the profiler writing it again, say): what was read
+    // past the cut was zeros, so whatever the read gave is not the file's.
+    if (reader.cutShort() && (result.ok() || result.error().kind != ImportError::Kind::Cancelled))
+        return fail(ImportError::Kind::Unreadable, path,
+                    "the file was cut short on disk while it was being read (it had " +
+                        std::to_string(reader.fileSize()) + " bytes when opened)");
+    return result;
 }
 
 }  // namespace lanescope

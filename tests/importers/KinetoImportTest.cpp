@@ -10,6 +10,7 @@
 #include "analysis/Registry.h"
 #include "importers/FinishReport.h"
 #include "importers/Importer.h"
+#include "importers/WatchedMappings.h"
 #include "importers/kineto/KinetoImporter.h"
 #include "tests/bench/KinetoTraceWriter.h"
 #include "tests/support/ColumnEquality.h"
@@ -825,5 +826,44 @@ TEST_CASE("kineto: the import on several threads equals the import on one") {
         REQUIRE_FALSE(bad.ok());
         CHECK(bad.error().message.find("JSON is invalid") != std::string::npos);
         std::filesystem::remove_all(dir);
+    }
+}
+
+TEST_CASE("kineto: a trace cut short on disk while it is read gives a one-line error, and the program goes on") {
+    // The file is mapped while it is read; a read past a cut made meanwhile (a profiler writing
+    // the same path again) would raise SIGBUS without the watch (importers/WatchedMappings.h).
+    struct CuttingAtFirstEvents final : ProgressSink {
+        std::filesystem::path path;
+        bool cut = false;
+        void progress(std::string_view stage, uint64_t, uint64_t) override {
+            if (stage != "events" || cut) return;
+            std::filesystem::resize_file(path, 1 << 20);  // of 5.9 MB
+            cut = true;
+        }
+    };
+    const auto source = dataFile("kineto/train_1gpu_rank0.pt.trace.json");
+    const size_t watchedBefore = watchedMappings();
+    for (const unsigned threads : {1u, 4u}) {
+        INFO(threads << " threads");
+        const auto path = tempDir("kineto-cut") / "trace.json";
+        std::filesystem::copy_file(source, path, std::filesystem::copy_options::overwrite_existing);
+        CuttingAtFirstEvents progress;
+        progress.path = path;
+        ImportOptions options;
+        options.threads = threads;
+        const ImportResult result = KinetoImporter({1 << 16, 1 << 18, 1 << 20}).import(path, options, progress, {});
+        REQUIRE(progress.cut);
+        REQUIRE_FALSE(result.ok());
+        CHECK(result.error().kind == ImportError::Kind::Unreadable);
+        CHECK(result.error().message == path.string() +
+                                            ": the file was cut short on disk while it was being read (it had " +
+                                            std::to_string(std::filesystem::file_size(source)) + " bytes when opened)");
+        CHECK(watchedMappings() == watchedBefore);  // the mapping is gone, and its watch
+        // The same file, whole again, imports as before.
+        std::filesystem::copy_file(source, path, std::filesystem::copy_options::overwrite_existing);
+        NullProgress quiet;
+        ImportResult again = KinetoImporter({1 << 16, 1 << 18, 1 << 20}).import(path, options, quiet, {});
+        REQUIRE(again.ok());
+        CHECK(again.report()->counts().kernels > 0);
     }
 }

@@ -24,9 +24,10 @@
 #include "ImportHelpers.h"
 #include "TempCache.h"
 #include "TestPaths.h"
+#include "importers/WatchedMappings.h"
 #include "importers/cache/ContentNotes.h"
 #include "importers/cache/FastHash.h"
-#include "importers/cache/MappedModels.h"
+#include "importers/cache/ModelFile.h"
 #include "importers/cache/ModelFormat.h"
 #include "importers/cache/ReportCache.h"
 #include "support/TinyReport.h"
@@ -367,9 +368,9 @@ TEST_CASE("a loaded report's events lie in its mapped entry, which stays readabl
     TempCache temp("mapped");
     const auto file = dataFile("nsys-2025.3/cuda_graphs.nsys-rep");
     const auto fresh = importOk(file);
-    const size_t watchedBefore = cache::watchedMappings();
+    const size_t watchedBefore = watchedMappings();
     std::unique_ptr<Report> loaded = storeAndLoad(temp.cache, *fresh, "k");
-    CHECK(cache::watchedMappings() == watchedBefore + 1);
+    CHECK(watchedMappings() == watchedBefore + 1);
     size_t viewed = 0;
     for (const Lane& lane : loaded->lanes) {
         if (lane.events.size() == 0) continue;
@@ -387,7 +388,7 @@ TEST_CASE("a loaded report's events lie in its mapped entry, which stays readabl
         if (lane.events.size() > 0) events = lane.events.start_ns.data();
     loaded.reset();
     CHECK(mappedFileAt(events).empty());
-    CHECK(cache::watchedMappings() == watchedBefore);  // and its watch
+    CHECK(watchedMappings() == watchedBefore);  // and its watch
 }
 
 TEST_CASE("counters, the graph, unified memory, event, call stack and overhead tables view their entry too") {

@@ -1,4 +1,4 @@
-#include "importers/cache/MappedModels.h"
+#include "importers/WatchedMappings.h"
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -10,18 +10,18 @@
 #include <iterator>
 #include <mutex>
 
-namespace lanescope::cache {
+namespace lanescope {
 namespace {
 
-// One watched mapping: its first byte (0: the slot is free) and its length (0: it matches no
-// address). Read by the signal handler, so only atomics: a slot is claimed by its begin and
-// then given its length, and freed length first.
+// One watched mapping: its first byte (0: the slot is free), its length (0: it matches no
+// address) and its owner's flag. Read by the signal handler, so only atomics: a slot is claimed
+// by its begin and then given its flag and length, and freed length first.
 struct Slot {
     std::atomic<uintptr_t> begin{0};
     std::atomic<size_t> bytes{0};
+    std::atomic<std::atomic<bool>*> cutShort{nullptr};
 };
 Slot slots[kWatchedMappings];
-std::atomic<bool> cutShort{false};
 uintptr_t pageBytes = 4096;
 struct sigaction previous {};
 
@@ -35,7 +35,8 @@ void onBusError(int signal, siginfo_t* info, void* context) {
         void* zeros = ::mmap(reinterpret_cast<void*>(page), begin + bytes - page, PROT_READ | PROT_WRITE,
                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         if (zeros != MAP_FAILED) {
-            cutShort.store(true, std::memory_order_relaxed);
+            if (std::atomic<bool>* cutShort = slot.cutShort.load(std::memory_order_acquire))
+                cutShort->store(true, std::memory_order_relaxed);
             return;  // the read runs again, on zeros
         }
     }
@@ -62,11 +63,12 @@ void installHandler() {
 
 }  // namespace
 
-void watchMapping(const void* begin, size_t bytes) {
+void watchMapping(const void* begin, size_t bytes, std::atomic<bool>& cutShort) {
     installHandler();
     for (Slot& slot : slots) {
         uintptr_t free = 0;
         if (slot.begin.compare_exchange_strong(free, reinterpret_cast<uintptr_t>(begin), std::memory_order_acq_rel)) {
+            slot.cutShort.store(&cutShort, std::memory_order_release);
             slot.bytes.store(bytes, std::memory_order_release);  // until then it matches no address
             return;
         }
@@ -82,11 +84,9 @@ void unwatchMapping(const void* begin) {
         }
 }
 
-bool aMappedModelWasCutShort() { return cutShort.load(std::memory_order_relaxed); }
-
 size_t watchedMappings() {
     return size_t(std::count_if(std::begin(slots), std::end(slots),
                                 [](const Slot& slot) { return slot.begin.load(std::memory_order_acquire) != 0; }));
 }
 
-}  // namespace lanescope::cache
+}  // namespace lanescope
