@@ -75,6 +75,7 @@ bool PiecePipeline::cut(Job& job) {
 void PiecePipeline::readPieces() {
     while (true) {
         Job job;
+        const char* releasedEnd = nullptr;
         {
             std::unique_lock lock(mutex_);
             readerCanCut_.wait(lock, [&] { return closing_ || cut_ - released_ < window_; });
@@ -83,7 +84,11 @@ void PiecePipeline::readPieces() {
                 job.text = std::move(spareTexts_.back());
                 spareTexts_.pop_back();
             }
+            releasedEnd = releasedEnd_;
         }
+        // The mapping's pages of the pieces released: given back here, not on next()'s thread,
+        // which builds the model and so sets the pace.
+        reader_.releaseMapped(releasedEnd);
         bool more = !stop_.stop_requested() && cut(job);
         {
             const std::lock_guard lock(mutex_);
@@ -193,7 +198,7 @@ EventBatch* PiecePipeline::next() {
         spareBatches_.push_back(std::move(current_));  // within its capacity
         if (currentLast_) {                            // its piece is done with
             Slot& slot = slots_[released_ % window_];
-            reader_.releaseMapped(slot.piece.data() + slot.piece.size());  // pieces are released in order
+            releasedEnd_ = slot.piece.data() + slot.piece.size();  // pieces are released in order
             spareTexts_.push_back(std::move(slot.text));                   // reserved
             slot.parts.clear();
             slot.taken = 0;

@@ -99,6 +99,7 @@ private:
     std::deque<Job> queued_;   // in cutting order; workers take the first
     std::vector<Slot> slots_;  // piece i's parts at i % window_
     uint64_t cut_ = 0, released_ = 0;
+    const char* releasedEnd_ = nullptr;  // the end of the last piece released; the reader gives its pages back
     bool ended_ = false, closing_ = false;
     std::vector<std::vector<char>> spareTexts_;
     std::vector<std::unique_ptr<EventBatch>> spareBatches_;
