@@ -132,37 +132,55 @@ ImportResult readTrace(const std::filesystem::path& path, std::string_view forma
     Builder builder(*report);
 
     // The events come in pieces of whole events ("[...]" documents of about 8 MiB), so that
-    // simdjson's index stays small and memory holds a few pieces; they are parsed on
-    // options.threads threads (on this one when 1) and built here in file order; the header is
-    // parsed last.
+    // simdjson's index stays small and memory holds a few pieces; they are parsed and built in
+    // file order on options.threads threads (this one among them); the header is parsed last.
     kineto::JsonEventStream stream(reader, sizes, simdjson::SIMDJSON_PADDING);
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     od::parser parser;
-    uint64_t overCounted = 0;  // events built that simdjson, reading a piece whole, did not give
-    try {
-        kineto::PiecePipeline pieces(stream, reader, threads > 1 ? threads : 0, stop);
-        while (true) {
-            if (stop.stop_requested()) return cancelled();
-            kineto::EventBatch* batch = pieces.next();
-            if (!batch) {
-                if (stop.stop_requested()) return cancelled();
-                if (pieces.outOfMemory()) throw std::bad_alloc();
-                if (pieces.endStatus() != Status::End)
-                    return streamError(pieces.endStatus(), path, reader, stream, builder.events, sizes);
-                break;
-            }
-            for (Event& e : batch->events) {
-                builder.add(e);
-                if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) return cancelled();
-            }
-            if (batch->notObjects) countDiagnostic(report->diagnostics, Diag::JsonEventNotAnObject, batch->notObjects);
-            if (batch->error) {
-                overCounted = batch->overCounted;
-                throw simdjson::simdjson_error(batch->error);
-            }
-            if (batch->outOfMemory) throw std::bad_alloc();
-            progress.progress("events", batch->fileBytes, reader.fileSize());
+    // How the building stopped early: cancelled, out of memory, or at invalid JSON after
+    // `overCounted` events more than simdjson, reading the piece whole, gave.
+    bool cancelledByStop = false, outOfMemory = false;
+    simdjson::error_code invalid = simdjson::SUCCESS;
+    uint64_t overCounted = 0;
+    // One part at a time, in file order, on whichever of the threads; false stops the import.
+    auto build = [&](kineto::EventBatch& batch) {
+        if (stop.stop_requested()) {
+            cancelledByStop = true;
+            return false;
         }
+        try {
+            for (Event& e : batch.events) {
+                builder.add(e);
+                if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) {
+                    cancelledByStop = true;
+                    return false;
+                }
+            }
+            if (batch.notObjects) countDiagnostic(report->diagnostics, Diag::JsonEventNotAnObject, batch.notObjects);
+        } catch (const std::bad_alloc&) {
+            outOfMemory = true;
+            return false;
+        }
+        if (batch.error) {
+            invalid = batch.error;
+            overCounted = batch.overCounted;
+            return false;
+        }
+        if (batch.outOfMemory) {
+            outOfMemory = true;
+            return false;
+        }
+        progress.progress("events", batch.fileBytes, reader.fileSize());
+        return true;
+    };
+    try {
+        kineto::PiecePipeline pieces(stream, reader, threads, stop);
+        pieces.run(build);
+        if (cancelledByStop || stop.stop_requested()) return cancelled();
+        if (invalid) throw simdjson::simdjson_error(invalid);
+        if (outOfMemory || pieces.outOfMemory()) throw std::bad_alloc();
+        if (pieces.endStatus() != Status::End)
+            return streamError(pieces.endStatus(), path, reader, stream, builder.events, sizes);
         simdjson::padded_string header(stream.header());
         od::document doc = parser.iterate(header);
         readHeader(doc, *report, builder);
