@@ -131,7 +131,7 @@ ImportResult readTrace(const std::filesystem::path& path, std::string_view forma
     report->meta.source_path = path.string();
     Builder builder(*report);
 
-    // The events come in pieces of whole events ("[...]" documents of about 8 MiB), so that
+    // The events come in pieces of whole events ("[...]" documents of about 1 MiB), so that
     // simdjson's index stays small and memory holds a few pieces; they are parsed and built in
     // file order on options.threads threads (this one among them); the header is parsed last.
     kineto::JsonEventStream stream(reader, sizes, simdjson::SIMDJSON_PADDING);
