@@ -13,7 +13,7 @@ namespace lanescope::kineto {
 // Block sizes of a JsonEventStream, in bytes. Tests make them tiny so that events, strings
 // and header keys straddle block edges.
 struct StreamSizes {
-    size_t block = 4u << 20;        // read (or inflated) at a time
+    size_t block = 4u << 20;  // read (or inflated) at a time
     // A piece of events holds at least this much, in whole events: small enough that a piece's
     // text is still in the processor's caches when the thread that cut it parses it (8 MiB
     // pieces made the import on 2 threads 1.25 times slower, docs/performance.md).

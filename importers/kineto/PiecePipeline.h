@@ -74,8 +74,7 @@ private:
     enum class Cut { Piece, Ended, OutOfMemory };
     Cut cut(Job& job);  // the stream's next piece (under cutMutex_)
     // Parses `job`'s piece part by part, each part queued and then built where it can be.
-    void parse(Job& job, simdjson::ondemand::parser& parser, std::unique_ptr<EventBatch>& reserve,
-               const Build& build);
+    void parse(Job& job, simdjson::ondemand::parser& parser, std::unique_ptr<EventBatch>& reserve, const Build& build);
     // A batch for the next part: a spare one, a new one, else `reserve` (nullptr when none is left).
     std::unique_ptr<EventBatch> batchForPart(std::unique_ptr<EventBatch>& reserve);
     // Builds the parts that are next in order while no other thread builds (`lock` on mutex_,
