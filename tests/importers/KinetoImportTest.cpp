@@ -843,7 +843,15 @@ TEST_CASE("kineto: a trace cut short on disk while it is read gives a one-line e
     };
     const auto source = dataFile("kineto/train_1gpu_rank0.pt.trace.json");
     const size_t watchedBefore = watchedMappings();
-    for (const unsigned threads : {1u, 4u}) {
+#if defined(__SANITIZE_THREAD__)
+    // On several threads, the pages of zeros mapped over the cut while another thread reads
+    // there are, to TSan, a write racing with that read: what the watch does on purpose (the
+    // reader sees the file's bytes or zeros, then the import fails).
+    const std::vector<unsigned> threadCounts{1};
+#else
+    const std::vector<unsigned> threadCounts{1, 4};
+#endif
+    for (const unsigned threads : threadCounts) {
         INFO(threads << " threads");
         const auto path = tempDir("kineto-cut") / "trace.json";
         std::filesystem::copy_file(source, path, std::filesystem::copy_options::overwrite_existing);
