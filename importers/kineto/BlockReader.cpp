@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <new>
+#include <system_error>
 
 #include "importers/WatchedMappings.h"
 
@@ -21,6 +24,14 @@ size_t pageBytes() {
 }  // namespace
 
 BlockReader::~BlockReader() {
+    if (inflating_.joinable()) {
+        {
+            const std::lock_guard lock(aheadMutex_);
+            aheadStops_ = true;
+        }
+        roomAhead_.notify_all();
+        inflating_.join();
+    }
     if (!mapped_) return;
     unwatchMapping(mapped_);
     munmap(mapped_, mappedBytes_);
@@ -87,7 +98,71 @@ bool BlockReader::open(const std::filesystem::path& path, Mapping mapping) {
     return true;
 }
 
+void BlockReader::inflateAhead(size_t chunkBytes) {
+    if (!compressed_ || ahead_) return;
+    try {
+        spareChunks_.reserve(kChunksAhead + 2);  // the chunks there can be: queued, being read, being inflated
+        inflating_ = std::thread([this, chunkBytes] { inflateChunks(chunkBytes); });
+        ahead_ = true;
+    } catch (const std::system_error&) {  // no thread: read() inflates
+    }
+}
+
+void BlockReader::inflateChunks(size_t chunkBytes) {
+    while (true) {
+        Chunk chunk;
+        {
+            const std::lock_guard lock(aheadMutex_);
+            if (!spareChunks_.empty()) {
+                chunk.bytes = std::move(spareChunks_.back());
+                spareChunks_.pop_back();
+            }
+        }
+        std::optional<size_t> got;
+        try {
+            chunk.bytes.resize(chunkBytes);
+            got = inflateInto(chunk.bytes.data(), chunkBytes);
+        } catch (const std::bad_alloc&) {
+            error_ = "not enough memory to inflate the file";
+        }
+        chunk.size = got.value_or(0);
+        chunk.failed = !got;
+        if (chunk.failed) chunk.error = error_;
+        chunk.fileBytesRead = fileBytesRead_;
+        chunk.sourceBytes = inflater_.consumed();
+        const bool last = chunk.failed || chunk.size == 0;
+        {
+            std::unique_lock lock(aheadMutex_);
+            roomAhead_.wait(lock, [&] { return aheadStops_ || chunks_.size() < kChunksAhead; });
+            if (aheadStops_) return;
+            chunks_.push_back(std::move(chunk));
+        }
+        chunkReady_.notify_one();
+        if (last) return;
+    }
+}
+
 std::optional<size_t> BlockReader::read(char* out, size_t capacity) {
+    if (ahead_) {
+        std::unique_lock lock(aheadMutex_);
+        chunkReady_.wait(lock, [&] { return !chunks_.empty(); });
+        Chunk& chunk = chunks_.front();
+        if (chunk.failed) {
+            shown_.error = chunk.error;  // the chunk stays: every later read fails the same way
+            return std::nullopt;
+        }
+        const size_t n = std::min(capacity, chunk.size - chunk.taken);
+        std::memcpy(out, chunk.bytes.data() + chunk.taken, n);
+        chunk.taken += n;
+        shown_.fileBytesRead = chunk.fileBytesRead;
+        shown_.sourceBytes = chunk.sourceBytes;
+        if (chunk.size == 0 || chunk.taken < chunk.size) return n;  // the end stays too
+        spareChunks_.push_back(std::move(chunk.bytes));             // within its capacity
+        chunks_.pop_front();
+        lock.unlock();
+        roomAhead_.notify_one();
+        return n;
+    }
     if (compressed_) return inflateInto(out, capacity);
     in_.read(out, static_cast<std::streamsize>(capacity));
     const auto got = static_cast<size_t>(in_.gcount());

@@ -1,13 +1,18 @@
 #pragma once
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "importers/Inflater.h"
 
@@ -41,14 +46,22 @@ public:
     // or nullopt with error() set to one line ("truncated gzip stream at byte 81920",
     // "damaged gzip stream at byte 512 (invalid block type)", "read error at byte 4096").
     std::optional<size_t> read(char* out, size_t capacity);
+    // From now on a gzip file is inflated on a thread of its own, up to kChunksAhead chunks of
+    // `chunkBytes` ahead of read(), so that inflating (one thread, in order) runs beside the
+    // threads that parse what read() gives; read() then copies a chunk, and gives and counts
+    // exactly what it would have. No effect on a plain file. Call once, before the first read().
+    void inflateAhead(size_t chunkBytes);
+    static constexpr size_t kChunksAhead = 3;
 
     bool compressed() const { return compressed_; }
     uint64_t fileSize() const { return fileSize_; }
-    uint64_t fileBytesRead() const { return fileBytesRead_; }  // of the file, compressed when gzip
+    uint64_t fileBytesRead() const { return ahead_ ? shown_.fileBytesRead : fileBytesRead_; }  // compressed when gzip
     // Bytes of the file behind the content read so far: for gzip the compressed bytes inflated
     // (fileBytesRead() counts whole compressed blocks read ahead).
-    uint64_t contentSourceBytes() const { return compressed_ ? inflater_.consumed() : fileBytesRead_; }
-    const std::string& error() const { return error_; }
+    uint64_t contentSourceBytes() const {
+        return ahead_ ? shown_.sourceBytes : compressed_ ? inflater_.consumed() : fileBytesRead_;
+    }
+    const std::string& error() const { return ahead_ ? shown_.error : error_; }
 
     // The mapped file: its fileSize() bytes, then at least a page of zeros (padding for
     // parsers that read ahead); writable, copy-on-write (the file itself never changes).
@@ -68,6 +81,16 @@ public:
 
 private:
     std::optional<size_t> inflateInto(char* out, size_t capacity);
+    // A chunk inflated ahead: its content (`size` bytes of `bytes`; 0 at the end), or the error
+    // that ended the file (`failed`), and the counts as read() would have left them after it.
+    struct Chunk {
+        std::vector<char> bytes;
+        size_t size = 0, taken = 0;  // bytes read() has given of it
+        bool failed = false;
+        std::string error;
+        uint64_t fileBytesRead = 0, sourceBytes = 0;
+    };
+    void inflateChunks(size_t chunkBytes);  // the inflating thread
 
     std::ifstream in_;
     uint64_t fileSize_ = 0, fileBytesRead_ = 0;
@@ -81,6 +104,16 @@ private:
     char* mapped_ = nullptr;
     size_t mappedBytes_ = 0, released_ = 0;
     std::atomic<bool> cutShort_{false};  // set by the SIGBUS handler (WatchedMappings.h)
+    // Inflating ahead (inflateAhead): the chunks inflated and not yet read, in order, under
+    // aheadMutex_ (the thread owns in_, inflater_, fileBytesRead_ and error_ then), and the
+    // counts read() shows.
+    bool ahead_ = false, aheadStops_ = false;
+    std::mutex aheadMutex_;
+    std::condition_variable chunkReady_, roomAhead_;
+    std::deque<Chunk> chunks_;
+    std::vector<std::vector<char>> spareChunks_;  // the buffers of chunks read, for the next ones
+    Chunk shown_;
+    std::thread inflating_;
 };
 
 }  // namespace lanescope::kineto
