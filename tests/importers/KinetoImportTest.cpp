@@ -786,6 +786,14 @@ TEST_CASE("kineto: the import on several threads equals the import on one") {
             checkSameOnThreads(dataFile(name), {4099, 1000, 1 << 20});  // many pieces
             checkSameOnThreads(dataFile(name), {});                     // one piece
         }
+        // gzip inflated ahead on a thread of its own (several threads) or not (one): the same
+        // errors where the stream is cut short or damaged.
+        const std::string gz = test::readFile(dataFile("kineto/ddp_rank0.pt.trace.json.gz"));
+        checkSameOnThreads(writeFile("cut-threads.json.gz", gz.substr(0, gz.size() / 2)), {4099, 1000, 1 << 20});
+        std::string damaged = gz;
+        damaged[gz.size() / 2] = static_cast<char>(damaged[gz.size() / 2] ^ 0x55);
+        checkSameOnThreads(writeFile("damaged-threads.json.gz", damaged), {4099, 1000, 1 << 20});
+        REQUIRE_FALSE(importOnThreads(writeFile("damaged-threads.json.gz", damaged), {}, 4).ok());
     }
     SECTION("a generated trace of hundreds of pieces, whole, cut short and damaged") {
         const auto dir = tempDir("kineto-threads");
