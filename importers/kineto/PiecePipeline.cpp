@@ -23,10 +23,10 @@ PiecePipeline::PiecePipeline(JsonEventStream& stream, BlockReader& reader, unsig
     slots_.resize(window_);
     for (Slot& slot : slots_) slot.parts.reserve(kSlotParts);
     // Room for every buffer and batch there can be, so that giving one back never allocates:
-    // the texts of the pieces not built and the threads' own, the parts of those pieces and
-    // the one each thread fills.
+    // the texts of the pieces not built and the threads' own; the parts of those pieces, the one
+    // each thread fills and each thread's reserve.
     spareTexts_.reserve(window_ + threads_ + 2);
-    spareBatches_.reserve(window_ * kSlotParts + threads_);
+    spareBatches_.reserve(window_ * kSlotParts + 2 * threads_);
 }
 
 void PiecePipeline::run(const Build& build) {
