@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
-#include <system_error>
+#include <exception>
 
 #include "importers/WatchedMappings.h"
 
@@ -104,7 +104,7 @@ void BlockReader::inflateAhead(size_t chunkBytes) {
         spareChunks_.reserve(kChunksAhead + 2);  // the chunks there can be: queued, being read, being inflated
         inflating_ = std::thread([this, chunkBytes] { inflateChunks(chunkBytes); });
         ahead_ = true;
-    } catch (const std::system_error&) {  // no thread: read() inflates
+    } catch (const std::exception&) {  // no thread, or no memory for the list: read() inflates
     }
 }
 
