@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <new>
 #include <exception>
+#include <new>
 
 #include "importers/WatchedMappings.h"
 
@@ -127,9 +127,7 @@ void BlockReader::inflateChunks(size_t chunkBytes) {
         }
         chunk.size = got.value_or(0);
         chunk.failed = !got;
-        if (chunk.failed) chunk.error = error_;
-        chunk.fileBytesRead = fileBytesRead_;
-        chunk.sourceBytes = inflater_.consumed();
+        chunk.after = {fileBytesRead_, inflater_.consumed(), chunk.failed ? error_ : std::string()};
         const bool last = chunk.failed || chunk.size == 0;
         {
             std::unique_lock lock(aheadMutex_);
@@ -147,15 +145,11 @@ std::optional<size_t> BlockReader::read(char* out, size_t capacity) {
         std::unique_lock lock(aheadMutex_);
         chunkReady_.wait(lock, [&] { return !chunks_.empty(); });
         Chunk& chunk = chunks_.front();
-        if (chunk.failed) {
-            shown_.error = chunk.error;  // the chunk stays: every later read fails the same way
-            return std::nullopt;
-        }
+        shown_ = chunk.after;
+        if (chunk.failed) return std::nullopt;  // the chunk stays: every later read fails the same way
         const size_t n = std::min(capacity, chunk.size - chunk.taken);
         std::memcpy(out, chunk.bytes.data() + chunk.taken, n);
         chunk.taken += n;
-        shown_.fileBytesRead = chunk.fileBytesRead;
-        shown_.sourceBytes = chunk.sourceBytes;
         if (chunk.size == 0 || chunk.taken < chunk.size) return n;  // the end stays too
         spareChunks_.push_back(std::move(chunk.bytes));             // within its capacity
         chunks_.pop_front();

@@ -81,14 +81,18 @@ public:
 
 private:
     std::optional<size_t> inflateInto(char* out, size_t capacity);
+    // What fileBytesRead(), contentSourceBytes() and error() say while inflating ahead.
+    struct Shown {
+        uint64_t fileBytesRead = 0, sourceBytes = 0;
+        std::string error;
+    };
     // A chunk inflated ahead: its content (`size` bytes of `bytes`; 0 at the end), or the error
-    // that ended the file (`failed`), and the counts as read() would have left them after it.
+    // that ended the file (`failed`), and what read() would have left the counts at after it.
     struct Chunk {
         std::vector<char> bytes;
         size_t size = 0, taken = 0;  // bytes read() has given of it
         bool failed = false;
-        std::string error;
-        uint64_t fileBytesRead = 0, sourceBytes = 0;
+        Shown after;
     };
     void inflateChunks(size_t chunkBytes);  // the inflating thread
 
@@ -112,7 +116,7 @@ private:
     std::condition_variable chunkReady_, roomAhead_;
     std::deque<Chunk> chunks_;
     std::vector<std::vector<char>> spareChunks_;  // the buffers of chunks read, for the next ones
-    Chunk shown_;
+    Shown shown_;
     std::thread inflating_;
 };
 

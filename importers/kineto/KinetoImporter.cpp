@@ -138,24 +138,18 @@ ImportResult readTrace(const std::filesystem::path& path, std::string_view forma
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     if (threads > 1) reader.inflateAhead(sizes.block);  // gzip: inflated beside the parsing
     od::parser parser;
-    // How the building stopped early: cancelled, out of memory, or at invalid JSON after
+    // How the building stopped early, but for a stop: out of memory, or at invalid JSON after
     // `overCounted` events more than simdjson, reading the piece whole, gave.
-    bool cancelledByStop = false, outOfMemory = false;
+    bool outOfMemory = false;
     simdjson::error_code invalid = simdjson::SUCCESS;
     uint64_t overCounted = 0;
     // One part at a time, in file order, on whichever of the threads; false stops the import.
     auto build = [&](kineto::EventBatch& batch) {
-        if (stop.stop_requested()) {
-            cancelledByStop = true;
-            return false;
-        }
+        if (stop.stop_requested()) return false;
         try {
             for (Event& e : batch.events) {
                 builder.add(e);
-                if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) {
-                    cancelledByStop = true;
-                    return false;
-                }
+                if ((builder.events & 0xFFFF) == 0 && stop.stop_requested()) return false;
             }
             if (batch.notObjects) countDiagnostic(report->diagnostics, Diag::JsonEventNotAnObject, batch.notObjects);
         } catch (const std::bad_alloc&) {
@@ -177,7 +171,7 @@ ImportResult readTrace(const std::filesystem::path& path, std::string_view forma
     try {
         kineto::PiecePipeline pieces(stream, reader, threads, stop);
         pieces.run(build);
-        if (cancelledByStop || stop.stop_requested()) return cancelled();
+        if (stop.stop_requested()) return cancelled();
         if (invalid) throw simdjson::simdjson_error(invalid);
         if (outOfMemory || pieces.outOfMemory()) throw std::bad_alloc();
         if (pieces.endStatus() != Status::End)
