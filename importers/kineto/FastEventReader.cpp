@@ -194,33 +194,61 @@ struct Number {
 constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-// The length of the top-level key at p ('"') with its colon and one space, as PyTorch writes
-// them (`"ph": `, `"name": `, ...), when it is one of those readEvent reads; 0 otherwise. The 8
-// bytes at p are readable (the piece's padding).
-inline size_t writtenKey(const char* p) {
+// The top-level keys readEvent reads; Other is skipped.
+enum class Key : uint8_t { Other, Ph, Ts, Cat, Pid, Tid, Dur, Name, Args };
+
+// The key of a string read in full (any spacing after it, or a written key's look-alike).
+inline Key keyOf(std::string_view k) {
+    if (is(k, "ph")) return Key::Ph;
+    if (is(k, "ts")) return Key::Ts;
+    if (is(k, "cat")) return Key::Cat;
+    if (is(k, "pid")) return Key::Pid;
+    if (is(k, "tid")) return Key::Tid;
+    if (is(k, "dur")) return Key::Dur;
+    if (is(k, "name")) return Key::Name;
+    if (is(k, "args")) return Key::Args;
+    return Key::Other;
+}
+
+// The first `n` (at most 8) bytes of `literal` as load8 reads them (little-endian), and the
+// mask of those bytes: constants, so that a comparison is one xor and one test.
+struct KeyWord {
+    uint64_t bytes = 0, mask = 0;
+    consteval KeyWord(const char* literal, size_t n) {
+        for (size_t i = 0; i < n; ++i) {
+            bytes |= uint64_t{static_cast<unsigned char>(literal[i])} << (8 * i);
+            mask |= uint64_t{0xFF} << (8 * i);
+        }
+    }
+    bool at(uint64_t x) const { return ((x ^ bytes) & mask) == 0; }
+};
+
+// A top-level key at p ('"') written with its colon and one space, as PyTorch writes them
+// (`"ph": `, `"name": `, ...), when it is one of those readEvent reads: the key and the length
+// of that text; {Other, 0} otherwise. The 8 bytes at p are readable (the piece's padding).
+struct WrittenKey {
+    Key key = Key::Other;
+    size_t length = 0;
+};
+inline WrittenKey writtenKey(const char* p) {
+    static constexpr KeyWord kPh{"\"ph\": ", 6}, kPid{"\"pid\": ", 7}, kTs{"\"ts\": ", 6}, kTid{"\"tid\": ", 7},
+        kCat{"\"cat\": ", 7}, kName{"\"name\": ", 8}, kDur{"\"dur\": ", 7}, kArgs{"\"args\": ", 8};
     const uint64_t x = load8(p);
-    // The literal's bytes (little-endian) and how many of the 8 it has.
-    const auto is = [x](const char* literal, size_t n) {
-        uint64_t want = 0;
-        std::memcpy(&want, literal, n);
-        const uint64_t mask = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
-        return ((x ^ want) & mask) == 0;
-    };
     switch (p[1]) {
         case 'p':
-            return is("\"ph\": ", 6) ? 6 : is("\"pid\": ", 7) ? 7 : 0;
+            return kPh.at(x) ? WrittenKey{Key::Ph, 6} : kPid.at(x) ? WrittenKey{Key::Pid, 7} : WrittenKey{};
         case 't':
-            return is("\"ts\": ", 6) ? 6 : is("\"tid\": ", 7) ? 7 : 0;
+            return kTs.at(x) ? WrittenKey{Key::Ts, 6} : kTid.at(x) ? WrittenKey{Key::Tid, 7} : WrittenKey{};
         case 'c':
-            return is("\"cat\": ", 7) ? 7 : 0;
+            return kCat.at(x) ? WrittenKey{Key::Cat, 7} : WrittenKey{};
         case 'n':
-            return is("\"name\": ", 8) ? 8 : 0;
+            return kName.at(x) ? WrittenKey{Key::Name, 8} : WrittenKey{};
         case 'd':
-            return is("\"dur\": ", 7) ? 7 : 0;
+            return kDur.at(x) ? WrittenKey{Key::Dur, 7} : WrittenKey{};
         case 'a':
-            return is("\"args\": ", 8) ? 8 : 0;
+            return kArgs.at(x) ? WrittenKey{Key::Args, 8} : WrittenKey{};
         default:
-            return 0;
+            return {};
     }
 }
 
@@ -793,79 +821,72 @@ const char* Reader::readEvent(const char* p, Event& e) {
     if (*p == '}') return p + 1 < end_ ? p + 1 : nullptr;
     while (true) {
         if (*p != '"') return nullptr;
-        std::string_view key;
+        Key key;
         const char* at = nullptr;
         // The keys as PyTorch writes them ("ph": , "name": ...): the key, its colon and the
         // space after it checked with one 8-byte comparison; any other key, or spacing, read
         // as a string.
-        if (const size_t n = writtenKey(p); n != 0) {
-            key = std::string_view(p + 1, n - 4);
-            at = skipSpace(p + n);
+        if (const WrittenKey written = writtenKey(p); written.length != 0) {
+            key = written.key;
+            at = skipSpace(p + written.length);
         } else {
-            if (!(p = readString(p, key))) return nullptr;
+            std::string_view text;
+            if (!(p = readString(p, text))) return nullptr;
+            key = keyOf(text);
             p = skipSpace(p);
             if (*p != ':') return nullptr;
             at = skipSpace(p + 1);
         }
-        p = nullptr;
-        switch (key.size()) {
-            case 2:
-                if (is(key, "ph")) {
-                    if (*at == '"') {
-                        std::string_view ph;
-                        if ((p = readString(at, ph))) e.ph = ph.empty() ? 0 : ph[0];
-                    } else {
-                        p = skipValue(at, 1);
-                    }
-                } else if (is(key, "ts")) {
-                    if (*at == '-' || isDigit(*at)) {
-                        int64_t ns = 0;
-                        bool ok = false;
-                        if ((p = readMicros(at, ns, ok)) && ok) e.ts = ns, e.hasTs = true;
-                    } else {
-                        p = skipValue(at, 1);
+        switch (key) {
+            case Key::Ph:
+                if (*at == '"') {
+                    std::string_view ph;
+                    if ((p = readString(at, ph))) e.ph = ph.empty() ? 0 : ph[0];
+                } else {
+                    p = skipValue(at, 1);
+                }
+                break;
+            case Key::Ts:
+            case Key::Dur:
+                if (*at == '-' || isDigit(*at)) {
+                    int64_t ns = 0;
+                    bool ok = false;
+                    if ((p = readMicros(at, ns, ok)) && ok) {
+                        if (key == Key::Ts)
+                            e.ts = ns, e.hasTs = true;
+                        else
+                            e.dur = ns, e.hasDur = true;
                     }
                 } else {
                     p = skipValue(at, 1);
                 }
                 break;
-            case 3:
-                if (is(key, "cat")) {
-                    p = *at == '"' ? readString(at, e.cat) : skipValue(at, 1);
-                } else if (is(key, "pid") || is(key, "tid")) {
-                    int64_t& n = is(key, "pid") ? e.pid : e.tid;
-                    std::string_view& text = is(key, "pid") ? e.pidText : e.tidText;
-                    if (*at == '"') {
-                        std::string_view s;
-                        if ((p = readString(at, s))) {
-                            auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-                            if (s.empty() || ec != std::errc() || end != s.data() + s.size())
-                                text = s.empty() ? "\"\""sv : s;
-                        }
-                    } else {
-                        p = readInt(at, n);
-                    }
-                } else if (is(key, "dur")) {
-                    if (*at == '-' || isDigit(*at)) {
-                        int64_t ns = 0;
-                        bool ok = false;
-                        if ((p = readMicros(at, ns, ok)) && ok) e.dur = ns, e.hasDur = true;
-                    } else {
-                        p = skipValue(at, 1);
+            case Key::Cat:
+                p = *at == '"' ? readString(at, e.cat) : skipValue(at, 1);
+                break;
+            case Key::Pid:
+            case Key::Tid: {
+                int64_t& n = key == Key::Pid ? e.pid : e.tid;
+                std::string_view& text = key == Key::Pid ? e.pidText : e.tidText;
+                if (*at == '"') {
+                    std::string_view s;
+                    if ((p = readString(at, s))) {
+                        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+                        if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+                            text = s.empty() ? "\"\""sv : s;
                     }
                 } else {
-                    p = skipValue(at, 1);
+                    p = readInt(at, n);
                 }
                 break;
-            case 4:
-                if (is(key, "name"))
-                    p = *at == '"' ? readString(at, e.name) : skipValue(at, 1);
-                else if (is(key, "args"))
-                    p = readArgs(at, e);
-                else
-                    p = skipValue(at, 1);
+            }
+            case Key::Name:
+                p = *at == '"' ? readString(at, e.name) : skipValue(at, 1);
                 break;
-            default:
+            case Key::Args:
+                p = readArgs(at, e);
+                break;
+            case Key::Other:
                 p = skipValue(at, 1);
                 break;
         }
