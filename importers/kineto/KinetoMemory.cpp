@@ -1,6 +1,8 @@
 // The memory estimate of a Chrome-trace JSON: events counted in its first bytes.
+#include <string.h>
+
 #include <cmath>
-#include <string>
+#include <memory>
 
 #include "importers/MemoryEstimate.h"
 #include "importers/kineto/BlockReader.h"
@@ -10,7 +12,7 @@ namespace lanescope {
 namespace {
 
 // The sample: the first bytes of the (inflated) content, in which events are counted.
-constexpr size_t kSampleBytes = 4u << 20;
+constexpr size_t kSampleBytes = 1u << 20;
 
 }  // namespace
 
@@ -19,16 +21,18 @@ constexpr size_t kSampleBytes = 4u << 20;
 MemoryEstimate KinetoImporter::estimateMemory(const std::filesystem::path& path) const {
     kineto::BlockReader reader;
     if (!reader.open(path)) return estimateFromEvents(path, 0);
-    std::string sample(kSampleBytes, '\0');
+    const auto sample = std::make_unique_for_overwrite<char[]>(kSampleBytes);
     size_t filled = 0;
-    while (filled < sample.size()) {
-        const auto got = reader.read(sample.data() + filled, sample.size() - filled);
+    while (filled < kSampleBytes) {
+        const auto got = reader.read(sample.get() + filled, kSampleBytes - filled);
         if (!got || *got == 0) break;
         filled += *got;
     }
-    sample.resize(filled);
     uint64_t inSample = 0;
-    for (size_t at = sample.find("\"ph\""); at != std::string::npos; at = sample.find("\"ph\"", at + 4)) ++inSample;
+    const char* const end = sample.get() + filled;
+    for (const char* at = sample.get(); (at = static_cast<const char*>(memmem(at, size_t(end - at), "\"ph\"", 4)));
+         at += 4)
+        ++inSample;
     const uint64_t used = reader.contentSourceBytes();
     if (filled < kSampleBytes || used == 0 || used >= reader.fileSize()) return estimateFromEvents(path, inSample);
     const double scale = static_cast<double>(reader.fileSize()) / static_cast<double>(used);

@@ -45,7 +45,7 @@ TEST_CASE("the memory estimate follows the events each format really holds") {
             CHECK(e.events >= real);
             CHECK(e.events <= 3 * real);
         } else {
-            // Extrapolated from the first 4 MiB (of inflated JSON for the gzip file): JSON events
+            // Extrapolated from the first MiB (of inflated JSON for the gzip file): JSON events
             // with a "ph" (flows and metadata too, though they become no slice), Perfetto
             // packets with a track event (a slice's begin and end count as one).
             CHECK(e.events >= real * 7 / 10);
