@@ -26,7 +26,8 @@ constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // JSON whitespace: one comparison for the bytes above ' ' (nearly all), a bit test for the rest.
 inline bool isSpace(char c) {
-    constexpr uint64_t kSpaces = (uint64_t{1} << ' ') | (uint64_t{1} << '\n') | (uint64_t{1} << '\r') | (uint64_t{1} << '\t');
+    constexpr uint64_t kSpaces =
+        (uint64_t{1} << ' ') | (uint64_t{1} << '\n') | (uint64_t{1} << '\r') | (uint64_t{1} << '\t');
     const auto u = static_cast<unsigned char>(c);
     return u <= ' ' && ((kSpaces >> u) & 1) != 0;
 }
