@@ -216,43 +216,49 @@ inline Key keyOf(std::string_view k) {
     return Key::Other;
 }
 
-// The first `n` (at most 8) bytes of `literal` as load8 reads them (little-endian), and the
-// mask of those bytes: constants, so that a comparison is one xor and one test.
+// A top-level key at p ('"') written with its colon and one space, as PyTorch writes them
+// (`"ph": `, `"name": `, ...), when it is one of those readEvent reads: the key and the length
+// of that text; {Other, 0} otherwise.
+struct WrittenKey {
+    Key key = Key::Other;
+    size_t length = 0;
+};
+
+// One written key's text (at most 8 bytes) as load8 reads it (little-endian) and the mask of its
+// bytes: constants, so that a comparison is one xor and one test.
 struct KeyWord {
     uint64_t bytes = 0, mask = 0;
-    consteval KeyWord(const char* literal, size_t n) {
-        for (size_t i = 0; i < n; ++i) {
-            bytes |= uint64_t{static_cast<unsigned char>(literal[i])} << (8 * i);
+    WrittenKey written;
+    template <size_t N>
+    consteval KeyWord(const char (&text)[N], Key key) : written{key, N - 1} {
+        static_assert(N - 1 <= 8);
+        for (size_t i = 0; i < N - 1; ++i) {
+            bytes |= uint64_t{static_cast<unsigned char>(text[i])} << (8 * i);
             mask |= uint64_t{0xFF} << (8 * i);
         }
     }
     bool at(uint64_t x) const { return ((x ^ bytes) & mask) == 0; }
 };
 
-// A top-level key at p ('"') written with its colon and one space, as PyTorch writes them
-// (`"ph": `, `"name": `, ...), when it is one of those readEvent reads: the key and the length
-// of that text; {Other, 0} otherwise. The 8 bytes at p are readable (the piece's padding).
-struct WrittenKey {
-    Key key = Key::Other;
-    size_t length = 0;
-};
+// The 8 bytes at p are readable (the piece's padding).
 inline WrittenKey writtenKey(const char* p) {
-    static constexpr KeyWord kPh{"\"ph\": ", 6}, kPid{"\"pid\": ", 7}, kTs{"\"ts\": ", 6}, kTid{"\"tid\": ", 7},
-        kCat{"\"cat\": ", 7}, kName{"\"name\": ", 8}, kDur{"\"dur\": ", 7}, kArgs{"\"args\": ", 8};
+    static constexpr KeyWord kPh{"\"ph\": ", Key::Ph}, kPid{"\"pid\": ", Key::Pid}, kTs{"\"ts\": ", Key::Ts},
+        kTid{"\"tid\": ", Key::Tid}, kCat{"\"cat\": ", Key::Cat}, kName{"\"name\": ", Key::Name},
+        kDur{"\"dur\": ", Key::Dur}, kArgs{"\"args\": ", Key::Args};
     const uint64_t x = load8(p);
     switch (p[1]) {
         case 'p':
-            return kPh.at(x) ? WrittenKey{Key::Ph, 6} : kPid.at(x) ? WrittenKey{Key::Pid, 7} : WrittenKey{};
+            return kPh.at(x) ? kPh.written : kPid.at(x) ? kPid.written : WrittenKey{};
         case 't':
-            return kTs.at(x) ? WrittenKey{Key::Ts, 6} : kTid.at(x) ? WrittenKey{Key::Tid, 7} : WrittenKey{};
+            return kTs.at(x) ? kTs.written : kTid.at(x) ? kTid.written : WrittenKey{};
         case 'c':
-            return kCat.at(x) ? WrittenKey{Key::Cat, 7} : WrittenKey{};
+            return kCat.at(x) ? kCat.written : WrittenKey{};
         case 'n':
-            return kName.at(x) ? WrittenKey{Key::Name, 8} : WrittenKey{};
+            return kName.at(x) ? kName.written : WrittenKey{};
         case 'd':
-            return kDur.at(x) ? WrittenKey{Key::Dur, 7} : WrittenKey{};
+            return kDur.at(x) ? kDur.written : WrittenKey{};
         case 'a':
-            return kArgs.at(x) ? WrittenKey{Key::Args, 8} : WrittenKey{};
+            return kArgs.at(x) ? kArgs.written : WrittenKey{};
         default:
             return {};
     }

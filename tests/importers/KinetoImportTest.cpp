@@ -792,8 +792,9 @@ TEST_CASE("kineto: the import on several threads equals the import on one") {
         checkSameOnThreads(writeFile("cut-threads.json.gz", gz.substr(0, gz.size() / 2)), {4099, 1000, 1 << 20});
         std::string damaged = gz;
         damaged[gz.size() / 2] = static_cast<char>(damaged[gz.size() / 2] ^ 0x55);
-        checkSameOnThreads(writeFile("damaged-threads.json.gz", damaged), {4099, 1000, 1 << 20});
-        REQUIRE_FALSE(importOnThreads(writeFile("damaged-threads.json.gz", damaged), {}, 4).ok());
+        const auto damagedPath = writeFile("damaged-threads.json.gz", damaged);
+        checkSameOnThreads(damagedPath, {4099, 1000, 1 << 20});
+        REQUIRE_FALSE(importOnThreads(damagedPath, {}, 4).ok());
     }
     SECTION("a generated trace of hundreds of pieces, whole, cut short and damaged") {
         const auto dir = tempDir("kineto-threads");
