@@ -1,25 +1,14 @@
 #include "importers/kineto/BlockReader.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>
 
-#include "importers/WatchedMappings.h"
-
 namespace lanescope::kineto {
 namespace {
 
 constexpr size_t kCompressedBlock = 1 << 20;  // compressed bytes read from the file at a time
-
-size_t pageBytes() {
-    static const auto bytes = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    return bytes;
-}
 
 }  // namespace
 
@@ -32,34 +21,9 @@ BlockReader::~BlockReader() {
         roomAhead_.notify_all();
         inflating_.join();
     }
-    if (!mapped_) return;
-    unwatchMapping(mapped_);
-    munmap(mapped_, mappedBytes_);
 }
 
-void BlockReader::readAhead(size_t from, size_t n) const {
-    if (!mapped_ || from >= fileSize_) return;
-    const size_t page = pageBytes(), begin = from / page * page, end = std::min<size_t>(from + n, fileSize_);
-    madvise(mapped_ + begin, end - begin, MADV_WILLNEED);
-}
-
-void BlockReader::releaseMapped(const char* upTo) {
-    if (!mapped_ || !upTo || upTo <= mapped_) return;
-    // The pages before the 2 MiB boundary at or before `upTo`: a page fault maps the page
-    // cache's pages around it ("fault-around"), a whole folio of up to 2 MiB where the page
-    // cache holds large ones, and a fault just after `upTo` would map given-back pages again,
-    // to stay (the import of a 4.6 GB trace kept 0.8 GB of them so).
-    // And 8 MiB at a time at least: each call makes the other threads' processors drop their
-    // cached address translations (an interrupt to each).
-    constexpr size_t kFolio = 2 << 20, kAtLeast = 8 << 20;
-    const size_t at = std::min(static_cast<size_t>(upTo - mapped_), mappedBytes_);
-    const size_t end = at / kFolio * kFolio;
-    if (end < released_ + kAtLeast) return;
-    madvise(mapped_ + released_, end - released_, MADV_DONTNEED);
-    released_ = end;
-}
-
-bool BlockReader::open(const std::filesystem::path& path, Mapping mapping) {
+bool BlockReader::open(const std::filesystem::path& path) {
     in_.open(path, std::ios::binary);
     if (!in_) {
         error_ = "cannot be read";
@@ -79,21 +43,6 @@ bool BlockReader::open(const std::filesystem::path& path, Mapping mapping) {
             return false;
         }
         inBuf_ = std::make_unique<char[]>(kCompressedBlock);
-    } else if (mapping == Mapping::Map && fileSize_ > 0 && std::filesystem::is_regular_file(path, ec)) {
-        // The file's pages, then one page of zeros at least: an anonymous mapping reserves the
-        // whole, the file is mapped over its start. Copy-on-write, so writable.
-        const size_t page = pageBytes();
-        const size_t bytes = (fileSize_ + page - 1) / page * page + page;
-        void* area = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        const int fd = area == MAP_FAILED ? -1 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd >= 0 && mmap(area, fileSize_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) != MAP_FAILED) {
-            mapped_ = static_cast<char*>(area);
-            mappedBytes_ = bytes;
-            watchMapping(mapped_, mappedBytes_, cutShort_);
-        } else if (area != MAP_FAILED) {
-            munmap(area, bytes);  // read() reads the file
-        }
-        if (fd >= 0) ::close(fd);
     }
     return true;
 }
@@ -165,6 +114,7 @@ std::optional<size_t> BlockReader::read(char* out, size_t capacity) {
         error_ = "read error at byte " + std::to_string(fileBytesRead_);
         return std::nullopt;
     }
+    if (got == 0 && fileBytesRead_ < fileSize_) cutShort_ = true;
     return got;
 }
 

@@ -1,5 +1,4 @@
 #pragma once
-#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -25,12 +24,13 @@ inline bool isGzip(std::string_view head) {
 
 // Reads a file front to back in blocks of the caller's size, inflating it on the way when it
 // is gzip (concatenated members too), so that only a block of it is in memory at a time.
+// A plain file that ends before the size it had when opened (cut short on disk while it is
+// read) ends there, and cutShort() says so.
 //
-// A plain file can also be mapped in memory (mapped()), for a reader that takes its blocks in
-// place instead of copying them (JsonEventStream): the page cache's pages themselves, given
-// back (releaseMapped) once done with, so that memory still holds a few blocks, not the file.
-// A mapped file cut short on disk while it is read reads as zeros past the cut, not SIGBUS
-// (WatchedMappings.h), and cutShort() says so.
+// The file is read, not mapped in memory: with two threads or more, each page fault on a
+// mapping and each page given back made the other processors drop their address translations,
+// and a 2-thread import took a third more processor time than with read() (docs/performance.md,
+// "Reading, not mapping").
 class BlockReader {
 public:
     BlockReader() = default;
@@ -38,10 +38,8 @@ public:
     BlockReader& operator=(const BlockReader&) = delete;
     ~BlockReader();
 
-    enum class Mapping { Map, DoNotMap };
-    // Opens the file; false with error() set ("cannot be read") when it cannot be. With Map, a
-    // plain (not gzip) regular file is mapped too, unless mapping fails.
-    bool open(const std::filesystem::path& path, Mapping mapping = Mapping::DoNotMap);
+    // Opens the file; false with error() set ("cannot be read") when it cannot be.
+    bool open(const std::filesystem::path& path);
     // Reads up to `capacity` bytes of (inflated) content into `out`: the count, 0 at the end,
     // or nullopt with error() set to one line ("truncated gzip stream at byte 81920",
     // "damaged gzip stream at byte 512 (invalid block type)", "read error at byte 4096").
@@ -63,21 +61,8 @@ public:
     }
     const std::string& error() const { return ahead_ ? shown_.error : error_; }
 
-    // The mapped file: its fileSize() bytes, then at least a page of zeros (padding for
-    // parsers that read ahead); writable, copy-on-write (the file itself never changes).
-    // nullptr when the file is gzip or not mapped: read() reads it then.
-    char* mapped() const { return mapped_; }
-    // Whether the mapped file was found cut short on disk since open(): what was read past the
-    // cut was zeros, not the file.
-    bool cutShort() const { return cutShort_.load(std::memory_order_relaxed); }
-    // `n` more bytes of the mapping taken by the caller: counted in fileBytesRead().
-    void countMapped(size_t n) { fileBytesRead_ += n; }
-    // Asks the system to read ahead the mapped bytes [from, from + n) (from an offset).
-    void readAhead(size_t from, size_t n) const;
-    // Done with the mapped bytes before `upTo`: the pages before the last 2 MiB boundary before
-    // it are given back (their bytes read again from the file if touched again). One thread at
-    // a time.
-    void releaseMapped(const char* upTo);
+    // Whether the plain file ended before fileSize() bytes: it was cut short on disk since open().
+    bool cutShort() const { return cutShort_; }
 
 private:
     std::optional<size_t> inflateInto(char* out, size_t capacity);
@@ -103,11 +88,7 @@ private:
     // gzip only: the stream and the compressed bytes read but not yet inflated.
     Inflater inflater_;
     std::unique_ptr<char[]> inBuf_;
-    // The mapping: mappedBytes_ from mapped_ (the file and the padding after it), pages before
-    // mapped_ + released_ given back.
-    char* mapped_ = nullptr;
-    size_t mappedBytes_ = 0, released_ = 0;
-    std::atomic<bool> cutShort_{false};  // set by the SIGBUS handler (WatchedMappings.h)
+    bool cutShort_ = false;
     // Inflating ahead (inflateAhead): the chunks inflated and not yet read, in order, under
     // aheadMutex_ (the thread owns in_, inflater_, fileBytesRead_ and error_ then), and the
     // counts read() shows.

@@ -69,10 +69,8 @@ void parsePiece(od::parser& parser, std::string_view piece, EventBatch& batch) {
     batch.pieceBySimdjson = true;
 }
 
-namespace {
-
-// parsePieceWithSimdjson of `piece` ('[' first), its strings that lie in `keptIn` left there.
-void readWithSimdjson(od::parser& parser, std::string_view piece, std::string_view keptIn, EventBatch& batch) {
+void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBatch& batch) {
+    batch.clear();
     try {
         std::string canonical;  // scratch for canonicalJson
         od::document doc = parser.iterate(piece.data(), piece.size(), piece.size() + simdjson::SIMDJSON_PADDING);
@@ -89,27 +87,10 @@ void readWithSimdjson(od::parser& parser, std::string_view piece, std::string_vi
                 batch.events.resize(read);  // the event read in part
                 throw;
             }
-            keepEvent(batch.events.back(), batch, keptIn, canonical);
+            keepEvent(batch.events.back(), batch, piece, canonical);
         }
     } catch (const simdjson::simdjson_error& e) {
         batch.error = e.error();
-    } catch (const std::bad_alloc&) {
-        batch.outOfMemory = true;
-    }
-}
-
-}  // namespace
-
-void parsePieceWithSimdjson(od::parser& parser, std::string_view piece, EventBatch& batch) {
-    batch.clear();
-    if (piece.empty() || piece.front() == '[') return readWithSimdjson(parser, piece, piece, batch);
-    // A mapped piece's first byte is the file's (JsonEventStream::piece()): a copy that opens
-    // with '[', whose strings are all kept (the copy goes).
-    try {
-        std::vector<char> copy(piece.size() + simdjson::SIMDJSON_PADDING, ' ');
-        std::memcpy(copy.data(), piece.data(), piece.size());
-        copy[0] = '[';
-        readWithSimdjson(parser, {copy.data(), piece.size()}, {}, batch);
     } catch (const std::bad_alloc&) {
         batch.outOfMemory = true;
     }

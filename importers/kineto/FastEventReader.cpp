@@ -924,7 +924,7 @@ bool restValid(Reader& reader, const char* p) {
 FastPieceReader::Result FastPieceReader::readPart(EventBatch& batch, size_t bytes) {
     batch.clear();
     const std::string_view piece = piece_;
-    if (piece.size() < 2 || piece.back() != ']') return Result::Declined;  // the first byte is read as '[' (parsePiece)
+    if (piece.size() < 2 || piece.front() != '[' || piece.back() != ']') return Result::Declined;
     Reader reader(piece);
     reader.setUtf8State(utf8_);
     std::string canonical;  // scratch for canonicalJson

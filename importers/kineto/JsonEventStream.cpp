@@ -31,16 +31,12 @@ bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 }  // namespace
 
 JsonEventStream::JsonEventStream(BlockReader& reader, StreamSizes sizes, size_t padding)
-    : reader_(reader), sizes_(sizes), padding_(padding), mapped_(reader.mapped()) {
+    : reader_(reader), sizes_(sizes), padding_(padding) {
     sizes_.block = std::max<size_t>(sizes_.block, 1);
-    data_ = mapped_;
 }
 
 void JsonEventStream::dropBefore(size_t n) {
-    if (mapped_)
-        data_ += n;  // the window moves over the mapping
-    else
-        std::memmove(buf_.data(), buf_.data() + n, end_ - n);
+    std::memmove(buf_.data(), buf_.data() + n, end_ - n);
     end_ -= n;
     scan_ -= n;
     start_ -= n;
@@ -48,28 +44,18 @@ void JsonEventStream::dropBefore(size_t n) {
 
 bool JsonEventStream::fill() {
     if (phase_ == Phase::Events && start_ > 0) dropBefore(start_);  // drop the pieces handed out
-    size_t got = 0;
-    if (mapped_) {
-        // The next block is the mapping's next bytes, taken in place; the one after is asked for.
-        const size_t at = static_cast<size_t>(data_ - mapped_) + end_;
-        got = static_cast<size_t>(std::min<uint64_t>(sizes_.block, reader_.fileSize() - at));
-        reader_.countMapped(got);
-        reader_.readAhead(at + got, sizes_.block);
-    } else {
-        const size_t needed = end_ + sizes_.block + padding_;
-        if (buf_.size() < needed) buf_.resize(std::max(needed, buf_.size() + buf_.size() / 2));
-        data_ = buf_.data();
-        const std::optional<size_t> read = reader_.read(data_ + end_, sizes_.block);
-        if (!read) {
-            status_ = Status::ReadError;
-            return false;
-        }
-        got = *read;
+    const size_t needed = end_ + sizes_.block + padding_;
+    if (buf_.size() < needed) buf_.resize(std::max(needed, buf_.size() + buf_.size() / 2));
+    data_ = buf_.data();
+    const std::optional<size_t> got = reader_.read(data_ + end_, sizes_.block);
+    if (!got) {
+        status_ = Status::ReadError;
+        return false;
     }
-    end_ += got;
-    bytesRead_ += got;
+    end_ += *got;
+    bytesRead_ += *got;
     status_ = Status::End;
-    return got > 0;
+    return *got > 0;
 }
 
 // Scans the header from scan_ until the events array opens (then the Events phase starts);
@@ -177,8 +163,8 @@ JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
     size_t last = end_;
     while (last > start_ + 1 && isSpace(data_[last - 1])) --last;
     if (last > start_ + 1 && data_[last - 1] == ',') --last;
-    if (!mapped_) data_[start_] = '[';  // mapped: the byte may be the previous piece's ']' (piece())
-    data_[last] = ']';  // within the buffer: a block and the padding (the mapping's zeros) lie past end_
+    data_[start_] = '[';
+    data_[last] = ']';  // within the buffer: a block and the padding lie past end_
     piece_ = std::string_view(data_ + start_, last - start_ + 1);
     header_ += "[]}";
     phase_ = Phase::Done;
@@ -186,10 +172,6 @@ JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
 }
 
 void JsonEventStream::takePiece(std::vector<char>& buffer) {
-    if (mapped_) {  // the piece stays where it is, in the mapping
-        dropBefore(start_);
-        return;
-    }
     const size_t kept = end_ - start_;  // from the piece's last byte (the next one's '[')
     if (buffer.size() < kept + sizes_.block + padding_) buffer.resize(kept + sizes_.block + padding_);
     std::memcpy(buffer.data(), buf_.data() + start_, kept);
@@ -226,7 +208,7 @@ JsonEventStream::Status JsonEventStream::next() {
                     header_ += "[]";
                     phase_ = Phase::Trailer;  // the bytes after `at` are moved to the header next time
                 }
-                if (!mapped_) data_[start_] = '[';  // mapped: the byte may be the previous piece's ']' (piece())
+                data_[start_] = '[';
                 data_[at] = ']';
                 piece_ = std::string_view(data_ + start_, at - start_ + 1);
                 start_ = at;
@@ -234,7 +216,6 @@ JsonEventStream::Status JsonEventStream::next() {
             }
             case Phase::Trailer:
                 header_.append(data_ + scan_, end_ - scan_);
-                if (mapped_) data_ += end_;
                 start_ = scan_ = end_ = 0;
                 if (header_.size() > sizes_.text_limit) return Status::TooLarge;
                 if (!fill()) {

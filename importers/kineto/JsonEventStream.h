@@ -13,7 +13,10 @@ namespace lanescope::kineto {
 // Block sizes of a JsonEventStream, in bytes. Tests make them tiny so that events, strings
 // and header keys straddle block edges.
 struct StreamSizes {
-    size_t block = 4u << 20;  // read (or inflated) at a time
+    // Read (or inflated) at a time: small beside a piece, as the bytes read past a piece's end
+    // are copied to the next piece's buffer (JsonEventStream::takePiece); with 4 MiB blocks a
+    // 1 MiB piece copied 1.5 times its size on average.
+    size_t block = 512u << 10;
     // A piece of events holds at least this much, in whole events: small enough that a piece's
     // text is still in the processor's caches when the thread that cut it parses it (8 MiB
     // pieces made the import on 2 threads 1.25 times slower, docs/performance.md).
@@ -49,16 +52,11 @@ public:
 
     Status next();
     // The current piece, "[...]"; `padding` readable bytes follow it. Valid until next().
-    // When the file is mapped (BlockReader::mapped()) the first byte is left as it is in the
-    // file, the byte before the events (the array's '[', or the comma before them, which is
-    // the previous piece's ']' then): it is to be read as '['. Pieces that follow each other
-    // share that byte, and a parsing thread may still be reading the previous piece.
     std::string_view piece() const { return piece_; }
     // Hands the rolling buffer, which holds the current piece, to the caller in `buffer`
     // (piece() then points into it, valid while the caller keeps it) and goes on in the
     // storage `buffer` had, where the bytes after the piece are copied: a piece changes hands
-    // without being copied. When the file is mapped (BlockReader::mapped()) the piece is in
-    // the mapping, valid while the reader lives, and `buffer` is left as it is.
+    // without being copied.
     void takePiece(std::vector<char>& buffer);
     // After End: the document with "traceEvents": [] (without a byte order mark).
     const std::string& header() const { return header_; }
@@ -79,15 +77,12 @@ private:
     Phase phase_ = Phase::Header;
     Status status_ = Status::End;  // why fill() returned false
 
-    // The rolling buffer: bytes [0, end_) from data_ hold the document from some offset on:
-    // buf_, whose size is end_ + a block + padding at least, or a window over the file's
-    // mapping (mapped_, the reader's), where a block read is the mapping's next bytes taken in
-    // place and dropping bytes moves the window. In the Header phase it holds the document from
+    // The rolling buffer: bytes [0, end_) of buf_ hold the document from some offset on; its
+    // size is end_ + a block + padding at least. In the Header phase it holds the document from
     // its first byte; in the Events phase from start_, the byte before the next piece (the
     // array's '[' or the comma ending the previous piece).
     std::vector<char> buf_;
-    char* mapped_ = nullptr;
-    char* data_ = nullptr;  // buf_.data() or the window's start in the mapping
+    char* data_ = nullptr;  // buf_.data()
     size_t end_ = 0, start_ = 0;
     size_t scan_ = 0;  // the next byte to scan
 

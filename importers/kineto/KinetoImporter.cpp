@@ -200,9 +200,7 @@ ImportResult KinetoImporter::import(const std::filesystem::path& path, const Imp
                                     ProgressSink& progress, std::stop_token stop) const {
     progress.progress("reading", 0, 0);
     kineto::BlockReader reader;
-    // A plain file is read in place, mapped: its pieces are not copied (JsonEventStream).
-    if (!reader.open(path, kineto::BlockReader::Mapping::Map))
-        return fail(ImportError::Kind::Unreadable, path, reader.error());
+    if (!reader.open(path)) return fail(ImportError::Kind::Unreadable, path, reader.error());
     ImportResult result = readTrace(path, formatName(), reader, sizes_, options, progress, stop);
     // Cut short on disk while it was read (the profiler writing it again, say): what was read
     // past the cut was zeros, so whatever the read gave is not the file's.

@@ -148,8 +148,8 @@ void PiecePipeline::buildReady(std::unique_lock<std::mutex>& lock, const Build& 
             lock.lock();
             spareBatches_.push_back(std::move(part));  // within its capacity
             if (!go) stopAll();
-        } else if (slot.done) {  // the piece is built: its slot and buffer are free
-            const char* end = slot.piece.data() + slot.piece.size();
+        } else if (slot.done) {
+            // The piece is built: its slot and buffer are free.
             spareTexts_.push_back(std::move(slot.text));  // within its capacity
             slot.parts.clear();
             slot.taken = 0;
@@ -157,9 +157,6 @@ void PiecePipeline::buildReady(std::unique_lock<std::mutex>& lock, const Build& 
             slot.piece = {};
             ++built_;
             roomToCut_.notify_one();  // the one thread cutting may wait for room
-            lock.unlock();
-            reader_.releaseMapped(end);  // pieces are built in order, by one thread at a time
-            lock.lock();
         } else {
             break;  // the next part is still being parsed
         }

@@ -50,8 +50,8 @@ public:
 
 private:
     // A piece cut: its number in file order, the buffer that holds it (JsonEventStream::
-    // takePiece; empty when the piece lies in the file's mapping), the piece with simdjson's
-    // padding after it, and the bytes of the file read when it was cut.
+    // takePiece), the piece with simdjson's padding after it, and the bytes of the file read
+    // when it was cut.
     struct Job {
         uint64_t index = 0;
         std::vector<char> text;
@@ -83,7 +83,7 @@ private:
     void stopAll();  // under mutex_
 
     JsonEventStream& stream_;
-    BlockReader& reader_;  // its mapping's pages are given back as pieces are built
+    BlockReader& reader_;
     std::stop_token stop_;
     const unsigned threads_;
     const size_t window_;  // pieces cut and not yet built, at most

@@ -94,19 +94,6 @@ void checkSameReading(std::string_view piece, Routes& routes) {
     CHECK(fast.notObjects == expected.notObjects);
     CHECK(simdjson::error_message(fast.error) == simdjson::error_message(expected.error));
     CHECK(fast.outOfMemory == expected.outOfMemory);
-    // A mapped file's piece opens with the file's byte (a comma) read as '[': the same again,
-    // by whichever reader reads it.
-    PaddedPiece mapped(piece);
-    mapped.bytes[0] = ',';
-    EventBatch fromMapped;
-    kineto::parsePiece(fastParser, mapped.view(), fromMapped);
-    REQUIRE(fromMapped.events.size() == expected.events.size());
-    for (size_t i = 0; i < expected.events.size(); ++i) {
-        INFO("event " << i << " of the mapped piece");
-        REQUIRE(describe(fromMapped.events[i]) == describe(expected.events[i]));
-    }
-    CHECK(fromMapped.notObjects == expected.notObjects);
-    CHECK(simdjson::error_message(fromMapped.error) == simdjson::error_message(expected.error));
     // In parts, as the pipeline hands them over (PiecePipeline, readPart): the parts' events in
     // order are simdjson's (with an error, less the last part's overCounted), their non-objects
     // add up to simdjson's, the last part has the error.

@@ -10,7 +10,6 @@
 #include "analysis/Registry.h"
 #include "importers/FinishReport.h"
 #include "importers/Importer.h"
-#include "importers/WatchedMappings.h"
 #include "importers/kineto/KinetoImporter.h"
 #include "tests/bench/KinetoTraceWriter.h"
 #include "tests/support/ColumnEquality.h"
@@ -528,56 +527,6 @@ TEST_CASE("kineto stream: pieces of whole events and the header across block edg
     }
 }
 
-TEST_CASE("kineto stream: a mapped file gives the pieces and the header that reading it gives") {
-    // The same pieces but for their first byte, which a mapped file's pieces leave as it is in
-    // the file (the byte before their events), the same header, the same end.
-    const auto path = writeFile("tricky.json", kTricky);
-    for (size_t block : {1, 3, 64, 4096}) {
-        for (size_t piece : {1, 40, 1 << 20}) {
-            INFO("block " << block << ", piece " << piece);
-            kineto::BlockReader read, mapped;
-            REQUIRE(read.open(path));
-            REQUIRE(mapped.open(path, kineto::BlockReader::Mapping::Map));
-            CHECK(read.mapped() == nullptr);
-            REQUIRE(mapped.mapped() != nullptr);
-            kineto::JsonEventStream fromRead(read, {block, piece, 1 << 20}, 64);
-            kineto::JsonEventStream fromMap(mapped, {block, piece, 1 << 20}, 64);
-            std::vector<char> taken;
-            while (true) {
-                const kineto::JsonEventStream::Status a = fromRead.next(), b = fromMap.next();
-                REQUIRE(a == b);
-                CHECK(fromRead.bytesRead() == fromMap.bytesRead());
-                if (a != kineto::JsonEventStream::Status::Piece) break;
-                const std::string_view p = fromRead.piece(), q = fromMap.piece();
-                REQUIRE(p.size() == q.size());
-                CHECK(p.substr(1) == q.substr(1));
-                size_t padding = 0;  // the 64 bytes after the piece are readable
-                for (size_t i = 0; i < 64; ++i) padding += static_cast<unsigned char>(q.data()[q.size() + i]);
-                CHECK(padding < 64 * 256);
-                fromMap.takePiece(taken);  // the piece stays in the mapping
-                CHECK(fromMap.piece().data() == q.data());
-            }
-            CHECK(fromRead.header() == fromMap.header());
-            CHECK(mapped.fileBytesRead() == kTricky.size());
-        }
-    }
-    // Damaged documents end with the same status and counts too.
-    for (const std::string& text : {kTricky.substr(0, kTricky.size() / 2), kTrickyBody, std::string("[{}, {} ")}) {
-        const auto damaged = writeFile("damaged.json", text);
-        kineto::BlockReader read, mapped;
-        REQUIRE(read.open(damaged));
-        REQUIRE(mapped.open(damaged, kineto::BlockReader::Mapping::Map));
-        kineto::JsonEventStream fromRead(read, {7, 40, 1 << 20}, 64), fromMap(mapped, {7, 40, 1 << 20}, 64);
-        kineto::JsonEventStream::Status a, b;
-        do {
-            a = fromRead.next();
-            b = fromMap.next();
-            REQUIRE(a == b);
-            CHECK(fromRead.bytesRead() == fromMap.bytesRead());
-        } while (a == kineto::JsonEventStream::Status::Piece);
-    }
-}
-
 TEST_CASE("kineto: streamed imports equal the whole-buffer import") {
     SECTION("escaped quotes, brackets in strings, header keys after the array") {
         const auto path = writeFile("tricky.json", kTricky);
@@ -839,8 +788,8 @@ TEST_CASE("kineto: the import on several threads equals the import on one") {
 }
 
 TEST_CASE("kineto: a trace cut short on disk while it is read gives a one-line error, and the program goes on") {
-    // The file is mapped while it is read; a read past a cut made meanwhile (a profiler writing
-    // the same path again) would raise SIGBUS without the watch (importers/WatchedMappings.h).
+    // A profiler writing the same path again cuts the file while it is read: the import says
+    // so, where the file's end would read as JSON cut short.
     struct CuttingAtFirstEvents final : ProgressSink {
         std::filesystem::path path;
         bool cut = false;
@@ -851,16 +800,7 @@ TEST_CASE("kineto: a trace cut short on disk while it is read gives a one-line e
         }
     };
     const auto source = dataFile("kineto/train_1gpu_rank0.pt.trace.json");
-    const size_t watchedBefore = watchedMappings();
-#if defined(__SANITIZE_THREAD__)
-    // On several threads, the pages of zeros mapped over the cut while another thread reads
-    // there are, to TSan, a write racing with that read: what the watch does on purpose (the
-    // reader sees the file's bytes or zeros, then the import fails).
-    const std::vector<unsigned> threadCounts{1};
-#else
-    const std::vector<unsigned> threadCounts{1, 4};
-#endif
-    for (const unsigned threads : threadCounts) {
+    for (const unsigned threads : {1u, 4u}) {
         INFO(threads << " threads");
         const auto path = tempDir("kineto-cut") / "trace.json";
         std::filesystem::copy_file(source, path, std::filesystem::copy_options::overwrite_existing);
@@ -875,7 +815,6 @@ TEST_CASE("kineto: a trace cut short on disk while it is read gives a one-line e
         CHECK(result.error().message == path.string() +
                                             ": the file was cut short on disk while it was being read (it had " +
                                             std::to_string(std::filesystem::file_size(source)) + " bytes when opened)");
-        CHECK(watchedMappings() == watchedBefore);  // the mapping is gone, and its watch
         // The same file, whole again, imports as before.
         std::filesystem::copy_file(source, path, std::filesystem::copy_options::overwrite_existing);
         NullProgress quiet;
