@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -7,6 +8,15 @@
 #include <vector>
 
 namespace lanescope {
+
+// Memory for a column's elements (ColumnMemory.cpp): operator new below kHugeColumnBytes;
+// from there on, aligned on 2 MiB, its whole 2 MiB pages marked for the system's transparent
+// huge pages (Linux's MADV_HUGEPAGE), so that a column growing to millions of elements takes a
+// page fault per 2 MiB instead of one per 4 KiB (docs/performance.md, "Reading, not mapping").
+// A growing column may so hold up to 2 MiB past its size, within its capacity.
+inline constexpr size_t kHugeColumnBytes = size_t{2} << 20;
+void* allocateColumnMemory(size_t bytes);
+void freeColumnMemory(void* memory, size_t bytes) noexcept;
 
 // The allocator of a model column (Column<T>): memory of its own, like std::allocator, or a
 // view of elements that already lie in a region kept alive by a shared owner (a model file
@@ -39,10 +49,12 @@ public:
     T* allocate(size_t n) {
         viewing_ = pending_ && n == pendingCount_;
         if (viewing_) return std::exchange(pending_, nullptr);
-        return std::allocator<T>().allocate(n);
+        static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+        if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
+        return static_cast<T*>(allocateColumnMemory(n * sizeof(T)));
     }
     void deallocate(T* p, size_t n) noexcept {
-        if (!inRegion(p)) std::allocator<T>().deallocate(p, n);
+        if (!inRegion(p)) freeColumnMemory(p, n * sizeof(T));
     }
     // Value-initialises an element of memory of its own. While the column views the region
     // (its last allocation was the view), the elements it grows by there hold their values:

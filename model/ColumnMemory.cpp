@@ -1,0 +1,35 @@
+// Memory for model columns (Column.h): large ones on transparent huge pages.
+#include <cstdlib>
+#include <new>
+
+#include "model/Column.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace lanescope {
+
+void* allocateColumnMemory(size_t bytes) {
+    if (bytes < kHugeColumnBytes) return ::operator new(bytes);
+    constexpr size_t kHugePage = size_t{2} << 20;
+    void* memory = nullptr;
+    // NOLINTNEXTLINE(cppcoreguidelines-no-malloc): freed by free()
+    if (posix_memalign(&memory, kHugePage, bytes) != 0) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+    // The whole huge pages inside the column; the rest of its last one stays in plain pages, so
+    // that a column cut to its size (shrink_to_fit) holds no memory past its end. Advice: where
+    // the system gives no huge page, the memory is made of plain pages.
+    madvise(memory, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);
+#endif
+    return memory;
+}
+
+void freeColumnMemory(void* memory, size_t bytes) noexcept {
+    if (bytes < kHugeColumnBytes)
+        ::operator delete(memory);
+    else
+        std::free(memory);  // NOLINT(cppcoreguidelines-no-malloc,cppcoreguidelines-owning-memory): aligned_alloc's
+}
+
+}  // namespace lanescope
