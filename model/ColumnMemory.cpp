@@ -29,7 +29,7 @@ void freeColumnMemory(void* memory, size_t bytes) noexcept {
     if (bytes < kHugeColumnBytes)
         ::operator delete(memory);
     else
-        std::free(memory);  // NOLINT(cppcoreguidelines-no-malloc,cppcoreguidelines-owning-memory): aligned_alloc's
+        std::free(memory);  // NOLINT(cppcoreguidelines-no-malloc,cppcoreguidelines-owning-memory): posix_memalign's
 }
 
 }  // namespace lanescope
