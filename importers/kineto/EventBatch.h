@@ -53,9 +53,10 @@ struct EventBatch {
     void clear();  // all but `source`
 };
 
-// Parses a piece ("[event, ...]" with simdjson's padding readable after it) into `batch`, as the events are read in
-// file order; an invalid document stops it with `error` set. The piece must outlive the batch's use (its strings may be
-// views into it). The fast reader (FastEventReader.h) reads it, or simdjson when the fast reader declines.
+// Parses a piece ("[event, ...]" with simdjson's padding readable after it) into `batch`, as
+// the events are read in file order; an invalid document stops it with `error` set. The piece
+// must outlive the batch's use (its strings may be views into it). The fast reader
+// (FastEventReader.h) reads it, or simdjson when the fast reader declines.
 void parsePiece(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);
 // The same with simdjson alone (readEvent on each element): what parsePiece gives.
 void parsePieceWithSimdjson(simdjson::ondemand::parser& parser, std::string_view piece, EventBatch& batch);

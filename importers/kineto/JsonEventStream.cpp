@@ -46,8 +46,7 @@ bool JsonEventStream::fill() {
     if (phase_ == Phase::Events && start_ > 0) dropBefore(start_);  // drop the pieces handed out
     const size_t needed = end_ + sizes_.block + padding_;
     if (buf_.size() < needed) buf_.resize(std::max(needed, buf_.size() + buf_.size() / 2));
-    data_ = buf_.data();
-    const std::optional<size_t> got = reader_.read(data_ + end_, sizes_.block);
+    const std::optional<size_t> got = reader_.read(buf_.data() + end_, sizes_.block);
     if (!got) {
         status_ = Status::ReadError;
         return false;
@@ -61,7 +60,7 @@ bool JsonEventStream::fill() {
 // Scans the header from scan_ until the events array opens (then the Events phase starts);
 // a failure when the document is no object or its object closes first; nullopt otherwise.
 std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
-    const char* p = data_;
+    const char* p = buf_.data();
     size_t i = scan_;
     if (!begun_) {
         if (i == 0 && end_ > 0 && p[0] == '\xEF') {  // a UTF-8 byte order mark
@@ -146,7 +145,7 @@ std::optional<JsonEventStream::Status> JsonEventStream::scanHeader() {
 // of the array's closing ']', or of a '}' that unbalances it; npos when the buffered bytes end
 // first.
 size_t JsonEventStream::scanEvents() {
-    EventScan scan{data_, scan_, end_, start_, sizes_.piece, fileEnded_, depth_, inString_, escapeCarry_};
+    EventScan scan{buf_.data(), scan_, end_, start_, sizes_.piece, fileEnded_, depth_, inString_, escapeCarry_};
     const size_t at = kineto::scanEvents(scan);
     scan_ = scan.scan;
     depth_ = scan.depth;
@@ -161,11 +160,11 @@ size_t JsonEventStream::scanEvents() {
 JsonEventStream::Status JsonEventStream::lastPieceWithoutBracket() {
     if (depth_ != 0 || inString_) return Status::Unterminated;
     size_t last = end_;
-    while (last > start_ + 1 && isSpace(data_[last - 1])) --last;
-    if (last > start_ + 1 && data_[last - 1] == ',') --last;
-    data_[start_] = '[';
-    data_[last] = ']';  // within the buffer: a block and the padding lie past end_
-    piece_ = std::string_view(data_ + start_, last - start_ + 1);
+    while (last > start_ + 1 && isSpace(buf_[last - 1])) --last;
+    if (last > start_ + 1 && buf_[last - 1] == ',') --last;
+    buf_[start_] = '[';
+    buf_[last] = ']';  // within the buffer: a block and the padding lie past end_
+    piece_ = std::string_view(buf_.data() + start_, last - start_ + 1);
     header_ += "[]}";
     phase_ = Phase::Done;
     return Status::Piece;
@@ -176,7 +175,6 @@ void JsonEventStream::takePiece(std::vector<char>& buffer) {
     if (buffer.size() < kept + sizes_.block + padding_) buffer.resize(kept + sizes_.block + padding_);
     std::memcpy(buffer.data(), buf_.data() + start_, kept);
     buf_.swap(buffer);
-    data_ = buf_.data();
     end_ = kept;
     scan_ -= start_;
     start_ = 0;
@@ -203,19 +201,19 @@ JsonEventStream::Status JsonEventStream::next() {
                     }
                     break;
                 }
-                if (data_[at] == '}') return Status::Unbalanced;
-                if (data_[at] == ']') {
+                if (buf_[at] == '}') return Status::Unbalanced;
+                if (buf_[at] == ']') {
                     header_ += "[]";
                     phase_ = Phase::Trailer;  // the bytes after `at` are moved to the header next time
                 }
-                data_[start_] = '[';
-                data_[at] = ']';
-                piece_ = std::string_view(data_ + start_, at - start_ + 1);
+                buf_[start_] = '[';
+                buf_[at] = ']';
+                piece_ = std::string_view(buf_.data() + start_, at - start_ + 1);
                 start_ = at;
                 return Status::Piece;
             }
             case Phase::Trailer:
-                header_.append(data_ + scan_, end_ - scan_);
+                header_.append(buf_.data() + scan_, end_ - scan_);
                 start_ = scan_ = end_ = 0;
                 if (header_.size() > sizes_.text_limit) return Status::TooLarge;
                 if (!fill()) {

@@ -82,7 +82,6 @@ private:
     // its first byte; in the Events phase from start_, the byte before the next piece (the
     // array's '[' or the comma ending the previous piece).
     std::vector<char> buf_;
-    char* data_ = nullptr;  // buf_.data()
     size_t end_ = 0, start_ = 0;
     size_t scan_ = 0;  // the next byte to scan
 
