@@ -19,11 +19,16 @@ clang-format --dry-run -Werror "${sources[@]}"
 
 if [ "${FORMAT_ONLY:-0}" != "1" ]; then
   echo "== clang-tidy: model, analysis, importers, exporters, query, timeline, app" >&2
-  # A unity build (CI's) lists its batches in compile_commands.json: one entry a source instead.
-  tidy_db=$(mktemp -d)
-  trap 'rm -rf "$tidy_db"' EXIT
-  scripts/expand-unity-compile-commands.py "$build_dir" "$tidy_db"
-  run-clang-tidy -p "$tidy_db" -quiet -extra-arg=-Wno-unknown-warning-option "$(pwd)/(model|analysis|importers|exporters|query|timeline|app)/.*\.cpp$" >/tmp/lanescope-tidy.log 2>&1 ||
+  # A unity build (CI's) lists its batches (Unity/unity_N_cxx.cxx, each #including 8 sources) in
+  # compile_commands.json: clang-tidy checks each batch as one unit, parsing the headers once for
+  # its 8 sources (a third of the time of one run a source), and reports what it finds in the
+  # sources it includes through HeaderFilterRegex (.clang-tidy). A build file by file lists the
+  # sources themselves.
+  products="(model|analysis|importers|exporters|query|timeline|app)"
+  build_abs=$(realpath "$build_dir")
+  run-clang-tidy -p "$build_dir" -quiet -extra-arg=-Wno-unknown-warning-option \
+    "^($(pwd)/$products/.*\.cpp|$build_abs/$products/([^/]+/)*CMakeFiles/[^/]+\.dir/Unity/unity_[0-9]+_cxx\.cxx)$" \
+    >/tmp/lanescope-tidy.log 2>&1 ||
     { grep -E "warning:|error:" /tmp/lanescope-tidy.log | sort -u; echo "clang-tidy found problems (full log: /tmp/lanescope-tidy.log)" >&2; exit 1; }
 fi
 echo "style checks passed" >&2
