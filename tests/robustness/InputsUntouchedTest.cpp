@@ -54,10 +54,9 @@ TEST_CASE("a full CLI pass over the corpus leaves every input and its folder unt
 
     int runs = 0;
     for (const auto& report : reports) {
-        std::vector<std::vector<std::string>> commands = {
-            {"info", report.string(), "--format", "json"},
-            {"stats", report.string(), "--report", "cuda_gpu_kern_sum"},
-            {"analyze", report.string(), "--rule", "gpu_gaps"}};
+        std::vector<std::vector<std::string>> commands = {{"info", report.string(), "--format", "json"},
+                                                          {"stats", report.string(), "--report", "cuda_gpu_kern_sum"},
+                                                          {"analyze", report.string(), "--rule", "gpu_gaps"}};
         // Under sanitizers analyze alone (import and analysis): the three read their input the
         // same way, which the release run checks, and each sanitized process costs seconds.
         if (kSanitized) commands.erase(commands.begin(), commands.end() - 1);
