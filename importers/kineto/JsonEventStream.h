@@ -13,15 +13,20 @@ namespace lanescope::kineto {
 // Block sizes of a JsonEventStream, in bytes. Tests make them tiny so that events, strings
 // and header keys straddle block edges.
 struct StreamSizes {
-    // Read (or inflated) at a time: small beside a piece, as the bytes read past a piece's end
-    // are copied to the next piece's buffer (JsonEventStream::takePiece); with 4 MiB blocks a
-    // 1 MiB piece copied 1.5 times its size on average.
-    size_t block = 512u << 10;
+    // Read (or inflated) at a time, and scanned at once while it is in the processor's nearest
+    // caches. Small beside a piece, as the bytes read past a piece's end are copied to the next
+    // piece's buffer (JsonEventStream::takePiece). 64 KiB with 256 KiB pieces imported a plain
+    // trace on 2 threads 8 % faster than 512 KiB blocks with 1 MiB pieces (docs/performance.md,
+    // "Smaller blocks and pieces").
+    size_t block = 64u << 10;
     // A piece of events holds at least this much, in whole events: small enough that a piece's
     // text is still in the processor's caches when the thread that cut it parses it (8 MiB
-    // pieces made the import on 2 threads 1.25 times slower, docs/performance.md).
-    size_t piece = 1u << 20;
+    // pieces made the import on 2 threads 1.25 times slower, 1 MiB ones 8 % slower).
+    size_t piece = 256u << 10;
     size_t text_limit = 64u << 20;  // the header (the document outside the events), and one event, at most
+    // A gzip trace on 2 threads or more is inflated ahead in chunks of this size
+    // (BlockReader::inflateAhead): chunks of 64 KiB handed between the threads made it slower.
+    size_t inflate_chunk = 512u << 10;
 };
 
 // Reads a Chrome-trace JSON document block by block (BlockReader) and hands out its

@@ -136,7 +136,7 @@ ImportResult readTrace(const std::filesystem::path& path, std::string_view forma
     // file order on options.threads threads (this one among them); the header is parsed last.
     kineto::JsonEventStream stream(reader, sizes, simdjson::SIMDJSON_PADDING);
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    if (threads > 1) reader.inflateAhead(sizes.block);  // gzip: inflated beside the parsing
+    if (threads > 1) reader.inflateAhead(sizes.inflate_chunk);  // gzip: inflated beside the parsing
     od::parser parser;
     // How the building stopped early, but for a stop: out of memory, or at invalid JSON after
     // `overCounted` events more than simdjson, reading the piece whole, gave.
