@@ -454,15 +454,16 @@ void ReportBuilder::addFileOrder(const std::vector<EventChunk>& chunks) {
     std::unordered_map<LaneKey, std::array<uint32_t, 2>, LaneKeyHash> next;
     for (const EventChunk& chunk : chunks)
         for (const PendingRun& run : chunk.fileOrder) {
-            const auto lane = static_cast<uint32_t>(laneIndex(run.lane));
-            auto [at, inserted] = next.try_emplace(run.lane);
+            const LaneKey& key = chunk.laneKeys[run.lane];
+            const auto lane = static_cast<uint32_t>(laneIndex(key));
+            auto [at, inserted] = next.try_emplace(key);
             if (inserted) {
                 const Lane& l = report_.lanes[lane];
                 at->second = {static_cast<uint32_t>(l.events.size()), static_cast<uint32_t>(l.instants.size())};
             }
             uint32_t& first = at->second[run.instants ? 1 : 0];
-            Column<FileOrderRun>& runs = run.lane.kind == LaneKind::OsRuntime ? report_.file_order.osrt
-                                         : run.lane.kind == LaneKind::CudaApi ? report_.file_order.cuda_api
+            Column<FileOrderRun>& runs = key.kind == LaneKind::OsRuntime ? report_.file_order.osrt
+                                         : key.kind == LaneKind::CudaApi ? report_.file_order.cuda_api
                                                                               : report_.file_order.cpu_samples;
             appendRun(runs, {lane, first, run.count, run.instants});
             first += run.count;

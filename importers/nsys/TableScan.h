@@ -69,22 +69,24 @@ inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol
 
 inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, int64_t end, uint32_t name,
                          EventKind kind, uint32_t payload) {
-    PendingIntervals& ev = chunk.lane(key).events;
+    PendingLane& lane = chunk.lane(key);
+    PendingIntervals& ev = lane.events;
     ev.start_ns.push_back(start);
     pushDuration(ev.duration_ns, ev.long_durations, end - start);
     ev.name_id.push_back(name);
     ev.payload.push_back(payload);
     ev.kind.push_back(kind);
-    chunk.noteFileOrder(key, false);
+    chunk.noteFileOrder(key.kind, lane, false);
 }
 
 // Adds an instant to the lane of `key`, noted in the file order as pushInterval notes an event.
 inline void pushInstant(EventChunk& chunk, const LaneKey& key, int64_t time, uint32_t name, uint32_t payload) {
-    PendingInstants& in = chunk.lane(key).instants;
+    PendingLane& lane = chunk.lane(key);
+    PendingInstants& in = lane.instants;
     in.time_ns.push_back(time);
     in.name_id.push_back(name);
     in.payload.push_back(payload);
-    chunk.noteFileOrder(key, true);
+    chunk.noteFileOrder(key.kind, lane, true);
 }
 
 // The report string for an nsys StringIds id; a dangling id becomes a named placeholder
