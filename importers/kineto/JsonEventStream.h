@@ -16,12 +16,12 @@ struct StreamSizes {
     // Read (or inflated) at a time, and scanned at once while it is in the processor's nearest
     // caches. Small beside a piece, as the bytes read past a piece's end are copied to the next
     // piece's buffer (JsonEventStream::takePiece). 64 KiB with 256 KiB pieces imported a plain
-    // trace on 2 threads 8 % faster than 512 KiB blocks with 1 MiB pieces (docs/performance.md,
-    // "Smaller blocks and pieces").
+    // trace on 2 threads 3 to 9 % faster than 512 KiB blocks with 1 MiB pieces on a machine of
+    // 512 KiB of L2 cache a core (docs/performance.md, "Smaller blocks and pieces").
     size_t block = 64u << 10;
     // A piece of events holds at least this much, in whole events: small enough that a piece's
     // text is still in the processor's caches when the thread that cut it parses it (8 MiB
-    // pieces made the import on 2 threads 1.25 times slower, 1 MiB ones 8 % slower).
+    // pieces made the import on 2 threads 1.25 times slower; 1 MiB ones, 3 to 9 %).
     size_t piece = 256u << 10;
     size_t text_limit = 64u << 20;  // the header (the document outside the events), and one event, at most
     // A gzip trace on 2 threads or more is inflated ahead in chunks of this size

@@ -450,19 +450,18 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
 }
 
 void ReportBuilder::addFileOrder(const std::vector<EventChunk>& chunks) {
-    auto runsOf = [&](LaneKind kind) -> Column<FileOrderRun>& {
-        return kind == LaneKind::OsRuntime ? report_.file_order.osrt
-               : kind == LaneKind::CudaApi ? report_.file_order.cuda_api
-                                           : report_.file_order.cpu_samples;
+    Column<FileOrderRun>* const lists[] = {&report_.file_order.osrt, &report_.file_order.cuda_api,
+                                           &report_.file_order.cpu_samples};
+    auto listOf = [](LaneKind kind) -> size_t {
+        return kind == LaneKind::OsRuntime ? 0 : kind == LaneKind::CudaApi ? 1 : 2;
     };
     // Sized once: a report whose threads' calls alternate has about a run per call, and
     // doubling a column of 18 M runs held its old and new copies at once.
-    for (const LaneKind kind : {LaneKind::OsRuntime, LaneKind::CudaApi, LaneKind::CpuSamples}) {
-        size_t added = 0;
-        for (const EventChunk& chunk : chunks)
-            for (const PendingRun& run : chunk.fileOrder) added += chunk.laneKeys[run.lane].kind == kind;
-        if (added > 0) runsOf(kind).reserve(runsOf(kind).size() + added);
-    }
+    size_t added[std::size(lists)] = {};
+    for (const EventChunk& chunk : chunks)
+        for (const PendingRun& run : chunk.fileOrder) ++added[listOf(chunk.laneKeys[run.lane].kind)];
+    for (size_t i = 0; i < std::size(lists); ++i)
+        if (added[i] > 0) lists[i]->reserve(lists[i]->size() + added[i]);
     // Per lane: the index its next event and its next instant will have once appended.
     std::unordered_map<LaneKey, std::array<uint32_t, 2>, LaneKeyHash> next;
     for (const EventChunk& chunk : chunks)
@@ -475,7 +474,7 @@ void ReportBuilder::addFileOrder(const std::vector<EventChunk>& chunks) {
                 at->second = {static_cast<uint32_t>(l.events.size()), static_cast<uint32_t>(l.instants.size())};
             }
             uint32_t& first = at->second[run.instants ? 1 : 0];
-            appendRun(runsOf(key.kind), {lane, first, run.count, run.instants});
+            appendRun(*lists[listOf(key.kind)], {lane, first, run.count, run.instants});
             first += run.count;
         }
 }
