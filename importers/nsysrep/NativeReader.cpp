@@ -365,11 +365,11 @@ ImportResult importNative(const std::filesystem::path& path, const ImportOptions
         for (unsigned w = 0; w < threads; ++w)
             pool.emplace_back(workerErrors.guard([&, w] {
                 const size_t first = blocks * w / threads, last = blocks * (w + 1) / threads;
-                std::string scratch;
+                std::string scratch, raw;
                 for (size_t b = first; b < last && !failed && !stop.stop_requested(); ++b) {
                     const BlockRef& block = layout.event_blocks[b];
                     try {
-                        const std::string raw = inflateBlock(fd, block, scratch);
+                        inflateBlockInto(fd, block, scratch, raw);
                         decodeBlock(raw, block.offset, builder, quirks, chunks[w], extras[w]);
                     } catch (const BadReport& e) {
                         errors[w] = e.what();

@@ -174,7 +174,7 @@ std::string readAt(int fd, uint64_t offset, uint64_t size) {
     return out;
 }
 
-std::string inflateBlock(int fd, const BlockRef& block, std::string& compressed) {
+void inflateBlockInto(int fd, const BlockRef& block, std::string& compressed, std::string& raw) {
     compressed.resize(block.compressed);
     uint64_t done = 0;
     while (done < block.compressed) {
@@ -183,12 +183,17 @@ std::string inflateBlock(int fd, const BlockRef& block, std::string& compressed)
         if (got <= 0) bad("read error in the block at byte " + std::to_string(block.offset));
         done += static_cast<uint64_t>(got);
     }
-    std::string raw(block.raw, '\0');
+    raw.resize(block.raw);
     const int n = LZ4_decompress_safe(compressed.data(), raw.data(), static_cast<int>(block.compressed),
                                       static_cast<int>(block.raw));
     if (n < 0 || static_cast<uint32_t>(n) != block.raw)
         bad("the LZ4 block at byte " + std::to_string(block.offset) + " does not decode to its stated " +
             std::to_string(block.raw) + " bytes");
+}
+
+std::string inflateBlock(int fd, const BlockRef& block, std::string& compressedScratch) {
+    std::string raw;
+    inflateBlockInto(fd, block, compressedScratch, raw);
     return raw;
 }
 

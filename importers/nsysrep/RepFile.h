@@ -60,8 +60,11 @@ RepLayout readLayout(const std::filesystem::path& path);
 // Reads `size` bytes at `offset` of an open file descriptor; throws BadReport when it cannot.
 std::string readAt(int fd, uint64_t offset, uint64_t size);
 
-// Inflates one block (LZ4 block format, no frame); throws BadReport when it does not decode
+// Inflates one block (LZ4 block format, no frame) into `raw`, whose memory is reused from block
+// to block (a new string's pages cost a fault each); throws BadReport when it does not decode
 // to exactly its stated size.
+void inflateBlockInto(int fd, const BlockRef& block, std::string& compressedScratch, std::string& raw);
+// The same into a string of its own.
 std::string inflateBlock(int fd, const BlockRef& block, std::string& compressedScratch);
 
 }  // namespace lanescope::nsysrep
