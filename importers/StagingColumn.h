@@ -5,6 +5,7 @@
 // the values nor touches their pages again, as a std::vector's doubling does.
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -29,7 +30,7 @@ public:
     ~StagingColumn() { release(); }
 
     void push_back(T value) {
-        if (size_ == capacity_) grow();
+        if (size_ == ready_) makeRoom();
         data_[size_++] = value;
     }
     size_t size() const { return size_; }
@@ -45,18 +46,39 @@ public:
         else
             std::free(data_);
         data_ = nullptr;
-        size_ = capacity_ = 0;
+        size_ = ready_ = capacity_ = 0;
         mapped_ = false;
     }
     void swap(StagingColumn& other) noexcept {
         std::swap(data_, other.data_);
         std::swap(size_, other.size_);
+        std::swap(ready_, other.ready_);
         std::swap(capacity_, other.capacity_);
         std::swap(mapped_, other.mapped_);
     }
 
 private:
     static constexpr size_t kMapBytes = size_t{256} << 10;
+    static constexpr size_t kPopulateBytes = size_t{64} << 10;
+
+    void makeRoom() {
+        if (size_ == capacity_) grow();
+        if (!mapped_) {
+            ready_ = capacity_;
+            return;
+        }
+        // The next pages of a mapped column faulted in at once (MADV_POPULATE_WRITE, Linux 5.14
+        // on; advice, which older systems refuse): where a page fault costs microseconds, as in
+        // a virtual machine, one call for 16 pages costs 40 % less than 16 faults
+        // (docs/performance.md, "Pages faulted in ahead").
+        const size_t pageBytes = 4096;
+        const size_t from = size_ * sizeof(T) / pageBytes * pageBytes;
+        const size_t to = std::min(capacity_ * sizeof(T), from + kPopulateBytes);
+#if defined(MADV_POPULATE_WRITE)
+        ::madvise(reinterpret_cast<char*>(data_) + from, to - from, MADV_POPULATE_WRITE);
+#endif
+        ready_ = std::max(size_ + 1, to / sizeof(T));
+    }
 
     void grow() {
         const size_t capacity = capacity_ == 0 ? 256 : capacity_ * 2;
@@ -96,6 +118,7 @@ private:
 
     T* data_ = nullptr;
     size_t size_ = 0, capacity_ = 0;  // in values
+    size_t ready_ = 0;                // values that fit before makeRoom: capacity_, or the pages faulted in
     bool mapped_ = false;             // data_ is an mmap of capacity_ values, else malloc'd
 };
 

@@ -17,6 +17,16 @@ namespace lanescope {
 inline constexpr size_t kHugeColumnBytes = size_t{2} << 20;
 void* allocateColumnMemory(size_t bytes);
 void freeColumnMemory(void* memory, size_t bytes) noexcept;
+// Faults in the whole pages inside [begin, begin + bytes) in one call, for memory about to be
+// written whole (Linux's MADV_POPULATE_WRITE; advice, which older systems refuse): where a page
+// fault costs microseconds, as in a virtual machine, one call for many pages costs 40 % less
+// than their faults one by one (docs/performance.md, "Pages faulted in ahead").
+void faultInPages(void* begin, size_t bytes) noexcept;
+// The same for the elements a column may hold past its size, up to `size` of them.
+template <typename T, typename Allocator>
+void faultInUpTo(std::vector<T, Allocator>& column, size_t size) {
+    if (size > column.size()) faultInPages(column.data() + column.size(), (size - column.size()) * sizeof(T));
+}
 
 // The allocator of a model column (Column<T>): memory of its own, like std::allocator, or a
 // view of elements that already lie in a region kept alive by a shared owner (a model file

@@ -1,4 +1,5 @@
 // Memory for model columns (Column.h): large ones on transparent huge pages.
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -6,6 +7,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace lanescope {
@@ -30,6 +32,18 @@ void freeColumnMemory(void* memory, size_t bytes) noexcept {
         ::operator delete(memory);
     else
         std::free(memory);  // NOLINT(cppcoreguidelines-no-malloc,cppcoreguidelines-owning-memory): posix_memalign's
+}
+
+void faultInPages(void* begin, size_t bytes) noexcept {
+#if defined(MADV_POPULATE_WRITE)
+    static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto from = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
+    const auto to = (reinterpret_cast<uintptr_t>(begin) + bytes) / page * page;
+    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+#else
+    (void)begin;
+    (void)bytes;
+#endif
 }
 
 }  // namespace lanescope

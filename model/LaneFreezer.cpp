@@ -21,10 +21,13 @@ bool isSorted(const IntervalColumns& ev) {
     return true;
 }
 
+// The column in `order`: a copy written once, its pages faulted in together.
 template <typename T, typename Allocator>
 void permute(std::vector<T, Allocator>& column, const std::vector<uint32_t>& order) {
-    std::vector<T, Allocator> sorted(column.size());
-    for (size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
+    std::vector<T, Allocator> sorted;
+    sorted.reserve(order.size());
+    faultInUpTo(sorted, order.size());
+    for (const uint32_t from : order) sorted.push_back(column[from]);
     column.swap(sorted);
 }
 
