@@ -7,6 +7,7 @@
 #include <limits>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 
 #include "importers/WorkerErrors.h"
 #include "importers/nsys/NvtxPayloadStaging.h"
@@ -39,6 +40,34 @@ void runJobs(const std::vector<std::function<void()>>& jobs, unsigned threads) {
 }
 
 }  // namespace
+
+uint32_t ChunkIds::eventPayload(EventKind kind, uint32_t payload) const {
+    switch (kind) {
+        case EventKind::Kernel:
+            return payload + kernel;
+        case EventKind::Memcpy:
+            return payload + memcpy;
+        case EventKind::Memset:
+            return payload + memset;
+        case EventKind::Sync:
+            return payload + sync;
+        case EventKind::GraphExecution:
+            return payload + graph;
+        case EventKind::GpuPageFault:
+            return payload + gpu_fault;
+        case EventKind::NvtxRange:
+            return nvtx[payload];
+        default:
+            return payload;
+    }
+}
+
+uint32_t ChunkIds::instantPayload(LaneKind lane, uint32_t payload) const {
+    if (lane == LaneKind::CpuSamples) return stack(payload);            // a stack id
+    if (lane == LaneKind::UmCpuPageFaults) return payload + cpu_fault;  // a row of cpu_page_faults
+    if (lane == LaneKind::OsRuntime) return payload;                    // the event class (model/Lane.h)
+    return payload != kNoPayload ? nvtx[payload] : payload;             // a row of nvtx
+}
 
 NvtxKey NvtxKey::of(const NvtxInfo& info) {
     return {(uint64_t{info.color} << 32) | info.category, (uint64_t{info.domain_name_id} << 3) |
@@ -235,12 +264,15 @@ size_t ReportBuilder::laneIndex(const LaneKey& key) {
     return it->second;
 }
 
-void ReportBuilder::resolveChunk(EventChunk& chunk) {
-    std::vector<uint32_t> localToGlobal(chunk.strings.size());
+ChunkIds ReportBuilder::resolveChunk(EventChunk& chunk) {
+    ChunkIds ids;
+    std::vector<uint32_t>& localToGlobal = ids.strings;
+    localToGlobal.resize(chunk.strings.size());
     for (uint32_t i = 0; i < chunk.strings.size(); ++i) localToGlobal[i] = report_.strings.intern(chunk.strings.str(i));
-    auto resolveName = [&](uint32_t id) { return (id & kLocalString) ? localToGlobal[id & ~kLocalString] : id; };
+    auto resolveName = [&](uint32_t id) { return ids.name(id); };
 
-    std::vector<uint32_t> nvtxToGlobal(chunk.nvtx.size());
+    std::vector<uint32_t>& nvtxToGlobal = ids.nvtx;
+    nvtxToGlobal.resize(chunk.nvtx.size());
     for (size_t i = 0; i < chunk.nvtx.size(); ++i) {
         if (chunk.nvtxKeys[i].own) {
             nvtxToGlobal[i] = static_cast<uint32_t>(report_.nvtx.size());
@@ -252,13 +284,13 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
         nvtxToGlobal[i] = it->second;
     }
     mergePayloads(chunk, nvtxToGlobal, report_.nvtx_payloads);
-    const auto kernelBase = static_cast<uint32_t>(report_.kernels.size());
-    const auto memcpyBase = static_cast<uint32_t>(report_.memcpys.size());
-    const auto memsetBase = static_cast<uint32_t>(report_.memsets.size());
-    const auto syncBase = static_cast<uint32_t>(report_.syncs.size());
-    const auto graphBase = static_cast<uint32_t>(report_.graph_executions.size());
-    const auto gpuFaultBase = static_cast<uint32_t>(report_.gpu_page_faults.size());
-    const auto cpuFaultBase = static_cast<uint32_t>(report_.cpu_page_faults.size());
+    ids.kernel = static_cast<uint32_t>(report_.kernels.size());
+    ids.memcpy = static_cast<uint32_t>(report_.memcpys.size());
+    ids.memset = static_cast<uint32_t>(report_.memsets.size());
+    ids.sync = static_cast<uint32_t>(report_.syncs.size());
+    ids.graph = static_cast<uint32_t>(report_.graph_executions.size());
+    ids.gpu_fault = static_cast<uint32_t>(report_.gpu_page_faults.size());
+    ids.cpu_fault = static_cast<uint32_t>(report_.cpu_page_faults.size());
     std::vector<uint32_t> configToGlobal(chunk.kernelConfigs.size());
     for (size_t i = 0; i < chunk.kernelConfigs.size(); ++i) {
         KernelConfig config = chunk.kernelConfigs[i];
@@ -288,15 +320,15 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
         report_.cpu_page_faults.push_back(f);
     }
     for (Migration m : chunk.migrations) {
-        m.memcpy += memcpyBase;
+        m.memcpy += ids.memcpy;
         report_.migrations.push_back(m);
     }
     for (PeerCopy c : chunk.peerCopies) {
-        c.memcpy += memcpyBase;
+        c.memcpy += ids.memcpy;
         report_.peer_copies.push_back(c);
     }
     for (KernelGraphNode n : chunk.kernelGraphNodes) {
-        n.kernel += kernelBase;
+        n.kernel += ids.kernel;
         report_.kernel_graph_nodes.push_back(n);
     }
     cudaEvents_.insert(cudaEvents_.end(), chunk.cudaEvents.begin(), chunk.cudaEvents.end());
@@ -309,15 +341,12 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
         d.name_id = resolveName(d.name_id);
         domains_.push_back(d);
     }
-    const std::vector<uint32_t> stackMap = stacks_.merge(chunk.stacks.stacks(), resolveName);
-    auto resolveStack = [&](uint32_t id) {
-        return id != kNoStack && (id & kLocalStack) ? stackMap[id & ~kLocalStack] : id;
-    };
+    ids.stacks = stacks_.merge(chunk.stacks.stacks(), resolveName);
     const auto detailBase = static_cast<uint32_t>(report_.backtrace_frame_details.size());
     report_.backtrace_frame_details.insert(report_.backtrace_frame_details.end(), chunk.backtraceFrameDetails.begin(),
                                            chunk.backtraceFrameDetails.end());
     for (PendingBacktrace b : chunk.backtraces) {
-        b.stack = resolveStack(b.stack);
+        b.stack = ids.stack(b.stack);
         if (b.first_detail != kNoFrameDetails) b.first_detail += detailBase;
         backtraces_.push_back(b);
     }
@@ -338,68 +367,25 @@ void ReportBuilder::resolveChunk(EventChunk& chunk) {
         anyNvtx_ = true;
     }
 
-    for (auto& [key, pending] : chunk.lanes) {
-        PendingIntervals& ev = pending.events;
-        for (size_t i = 0; i < ev.size(); ++i) {
-            ev.name_id[i] = resolveName(ev.name_id[i]);
-            uint32_t& p = ev.payload[i];
-            switch (ev.kind[i]) {
-                case EventKind::Kernel:
-                    p += kernelBase;
-                    break;
-                case EventKind::Memcpy:
-                    p += memcpyBase;
-                    break;
-                case EventKind::Memset:
-                    p += memsetBase;
-                    break;
-                case EventKind::Sync:
-                    p += syncBase;
-                    break;
-                case EventKind::GraphExecution:
-                    p += graphBase;
-                    break;
-                case EventKind::GpuPageFault:
-                    p += gpuFaultBase;
-                    break;
-                case EventKind::NvtxRange:
-                    p = nvtxToGlobal[p];
-                    break;
-                default:
-                    break;
-            }
-        }
-        PendingInstants& in = pending.instants;
-        for (size_t i = 0; i < in.size(); ++i) {
-            in.name_id[i] = resolveName(in.name_id[i]);
-            uint32_t& p = in.payload[i];
-            if (key.kind == LaneKind::CpuSamples)  // a stack id
-                p = resolveStack(p);
-            else if (key.kind == LaneKind::UmCpuPageFaults)  // a row of cpu_page_faults
-                p += cpuFaultBase;
-            else if (key.kind == LaneKind::OsRuntime)  // the event class (model/Lane.h)
-                continue;
-            else if (p != kNoPayload)  // a row of nvtx
-                p = nvtxToGlobal[p];
-        }
-    }
     mergeDiagnostics(report_.diagnostics, chunk.diagnostics);
+    return ids;
 }
 
 void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
-    std::unordered_map<LaneKey, std::vector<PendingLane*>, LaneKeyHash> parts;  // in chunk order
-    for (EventChunk& chunk : chunks) {
-        resolveChunk(chunk);
-        for (auto& [key, pending] : chunk.lanes) parts[key].push_back(&pending);
-    }
+    std::vector<ChunkIds> ids;
+    for (EventChunk& chunk : chunks) ids.push_back(resolveChunk(chunk));
+    std::unordered_map<LaneKey, std::vector<LanePart>, LaneKeyHash> parts;  // in chunk order
+    for (size_t c = 0; c < chunks.size(); ++c)
+        for (auto& [key, pending] : chunks[c].lanes) parts[key].push_back({&pending, &ids[c]});
     std::vector<LaneKey> keys;
     for (const auto& entry : parts) keys.push_back(entry.first);
     std::sort(keys.begin(), keys.end(), [](const LaneKey& a, const LaneKey& b) {
         return std::tie(a.kind, a.owner, a.device, a.stream, a.context) <
                std::tie(b.kind, b.owner, b.device, b.stream, b.context);
     });
-    // One job per column of each lane: sized once, the chunks' parts appended in order, each
-    // part freed once copied. Columns are independent, so the jobs run on all threads.
+    // One job per column of each lane: sized once, the chunks' parts appended in order, their
+    // ids made the report's (ChunkIds), each part freed once copied. Columns are independent
+    // (but an event's payload, which its kind says how to read), so the jobs run on all threads.
     // Lanes (and their threads) are created in a stable order first, then found: once all
     // exist, report_.lanes moves no more and the jobs may hold references into it.
     for (const LaneKey& key : keys) laneIndex(key);
@@ -409,41 +395,69 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
     std::vector<std::function<void()>> jobs;
     for (size_t k = 0; k < keys.size(); ++k) {
         Lane& target = *targets[k];
-        const std::vector<PendingLane*>& from = parts[keys[k]];
-        auto add = [&](auto& to, auto pick) {
-            jobs.emplace_back([&to, &from, pick] {
+        const LaneKind kind = keys[k].kind;
+        const std::vector<LanePart>& from = parts[keys[k]];
+        // Appends the parts' column `pick` to `to`, each value as it is, or through
+        // map(value, part) where one is given.
+        auto add = [&](auto& to, auto pick, auto map) {
+            jobs.emplace_back([&to, &from, pick, map] {
                 size_t total = to.size();
-                for (PendingLane* part : from) total += pick(*part).size();
+                for (const LanePart& part : from) total += pick(*part.lane).size();
                 to.reserve(total);
-                for (PendingLane* part : from) appendColumn(to, pick(*part));
+                faultInUpTo(to, total);
+                for (const LanePart& part : from) {
+                    auto& column = pick(*part.lane);
+                    if constexpr (std::is_same_v<decltype(map), std::nullptr_t>)
+                        appendColumn(to, column);
+                    else {
+                        for (const auto value : column) to.push_back(map(value, part));
+                        column.release();
+                    }
+                }
             });
         };
+        auto name = [](uint32_t id, const LanePart& part) { return part.ids->name(id); };
         add(
-            target.events.start_ns, [](PendingLane & l) -> auto& { return l.events.start_ns; });
+            target.events.start_ns, [](PendingLane & l) -> auto& { return l.events.start_ns; }, nullptr);
         jobs.emplace_back([&to = target.events, &from] {  // durations, and the long ones at their merged indexes
             size_t total = to.duration_ns.size();
-            for (PendingLane* part : from) total += part->events.duration_ns.size();
+            for (const LanePart& part : from) total += part.lane->events.duration_ns.size();
             to.duration_ns.reserve(total);
-            for (PendingLane* part : from) {
+            faultInUpTo(to.duration_ns, total);
+            for (const LanePart& part : from) {
+                PendingIntervals& events = part.lane->events;
                 const auto offset = uint32_t(to.duration_ns.size());
-                for (const LongDuration& d : part->events.long_durations)
+                for (const LongDuration& d : events.long_durations)
                     to.long_durations.push_back({d.index + offset, d.duration_ns});
-                part->events.long_durations = {};
-                appendColumn(to.duration_ns, part->events.duration_ns);
+                events.long_durations = {};
+                appendColumn(to.duration_ns, events.duration_ns);
             }
         });
         add(
-            target.events.name_id, [](PendingLane & l) -> auto& { return l.events.name_id; });
+            target.events.name_id, [](PendingLane & l) -> auto& { return l.events.name_id; }, name);
+        // The payloads before the kinds, which say how to read them, are freed.
+        jobs.emplace_back([&to = target.events, &from] {
+            size_t total = to.payload.size();
+            for (const LanePart& part : from) total += part.lane->events.payload.size();
+            to.payload.reserve(total);
+            to.kind.reserve(total);
+            faultInUpTo(to.payload, total);
+            faultInUpTo(to.kind, total);
+            for (const LanePart& part : from) {
+                PendingIntervals& events = part.lane->events;
+                for (size_t i = 0; i < events.payload.size(); ++i)  // not events.size(): start_ns may be freed
+                    to.payload.push_back(part.ids->eventPayload(events.kind[i], events.payload[i]));
+                events.payload.release();
+                appendColumn(to.kind, events.kind);
+            }
+        });
         add(
-            target.events.payload, [](PendingLane & l) -> auto& { return l.events.payload; });
+            target.instants.time_ns, [](PendingLane & l) -> auto& { return l.instants.time_ns; }, nullptr);
         add(
-            target.events.kind, [](PendingLane & l) -> auto& { return l.events.kind; });
+            target.instants.name_id, [](PendingLane & l) -> auto& { return l.instants.name_id; }, name);
         add(
-            target.instants.time_ns, [](PendingLane & l) -> auto& { return l.instants.time_ns; });
-        add(
-            target.instants.name_id, [](PendingLane & l) -> auto& { return l.instants.name_id; });
-        add(
-            target.instants.payload, [](PendingLane & l) -> auto& { return l.instants.payload; });
+            target.instants.payload, [](PendingLane & l) -> auto& { return l.instants.payload; },
+            [kind](uint32_t payload, const LanePart& part) { return part.ids->instantPayload(kind, payload); });
     }
     runJobs(jobs, threads);
     for (EventChunk& chunk : chunks) chunk = EventChunk{};  // frees what is left of the chunks now

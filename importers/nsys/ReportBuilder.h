@@ -289,6 +289,27 @@ private:
     uint32_t lastNvtxRow_ = UINT32_MAX;
 };
 
+// How one merged chunk's ids become the report's (ReportBuilder::resolveChunk): its local
+// strings, NVTX rows and call stacks by their index in the chunk (names with kLocalString,
+// stacks with kLocalStack), and the report's row at which each of its side tables begins.
+struct ChunkIds {
+    std::vector<uint32_t> strings, nvtx, stacks;
+    uint32_t kernel = 0, memcpy = 0, memset = 0, sync = 0, graph = 0, gpu_fault = 0, cpu_fault = 0;
+
+    uint32_t name(uint32_t id) const { return (id & kLocalString) ? strings[id & ~kLocalString] : id; }
+    uint32_t stack(uint32_t id) const { return id != kNoStack && (id & kLocalStack) ? stacks[id & ~kLocalStack] : id; }
+    // An event's payload, the row of the side table its kind names.
+    uint32_t eventPayload(EventKind kind, uint32_t payload) const;
+    // An instant's payload, by the kind of its lane.
+    uint32_t instantPayload(LaneKind lane, uint32_t payload) const;
+};
+
+// One chunk's part of a lane while merging, and how its ids map to the report's.
+struct LanePart {
+    PendingLane* lane;
+    const ChunkIds* ids;
+};
+
 // Assembles a Report from the tables of an nsys export: resolves nsys ids (strings,
 // threads, processes, devices) to model indexes and merges chunks in order; importFile then
 // finishes the report (importers/FinishReport.h).
@@ -357,8 +378,9 @@ private:
     // The thread-state lanes (per thread) and CPU core lanes (per core) from sched_, which it
     // empties, and the switches' file order (Report::file_order.sched; importers/nsys/ThreadStates.cpp).
     void addThreadStates();
-    // Maps a chunk's local strings, side-table rows and NVTX rows to the report's.
-    void resolveChunk(EventChunk& chunk);
+    // Adds a chunk's side tables, strings and NVTX rows to the report's, and says how its
+    // lanes' ids map to the report's.
+    ChunkIds resolveChunk(EventChunk& chunk);
     // Adds the chunks' runs of rows in file order to Report::file_order, counting each lane's
     // events from where they will be appended. Before the chunks' events are appended, once every
     // lane they name exists.
