@@ -384,7 +384,8 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
                std::tie(b.kind, b.owner, b.device, b.stream, b.context);
     });
     // One job per column of each lane: sized once, the chunks' parts appended in order, their
-    // ids made the report's (ChunkIds), each part freed once copied. Columns are independent
+    // ids made the report's (ChunkIds), each part's pages faulted in as it comes and the part
+    // freed once copied. Columns are independent
     // (but an event's payload, which its kind says how to read), so the jobs run on all threads.
     // Lanes (and their threads) are created in a stable order first, then found: once all
     // exist, report_.lanes moves no more and the jobs may hold references into it.
@@ -404,9 +405,9 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
                 size_t total = to.size();
                 for (const LanePart& part : from) total += pick(*part.lane).size();
                 to.reserve(total);
-                faultInUpTo(to, total);
                 for (const LanePart& part : from) {
                     auto& column = pick(*part.lane);
+                    faultInUpTo(to, to.size() + column.size());
                     if constexpr (std::is_same_v<decltype(map), std::nullptr_t>)
                         appendColumn(to, column);
                     else {
@@ -423,9 +424,9 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
             size_t total = to.duration_ns.size();
             for (const LanePart& part : from) total += part.lane->events.duration_ns.size();
             to.duration_ns.reserve(total);
-            faultInUpTo(to.duration_ns, total);
             for (const LanePart& part : from) {
                 PendingIntervals& events = part.lane->events;
+                faultInUpTo(to.duration_ns, to.duration_ns.size() + events.duration_ns.size());
                 const auto offset = uint32_t(to.duration_ns.size());
                 for (const LongDuration& d : events.long_durations)
                     to.long_durations.push_back({d.index + offset, d.duration_ns});
@@ -441,10 +442,10 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
             for (const LanePart& part : from) total += part.lane->events.payload.size();
             to.payload.reserve(total);
             to.kind.reserve(total);
-            faultInUpTo(to.payload, total);
-            faultInUpTo(to.kind, total);
             for (const LanePart& part : from) {
                 PendingIntervals& events = part.lane->events;
+                faultInUpTo(to.payload, to.payload.size() + events.payload.size());
+                faultInUpTo(to.kind, to.kind.size() + events.kind.size());
                 for (size_t i = 0; i < events.payload.size(); ++i)  // not events.size(): start_ns may be freed
                     to.payload.push_back(part.ids->eventPayload(events.kind[i], events.payload[i]));
                 events.payload.release();
