@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -251,17 +252,22 @@ struct EventChunk {
     Diagnostics diagnostics;
 
     uint32_t localString(std::string_view text) { return strings.intern(text) | kLocalString; }
-    // The pending lane of `key`; rows of one lane tend to come in runs, so the last one is cached.
+    // The pending lane of `key`. Rows of one lane tend to come in runs, so the last one is kept;
+    // where threads' rows alternate (a run per 1.6 rows in a 1 GB report), a few recent ones are
+    // kept too, by the key's hash.
     PendingLane& lane(const LaneKey& key) {
-        if (!lastLane_ || !(key == lastKey_)) {
-            lastKey_ = key;
+        if (lastLane_ && key == lastKey_) return *lastLane_;
+        RecentLane& recent = recentLanes_[LaneKeyHash{}(key) % recentLanes_.size()];
+        if (!recent.lane || !(recent.key == key)) {
             const auto [at, added] = lanes.try_emplace(key);
             if (added) {
                 at->second.ordinal = static_cast<uint32_t>(laneKeys.size());
                 laneKeys.push_back(key);
             }
-            lastLane_ = &at->second;  // node-based map: the reference stays valid
+            recent = {key, &at->second};  // node-based map: the reference stays valid
         }
+        lastKey_ = key;
+        lastLane_ = recent.lane;
         return *lastLane_;
     }
     uint32_t nvtxRow(const NvtxInfo& info);
@@ -283,8 +289,13 @@ struct EventChunk {
     void noteNvtx(int64_t start, int64_t globalTid, NvtxHolder holder);
 
 private:
+    struct RecentLane {
+        LaneKey key{};
+        PendingLane* lane = nullptr;
+    };
     LaneKey lastKey_{};
     PendingLane* lastLane_ = nullptr;
+    std::array<RecentLane, 8> recentLanes_{};  // by LaneKeyHash modulo 8
     NvtxKey lastNvtxKey_{};
     uint32_t lastNvtxRow_ = UINT32_MAX;
 };
