@@ -385,8 +385,8 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
     });
     // One job per column of each lane: sized once, the chunks' parts appended in order, their
     // ids made the report's (ChunkIds), each part's pages faulted in as it comes and the part
-    // freed once copied. Columns are independent
-    // (but an event's payload, which its kind says how to read), so the jobs run on all threads.
+    // freed once copied. Columns are independent (but an event's payload, which its kind says
+    // how to read), so the jobs run on all threads.
     // Lanes (and their threads) are created in a stable order first, then found: once all
     // exist, report_.lanes moves no more and the jobs may hold references into it.
     for (const LaneKey& key : keys) laneIndex(key);
@@ -408,9 +408,10 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
                 for (const LanePart& part : from) {
                     auto& column = pick(*part.lane);
                     faultInUpTo(to, to.size() + column.size());
-                    if constexpr (std::is_same_v<decltype(map), std::nullptr_t>)
+                    if constexpr (std::is_same_v<decltype(map), std::nullptr_t>) {
+                        (void)map;  // no map: the values as they are
                         appendColumn(to, column);
-                    else {
+                    } else {
                         for (const auto value : column) to.push_back(map(value, part));
                         column.release();
                     }
