@@ -1,4 +1,5 @@
-// Memory for model columns (Column.h): large ones on transparent huge pages.
+// Memory for model columns (Column.h): large ones on transparent huge pages; and pages faulted
+// in ahead of being written whole (faultInPages).
 #include <cstdint>
 #include <cstdlib>
 #include <new>
