@@ -443,7 +443,8 @@ TEST_CASE("native .nsys-rep equals its SQLite export: NVTX ranges with core payl
 // sync type from the 2025 field (every sync comes out "Unknown") and moves the MPI domain's
 // NVTX ranges into MPI tables; the file itself holds what the older exporter shows
 // (docs/nsys-rep-format.md, "Across versions").
-TEST_CASE("native .nsys-rep equals its SQLite export: public 2022.2 and 2020.5 reports (../shared/corpus/public)") {
+TEST_CASE("native .nsys-rep equals its SQLite export: public 2022.2 and 2020.5 reports (../shared/corpus/public)",
+          "[more-reports]") {
     const auto baseline = sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.nsys-rep");
     if (baseline.empty()) LANESCOPE_SKIP_ABSENT("../shared/corpus/public");
     checkPair(baseline, sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.sqlite"),

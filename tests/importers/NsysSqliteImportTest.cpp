@@ -239,7 +239,7 @@ TEST_CASE("nsys 2022.4 schema: names inline, markers as instants, three NVTX thr
     CHECK(r->gpus.empty());
 }
 
-TEST_CASE("public 2022.2 capture exported by 2022.4 (../shared/corpus/public)") {
+TEST_CASE("public 2022.2 capture exported by 2022.4 (../shared/corpus/public)", "[more-reports]") {
     const auto path = sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.sqlite");
     if (path.empty()) {
         LANESCOPE_SKIP_ABSENT("../shared/corpus/public (baseline_nvtx)");

@@ -119,7 +119,8 @@ TEST_CASE("every stats report equals nsys stats 2025.3 on today's captures, from
         }
 }
 
-TEST_CASE("every stats report equals nsys stats 2025.3 on the 2025.3 exports of older reports (../shared)") {
+TEST_CASE("every stats report equals nsys stats 2025.3 on the 2025.3 exports of older reports (../shared)",
+          "[more-reports]") {
     const auto expected = sharedFile("expected");
     const auto cpu = sharedFile("nsys-2025.3-exports/cpu_nvtx_threads.sqlite");
     if (expected.empty() || cpu.empty()) {
@@ -165,7 +166,8 @@ TEST_CASE("every stats report equals nsys stats 2025.3 run on Lanescope's export
 // The same on two public traces (../shared): HTA's rank-0 PyTorch trace and a Perfetto trace.
 // cuda_api_trace is left out on the PyTorch one: a thread there has the negative id
 // -247463936, which nsys's 24-bit tid in globalTid holds as 4194304 (docs/sql.md).
-TEST_CASE("every stats report equals nsys stats 2025.3 run on Lanescope's export of public traces (../shared)") {
+TEST_CASE("every stats report equals nsys stats 2025.3 run on Lanescope's export of public traces (../shared)",
+          "[more-reports]") {
     const auto hta =
         sharedFile("public/facebookresearch__HolisticTraceAnalysis__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
     const auto atrium = sharedFile("public/vospascal__atrium__trace.pftrace");
@@ -264,7 +266,7 @@ TEST_CASE("openmp_sum equals nsys 2022.4's openmpevtsum on its own OpenMP captur
     }
 }
 
-TEST_CASE("stats equal nsys 2022.4 on the public 2022.2 capture (../shared/corpus/public)") {
+TEST_CASE("stats equal nsys 2022.4 on the public 2022.2 capture (../shared/corpus/public)", "[more-reports]") {
     const auto path = sharedFile("public/openhackathons-org__AI-Profiler__baseline_nvtx.sqlite");
     if (path.empty()) {
         LANESCOPE_SKIP_ABSENT("../shared/corpus/public (baseline_nvtx)");
