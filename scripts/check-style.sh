@@ -26,7 +26,9 @@ if [ "${FORMAT_ONLY:-0}" != "1" ]; then
   # sources themselves.
   products="(model|analysis|importers|exporters|query|timeline|app)"
   build_abs=$(realpath "$build_dir")
-  run-clang-tidy -p "$build_dir" -quiet -extra-arg=-Wno-unknown-warning-option \
+  # -Werror as CI's build has it (./test configures with LANESCOPE_WERROR): clang-tidy reports the
+  # compiler's warnings as errors there, so a build configured without it checks the same.
+  run-clang-tidy -p "$build_dir" -quiet -extra-arg=-Werror -extra-arg=-Wno-unknown-warning-option \
     "^($(pwd)/$products/.*\.cpp|$build_abs/$products/([^/]+/)*CMakeFiles/[^/]+\.dir/Unity/unity_[0-9]+_cxx\.cxx)$" \
     >/tmp/lanescope-tidy.log 2>&1 ||
     { grep -E "warning:|error:" /tmp/lanescope-tidy.log | sort -u; echo "clang-tidy found problems (full log: /tmp/lanescope-tidy.log)" >&2; exit 1; }
