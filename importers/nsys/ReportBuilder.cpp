@@ -19,10 +19,33 @@ namespace {
 
 constexpr int64_t kDenseStringIdLimit = 64 * 1024 * 1024;
 
-template <typename T, typename Allocator>
-void appendColumn(std::vector<T, Allocator>& to, StagingColumn<T>& from) {
-    to.insert(to.end(), from.begin(), from.end());
-    from.release();
+// Appends column `pick` of each part (LanePart) to `to`, each value first made the report's in
+// place, through map(value, part) where one is given. Into an empty column the parts' own pages
+// move (StagingColumn::append and intoColumn): nothing is copied and no fresh page written.
+// Otherwise the values are copied into a column sized once, each part's pages faulted in as it
+// comes and the part freed once copied.
+template <typename T, typename Pick, typename Map>
+void appendParts(Column<T>& to, const std::vector<LanePart>& from, Pick pick, Map map) {
+    if constexpr (!std::is_same_v<Map, std::nullptr_t>)
+        for (const LanePart& part : from) {
+            StagingColumn<T>& column = pick(*part.lane);
+            for (size_t i = 0; i < column.size(); ++i) column[i] = map(column[i], part);
+        }
+    if (to.empty()) {
+        StagingColumn<T>& joined = pick(*from.front().lane);
+        for (size_t p = 1; p < from.size(); ++p) joined.append(std::move(pick(*from[p].lane)));
+        to = joined.intoColumn();
+        return;
+    }
+    size_t total = to.size();
+    for (const LanePart& part : from) total += pick(*part.lane).size();
+    to.reserve(total);
+    for (const LanePart& part : from) {
+        StagingColumn<T>& column = pick(*part.lane);
+        faultInUpTo(to, to.size() + column.size());
+        to.insert(to.end(), column.begin(), column.end());
+        column.release();
+    }
 }
 
 // Runs the jobs on up to `threads` threads (this one among them), each job once.
@@ -383,10 +406,9 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
         return std::tie(a.kind, a.owner, a.device, a.stream, a.context) <
                std::tie(b.kind, b.owner, b.device, b.stream, b.context);
     });
-    // One job per column of each lane: sized once, the chunks' parts appended in order, their
-    // ids made the report's (ChunkIds), each part's pages faulted in as it comes and the part
-    // freed once copied. Columns are independent (but an event's payload, which its kind says
-    // how to read), so the jobs run on all threads.
+    // One job per column of each lane, its parts appended in order (appendParts). Columns are
+    // independent (but an event's payload, which its kind says how to read), so the jobs run on
+    // all threads.
     // Lanes (and their threads) are created in a stable order first, then found: once all
     // exist, report_.lanes moves no more and the jobs may hold references into it.
     for (const LaneKey& key : keys) laneIndex(key);
@@ -398,60 +420,37 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
         Lane& target = *targets[k];
         const LaneKind kind = keys[k].kind;
         const std::vector<LanePart>& from = parts[keys[k]];
-        // Appends the parts' column `pick` to `to`, each value as it is, or through
-        // map(value, part) where one is given.
         auto add = [&](auto& to, auto pick, auto map) {
-            jobs.emplace_back([&to, &from, pick, map] {
-                size_t total = to.size();
-                for (const LanePart& part : from) total += pick(*part.lane).size();
-                to.reserve(total);
-                for (const LanePart& part : from) {
-                    auto& column = pick(*part.lane);
-                    faultInUpTo(to, to.size() + column.size());
-                    if constexpr (std::is_same_v<decltype(map), std::nullptr_t>) {
-                        (void)map;  // no map: the values as they are
-                        appendColumn(to, column);
-                    } else {
-                        for (const auto value : column) to.push_back(map(value, part));
-                        column.release();
-                    }
-                }
-            });
+            jobs.emplace_back([&to, &from, pick, map] { appendParts(to, from, pick, map); });
         };
         auto name = [](uint32_t id, const LanePart& part) { return part.ids->name(id); };
         add(
             target.events.start_ns, [](PendingLane & l) -> auto& { return l.events.start_ns; }, nullptr);
         jobs.emplace_back([&to = target.events, &from] {  // durations, and the long ones at their merged indexes
-            size_t total = to.duration_ns.size();
-            for (const LanePart& part : from) total += part.lane->events.duration_ns.size();
-            to.duration_ns.reserve(total);
+            auto offset = uint32_t(to.duration_ns.size());
             for (const LanePart& part : from) {
                 PendingIntervals& events = part.lane->events;
-                faultInUpTo(to.duration_ns, to.duration_ns.size() + events.duration_ns.size());
-                const auto offset = uint32_t(to.duration_ns.size());
                 for (const LongDuration& d : events.long_durations)
                     to.long_durations.push_back({d.index + offset, d.duration_ns});
                 events.long_durations = {};
-                appendColumn(to.duration_ns, events.duration_ns);
+                offset += uint32_t(events.duration_ns.size());
             }
+            appendParts(
+                to.duration_ns, from, [](PendingLane & l) -> auto& { return l.events.duration_ns; }, nullptr);
         });
         add(
             target.events.name_id, [](PendingLane & l) -> auto& { return l.events.name_id; }, name);
-        // The payloads before the kinds, which say how to read them, are freed.
+        // The payloads read with their kinds, before the kinds are moved.
         jobs.emplace_back([&to = target.events, &from] {
-            size_t total = to.payload.size();
-            for (const LanePart& part : from) total += part.lane->events.payload.size();
-            to.payload.reserve(total);
-            to.kind.reserve(total);
             for (const LanePart& part : from) {
                 PendingIntervals& events = part.lane->events;
-                faultInUpTo(to.payload, to.payload.size() + events.payload.size());
-                faultInUpTo(to.kind, to.kind.size() + events.kind.size());
-                for (size_t i = 0; i < events.payload.size(); ++i)  // not events.size(): start_ns may be freed
-                    to.payload.push_back(part.ids->eventPayload(events.kind[i], events.payload[i]));
-                events.payload.release();
-                appendColumn(to.kind, events.kind);
+                for (size_t i = 0; i < events.payload.size(); ++i)  // not events.size(): start_ns may be moved
+                    events.payload[i] = part.ids->eventPayload(events.kind[i], events.payload[i]);
             }
+            appendParts(
+                to.payload, from, [](PendingLane & l) -> auto& { return l.events.payload; }, nullptr);
+            appendParts(
+                to.kind, from, [](PendingLane & l) -> auto& { return l.events.kind; }, nullptr);
         });
         add(
             target.instants.time_ns, [](PendingLane & l) -> auto& { return l.instants.time_ns; }, nullptr);
