@@ -69,15 +69,17 @@ public:
         }
     }
     // The values as a model column, and this column empty. Where they lie in pages of their own,
-    // the model column takes the pages (a view of them that keeps them alive: nothing is copied);
+    // the model column takes the pages that hold them (a view that keeps them alive: nothing is
+    // copied), and the pages past them, faulted in ahead or kept for growth, are given back;
     // otherwise it gets a copy.
     Column<T> intoColumn() {
         Column<T> column;
         if (mapped_ && size_ > 0) {
-            const size_t bytes = reserved_;
+            const size_t bytes = (size_ * sizeof(T) + pageBytes() - 1) / pageBytes() * pageBytes();
+            if (reserved_ > bytes) ::munmap(reinterpret_cast<std::byte*>(data_) + bytes, reserved_ - bytes);
             const std::shared_ptr<void> pages(static_cast<void*>(data_), [bytes](void* p) { ::munmap(p, bytes); });
             T* const values = std::exchange(data_, nullptr);
-            column = viewColumn<T>(pages, values, values + capacity_, values, size_);
+            column = viewColumn<T>(pages, values, values + size_, values, size_);
             size_ = ready_ = capacity_ = reserved_ = 0;
             mapped_ = false;
             return column;
