@@ -63,8 +63,15 @@ public:
         if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
         return static_cast<T*>(allocateColumnMemory(n * sizeof(T)));
     }
+    // Frees memory of its own. The viewed elements given back (the column moved to memory of its
+    // own, or is gone), the column no longer keeps the region alive.
     void deallocate(T* p, size_t n) noexcept {
-        if (!inRegion(p)) freeColumnMemory(p, n * sizeof(T));
+        if (!inRegion(p)) {
+            freeColumnMemory(p, n * sizeof(T));
+            return;
+        }
+        owner_.reset();
+        regionBegin_ = regionEnd_ = nullptr;
     }
     // Value-initialises an element of memory of its own. While the column views the region
     // (its last allocation was the view), the elements it grows by there hold their values:

@@ -74,6 +74,24 @@ TEST_CASE("a column viewing a region reads it in place, writes nothing and keeps
     CHECK(owner.expired());  // the last column gone, the region goes
 }
 
+TEST_CASE("a column that moves to memory of its own lets the region it viewed go") {
+    const size_t count = 3 * size_t(::sysconf(_SC_PAGESIZE)) / sizeof(int64_t);
+    auto pages = std::make_shared<ReadOnlyPages>(count);
+    const int64_t* values = pages->values;
+    const std::weak_ptr<ReadOnlyPages> owner = pages;
+    Column<int64_t> column =
+        viewColumn(std::shared_ptr<const void>(std::move(pages)), values, values + count, values, count);
+    CHECK_FALSE(owner.expired());
+    column.push_back(-1);  // its elements copied into memory of its own: the region is not needed
+    CHECK(owner.expired());
+    REQUIRE(column.size() == count + 1);
+    CHECK(column[0] == 100);
+    CHECK(column[count - 1] == int64_t(100 + count - 1));
+    CHECK(column.back() == -1);
+    column.push_back(-2);  // and it grows on in memory of its own
+    CHECK(column.back() == -2);
+}
+
 TEST_CASE("a column of its own is a std::vector: zeros when grown, equal to a vector of its elements") {
     Column<uint32_t> column;
     column.resize(1000, 7);
