@@ -195,7 +195,6 @@ private:
     // range it frees would keep its last owner's history, and another thread's column mapped there
     // later would race with it in TSan's eyes. Under TSan the move is a new map, a copy and an unmap.
     T* remapped(size_t bytes) {
-        const size_t mapped = capacity_ * sizeof(T);
 #if defined(__SANITIZE_THREAD__)
         void* grown = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (grown == MAP_FAILED) throw std::bad_alloc();
@@ -204,6 +203,7 @@ private:
         reserved_ = bytes;
         return static_cast<T*>(grown);
 #else
+        const size_t mapped = capacity_ * sizeof(T);
         if (reserved_ > mapped) ::munmap(reinterpret_cast<std::byte*>(data_) + mapped, reserved_ - mapped);
         reserved_ = mapped;
         void* grown = nullptr;
