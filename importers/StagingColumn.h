@@ -78,10 +78,8 @@ public:
             const size_t bytes = (size_ * sizeof(T) + pageBytes() - 1) / pageBytes() * pageBytes();
             if (reserved_ > bytes) ::munmap(reinterpret_cast<std::byte*>(data_) + bytes, reserved_ - bytes);
             const std::shared_ptr<void> pages(static_cast<void*>(data_), [bytes](void* p) { ::munmap(p, bytes); });
-            T* const values = std::exchange(data_, nullptr);
-            column = viewColumn<T>(pages, values, values + size_, values, size_);
-            size_ = ready_ = capacity_ = reserved_ = 0;
-            mapped_ = false;
+            column = viewColumn<T>(pages, data_, data_ + size_, data_, size_);
+            forget();
             return column;
         }
         column.assign(begin(), end());
@@ -94,9 +92,7 @@ public:
             ::munmap(data_, reserved_);
         else
             std::free(data_);
-        data_ = nullptr;
-        size_ = ready_ = capacity_ = reserved_ = 0;
-        mapped_ = false;
+        forget();
     }
     void swap(StagingColumn& other) noexcept {
         std::swap(data_, other.data_);
@@ -245,9 +241,14 @@ private:
         capacity_ = std::max(capacity_ * sizeof(T), joined) / sizeof(T);
         size_ += tail.size_;
         ready_ = size_;
-        tail.data_ = nullptr;
-        tail.size_ = tail.ready_ = tail.capacity_ = tail.reserved_ = 0;
-        tail.mapped_ = false;
+        tail.forget();
+    }
+
+    // Empty, its memory no longer its own (freed, moved or handed over).
+    void forget() {
+        data_ = nullptr;
+        size_ = ready_ = capacity_ = reserved_ = 0;
+        mapped_ = false;
     }
 
     T* data_ = nullptr;
