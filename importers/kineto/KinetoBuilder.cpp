@@ -225,9 +225,7 @@ void Builder::complete(const Event& e, Cat c, int64_t start, int64_t end) {
                 s.event_id = record.event_id;
                 r_.cuda_events.push_back(record);
                 Pending& p = lane({LaneKind::GpuStream, 0, device, e.waitOnStream});
-                p.instants.time_ns.push_back(start);
-                p.instants.name_id.push_back(intern("CUDA event record"));
-                p.instants.payload.push_back(static_cast<uint32_t>(r_.cuda_events.size() - 1));
+                p.instants.append(start, intern("CUDA event record"), static_cast<uint32_t>(r_.cuda_events.size() - 1));
             }
             const auto row = static_cast<uint32_t>(r_.syncs.size());
             r_.syncs.push_back(s);
@@ -298,9 +296,7 @@ void Builder::add(Event& e) {
             }
             const int64_t pid = idOf(e.pidText, e.pid), tid = idOf(e.tidText, e.tid);
             Pending& p = lane({LaneKind::Nvtx, static_cast<uint8_t>(Cat::Annotation), pid, tid});
-            p.instants.time_ns.push_back(e.ts);
-            p.instants.name_id.push_back(intern(e.name));
-            p.instants.payload.push_back(nvtxRow());
+            p.instants.append(e.ts, intern(e.name), nvtxRow());
             // An allocation or free stays a marker there, and is kept for the memory view too.
             if (e.memory.hasMemory && e.name == "[memory]") memory_.push_back({e.ts, pid, tid, e.memory});
             return;
@@ -441,10 +437,10 @@ void Builder::finish() {
             l.name_id =
                 r_.strings.intern(key.kind == LaneKind::CudaApi ? "CUDA API" : cpuLaneName(static_cast<Cat>(key.sub)));
         }
-        for (int64_t& t : p.events.start_ns) t -= origin;
-        for (int64_t& t : p.instants.time_ns) t -= origin;
-        l.events = std::move(p.events);
-        l.instants = std::move(p.instants);
+        l.events = p.events.intoColumns();
+        l.instants = p.instants.intoColumns();
+        for (int64_t& t : l.events.start_ns) t -= origin;
+        for (int64_t& t : l.instants.time_ns) t -= origin;
         r_.lanes.push_back(std::move(l));
     }
     lanes_.clear();

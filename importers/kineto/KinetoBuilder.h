@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "importers/EntityRegistry.h"
+#include "importers/StagingLane.h"
 #include "importers/kineto/KinetoEvent.h"
 #include "model/Report.h"
 
@@ -39,9 +40,10 @@ struct Key {
     bool operator<(const Key& o) const { return std::tie(kind, sub, a, b) < std::tie(o.kind, o.sub, o.a, o.b); }
 };
 
+// A lane's events while importing, in file order.
 struct Pending {
-    IntervalColumns events;
-    InstantColumns instants;
+    StagingIntervals events;
+    StagingInstants instants;
     int64_t context = -1;
 };
 

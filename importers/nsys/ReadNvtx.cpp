@@ -71,7 +71,7 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             }
             if (!range) {
                 chunk.noteNvtx(start, row.i64(Tid), NvtxHolder::Mark);
-                PendingInstants& in = chunk.lane(key).instants;
+                StagingInstants& in = chunk.lane(key).instants;
                 in.time_ns.push_back(start);
                 in.name_id.push_back(name());
                 in.payload.push_back(nvtxRow());

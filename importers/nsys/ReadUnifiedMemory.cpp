@@ -43,7 +43,7 @@ std::optional<ImportError> readCpuPageFaults(ImportContext& ctx) {
             f.module_id = row.isNull(Module) ? 0 : nameOf(b, chunk, row.i64(Module));
             f.pc_unresolved = row.i64(Unresolved) != 0;
             chunk.cpuPageFaults.push_back(f);
-            PendingInstants& in = chunk.lane(LaneKey{LaneKind::UmCpuPageFaults, row.i64(Pid)}).instants;
+            StagingInstants& in = chunk.lane(LaneKey{LaneKind::UmCpuPageFaults, row.i64(Pid)}).instants;
             in.time_ns.push_back(row.i64(Start));
             in.name_id.push_back(chunk.localString("CPU page fault"));
             in.payload.push_back(static_cast<uint32_t>(chunk.cpuPageFaults.size() - 1));

@@ -429,7 +429,7 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
         jobs.emplace_back([&to = target.events, &from] {  // durations, and the long ones at their merged indexes
             auto offset = uint32_t(to.duration_ns.size());
             for (const LanePart& part : from) {
-                PendingIntervals& events = part.lane->events;
+                StagingIntervals& events = part.lane->events;
                 for (const LongDuration& d : events.long_durations)
                     to.long_durations.push_back({d.index + offset, d.duration_ns});
                 events.long_durations = {};
@@ -443,7 +443,7 @@ void ReportBuilder::merge(std::vector<EventChunk>& chunks, unsigned threads) {
         // The payloads read with their kinds, before the kinds are moved.
         jobs.emplace_back([&to = target.events, &from] {
             for (const LanePart& part : from) {
-                PendingIntervals& events = part.lane->events;
+                StagingIntervals& events = part.lane->events;
                 for (size_t i = 0; i < events.payload.size(); ++i)  // not events.size(): start_ns may be moved
                     events.payload[i] = part.ids->eventPayload(events.kind[i], events.payload[i]);
             }

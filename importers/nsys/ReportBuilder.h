@@ -11,7 +11,7 @@
 #include "importers/EntityRegistry.h"
 #include "importers/SqliteDb.h"
 #include "importers/StackInterner.h"
-#include "importers/StagingColumn.h"
+#include "importers/StagingLane.h"
 #include "model/IdIndex.h"
 #include "model/Report.h"
 
@@ -165,23 +165,10 @@ struct LaneKeyHash {
 };
 
 // Events of one lane read by one chunk, in table row order (times in ns; names and payloads
-// as in IntervalColumns and InstantColumns, local to the chunk until it is merged).
-struct PendingIntervals {
-    StagingColumn<int64_t> start_ns;
-    StagingColumn<uint32_t> duration_ns;       // as IntervalColumns::duration_ns
-    std::vector<LongDuration> long_durations;  // as IntervalColumns::long_durations, chunk-local indexes
-    StagingColumn<uint32_t> name_id, payload;
-    StagingColumn<EventKind> kind;
-    size_t size() const { return start_ns.size(); }
-};
-struct PendingInstants {
-    StagingColumn<int64_t> time_ns;
-    StagingColumn<uint32_t> name_id, payload;
-    size_t size() const { return time_ns.size(); }
-};
+// local to the chunk until it is merged).
 struct PendingLane {
-    PendingIntervals events;
-    PendingInstants instants;
+    StagingIntervals events;
+    StagingInstants instants;
     uint32_t ordinal = 0;  // its index in EventChunk::laneKeys
 };
 

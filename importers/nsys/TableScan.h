@@ -70,7 +70,7 @@ inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol
 inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, int64_t end, uint32_t name,
                          EventKind kind, uint32_t payload) {
     PendingLane& lane = chunk.lane(key);
-    PendingIntervals& ev = lane.events;
+    StagingIntervals& ev = lane.events;
     ev.start_ns.push_back(start);
     pushDuration(ev.duration_ns, ev.long_durations, end - start);
     ev.name_id.push_back(name);
@@ -82,7 +82,7 @@ inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, i
 // Adds an instant to the lane of `key`, noted in the file order as pushInterval notes an event.
 inline void pushInstant(EventChunk& chunk, const LaneKey& key, int64_t time, uint32_t name, uint32_t payload) {
     PendingLane& lane = chunk.lane(key);
-    PendingInstants& in = lane.instants;
+    StagingInstants& in = lane.instants;
     in.time_ns.push_back(time);
     in.name_id.push_back(name);
     in.payload.push_back(payload);

@@ -353,7 +353,7 @@ private:
         f.module_id = at.has(2) ? name(at.i64(2)) : 0;
         f.pc_unresolved = at.value(6) != 0;
         chunk_->cpuPageFaults.push_back(f);
-        nsys::PendingInstants& in = chunk_->lane(LaneKey{LaneKind::UmCpuPageFaults, p.i64(2)}).instants;
+        StagingInstants& in = chunk_->lane(LaneKey{LaneKind::UmCpuPageFaults, p.i64(2)}).instants;
         in.time_ns.push_back(p.i64(1));
         in.name_id.push_back(chunk_->localString("CPU page fault"));
         in.payload.push_back(static_cast<uint32_t>(chunk_->cpuPageFaults.size() - 1));
@@ -551,7 +551,7 @@ private:
         };
         if (type == kNvtxMark) {
             chunk_->noteNvtx(start, p.i64(9), NvtxHolder::Mark);
-            nsys::PendingInstants& in = chunk_->lane(key).instants;
+            StagingInstants& in = chunk_->lane(key).instants;
             in.time_ns.push_back(start);
             in.name_id.push_back(text());
             in.payload.push_back(nvtxRow());
