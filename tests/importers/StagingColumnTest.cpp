@@ -1,6 +1,7 @@
 // The importers' staging columns (importers/StagingColumn.h): values kept through growth, through
 // joining two columns (append) and through handing the memory to a model column (intoColumn),
 // for columns in malloc'd memory and in pages of their own, at every offset a page can end at.
+// And a lane of them (importers/StagingLane.h) handed to the model.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "importers/StagingColumn.h"
+#include "importers/StagingLane.h"
 
 using namespace lanescope;
 
@@ -115,4 +117,36 @@ TEST_CASE("a model column taken from a staging column is a column like any other
     column.clear();
     column.shrink_to_fit();
     CHECK(column.empty());
+}
+
+TEST_CASE("a staging lane hands the model its events, long durations at their indexes") {
+    StagingIntervals events;
+    StagingInstants instants;
+    const size_t count = 300000;  // columns past the size from which they lie in pages of their own
+    const int64_t longDuration = int64_t{kLongDuration} + 7;
+    for (size_t i = 0; i < count; ++i) {
+        const auto start = static_cast<int64_t>(i) * 10;
+        events.append(start, start + (i % 100000 == 3 ? longDuration : int64_t(i % 9)), uint32_t(i), uint32_t(i * 3),
+                      i % 2 ? EventKind::Kernel : EventKind::Memcpy);
+        instants.append(start + 1, uint32_t(i + 1), uint32_t(i * 5));
+    }
+    const IntervalColumns model = events.intoColumns();
+    const InstantColumns modelInstants = instants.intoColumns();
+    CHECK(events.size() == 0);
+    CHECK(instants.size() == 0);
+    REQUIRE(model.size() == count);
+    REQUIRE(modelInstants.size() == count);
+    CHECK(model.long_durations.size() == 3);
+    CHECK(model.depth.empty());  // for freezing to fill
+    bool same = true;
+    for (size_t i = 0; i < count; ++i) {
+        const auto start = static_cast<int64_t>(i) * 10;
+        same = same && model.start_ns[i] == start &&
+               model.durationNs(i) == (i % 100000 == 3 ? longDuration : int64_t(i % 9)) &&
+               model.name_id[i] == uint32_t(i) && model.payload[i] == uint32_t(i * 3) &&
+               model.kind[i] == (i % 2 ? EventKind::Kernel : EventKind::Memcpy) &&
+               modelInstants.time_ns[i] == start + 1 && modelInstants.name_id[i] == uint32_t(i + 1) &&
+               modelInstants.payload[i] == uint32_t(i * 5);
+    }
+    CHECK(same);
 }
