@@ -72,9 +72,8 @@ std::optional<ImportError> readNvtx(ImportContext& ctx) {
             if (!range) {
                 chunk.noteNvtx(start, row.i64(Tid), NvtxHolder::Mark);
                 StagingInstants& in = chunk.lane(key).instants;
-                in.time_ns.push_back(start);
-                in.name_id.push_back(name());
-                in.payload.push_back(nvtxRow());
+                const uint32_t label = name();
+                in.append(start, label, nvtxRow());
                 return;
             }
             const auto endOrNull = row.i64OrNull(End);

@@ -44,9 +44,8 @@ std::optional<ImportError> readCpuPageFaults(ImportContext& ctx) {
             f.pc_unresolved = row.i64(Unresolved) != 0;
             chunk.cpuPageFaults.push_back(f);
             StagingInstants& in = chunk.lane(LaneKey{LaneKind::UmCpuPageFaults, row.i64(Pid)}).instants;
-            in.time_ns.push_back(row.i64(Start));
-            in.name_id.push_back(chunk.localString("CPU page fault"));
-            in.payload.push_back(static_cast<uint32_t>(chunk.cpuPageFaults.size() - 1));
+            const uint32_t label = chunk.localString("CPU page fault");
+            in.append(row.i64(Start), label, static_cast<uint32_t>(chunk.cpuPageFaults.size() - 1));
         });
 }
 

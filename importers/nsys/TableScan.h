@@ -70,22 +70,14 @@ inline bool validInterval(EventChunk& chunk, const SqliteStmt& row, int startCol
 inline void pushInterval(EventChunk& chunk, const LaneKey& key, int64_t start, int64_t end, uint32_t name,
                          EventKind kind, uint32_t payload) {
     PendingLane& lane = chunk.lane(key);
-    StagingIntervals& ev = lane.events;
-    ev.start_ns.push_back(start);
-    pushDuration(ev.duration_ns, ev.long_durations, end - start);
-    ev.name_id.push_back(name);
-    ev.payload.push_back(payload);
-    ev.kind.push_back(kind);
+    lane.events.append(start, end, name, payload, kind);
     chunk.noteFileOrder(key.kind, lane, false);
 }
 
 // Adds an instant to the lane of `key`, noted in the file order as pushInterval notes an event.
 inline void pushInstant(EventChunk& chunk, const LaneKey& key, int64_t time, uint32_t name, uint32_t payload) {
     PendingLane& lane = chunk.lane(key);
-    StagingInstants& in = lane.instants;
-    in.time_ns.push_back(time);
-    in.name_id.push_back(name);
-    in.payload.push_back(payload);
+    lane.instants.append(time, name, payload);
     chunk.noteFileOrder(key.kind, lane, true);
 }
 

@@ -354,9 +354,8 @@ private:
         f.pc_unresolved = at.value(6) != 0;
         chunk_->cpuPageFaults.push_back(f);
         StagingInstants& in = chunk_->lane(LaneKey{LaneKind::UmCpuPageFaults, p.i64(2)}).instants;
-        in.time_ns.push_back(p.i64(1));
-        in.name_id.push_back(chunk_->localString("CPU page fault"));
-        in.payload.push_back(static_cast<uint32_t>(chunk_->cpuPageFaults.size() - 1));
+        const uint32_t label = chunk_->localString("CPU page fault");
+        in.append(p.i64(1), label, static_cast<uint32_t>(chunk_->cpuPageFaults.size() - 1));
     }
 
     // CUDA_UM_GPU_PAGE_FAULT_EVENTS: 1 start, 2 end, 3 deviceId, 4 globalPid, 5 address,
@@ -552,9 +551,8 @@ private:
         if (type == kNvtxMark) {
             chunk_->noteNvtx(start, p.i64(9), NvtxHolder::Mark);
             StagingInstants& in = chunk_->lane(key).instants;
-            in.time_ns.push_back(start);
-            in.name_id.push_back(text());
-            in.payload.push_back(nvtxRow());
+            const uint32_t label = text();
+            in.append(start, label, nvtxRow());
             return;
         }
         if (!p.has(10)) {
